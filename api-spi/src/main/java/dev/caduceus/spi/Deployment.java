@@ -1,0 +1,64 @@
+package dev.caduceus.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * What this deployment serves, frozen at boot: the source of {@code GET /v1/capabilities}.
+ *
+ * <p>Immutable after boot; thread-safe.
+ */
+public interface Deployment {
+
+    /** Every plugin jar found, started or not, ordered by id. */
+    List<PluginStatus> plugins();
+
+    /** Every served route, in registration order. */
+    List<RouteInfo> routes();
+
+    /** Feature flags contributed by the started endpoint families, merged (a deep copy). */
+    ObjectNode features();
+
+    /** The selected agent runtime id: {@code local}, or a plugin runtime such as {@code relay}. */
+    String runtimeMode();
+
+    /** Whether a CORS origin allowlist is configured. */
+    boolean corsEnabled();
+
+    /** How a plugin ended up at boot. */
+    enum State { STARTED, DISABLED, FAILED }
+
+    /**
+     * One plugin jar and what it contributes.
+     *
+     * @param kinds  what it contributed: {@code endpoints}, {@code tools}, {@code toolsets},
+     *               {@code distributions}, {@code model_providers}, {@code agent_runtimes}
+     * @param reason why it is disabled or failed; {@code null} when started
+     */
+    record PluginStatus(String id, String version, State state, List<String> kinds, String reason) {
+        public PluginStatus {
+            requireNonNull(id, "id");
+            requireNonNull(version, "version");
+            requireNonNull(state, "state");
+            kinds = List.copyOf(kinds);
+        }
+    }
+
+    /**
+     * One served route.
+     *
+     * @param name     the capability name ({@code chat_completions}, {@code run_events}); may be null
+     * @param family   the endpoint family id, {@code core} for the platform's own routes
+     * @param pluginId the contributing plugin, {@code core} for the platform
+     */
+    record RouteInfo(String method, String path, String name, String family, String pluginId) {
+        public RouteInfo {
+            requireNonNull(method, "method");
+            requireNonNull(path, "path");
+            requireNonNull(family, "family");
+            requireNonNull(pluginId, "pluginId");
+        }
+    }
+}

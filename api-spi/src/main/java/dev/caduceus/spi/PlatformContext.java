@@ -1,0 +1,63 @@
+package dev.caduceus.spi;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.config.PluginConfig;
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.tool.ToolCatalog;
+import java.time.Clock;
+
+/**
+ * The host's services, as seen by one plugin. Each plugin gets its own context.
+ *
+ * <p>Lifecycle: handed to {@link PlatformPlugin#start} and to every contribution method, and valid
+ * until the plugin is stopped. Services marked "after boot" may be fetched during start but throw
+ * {@link IllegalStateException} when used before the registries are frozen (boot step 6).
+ *
+ * <p>Threading: the context and every service it returns are thread-safe.
+ *
+ * <p>Compatibility: a new service is added as a default method that throws
+ * {@link UnsupportedOperationException}; signatures never change.
+ */
+public interface PlatformContext {
+
+    /** Identity of this plugin. */
+    PluginInfo plugin();
+
+    /** This plugin's configuration subtree, {@code plugins.<id>.*}. */
+    PluginConfig config();
+
+    /** The documented global settings. */
+    GlobalConfig global();
+
+    /** This plugin's copy of the host mapper (java.time support, ISO dates, unknown fields ignored). */
+    ObjectMapper json();
+
+    /** This plugin's tables; its migrations have been applied before {@code start}. */
+    PluginDatabase database();
+
+    /** Delayed and periodic tasks; they fire only after boot and are cancelled before {@code stop}. */
+    Scheduler scheduler();
+
+    /** The clock to use for every timestamp (tests pass a fixed one). */
+    Clock clock();
+
+    /** Registers readiness checks shown in {@code /health/detailed}. */
+    HealthChecks health();
+
+    /** Starts and observes agent runs (after boot). */
+    default Runs runs() {
+        throw new UnsupportedOperationException("runs() is not provided by this host");
+    }
+
+    /** The frozen catalog of tools, toolsets and distributions (after boot). */
+    default ToolCatalog tools() {
+        throw new UnsupportedOperationException("tools() is not provided by this host");
+    }
+
+    /** What this deployment serves: plugins, routes, features, runtime mode (after boot). */
+    default Deployment deployment() {
+        throw new UnsupportedOperationException("deployment() is not provided by this host");
+    }
+}

@@ -1,0 +1,89 @@
+package dev.caduceus.spi.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * What happens during a run, in order. Stored in the journal with logical type names (never class
+ * names), so the set is closed: translators switch over it exhaustively. Exactly one terminal event
+ * ({@link Completed}, {@link Failed}, {@link Cancelled}, {@link Interrupted}) ends every run.
+ * Immutable.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = RunEvent.Started.class, name = "started"),
+        @JsonSubTypes.Type(value = RunEvent.TextDelta.class, name = "text_delta"),
+        @JsonSubTypes.Type(value = RunEvent.ReasoningDelta.class, name = "reasoning_delta"),
+        @JsonSubTypes.Type(value = RunEvent.ToolCallStarted.class, name = "tool_call_started"),
+        @JsonSubTypes.Type(value = RunEvent.ToolCallFinished.class, name = "tool_call_finished"),
+        @JsonSubTypes.Type(value = RunEvent.ApprovalRequested.class, name = "approval_requested"),
+        @JsonSubTypes.Type(value = RunEvent.ApprovalResolved.class, name = "approval_resolved"),
+        @JsonSubTypes.Type(value = RunEvent.Steered.class, name = "steered"),
+        @JsonSubTypes.Type(value = RunEvent.Completed.class, name = "completed"),
+        @JsonSubTypes.Type(value = RunEvent.Failed.class, name = "failed"),
+        @JsonSubTypes.Type(value = RunEvent.Cancelled.class, name = "cancelled"),
+        @JsonSubTypes.Type(value = RunEvent.Interrupted.class, name = "interrupted")})
+public sealed interface RunEvent {
+
+    /** Whether this event ends the run. */
+    default boolean isTerminal() {
+        return this instanceof Completed || this instanceof Failed || this instanceof Cancelled
+                || this instanceof Interrupted;
+    }
+
+    /** The run began executing. */
+    record Started(String model) implements RunEvent {}
+
+    /** Answer text produced by the model. */
+    record TextDelta(String text) implements RunEvent {
+        public TextDelta { requireNonNull(text, "text"); }
+    }
+
+    /** Reasoning text produced by the model. */
+    record ReasoningDelta(String text) implements RunEvent {
+        public ReasoningDelta { requireNonNull(text, "text"); }
+    }
+
+    /** A tool call began. {@code argumentsPreview} is a shortened rendering for progress displays. */
+    record ToolCallStarted(String callId, String tool, ObjectNode arguments, String argumentsPreview, String emoji)
+            implements RunEvent {
+        public ToolCallStarted {
+            requireNonNull(callId, "callId");
+            requireNonNull(tool, "tool");
+        }
+    }
+
+    /** A tool call ended; {@code result} is what the model sees. */
+    record ToolCallFinished(String callId, String tool, long durationMillis, boolean error, String result)
+            implements RunEvent {
+        public ToolCallFinished {
+            requireNonNull(callId, "callId");
+            requireNonNull(tool, "tool");
+        }
+    }
+
+    /** A tool asks for approval of a dangerous action. */
+    record ApprovalRequested(String approvalId, String command, String description, long timeoutSeconds)
+            implements RunEvent {}
+
+    /** An approval was answered ({@code once}, {@code session}, {@code always}, {@code deny}) or timed out. */
+    record ApprovalResolved(String approvalId, String choice, String by) implements RunEvent {}
+
+    /** Steering input was accepted into the running turn. */
+    record Steered(String text) implements RunEvent {}
+
+    /** The run ended with a final answer. */
+    record Completed(String output, Usage usage) implements RunEvent {}
+
+    /** The run ended with an error. {@code code} is a contract error code; {@code message} is redacted. */
+    record Failed(String code, String message, Usage usage) implements RunEvent {}
+
+    /** The run was stopped or its client left. */
+    record Cancelled(String reason, Usage usage) implements RunEvent {}
+
+    /** The process ended while the run was live; written at the next boot. */
+    record Interrupted(String reason) implements RunEvent {}
+}

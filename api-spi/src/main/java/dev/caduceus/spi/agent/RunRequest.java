@@ -1,0 +1,33 @@
+package dev.caduceus.spi.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.model.ModelOptions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything needed to execute one agent turn, built by an endpoint plugin from its wire format.
+ * Immutable.
+ *
+ * @param model         the upstream model id to use, or {@code null} for the configured one
+ * @param messages      history plus the turn input, oldest first (no core system prompt: the runtime adds it)
+ * @param instructions  the caller's system text, layered on top of the core prompt; may be null
+ * @param toolsets      toolsets enabled for this turn; empty means the deployment's {@code agent.toolsets}
+ * @param sessionId     transcript session id; may be null
+ * @param sessionKey    long-term memory scope key from {@code X-Hermes-Session-Key}; may be null
+ * @param options       model options passed upstream
+ * @param maxIterations iteration cap for this turn, or 0 for {@code agent.max_iterations}
+ * @param metadata      free-form labels recorded with the run ({@code source}, {@code job_id}, …)
+ */
+public record RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
+                         String sessionId, String sessionKey, ModelOptions options, int maxIterations,
+                         Map<String, String> metadata) {
+    public RunRequest {
+        messages = List.copyOf(messages);
+        toolsets = List.copyOf(toolsets);
+        requireNonNull(options, "options");
+        metadata = Map.copyOf(metadata);
+        if (maxIterations < 0) throw new IllegalArgumentException("maxIterations must be >= 0");
+    }
+}

@@ -1,0 +1,33 @@
+package dev.caduceus.spi.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The documented global settings a plugin may read. Secrets (API keys) are not included.
+ * Immutable.
+ *
+ * @param modelName          the advertised model id ({@code server.model_name}, default {@code hermes-agent})
+ * @param stateDir           {@code $CADUCEUS_HOME}
+ * @param workspace          {@code tools.workspace}
+ * @param version            the Caduceus version
+ * @param maxConcurrentRuns  {@code server.max_concurrent_runs} (0 = unlimited)
+ * @param sseKeepaliveSeconds {@code server.sse_keepalive_seconds}
+ * @param agentToolsets      {@code agent.toolsets}
+ * @param maxIterations      {@code agent.max_iterations}
+ * @param approvalsMode      {@code approvals.mode}: {@code manual} or {@code off}
+ */
+public record GlobalConfig(String modelName, Path stateDir, Path workspace, String version,
+                           int maxConcurrentRuns, int sseKeepaliveSeconds, List<String> agentToolsets,
+                           int maxIterations, String approvalsMode) {
+    public GlobalConfig {
+        requireNonNull(modelName, "modelName");
+        requireNonNull(stateDir, "stateDir");
+        requireNonNull(workspace, "workspace");
+        requireNonNull(version, "version");
+        agentToolsets = List.copyOf(agentToolsets);
+        requireNonNull(approvalsMode, "approvalsMode");
+    }
+}

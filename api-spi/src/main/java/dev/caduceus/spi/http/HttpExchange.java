@@ -1,0 +1,67 @@
+package dev.caduceus.spi.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One HTTP request and its response, as a handler sees it.
+ *
+ * <p>Threading: confined to the handler's thread, except {@link #onClientGone} callbacks, which may
+ * run on any thread. Lifecycle: valid until the handler returns; a handler answers exactly once,
+ * either with {@link #respond} or by opening an event stream. Response headers must be set before.
+ *
+ * <p>Auth, CORS, the body size limit and security headers have already been applied when a handler
+ * runs.
+ */
+public interface HttpExchange {
+
+    /** The request method, upper case. */
+    String method();
+
+    /** The request path, decoded, without query. */
+    String path();
+
+    /** A path parameter of the matched template; throws {@link IllegalArgumentException} if unknown. */
+    String pathParam(String name);
+
+    /** The first value of a query parameter. */
+    Optional<String> query(String name);
+
+    /** Every value of a query parameter, in order. */
+    List<String> queryAll(String name);
+
+    /** The first value of a request header (case-insensitive name). */
+    Optional<String> header(String name);
+
+    /**
+     * The request body parsed as JSON. Malformed JSON or an empty body throws
+     * {@link HttpStatusException} with code {@code invalid_json}; a body over the limit throws one
+     * with code {@code body_too_large}. The body is read once and cached.
+     */
+    JsonNode body();
+
+    /** The body bound to {@code type} with the plugin's mapper; binding errors are a 400. */
+    <T> T bodyAs(Class<T> type);
+
+    /** The request id, also sent as {@code X-Request-Id} and shown in logs. */
+    String requestId();
+
+    /** Sets a response header; a handler-set value replaces any default of the platform. */
+    HttpExchange header(String name, String value);
+
+    /** Answers with {@code status} and a JSON body ({@code application/json; charset=utf-8}). */
+    void respond(int status, JsonNode body);
+
+    /** Answers with {@code status} and no body. */
+    void respond(int status);
+
+    /**
+     * Starts a {@code text/event-stream} response (status 200 plus the SSE headers) and returns its
+     * writer. The stream is confined to the calling thread.
+     */
+    EventStream openEventStream();
+
+    /** Registers a callback for when the client disconnects before the response is complete. */
+    void onClientGone(Runnable callback);
+}

@@ -1,0 +1,31 @@
+package dev.caduceus.spi.tool;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The frozen catalog of every contributed tool, toolset and distribution.
+ *
+ * <p>Immutable after boot; thread-safe.
+ */
+public interface ToolCatalog {
+
+    /** Every tool, ordered by name. */
+    List<Tool> tools();
+
+    /** A tool by name. */
+    Optional<Tool> tool(String name);
+
+    /** Every toolset, ordered by name. */
+    List<ToolsetSpec> toolsets();
+
+    /** Every distribution, ordered by name. */
+    List<DistributionSpec> distributions();
+
+    /**
+     * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left
+     * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).
+     */
+    Set<String> resolve(String toolset);
+}

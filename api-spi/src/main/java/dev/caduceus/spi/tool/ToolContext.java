@@ -1,0 +1,41 @@
+package dev.caduceus.spi.tool;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.Cancellation;
+import java.nio.file.Path;
+
+/**
+ * What a tool call gets from the host.
+ *
+ * <p>Threading: confined to the call's thread, except {@link #cancellation()}, which is thread-safe.
+ * Lifecycle: valid until {@link Tool#call} returns.
+ */
+public interface ToolContext {
+
+    /** The run this call belongs to. */
+    String runId();
+
+    /** The workspace directory the call must stay inside. */
+    Path workspace();
+
+    /** The tool's plugin mapper, for binding arguments to records. */
+    ObjectMapper json();
+
+    /** Fires when the run is stopped; long-running tools must check it or register a callback. */
+    Cancellation cancellation();
+
+    /** Reports a short progress label for progress displays. */
+    void progress(String label);
+
+    /**
+     * Asks for approval of a dangerous action and blocks until answered or timed out. Where no
+     * approval channel exists it returns {@link ApprovalChoice#DENY} at once.
+     */
+    ApprovalChoice approval(ApprovalRequest request) throws InterruptedException;
+
+    /** A dangerous action awaiting approval. */
+    record ApprovalRequest(String command, String description, String pattern) {}
+
+    /** An approval answer. */
+    enum ApprovalChoice { ONCE, SESSION, ALWAYS, DENY }
+}
