@@ -1,0 +1,173 @@
+package dev.caduceus.plugin.capabilities;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolsetSpec;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Builds the three discovery documents from the host's frozen views. Every call reads the views
+ * afresh; they are immutable after boot, so the documents are stable.
+ */
+final class Documents {
+    private final PlatformContext ctx;
+
+    Documents(PlatformContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** {@code GET /v1/models}: exactly one entry, the advertised model name. */
+    JsonNode models() {
+        var name = ctx.global().modelName();
+        var root = ctx.json().createObjectNode().put("object", "list");
+        root.putArray("data").addObject()
+                .put("id", name)
+                .put("object", "model")
+                .put("created", ctx.clock().instant().getEpochSecond())
+                .put("owned_by", "hermes")
+                .<ObjectNode>set("permission", ctx.json().createArrayNode())
+                .put("root", name)
+                .putNull("parent");
+        return root;
+    }
+
+    /** {@code GET /v1/toolsets}: every toolset with whether the API agent uses it. */
+    JsonNode toolsets() {
+        var enabled = new TreeSet<String>();
+        for (var name : ctx.global().agentToolsets()) {
+            if (ctx.tools().toolsets().stream().anyMatch(t -> t.name().equals(name))) enabled.add(name);
+        }
+        var root = ctx.json().createObjectNode().put("object", "list").put("platform", "api_server");
+        var data = root.putArray("data");
+        for (var toolset : ctx.tools().toolsets()) {
+            var tools = ctx.tools().resolve(toolset.name());
+            var entry = data.addObject()
+                    .put("name", toolset.name())
+                    .put("label", label(toolset.name()))
+                    .put("description", toolset.description())
+                    .put("enabled", enabled.contains(toolset.name()))
+                    .put("configured", isAvailable(tools));
+            var names = entry.putArray("tools");
+            new TreeSet<>(tools).forEach(names::add);
+        }
+        return root;
+    }
+
+    /** {@code GET /v1/capabilities}: the core's fields plus what every started plugin contributes. */
+    JsonNode capabilities() {
+        var deployment = ctx.deployment();
+        var name = ctx.global().modelName();
+        var root = ctx.json().createObjectNode()
+                .put("object", "hermes.api_server.capabilities")
+                .put("platform", "hermes-agent")
+                .put("model", name)
+                .put("version", ctx.global().version());
+        root.putObject("auth").put("type", "bearer").put("required", true);
+        root.set("runtime", runtime(deployment.runtimeMode()));
+        root.set("features", features(deployment));
+        root.set("endpoints", endpoints(deployment));
+        root.set("plugins", plugins(deployment));
+        root.set("tools", tools());
+        root.set("toolsets", toolsetList());
+        root.set("distributions", distributions());
+        return root;
+    }
+
+    private ObjectNode runtime(String mode) {
+        var runtime = ctx.json().createObjectNode();
+        if ("local".equals(mode)) {
+            return runtime.put("mode", "server_agent").put("tool_execution", "server").put("split_runtime", false)
+                    .put("description", "Caduceus runs the agent in-process; tools execute on the server host inside its workspace.");
+        }
+        return runtime.put("mode", "proxy").put("tool_execution", "remote").put("split_runtime", true)
+                .put("description", "Caduceus relays agent turns to a remote agent server (runtime '" + mode + "').");
+    }
+
+    private ObjectNode features(Deployment deployment) {
+        var features = ctx.json().createObjectNode();
+        for (var flag : KnownFeatures.FLAGS) features.put(flag, false);
+        features.setAll(deployment.features());
+        features.put("cors", deployment.corsEnabled());
+        return features;
+    }
+
+    private ObjectNode endpoints(Deployment deployment) {
+        var endpoints = ctx.json().createObjectNode();
+        for (var route : deployment.routes()) {
+            if (route.name() == null || endpoints.has(route.name())) continue;
+            endpoints.putObject(route.name()).put("method", route.method()).put("path", route.path());
+        }
+        return endpoints;
+    }
+
+    private ArrayNode plugins(Deployment deployment) {
+        var plugins = ctx.json().createArrayNode();
+        for (var plugin : deployment.plugins()) {
+            if (plugin.state() != Deployment.State.STARTED) continue;
+            var entry = plugins.addObject().put("id", plugin.id()).put("version", plugin.version());
+            var kinds = entry.putArray("kinds");
+            plugin.kinds().forEach(kinds::add);
+        }
+        return plugins;
+    }
+
+    private ObjectNode tools() {
+        Map<String, TreeSet<String>> byToolset = new TreeMap<>();
+        for (Tool tool : ctx.tools().tools()) {
+            if (!tool.available()) continue;
+            byToolset.computeIfAbsent(tool.spec().toolset(), k -> new TreeSet<>()).add(tool.spec().name());
+        }
+        var node = ctx.json().createObjectNode();
+        byToolset.forEach((toolset, names) -> {
+            var array = node.putArray(toolset);
+            names.forEach(array::add);
+        });
+        return node;
+    }
+
+    private ArrayNode toolsetList() {
+        var list = ctx.json().createArrayNode();
+        for (ToolsetSpec toolset : ctx.tools().toolsets()) {
+            var tools = ctx.tools().resolve(toolset.name());
+            var entry = list.addObject().put("name", toolset.name()).put("description", toolset.description());
+            var names = entry.putArray("tools");
+            new TreeSet<>(tools).forEach(names::add);
+            var includes = entry.putArray("includes");
+            toolset.includes().forEach(includes::add);
+            entry.put("available", isAvailable(tools));
+        }
+        return list;
+    }
+
+    private ArrayNode distributions() {
+        var list = ctx.json().createArrayNode();
+        for (var distribution : ctx.tools().distributions()) {
+            var entry = list.addObject().put("name", distribution.name()).put("description", distribution.description());
+            var toolsets = entry.putObject("toolsets");
+            new TreeMap<>(distribution.toolsetPercent()).forEach(toolsets::put);
+        }
+        return list;
+    }
+
+    private boolean isAvailable(java.util.Set<String> toolNames) {
+        return toolNames.stream().map(ctx.tools()::tool).anyMatch(t -> t.isPresent() && t.get().available());
+    }
+
+    private static String label(String name) {
+        var words = name.replace('-', ' ').replace('_', ' ').split(" ");
+        var sb = new StringBuilder();
+        for (var word : words) {
+            if (word.isEmpty()) continue;
+            if (!sb.isEmpty()) sb.append(' ');
+            sb.append(word.substring(0, 1).toUpperCase(Locale.ROOT)).append(word.substring(1));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.caduceus.testkit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.json.Json;
+import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.HealthChecks;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PluginInfo;
+import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.config.PluginConfig;
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.tool.ToolCatalog;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * A {@link PlatformContext} for plugin unit tests: the host's real JSON mapper, a fixed clock, and
+ * fakes for everything else, each replaceable through the builder. A service that was not given
+ * throws {@link IllegalStateException} naming the builder method to call. Immutable; thread-safe
+ * as far as the given services are.
+ */
+public final class FakePlatformContext implements PlatformContext {
+    private final Builder b;
+
+    private FakePlatformContext(Builder builder) {
+        this.b = builder;
+    }
+
+    public static Builder builder(String pluginId) {
+        return new Builder(pluginId);
+    }
+
+    @Override public PluginInfo plugin() { return b.plugin; }
+
+    @Override public PluginConfig config() { return require(b.config, "config"); }
+
+    @Override public GlobalConfig global() { return b.global; }
+
+    @Override public ObjectMapper json() { return b.json; }
+
+    @Override public PluginDatabase database() { return require(b.database, "database"); }
+
+    @Override public Scheduler scheduler() { return b.scheduler; }
+
+    @Override public Clock clock() { return b.clock; }
+
+    @Override public HealthChecks health() { return b.health; }
+
+    @Override public Runs runs() { return require(b.runs, "runs"); }
+
+    @Override public ToolCatalog tools() { return b.tools; }
+
+    @Override public Deployment deployment() { return b.deployment; }
+
+    private static <T> T require(T value, String name) {
+        if (value == null) throw new IllegalStateException("FakePlatformContext: call builder()." + name + "(...) first");
+        return value;
+    }
+
+    /** Builds a {@link FakePlatformContext}; every setter is optional. */
+    public static final class Builder {
+        private PluginInfo plugin;
+        private PluginConfig config;
+        private GlobalConfig global;
+        private ObjectMapper json = Json.newMapper();
+        private PluginDatabase database;
+        private Scheduler scheduler = new ManualScheduler();
+        private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
+        private HealthChecks health = new FakeHealthChecks();
+        private Runs runs;
+        private ToolCatalog tools = FakeToolCatalog.empty();
+        private Deployment deployment = FakeDeployment.empty();
+
+        private Builder(String pluginId) {
+            var home = Path.of(System.getProperty("java.io.tmpdir"), "caduceus-test-home");
+            plugin = new PluginInfo(pluginId, "1.0.0", home.resolve("plugins").resolve(pluginId + ".jar"),
+                    home.resolve("plugin-data").resolve(pluginId));
+            global = new GlobalConfig("hermes-agent", home, home.resolve("workspace"), "1.0.0", 10, 30,
+                    List.of("hermes-api-server"), 90, "manual");
+        }
+
+        public Builder plugin(PluginInfo v) { plugin = v; return this; }
+        public Builder config(PluginConfig v) { config = v; return this; }
+        public Builder global(GlobalConfig v) { global = v; return this; }
+        public Builder json(ObjectMapper v) { json = v; return this; }
+        public Builder database(PluginDatabase v) { database = v; return this; }
+        public Builder scheduler(Scheduler v) { scheduler = v; return this; }
+        public Builder clock(Clock v) { clock = v; return this; }
+        public Builder health(HealthChecks v) { health = v; return this; }
+        public Builder runs(Runs v) { runs = v; return this; }
+        public Builder tools(ToolCatalog v) { tools = v; return this; }
+        public Builder deployment(Deployment v) { deployment = v; return this; }
+
+        public FakePlatformContext build() {
+            return new FakePlatformContext(this);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.caduceus.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.caduceus.spi.agent.RunEventTranslator;
+import dev.caduceus.spi.agent.RunSubscription;
+import dev.caduceus.spi.http.ClientGoneException;
+import dev.caduceus.spi.http.EventStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An {@link EventStream} that records every frame. {@link #disconnectAfter(int)} simulates a client
+ * that leaves after that many frames. Confined to one thread, like the real stream; read
+ * {@link #frames()} after the handler returns.
+ */
+public final class RecordingEventStream implements EventStream {
+
+    /** One recorded frame; {@code kind} is {@code event}, {@code data} or {@code comment}. */
+    public record Frame(String kind, Long id, String name, JsonNode data, String text) {}
+
+    private final List<Frame> frames = new ArrayList<>();
+    private int disconnectAfter = Integer.MAX_VALUE;
+    private boolean closed;
+    private boolean gone;
+
+    /** The client leaves once {@code n} frames have been written. */
+    public RecordingEventStream disconnectAfter(int n) {
+        this.disconnectAfter = n;
+        return this;
+    }
+
+    @Override
+    public void event(Long id, String name, JsonNode data) throws ClientGoneException {
+        write(new Frame("event", id, name, data.deepCopy(), null));
+    }
+
+    @Override
+    public void data(String raw) throws ClientGoneException {
+        write(new Frame("data", null, null, null, raw));
+    }
+
+    @Override
+    public void comment(String text) throws ClientGoneException {
+        write(new Frame("comment", null, null, null, text));
+    }
+
+    private void write(Frame frame) throws ClientGoneException {
+        if (gone || closed || frames.size() >= disconnectAfter) {
+            gone = true;
+            throw new ClientGoneException("client gone (simulated)", null);
+        }
+        frames.add(frame);
+    }
+
+    @Override
+    public PumpResult pump(RunSubscription subscription, RunEventTranslator translator) throws InterruptedException {
+        try {
+            while (true) {
+                var entry = subscription.next(Duration.ofSeconds(1));
+                if (entry.isEmpty()) {
+                    if (subscription.finished()) return PumpResult.FINISHED;
+                    comment("keepalive");
+                    continue;
+                }
+                translator.translate(entry.get(), this);
+                if (entry.get().event().isTerminal()) return PumpResult.FINISHED;
+            }
+        } catch (ClientGoneException e) {
+            return PumpResult.CLIENT_GONE;
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    public List<Frame> frames() {
+        return List.copyOf(frames);
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+}
