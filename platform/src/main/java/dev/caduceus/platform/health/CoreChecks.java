@@ -1,0 +1,107 @@
+package dev.caduceus.platform.health;
+
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.caduceus.spi.HealthChecks.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * The core's readiness checks (contract §12). Each reports statuses and counts only: never paths,
+ * messages, configuration values or credentials.
+ */
+public final class CoreChecks {
+    private static final long ONE_GIB = 1L << 30;
+
+    private CoreChecks() {}
+
+    /** {@code database}: a {@code SELECT 1} answered within 2 s. */
+    public static Supplier<Result> database(BooleanSupplier ping) {
+        return () -> ping.getAsBoolean() ? Result.healthy() : Result.degraded(Map.of());
+    }
+
+    /**
+     * {@code config}: degraded when the config file changed on disk since start and no longer
+     * parses (the running config stays in force).
+     */
+    public static Supplier<Result> config(Optional<Path> file, Predicate<Path> stillParses) {
+        var loadedAt = file.map(CoreChecks::modified);
+        return () -> {
+            if (file.isEmpty()) return Result.healthy();
+            var now = modified(file.get());
+            if (now.equals(loadedAt.get())) return Result.healthy();
+            return stillParses.test(file.get()) ? Result.healthy() : Result.degraded(Map.of("changed_on_disk", true));
+        };
+    }
+
+    /** {@code model}: configured, and reachable unless the probe is off ({@code reachable: null}). */
+    public static Supplier<Result> model(boolean configured, Optional<ModelProbe> probe) {
+        return () -> {
+            var details = new LinkedHashMap<String, Object>();
+            details.put("configured", configured);
+            if (!configured) {
+                details.put("reachable", false);
+                return Result.degraded(details);
+            }
+            if (probe.isEmpty()) {
+                details.put("reachable", NullNode.getInstance());
+                return Result.healthy(details);
+            }
+            var reachable = probe.get().reachable();
+            details.put("reachable", reachable);
+            return reachable ? Result.healthy(details) : Result.degraded(details);
+        };
+    }
+
+    /** {@code disk}: degraded below 1 GiB free or at 95 % used, under {@code home}. */
+    public static Supplier<Result> disk(Path home) {
+        return () -> {
+            try {
+                var store = Files.getFileStore(home);
+                long total = store.getTotalSpace();
+                long free = store.getUsableSpace();
+                double used = total == 0 ? 0 : Math.round(1000.0 * (total - free) / total) / 10.0;
+                var details = Map.<String, Object>of("used_percent", used, "free_bytes", free);
+                return free < ONE_GIB || used >= 95.0 ? Result.degraded(details) : Result.healthy(details);
+            } catch (IOException e) {
+                return Result.degraded(Map.of("error", e.getClass().getName()));
+            }
+        };
+    }
+
+    /** {@code plugins}: degraded when any plugin failed to start ({@code --lenient}). */
+    public static Supplier<Result> plugins(int started, int failed) {
+        var details = Map.<String, Object>of("started", started, "failed", failed);
+        return () -> failed == 0 ? Result.healthy(details) : Result.degraded(details);
+    }
+
+    /** {@code background_queues}: degraded when the scheduler thread is not running. */
+    public static Supplier<Result> backgroundQueues(IntSupplier activeApiRuns, IntSupplier activeJobRuns,
+                                                    IntSupplier backgroundProcesses, BooleanSupplier schedulerRunning) {
+        return () -> {
+            var details = new LinkedHashMap<String, Object>();
+            details.put("active_api_runs", activeApiRuns.getAsInt());
+            details.put("active_job_runs", activeJobRuns.getAsInt());
+            details.put("background_processes", backgroundProcesses.getAsInt());
+            var running = schedulerRunning.getAsBoolean();
+            details.put("scheduler", running ? "running" : "stopped");
+            return running ? Result.healthy(details) : Result.degraded(details);
+        };
+    }
+
+    private static FileTime modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+}
