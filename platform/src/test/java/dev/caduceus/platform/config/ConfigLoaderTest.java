@@ -92,6 +92,9 @@ class ConfigLoaderTest {
         var e = fails("server:\n  port: 8642\n   host: [oops\n", Map.of());
         assertTrue(e.getMessage().startsWith("Cannot parse " + home().resolve("config.yaml") + " at line 3, column "),
                 e.getMessage());
+        assertTrue(e.getMessage().matches("(?s).* at line 3, column [0-9]+: \\S.*"), e.getMessage());
+        var dup = fails("server:\n  port: 1\n  port: 2\n", Map.of());
+        assertTrue(dup.getMessage().contains("at line 3"), dup.getMessage());
     }
 
     @Test
