@@ -1,0 +1,161 @@
+package dev.caduceus.platform.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.config.GlobalConfig;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The typed, validated configuration the platform runs with (http-api.md section 18). Secrets are
+ * {@link Secret}s, so {@code toString()} is safe to log. {@link #tree()} is the merged raw tree for
+ * plugin subtrees and free-form sections. Immutable.
+ *
+ * @param home       the state directory ({@code $CADUCEUS_HOME})
+ * @param configFile the file actually read, if any
+ * @param workspace  {@code tools.workspace}
+ */
+public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
+                             String toolProgressEvents, Approvals approvals, Path workspace, Gateway gateway,
+                             Retention retention, Plugins plugins, ConfigTree tree) {
+    /** The upstream used when only {@code model.api_key} is set. */
+    public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+    public PlatformConfig {
+        requireNonNull(home, "home");
+        requireNonNull(configFile, "configFile");
+        requireNonNull(server, "server");
+        requireNonNull(model, "model");
+        requireNonNull(agent, "agent");
+        requireNonNull(toolProgressEvents, "toolProgressEvents");
+        requireNonNull(approvals, "approvals");
+        requireNonNull(workspace, "workspace");
+        requireNonNull(gateway, "gateway");
+        requireNonNull(retention, "retention");
+        requireNonNull(plugins, "plugins");
+        requireNonNull(tree, "tree");
+    }
+
+    /** {@code server.*}; {@code port} 0 means a random free port. */
+    public record Server(String host, int port, Optional<Secret> apiKey, List<String> corsOrigins, String modelName,
+                         long maxBodyBytes, int maxConcurrentRuns, int sseKeepaliveSeconds, int drainTimeoutSeconds) {
+        public Server {
+            requireNonNull(host, "host");
+            requireNonNull(apiKey, "apiKey");
+            corsOrigins = List.copyOf(corsOrigins);
+            requireNonNull(modelName, "modelName");
+        }
+    }
+
+    /** {@code model.*}; routes stay in the raw tree ({@code tree().node("model.routes")}). */
+    public record Model(Optional<String> baseUrl, Optional<Secret> apiKey, Optional<String> name,
+                        int timeoutSeconds, boolean healthProbe, boolean directModelRequests) {
+        public Model {
+            requireNonNull(baseUrl, "baseUrl");
+            requireNonNull(apiKey, "apiKey");
+            requireNonNull(name, "name");
+        }
+
+        /** True when {@code model.name} is set and {@code model.base_url} or {@code model.api_key} is. */
+        public boolean configured() {
+            return name.isPresent() && (baseUrl.isPresent() || apiKey.isPresent());
+        }
+    }
+
+    /** {@code agent.*}; {@code runtime} is {@code auto}, {@code local} or {@code relay}. */
+    public record Agent(List<String> toolsets, int maxIterations, String runtime) {
+        public Agent {
+            toolsets = List.copyOf(toolsets);
+            requireNonNull(runtime, "runtime");
+        }
+    }
+
+    /** {@code approvals.*}; {@code mode} is {@code manual} or {@code off}. */
+    public record Approvals(String mode, int timeoutSeconds) {
+        public Approvals {
+            requireNonNull(mode, "mode");
+        }
+    }
+
+    /** {@code gateway.*}: proxy mode is on when {@code proxyUrl} is set. */
+    public record Gateway(Optional<String> proxyUrl, Optional<Secret> proxyKey, int proxyReadTimeoutSeconds) {
+        public Gateway {
+            requireNonNull(proxyUrl, "proxyUrl");
+            requireNonNull(proxyKey, "proxyKey");
+        }
+    }
+
+    /** Retention and idempotency limits (http-api.md section 16). */
+    public record Retention(int responsesMaxStored, int responsesEventRetentionHours, int runsRetentionDays,
+                            int runsIdempotencyRetentionHours, int sessionsRetentionDays, int idempotencyTtlSeconds,
+                            int idempotencyMaxEntries) {}
+
+    /** {@code plugins.*}: extra jar folder, allow-list (if non-empty) and deny-list of plugin ids. */
+    public record Plugins(Path dir, List<String> enabled, List<String> disabled) {
+        public Plugins {
+            requireNonNull(dir, "dir");
+            enabled = List.copyOf(enabled);
+            disabled = List.copyOf(disabled);
+        }
+    }
+
+    /** Where a key's value came from: a file path, {@code environment variable X}, {@code flag --x} or {@code default}. */
+    public String source(String key) {
+        return tree.source(key);
+    }
+
+    /** The {@code plugins.<id>} subtree as the plugin sees it; a new read tracker per call. */
+    public PluginConfigImpl pluginConfig(String pluginId) {
+        return new PluginConfigImpl(pluginId, tree);
+    }
+
+    /** The documented globals a plugin may read (no secrets). */
+    public GlobalConfig global(String version) {
+        return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
+                server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode());
+    }
+
+    static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree) {
+        Optional<Secret> modelKey = secret(v, "model.api_key");
+        Optional<String> baseUrl = opt(v, "model.base_url");
+        if (baseUrl.isEmpty() && modelKey.isPresent()) baseUrl = Optional.of(OPENAI_BASE_URL);
+        var server = new Server((String) v.get("server.host"), (int) v.get("server.port"), secret(v, "server.api_key"),
+                list(v, "server.cors_origins"), (String) v.get("server.model_name"), (long) v.get("server.max_body_bytes"),
+                (int) v.get("server.max_concurrent_runs"), (int) v.get("server.sse_keepalive_seconds"),
+                (int) v.get("server.drain_timeout_seconds"));
+        var model = new Model(baseUrl, modelKey, opt(v, "model.name"), (int) v.get("model.timeout_seconds"),
+                (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"));
+        var agent = new Agent(list(v, "agent.toolsets"), (int) v.get("agent.max_iterations"), (String) v.get("agent.runtime"));
+        var approvals = new Approvals((String) v.get("approvals.mode"), (int) v.get("approvals.timeout"));
+        var gateway = new Gateway(opt(v, "gateway.proxy_url"), secret(v, "gateway.proxy_key"),
+                (int) v.get("gateway.proxy_read_timeout_seconds"));
+        var retention = new Retention((int) v.get("responses.max_stored"), (int) v.get("responses.event_retention_hours"),
+                (int) v.get("runs.retention_days"), (int) v.get("runs.idempotency_retention_hours"),
+                (int) v.get("sessions.retention_days"), (int) v.get("idempotency.ttl_seconds"),
+                (int) v.get("idempotency.max_entries"));
+        var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
+                list(v, "plugins.disabled"));
+        return new PlatformConfig(home, file, server, model, agent, (String) v.get("chat.tool_progress_events"),
+                approvals, path(v, "tools.workspace", home.resolve("workspace")), gateway, retention, plugins, tree);
+    }
+
+    private static Optional<String> opt(Map<String, Object> v, String key) {
+        return Optional.ofNullable((String) v.get(key)).filter(s -> !s.isBlank());
+    }
+
+    private static Optional<Secret> secret(Map<String, Object> v, String key) {
+        return opt(v, key).map(Secret::new);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> list(Map<String, Object> v, String key) {
+        return (List<String>) v.get(key);
+    }
+
+    private static Path path(Map<String, Object> v, String key, Path fallback) {
+        Object p = v.get(key);
+        return p == null ? fallback : (Path) p;
+    }
+}

@@ -1,0 +1,234 @@
+package dev.caduceus.platform.store;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.store.PluginDatabase.StoreException;
+import dev.caduceus.spi.store.SqlWork;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The host's SQLite database: one dedicated writer thread holding one handle, plus a small pool of
+ * reader handles.
+ *
+ * <p>Threading: thread-safe; callers may be virtual threads. {@link #write} queues the work on the
+ * writer thread and blocks until it committed (one IMMEDIATE transaction per call, serialized).
+ * {@link #read} borrows a reader handle for the duration of the work (one deferred transaction, so
+ * the work sees one snapshot). Never call {@link #write} from inside a write; never hold a read
+ * while waiting for something else. Lifecycle: {@link #close()} stops accepting work, lets queued
+ * writes finish, then closes every handle; later calls throw {@link StoreException}.
+ */
+public final class Database implements AutoCloseable {
+    /** Pragmas applied by sqlite-jdbc to every new connection (busy_timeout is per connection). */
+    static final String PRAGMAS = "journal_mode=WAL&synchronous=NORMAL&foreign_keys=true&busy_timeout=5000";
+    static final int READERS = 4;
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+    private final Path file;
+    private final ExecutorService writer;
+    private final AtomicReference<Thread> writerThread = new AtomicReference<>();
+    private final Handle writeHandle;
+    private final List<Handle> readHandles;
+    private final BlockingQueue<Handle> idleReaders;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private Database(Path file, ExecutorService writer, Handle writeHandle, List<Handle> readHandles) {
+        this.file = file;
+        this.writer = writer;
+        this.writeHandle = writeHandle;
+        this.readHandles = List.copyOf(readHandles);
+        this.idleReaders = new ArrayBlockingQueue<>(readHandles.size(), false, readHandles);
+    }
+
+    /** Opens (creating if needed) the database file, its parent directories, and the connections. */
+    public static Database open(Path file) {
+        Path absolute = requireNonNull(file, "file").toAbsolutePath().normalize();
+        createOwnerOnly(absolute);
+        String url = "jdbc:sqlite:" + absolute + "?" + PRAGMAS;
+        Jdbi writerJdbi = Jdbi.create(url + "&transaction_mode=IMMEDIATE");
+        Jdbi readerJdbi = Jdbi.create(url);
+        var started = new AtomicReference<Thread>();
+        ExecutorService writer = Executors.newSingleThreadExecutor(task -> {
+            Thread t = Thread.ofPlatform().name("caduceus-db-writer").daemon(false).unstarted(task);
+            started.set(t);
+            return t;
+        });
+        List<Handle> readers = new ArrayList<>();
+        Handle writeHandle = null;
+        try {
+            writeHandle = writer.submit((java.util.concurrent.Callable<Handle>) writerJdbi::open).get(); // opened first: it switches the file to WAL
+            for (int i = 0; i < READERS; i++) readers.add(readerJdbi.open());
+        } catch (Exception | Error e) {
+            readers.forEach(Handle::close);
+            if (writeHandle != null) writeHandle.close();
+            writer.shutdownNow();
+            Throwable cause = e instanceof ExecutionException ee && ee.getCause() != null ? ee.getCause() : e;
+            throw new StoreException("Cannot open database " + absolute + ": " + cause.getMessage(), cause);
+        }
+        var db = new Database(absolute, writer, writeHandle, readers);
+        db.writerThread.set(started.get());
+        db.ping(CLOSE_WAIT); // opens the WAL index, so -wal and -shm exist before permissions are fixed
+        db.restrictPermissions();
+        return db;
+    }
+
+    /** The database file. */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Runs {@code work} on the writer thread in one IMMEDIATE transaction and waits for the commit.
+     * An exception from the work rolls the transaction back and is rethrown as a
+     * {@link StoreException} (unless it already is one).
+     */
+    public <T> T write(SqlWork<T> work) {
+        requireNonNull(work, "work");
+        return writeWithHandle(h -> work.run(new HandleSql(h)));
+    }
+
+    /** Work that needs the raw handle (migrations run multi-statement scripts). */
+    @FunctionalInterface
+    interface HandleWork<T> {
+        T run(Handle handle) throws Exception;
+    }
+
+    /** {@link #write} with the writer's jdbi handle, for this package only. */
+    <T> T writeWithHandle(HandleWork<T> work) {
+        if (Thread.currentThread() == writerThread.get())
+            throw new StoreException("write() called from inside a write; do all the work in one call", null);
+        Future<T> future;
+        try {
+            if (closed.get()) throw new RejectedExecutionException();
+            future = writer.submit(() -> writeHandle.inTransaction(work::run));
+        } catch (RejectedExecutionException e) {
+            throw new StoreException("database is closed", null);
+        }
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(false); // not yet started: never run it; already running: it completes
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for the database writer", e);
+        } catch (ExecutionException e) {
+            throw wrap("write failed", e.getCause());
+        }
+    }
+
+    /** Runs {@code work} on a pooled reader handle, in one deferred (read) transaction. */
+    public <T> T read(SqlWork<T> work) {
+        requireNonNull(work, "work");
+        Handle handle = borrowReader();
+        try {
+            return handle.inTransaction(h -> work.run(new HandleSql(h)));
+        } catch (Exception e) {
+            throw wrap("read failed", e);
+        } finally {
+            idleReaders.add(handle);
+        }
+    }
+
+    /** True when {@code SELECT 1} on a reader answers within {@code timeout}; never throws. */
+    public boolean ping(Duration timeout) {
+        long started = System.nanoTime();
+        try {
+            Integer one = read(sql -> sql.queryOne("SELECT 1", row -> row.getInt(1)).orElse(0));
+            return one == 1 && System.nanoTime() - started <= timeout.toNanos();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Stops accepting work, finishes queued writes, then closes every handle. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        writer.execute(writeHandle::close);
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS)) writer.shutdownNow();
+            for (int i = 0; i < readHandles.size(); i++) {
+                Handle h = idleReaders.poll(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
+                if (h == null) break; // a read is stuck; its handle is closed below regardless
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            readHandles.forEach(Handle::close);
+        }
+    }
+
+    private Handle borrowReader() {
+        try {
+            while (true) {
+                if (closed.get()) throw new StoreException("database is closed", null);
+                Handle h = idleReaders.poll(100, TimeUnit.MILLISECONDS);
+                if (h != null) {
+                    if (!closed.get()) return h;
+                    idleReaders.add(h);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for a database reader", e);
+        }
+    }
+
+    private StoreException wrap(String what, Throwable cause) {
+        if (cause instanceof StoreException se) return se;
+        String detail = cause == null ? "" : ": " + cause;
+        return new StoreException("Database " + what + detail, cause);
+    }
+
+    private static void createOwnerOnly(Path file) {
+        try {
+            Files.createDirectories(file.getParent());
+            if (isPosix(file.getParent())) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            }
+        } catch (FileAlreadyExistsException e) {
+            // existing database: permissions are fixed after opening
+        } catch (IOException e) {
+            throw new StoreException("Cannot create database file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** SQLite creates -wal and -shm with the database's mode; this also fixes files made by older runs. */
+    private void restrictPermissions() {
+        if (!isPosix(file.getParent())) return;
+        for (String suffix : List.of("", "-wal", "-shm")) {
+            Path p = file.resolveSibling(file.getFileName() + suffix);
+            try {
+                if (Files.exists(p)) Files.setPosixFilePermissions(p, OWNER_ONLY);
+            } catch (IOException e) {
+                throw new StoreException("Cannot restrict permissions of " + p + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static boolean isPosix(Path dir) {
+        return Files.getFileAttributeView(dir, PosixFileAttributeView.class) != null;
+    }
+}
