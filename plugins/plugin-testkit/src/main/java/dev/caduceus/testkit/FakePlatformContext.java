@@ -1,6 +1,7 @@
 package dev.caduceus.testkit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.json.Json;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.HealthChecks;
@@ -16,7 +17,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * A {@link PlatformContext} for plugin unit tests: the host's real JSON mapper, a fixed clock, and
@@ -86,6 +91,20 @@ public final class FakePlatformContext implements PlatformContext {
 
         public Builder plugin(PluginInfo v) { plugin = v; return this; }
         public Builder config(PluginConfig v) { config = v; return this; }
+
+        /**
+         * This plugin's settings ({@code key -> value}, keys relative to {@code plugins.<id>}, dotted
+         * for nesting), read through the host's real loader as if set in the environment.
+         */
+        public Builder config(Map<String, String> settings) {
+            var env = new HashMap<String, String>();
+            env.put("CADUCEUS_HOME", global.stateDir().toString());
+            var id = plugin.id().toUpperCase(Locale.ROOT).replace('-', '_');
+            settings.forEach((key, value) -> env.put("CADUCEUS__PLUGINS__" + id + "__"
+                    + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
+            config = ConfigLoader.load(env, Optional.empty(), Map.of()).config().pluginConfig(plugin.id());
+            return this;
+        }
         public Builder global(GlobalConfig v) { global = v; return this; }
         public Builder json(ObjectMapper v) { json = v; return this; }
         public Builder database(PluginDatabase v) { database = v; return this; }
@@ -97,6 +116,7 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder deployment(Deployment v) { deployment = v; return this; }
 
         public FakePlatformContext build() {
+            if (config == null) config(Map.of());
             return new FakePlatformContext(this);
         }
     }

@@ -1,0 +1,138 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The assembled distribution, launched through {@code bin/caduceus} in a child JVM with a temporary
+ * {@code CADUCEUS_HOME} and a random port. Collects stdout and stderr for assertions.
+ */
+final class Caduceus implements AutoCloseable {
+    static final Path DIST = Path.of(System.getProperty("caduceus.dist", "target/caduceus"));
+    private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
+
+    final Path home;
+    final Process process;
+    private final List<String> stdout = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+    private final CompletableFuture<URI> uri = new CompletableFuture<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private Caduceus(Path home, Process process) {
+        this.home = home;
+        this.process = process;
+        pipe(process.getInputStream(), stdout, true);
+        pipe(process.getErrorStream(), stderr, false);
+        process.onExit().thenRun(() -> uri.completeExceptionally(new IllegalStateException("exited")));
+    }
+
+    /** Starts {@code bin/caduceus} with {@code args} and extra environment. */
+    static Caduceus launch(Path home, Map<String, String> env, String... args) throws IOException {
+        var command = new ArrayList<String>();
+        command.add(DIST.resolve("bin/caduceus").toString());
+        command.addAll(List.of(args));
+        var builder = new ProcessBuilder(command);
+        builder.environment().put("CADUCEUS_HOME", home.toString());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("API_SERVER_PORT", "0");
+        builder.environment().remove("API_SERVER_KEY");
+        builder.environment().putAll(env);
+        return new Caduceus(home, builder.start());
+    }
+
+    /** Starts the server and waits until it listens. */
+    static Caduceus serve(Path home, Map<String, String> env, String... args) throws Exception {
+        var all = new ArrayList<String>(List.of("serve"));
+        all.addAll(List.of(args));
+        var server = launch(home, env, all.toArray(String[]::new));
+        server.awaitListening();
+        return server;
+    }
+
+    private void pipe(java.io.InputStream in, List<String> sink, boolean watchForListening) {
+        Thread.ofVirtual().start(() -> {
+            try (var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    sink.add(line);
+                    var m = LISTENING.matcher(line);
+                    if (watchForListening && m.find()) uri.complete(URI.create(m.group(1)));
+                }
+            } catch (IOException ignored) {
+                // process ended
+            }
+        });
+    }
+
+    URI awaitListening() throws Exception {
+        try {
+            return uri.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            fail("server did not start: " + e + "\nstdout:\n" + String.join("\n", stdout) + "\nstderr:\n"
+                    + String.join("\n", stderr));
+            throw e;
+        }
+    }
+
+    /** Waits for the process to exit and returns its status. */
+    int awaitExit() throws InterruptedException {
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail("process did not exit");
+        }
+        Thread.sleep(100); // let the pipe readers drain
+        return process.exitValue();
+    }
+
+    String stdout() { return String.join("\n", stdout); }
+
+    String stderr() { return String.join("\n", stderr); }
+
+    String key() throws IOException {
+        return Files.readString(home.resolve("api_key")).strip();
+    }
+
+    HttpResponse<String> send(String method, String path, String body, Map<String, String> headers)
+            throws Exception {
+        var builder = HttpRequest.newBuilder(awaitListening().resolve(path)).timeout(Duration.ofSeconds(20));
+        headers.forEach(builder::header);
+        builder.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> get(String path, Map<String, String> headers) throws Exception {
+        return send("GET", path, null, headers);
+    }
+
+    Map<String, String> auth() throws IOException {
+        var headers = new LinkedHashMap<String, String>();
+        headers.put("Authorization", "Bearer " + key());
+        return headers;
+    }
+
+    @Override
+    public void close() throws Exception {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+}

@@ -1,0 +1,181 @@
+package dev.caduceus.platform;
+
+import dev.caduceus.platform.auth.ApiKeys;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code caduceus} command line. {@code caduceus} alone, or with only options, means
+ * {@code serve}. Exit status: 0 after a clean stop, 1 when a plugin stops the boot, 2 for usage,
+ * configuration and key errors and a busy port.
+ */
+@Command(name = "caduceus", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
+        description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
+                "With no command, runs 'serve'."},
+        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, CommandLine.HelpCommand.class})
+public final class Main implements Callable<Integer> {
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns the exit status (tests call this instead of main). */
+    public static int run(String... args) {
+        var line = new CommandLine(new Main());
+        line.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("caduceus: " + e.getMessage());
+            return e instanceof BootException b ? b.exitCode() : 1;
+        });
+        return line.execute(withDefaultCommand(args));
+    }
+
+    private static String[] withDefaultCommand(String[] args) {
+        if (args.length == 0) return new String[] {"serve"};
+        var first = args[0];
+        var topLevel = List.of("-h", "--help", "-V", "--version");
+        if (first.startsWith("-") && !topLevel.contains(first)) {
+            var withServe = new ArrayList<String>();
+            withServe.add("serve");
+            withServe.addAll(List.of(args));
+            return withServe.toArray(String[]::new);
+        }
+        return args;
+    }
+
+    @Override
+    public Integer call() {
+        return 0;
+    }
+
+    /** Options shared by commands that read the configuration. */
+    static final class ConfigOptions {
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "Configuration file (default: $CADUCEUS_HOME/config.yaml, if present).")
+        Path config;
+
+        @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
+        boolean lenient;
+
+        Platform.Options toPlatformOptions(Map<String, String> flags) {
+            return new Platform.Options(Optional.ofNullable(config), flags, lenient, System.getenv(), appHome());
+        }
+    }
+
+    @Command(name = "serve", mixinStandardHelpOptions = true,
+            description = {"Start the HTTP server.",
+                    "Prints where it listens, which plugins loaded and how to authenticate.",
+                    "Stop with Ctrl-C (SIGTERM): running work drains, then plugins stop."})
+    static final class Serve implements Callable<Integer> {
+        @CommandLine.Mixin ConfigOptions options = new ConfigOptions();
+
+        @Option(names = "--host", paramLabel = "HOST", description = "Bind address (server.host; default 127.0.0.1).")
+        String host;
+
+        @Option(names = "--port", paramLabel = "PORT", description = "Port (server.port; default 8642; 0 = any free port).")
+        String port;
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            var flags = new LinkedHashMap<String, String>();
+            if (host != null) flags.put("server.host", host);
+            if (port != null) flags.put("server.port", port);
+            var out = spec.commandLine().getOut();
+            var platform = Platform.start(options.toPlatformOptions(flags), out);
+            Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
+            platform.awaitStopped();
+            return 0;
+        }
+    }
+
+    @Command(name = "plugins", mixinStandardHelpOptions = true,
+            description = {"List the plugin jars found, whether each is enabled, and what it contributes.",
+                    "Boots the plugins against a scratch database; the server's state is not touched."})
+    static final class Plugins implements Callable<Integer> {
+        @CommandLine.Mixin ConfigOptions options = new ConfigOptions();
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            Platform.listPlugins(options.toPlatformOptions(Map.of()), out);
+            return 0;
+        }
+    }
+
+    @Command(name = "key", mixinStandardHelpOptions = true,
+            description = "Show or rotate the generated API key in $CADUCEUS_HOME/api_key.",
+            subcommands = {Key.Show.class, Key.Rotate.class})
+    static final class Key implements Callable<Integer> {
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 2;
+        }
+
+        static ApiKeys keys() {
+            return new ApiKeys(Platform.stateDir(System.getenv()), new SecureRandom());
+        }
+
+        @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the key stored in the key file.")
+        static final class Show implements Callable<Integer> {
+            @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+            @Override
+            public Integer call() {
+                var keys = keys();
+                var key = keys.read();
+                if (key.isEmpty()) {
+                    spec.commandLine().getErr().println("caduceus: no key file at " + keys.keyFile()
+                            + "; 'caduceus serve' generates one at first start.");
+                    return 1;
+                }
+                spec.commandLine().getOut().println(key.get().value());
+                return 0;
+            }
+        }
+
+        @Command(name = "rotate", mixinStandardHelpOptions = true,
+                description = "Write a new random key to the key file (effective at the next start).")
+        static final class Rotate implements Callable<Integer> {
+            @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+            @Override
+            public Integer call() {
+                var keys = keys();
+                var key = keys.generate();
+                var out = spec.commandLine().getOut();
+                out.println("Wrote a new API key to " + keys.keyFile() + " (effective at the next start):");
+                out.println("    " + key.value());
+                return 0;
+            }
+        }
+    }
+
+    /** The installation directory ({@code bin/..}), passed by the launcher; null when run from a build. */
+    static Path appHome() {
+        var home = System.getProperty("caduceus.app.home");
+        return home == null ? null : Path.of(home);
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"Caduceus " + Version.CURRENT};
+        }
+    }
+}

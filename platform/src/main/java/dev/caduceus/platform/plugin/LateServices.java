@@ -1,0 +1,35 @@
+package dev.caduceus.platform.plugin;
+
+import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.tool.ToolCatalog;
+
+/**
+ * The "after boot" services of {@link dev.caduceus.spi.PlatformContext}: they exist only once the
+ * registries are frozen (boot step 6). Before {@link #bind}, every getter throws
+ * {@link IllegalStateException}. Thread-safe (bound once, then read-only).
+ */
+public final class LateServices {
+    private volatile ToolCatalog tools;
+    private volatile Deployment deployment;
+
+    /** Binds the frozen views; called once by the platform at the end of boot step 6. */
+    public void bind(ToolCatalog tools, Deployment deployment) {
+        if (this.tools != null) throw new IllegalStateException("late services are already bound");
+        this.tools = tools;
+        this.deployment = deployment;
+    }
+
+    public ToolCatalog tools() {
+        return require(tools, "tools()");
+    }
+
+    public Deployment deployment() {
+        return require(deployment, "deployment()");
+    }
+
+    private static <T> T require(T value, String name) {
+        if (value == null)
+            throw new IllegalStateException(name + " is usable only after boot (once every plugin has started)");
+        return value;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.caduceus.platform.plugin;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.config.PluginConfigImpl;
+import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.HealthChecks;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PluginInfo;
+import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.tool.ToolCatalog;
+import java.time.Clock;
+
+/**
+ * One plugin's {@link PlatformContext}: host services made once in {@code Platform} and handed to
+ * the plugin. {@code runs()} is not provided yet (the agent runtime comes in its own issue), so it
+ * keeps the SPI default, which throws {@link UnsupportedOperationException}.
+ */
+public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
+                                PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
+                                LateServices late) implements PlatformContext {
+
+    @Override
+    public ToolCatalog tools() {
+        return late.tools();
+    }
+
+    @Override
+    public Deployment deployment() {
+        return late.deployment();
+    }
+}

@@ -1,0 +1,1 @@
+CREATE TABLE sample_items (id TEXT PRIMARY KEY, n INTEGER NOT NULL);

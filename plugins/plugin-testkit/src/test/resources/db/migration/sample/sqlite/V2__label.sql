@@ -1,0 +1,1 @@
+ALTER TABLE sample_items ADD COLUMN label TEXT;
