@@ -2,6 +2,7 @@ package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.Deployment;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The outcome of boot steps 3 to 5: the started plugins in start order, a report for every jar
@@ -11,7 +12,7 @@ public record BootedPlugins(List<StartedPlugin> started, List<PluginReport> plug
     public BootedPlugins {
         started = List.copyOf(started);
         plugins = List.copyOf(plugins);
-        java.util.Objects.requireNonNull(contributions, "contributions");
+        Objects.requireNonNull(contributions, "contributions");
     }
 
     /** The plugins that were switched off, with the reason. */

@@ -2,6 +2,7 @@ package dev.caduceus.platform.plugin;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.PlatformContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -181,7 +182,7 @@ public final class PluginHost implements AutoCloseable {
                 started.add(result.started());
                 contributions.add(result);
                 reports.put(view.id(), new PluginReport(view.id(), view.version(), view.jar(),
-                        dev.caduceus.spi.Deployment.State.STARTED, result.started().kinds(), null));
+                        Deployment.State.STARTED, result.started().kinds(), null));
             } catch (PluginStarter.StageException e) {
                 var message = "plugin " + view.label() + " " + e.getMessage();
                 if (strict) {

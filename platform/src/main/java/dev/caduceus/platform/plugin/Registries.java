@@ -8,7 +8,6 @@ import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCatalog;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -179,4 +179,31 @@ class PluginHostTest {
         assertEquals("# nothing\n", Files.readString(plugins().resolve("disabled.txt")));
         assertTrue(Files.notExists(plugins().resolve("enabled.txt")));
     }
+
+    @Test
+    void contributionFailureStopsThatPluginInLenientMode() {
+        jar("flaky", "", "@Override public List<Tool> tools(PlatformContext c) { throw new IllegalStateException(\"boom\"); }")
+                .writeTo(plugins());
+        jar("steady").writeTo(plugins());
+        try (var host = PluginHost.load(options(plugins(), false))) {
+            var booted = boot(host, base);
+            assertEquals(List.of("steady"), booted.started().stream().map(StartedPlugin::id).toList());
+            assertTrue(booted.failed().getFirst().reason().contains("failed in tools()"), booted.failed().toString());
+            assertTrue(booted.contributions().tools().isEmpty());
+        }
+        assertEquals(List.of("start:flaky tccl=true", "stop:flaky tccl=true", "start:steady tccl=true",
+                "stop:steady tccl=true"), events(base));
+    }
+
+    @Test
+    void pluginCallsRestoreTheContextClassLoaderEvenWhenTheCallThrows() {
+        var thread = Thread.currentThread();
+        var before = thread.getContextClassLoader();
+        var other = new java.net.URLClassLoader(new java.net.URL[0], null);
+        assertThrows(IllegalStateException.class, () -> PluginCalls.run(other, () -> {
+            assertSame(other, thread.getContextClassLoader());
+            throw new IllegalStateException("boom");
+        }));
+        assertSame(before, thread.getContextClassLoader());
+    }
 }
