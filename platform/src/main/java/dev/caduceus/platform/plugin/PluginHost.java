@@ -130,9 +130,13 @@ public final class PluginHost implements AutoCloseable {
                 loaded.add(new Loaded(view, requires));
             }
             return new PluginHost(manager, options.strict(), reports, loaded);
-        } catch (RuntimeException e) {
+        } catch (PluginBootException e) {
             unload(manager);
             throw e;
+        } catch (RuntimeException e) {
+            // e.g. PF4J's DependenciesWrongVersionException: missing deps and cycles were caught above.
+            unload(manager);
+            throw new PluginBootException("PF4J failed to load the plugins: " + e.getMessage(), e);
         }
     }
 
