@@ -1,0 +1,91 @@
+package dev.caduceus.platform.plugin;
+
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCatalog;
+import dev.caduceus.spi.tool.ToolsetSpec;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The frozen {@link ToolCatalog}. Names are already unique ({@link Registries} checked); toolsets
+ * naming tools or includes nobody provides are logged once here and resolved away.
+ *
+ * <p>Immutable; thread-safe.
+ */
+final class ToolCatalogImpl implements ToolCatalog {
+    private static final Logger log = LoggerFactory.getLogger(ToolCatalogImpl.class);
+
+    private final Map<String, Tool> tools;
+    private final Map<String, ToolsetSpec> toolsets;
+    private final List<DistributionSpec> distributions;
+
+    /** @param tools by name; every map is copied */
+    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
+        this.tools = Collections.unmodifiableMap(new TreeMap<>(tools));
+        var sets = new TreeMap<String, ToolsetSpec>();
+        toolsets.forEach(t -> sets.put(t.name(), t));
+        this.toolsets = Collections.unmodifiableMap(sets);
+        var dists = new TreeMap<String, DistributionSpec>();
+        distributions.forEach(d -> dists.put(d.name(), d));
+        this.distributions = List.copyOf(dists.values());
+        logGaps();
+    }
+
+    private void logGaps() {
+        for (var set : toolsets.values()) {
+            for (var tool : set.tools())
+                if (!tools.containsKey(tool))
+                    log.info("Toolset '{}' names tool '{}', which no plugin provides; it is left out", set.name(), tool);
+            for (var include : set.includes())
+                if (!toolsets.containsKey(include))
+                    log.info("Toolset '{}' includes toolset '{}', which no plugin provides; it is left out",
+                            set.name(), include);
+        }
+    }
+
+    @Override
+    public List<Tool> tools() {
+        return List.copyOf(tools.values());
+    }
+
+    @Override
+    public Optional<Tool> tool(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    @Override
+    public List<ToolsetSpec> toolsets() {
+        return List.copyOf(toolsets.values());
+    }
+
+    @Override
+    public List<DistributionSpec> distributions() {
+        return distributions;
+    }
+
+    @Override
+    public Set<String> resolve(String toolset) {
+        if (!toolsets.containsKey(toolset)) throw new IllegalArgumentException("unknown toolset: " + toolset);
+        var names = new LinkedHashSet<String>();
+        var seen = new HashSet<String>();
+        var pending = new ArrayDeque<String>();
+        pending.add(toolset);
+        while (!pending.isEmpty()) {
+            var set = toolsets.get(pending.poll());
+            if (set == null || !seen.add(set.name())) continue;
+            for (var tool : set.tools()) if (tools.containsKey(tool)) names.add(tool);
+            pending.addAll(set.includes());
+        }
+        return Collections.unmodifiableSet(names);
+    }
+}
