@@ -1,13 +1,12 @@
 package dev.caduceus.platform;
 
 import dev.caduceus.platform.auth.ApiKeys;
+import dev.caduceus.platform.config.ConfigLoader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -66,7 +65,7 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
         boolean lenient;
 
-        Platform.Options toPlatformOptions(Map<String, String> flags) {
+        Platform.Options toPlatformOptions(List<ConfigLoader.Flag> flags) {
             return new Platform.Options(Optional.ofNullable(config), flags, lenient, System.getenv(), appHome());
         }
     }
@@ -88,9 +87,9 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            var flags = new LinkedHashMap<String, String>();
-            if (host != null) flags.put("server.host", host);
-            if (port != null) flags.put("server.port", port);
+            var flags = new ArrayList<ConfigLoader.Flag>();
+            if (host != null) flags.add(new ConfigLoader.Flag("--host", "server.host", host));
+            if (port != null) flags.add(new ConfigLoader.Flag("--port", "server.port", port));
             var out = spec.commandLine().getOut();
             var platform = Platform.start(options.toPlatformOptions(flags), out);
             Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
@@ -110,7 +109,7 @@ public final class Main implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            Platform.listPlugins(options.toPlatformOptions(Map.of()), out);
+            Platform.listPlugins(options.toPlatformOptions(List.of()), out);
             return 0;
         }
     }

@@ -1,0 +1,373 @@
+package dev.caduceus.platform;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.auth.ApiKey;
+import dev.caduceus.platform.auth.ApiKeyException;
+import dev.caduceus.platform.auth.ApiKeys;
+import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.PlatformConfig;
+import dev.caduceus.platform.config.PluginConfigImpl;
+import dev.caduceus.platform.config.Secret;
+import dev.caduceus.platform.health.CoreChecks;
+import dev.caduceus.platform.health.GatewayState;
+import dev.caduceus.platform.health.HealthRoutes;
+import dev.caduceus.platform.health.ModelProbe;
+import dev.caduceus.platform.health.Readiness;
+import dev.caduceus.platform.http.HttpServer;
+import dev.caduceus.platform.http.HttpSettings;
+import dev.caduceus.platform.http.PortInUseException;
+import dev.caduceus.platform.http.RouteEntry;
+import dev.caduceus.platform.http.Router;
+import dev.caduceus.platform.json.Json;
+import dev.caduceus.platform.plugin.DeploymentView;
+import dev.caduceus.platform.plugin.LateServices;
+import dev.caduceus.platform.plugin.PluginBootException;
+import dev.caduceus.platform.plugin.PluginCalls;
+import dev.caduceus.platform.plugin.PluginContextImpl;
+import dev.caduceus.platform.plugin.PluginDescriptorView;
+import dev.caduceus.platform.plugin.PluginHost;
+import dev.caduceus.platform.plugin.PluginReport;
+import dev.caduceus.platform.plugin.Registries;
+import dev.caduceus.platform.schedule.TaskScheduler;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.platform.store.MigrationException;
+import dev.caduceus.platform.store.Migrations;
+import dev.caduceus.platform.store.PluginDatabaseImpl;
+import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PluginInfo;
+import dev.caduceus.spi.config.ConfigException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wiring and lifecycle: the one place that constructs the host's shared services and hands them
+ * out. {@link #start} runs the boot sequence of the architecture doc (1.2) on the calling thread;
+ * {@link #close} runs it backwards. Read top to bottom to see what exists and who gets what.
+ */
+public final class Platform implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Platform.class);
+
+    /**
+     * What to start.
+     *
+     * @param configFile  {@code --config FILE}, if given
+     * @param flags       command-line settings ({@code --port} → {@code server.port}), highest precedence
+     * @param lenient     skip plugins that fail instead of stopping the boot
+     * @param env         the process environment
+     * @param appHome     the installation directory (its {@code plugins/} is scanned), or null
+     */
+    public record Options(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
+                          Map<String, String> env, Path appHome) {
+        public Options {
+            flags = List.copyOf(flags);
+            env = Map.copyOf(env);
+        }
+    }
+
+    private final PlatformConfig config;
+    private final Database database;
+    private final TaskScheduler scheduler;
+    private final PluginHost plugins;
+    private final HttpServer server;
+    private final GatewayState state;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
+
+    private Platform(PlatformConfig config, Database database, TaskScheduler scheduler, PluginHost plugins,
+                     HttpServer server, GatewayState state) {
+        this.config = config;
+        this.database = database;
+        this.scheduler = scheduler;
+        this.plugins = plugins;
+        this.server = server;
+        this.state = state;
+    }
+
+    /** {@code $CADUCEUS_HOME}, or {@code ~/.caduceus}. */
+    public static Path stateDir(Map<String, String> env) {
+        return new ConfigLoader(env, Path.of(System.getProperty("user.home"))).home();
+    }
+
+    /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
+    public static Platform start(Options options, PrintWriter out) throws BootException {
+        var clock = Clock.systemUTC();
+        var config = loadConfig(options);                                        // 1. config
+        var home = prepareHome(config.home());
+        var apiKey = resolveKey(config, home);
+        var json = Json.newMapper();
+        var state = new GatewayState();
+        var readiness = new Readiness();
+        var database = openDatabase(home);                                       // 2. database
+        var scheduler = new TaskScheduler();
+        PluginHost host = null;
+        try {
+            host = PluginHost.load(hostOptions(options, config));                // 3. load
+            var late = new LateServices();
+            var pluginConfigs = new ConcurrentHashMap<String, PluginConfigImpl>();
+            var booted = host.start(                                             // 4-5. start, collect
+                    plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id())),
+                    plugin -> context(plugin, config, json, database, scheduler, readiness, late, clock, pluginConfigs));
+            var registries = Registries.freeze(booted);                          // 6. freeze
+            var health = new HealthRoutes(json, readiness, state, () -> 0, Version.CURRENT, clock);
+            var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
+            registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
+                    r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
+            var router = Router.of(routes);
+            var deployment = deployment(registries, routes, config);
+            late.bind(registries.tools(), deployment);
+            registerCoreChecks(readiness, config, database, scheduler, booted.started().size(), booted.failed().size(),
+                    clock);
+            warnUnread(pluginConfigs);
+            var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
+            scheduler.open();
+            state.set(GatewayState.State.RUNNING);
+            var platform = new Platform(config, database, scheduler, host, server, state);
+            StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey);
+            return platform;
+        } catch (PluginBootException | MigrationException e) {
+            cleanUp(host, scheduler, database);
+            throw new BootException(e.getMessage(), 1, e);
+        } catch (BootException e) {
+            cleanUp(host, scheduler, database);
+            throw e;
+        } catch (RuntimeException e) {
+            cleanUp(host, scheduler, database);
+            throw new BootException("Caduceus failed to start: " + e, 1, e);
+        }
+    }
+
+    /**
+     * Boots the plugins against a scratch database (the server's state is untouched), prints what
+     * each jar is and contributes, and stops them again.
+     */
+    public static void listPlugins(Options options, PrintWriter out) throws BootException {
+        var config = loadConfig(options);
+        Path scratch;
+        try {
+            scratch = Files.createTempDirectory("caduceus-plugins");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var database = openDatabase(scratch);
+        var scheduler = new TaskScheduler();
+        var json = Json.newMapper();
+        PluginHost host = null;
+        try {
+            host = PluginHost.load(hostOptions(options, config));
+            var late = new LateServices();
+            var booted = host.start(
+                    plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id())),
+                    plugin -> context(plugin, config, json, database, scheduler, new Readiness(), late,
+                            Clock.systemUTC(), new ConcurrentHashMap<>()));
+            var registries = Registries.freeze(booted);
+            PluginListing.print(out, registries);
+        } catch (PluginBootException | MigrationException e) {
+            throw new BootException(e.getMessage(), 1, e);
+        } finally {
+            cleanUp(host, scheduler, database);
+            deleteQuietly(scratch);
+        }
+    }
+
+    /** The bound address. */
+    public URI uri() {
+        return server.uri();
+    }
+
+    /** Blocks until {@link #close()} has finished. */
+    public void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    /**
+     * Graceful shutdown: stop admitting (503), let in-flight requests finish up to
+     * {@code server.drain_timeout_seconds}, stop Jetty, cancel scheduled tasks, stop plugins in
+     * reverse order, close the database. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            try {
+                stopped.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        try {
+            LOG.info("Shutting down: draining in-flight requests");
+            state.set(GatewayState.State.DRAINING);
+            try {
+                server.beginDrain().get(config.server().drainTimeoutSeconds(), TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("Drain timeout reached; stopping with requests in flight");
+            }
+            server.stop();
+            cleanUp(plugins, scheduler, database);
+            LOG.info("Caduceus stopped");
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    // ---- boot steps -------------------------------------------------------------------------
+
+    private static PlatformConfig loadConfig(Options options) throws BootException {
+        try {
+            var loaded = new ConfigLoader(options.env(), Path.of(System.getProperty("user.home")))
+                    .load(options.configFile(), options.flags());
+            loaded.warnings().forEach(w -> LOG.warn("{}", w));
+            return loaded.config();
+        } catch (ConfigException e) {
+            throw new BootException(e.getMessage(), 2, e);
+        }
+    }
+
+    private static Path prepareHome(Path home) throws BootException {
+        try {
+            if (!Files.isDirectory(home)) {
+                Files.createDirectories(home);
+                if (home.getFileSystem().supportedFileAttributeViews().contains("posix"))
+                    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+            }
+            Files.createDirectories(home.resolve("tmp"));
+            return home;
+        } catch (IOException e) {
+            throw new BootException("Cannot create the state directory " + home + " (CADUCEUS_HOME): " + e.getMessage(),
+                    2, e);
+        }
+    }
+
+    private static ApiKey resolveKey(PlatformConfig config, Path home) throws BootException {
+        var source = config.source("server.api_key").replaceFirst("^environment variable ", "");
+        try {
+            return new ApiKeys(home, new SecureRandom()).resolve(config.server().apiKey().map(Secret::reveal), source);
+        } catch (ApiKeyException e) {
+            throw new BootException(e.getMessage(), 2, e);
+        }
+    }
+
+    private static Database openDatabase(Path home) {
+        var database = Database.open(home.resolve("caduceus.db"));
+        Migrations.apply(database, Migrations.PLATFORM, List.of());
+        return database;
+    }
+
+    private static PluginHost.Options hostOptions(Options options, PlatformConfig config) {
+        var roots = new ArrayList<Path>();
+        if (options.appHome() != null) roots.add(options.appHome().resolve("plugins").toAbsolutePath().normalize());
+        var extra = config.plugins().dir().toAbsolutePath().normalize();
+        if (Files.isDirectory(extra) && !roots.contains(extra)) roots.add(extra);
+        return new PluginHost.Options(roots, config.plugins().enabled(), config.plugins().disabled(),
+                !options.lenient(), Version.CURRENT);
+    }
+
+    private static PlatformContext context(PluginDescriptorView plugin, PlatformConfig config, ObjectMapper json,
+                                           Database database, TaskScheduler scheduler, Readiness readiness,
+                                           LateServices late, Clock clock, Map<String, PluginConfigImpl> configs) {
+        var info = new PluginInfo(plugin.id(), plugin.version(), plugin.jar(),
+                config.home().resolve("plugin-data").resolve(plugin.id()));
+        var pluginConfig = config.pluginConfig(plugin.id());
+        configs.put(plugin.id(), pluginConfig);
+        var loader = plugin.classLoader();
+        return new PluginContextImpl(info, pluginConfig, config.global(Version.CURRENT), Json.forLoader(json, loader),
+                new PluginDatabaseImpl(database),
+                scheduler.forOwner(plugin.id(), task -> () -> {
+                    try {
+                        PluginCalls.run(loader, task::run);
+                    } catch (Exception e) {
+                        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+                    }
+                }),
+                clock, readiness, late);
+    }
+
+    private static ObjectMapper mapperOf(List<dev.caduceus.platform.plugin.StartedPlugin> started, String pluginId,
+                                         ObjectMapper fallback) {
+        return started.stream().filter(p -> p.id().equals(pluginId)).findFirst()
+                .map(p -> p.context().json()).orElse(fallback);
+    }
+
+    private static List<RouteEntry> coreRoutes(HealthRoutes health, ObjectMapper json) {
+        return List.of(
+                new RouteEntry("GET", "/health", "health", "core", "core", health::health, json),
+                new RouteEntry("GET", "/v1/health", null, "core", "core", health::health, json),
+                new RouteEntry("GET", "/health/detailed", "health_detailed", "core", "core", health::detailed, json));
+    }
+
+    private static Deployment deployment(Registries registries, List<RouteEntry> routes, PlatformConfig config) {
+        return new DeploymentView(
+                registries.plugins().stream().map(PluginReport::toStatus).toList(),
+                routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
+                        r.pluginId())).toList(),
+                registries.features(), "local", !config.server().corsOrigins().isEmpty());
+    }
+
+    private static void registerCoreChecks(Readiness readiness, PlatformConfig config, Database database,
+                                           TaskScheduler scheduler, int started, int failed, Clock clock) {
+        var model = config.model();
+        Optional<ModelProbe> probe = model.configured() && model.healthProbe()
+                ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
+                        model.apiKey().map(Secret::reveal).orElse(null), clock))
+                : Optional.empty();
+        readiness.register("database", CoreChecks.database(() -> database.ping(Duration.ofSeconds(2))));
+        readiness.register("config", CoreChecks.config(config.configFile(), ConfigLoader::stillParses));
+        readiness.register("model", CoreChecks.model(model.configured(), probe));
+        readiness.register("disk", CoreChecks.disk(config.home()));
+        readiness.register("plugins", CoreChecks.plugins(started, failed));
+        readiness.register("background_queues", CoreChecks.backgroundQueues(() -> 0, () -> 0, () -> 0,
+                scheduler::running));
+    }
+
+    private static void warnUnread(Map<String, PluginConfigImpl> configs) {
+        configs.forEach((id, pluginConfig) -> pluginConfig.unreadKeys().forEach(key ->
+                LOG.warn("plugins.{}.{} is set but plugin '{}' never read it (misspelled?)", id, key, id)));
+    }
+
+    private static HttpServer startHttp(PlatformConfig config, ApiKey key, Router router, ObjectMapper json)
+            throws BootException {
+        var server = config.server();
+        var settings = new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
+                key.value(), server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()));
+        try {
+            return HttpServer.start(settings, router, json);
+        } catch (PortInUseException e) {
+            var source = config.source("server.port").replaceFirst("^environment variable ", "");
+            if (source.equals("default")) source = "API_SERVER_PORT";
+            throw new BootException("Port " + e.port() + " is already in use (" + source + ")", 2, e);
+        }
+    }
+
+    private static void cleanUp(PluginHost host, TaskScheduler scheduler, Database database) {
+        scheduler.close();
+        if (host != null) host.close();
+        database.close();
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // scratch space; the OS cleans temp eventually
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.caduceus.platform;
+
+import dev.caduceus.platform.plugin.Registries;
+import dev.caduceus.spi.Deployment;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The {@code caduceus plugins} report: every jar, its state, and what each started plugin contributes. */
+final class PluginListing {
+    private PluginListing() {}
+
+    static void print(PrintWriter out, Registries registries) {
+        var plugins = registries.plugins();
+        if (plugins.isEmpty()) {
+            out.println("No plugin jars found.");
+            out.flush();
+            return;
+        }
+        out.printf("%-28s %-16s %-9s %s%n", "PLUGIN", "VERSION", "STATE", "JAR");
+        for (var plugin : plugins) {
+            out.printf("%-28s %-16s %-9s %s%n", plugin.id(), plugin.version(),
+                    plugin.state().name().toLowerCase(), plugin.jar());
+            if (plugin.state() != Deployment.State.STARTED) {
+                out.println("    reason: " + plugin.reason());
+                continue;
+            }
+            for (var line : contributions(registries, plugin.id())) out.println("    " + line);
+        }
+        out.flush();
+    }
+
+    private static List<String> contributions(Registries registries, String pluginId) {
+        var lines = new ArrayList<String>();
+        registries.routes().stream().filter(r -> r.pluginId().equals(pluginId))
+                .forEach(r -> lines.add("route  " + r.method() + " " + r.template()
+                        + (r.name() == null ? "" : "  (" + r.name() + ")")));
+        registries.toolEntries().stream().filter(t -> t.pluginId().equals(pluginId))
+                .forEach(t -> lines.add("tool   " + t.value().spec().name() + "  [" + t.value().spec().toolset() + "]"));
+        var tools = registries.tools();
+        var kinds = registries.kinds().getOrDefault(pluginId, List.of());
+        if (kinds.contains("toolsets")) lines.add("toolsets contributed (" + tools.toolsets().size() + " in catalog)");
+        if (kinds.contains("distributions"))
+            lines.add("distributions contributed (" + tools.distributions().size() + " in catalog)");
+        registries.modelProviders().stream().filter(p -> p.pluginId().equals(pluginId))
+                .forEach(p -> lines.add("model provider " + p.value().id()));
+        registries.agentRuntimes().stream().filter(p -> p.pluginId().equals(pluginId))
+                .forEach(p -> lines.add("agent runtime " + p.value().id()));
+        if (lines.isEmpty()) lines.add("(contributes nothing)");
+        return lines;
+    }
+}

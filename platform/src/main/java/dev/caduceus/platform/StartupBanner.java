@@ -1,0 +1,53 @@
+package dev.caduceus.platform;
+
+import dev.caduceus.platform.auth.ApiKey;
+import dev.caduceus.platform.config.PlatformConfig;
+import dev.caduceus.platform.plugin.PluginReport;
+import dev.caduceus.spi.Deployment;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * The start-up summary a person reads: where Caduceus listens, which plugins loaded (and which not,
+ * and why), the runtime and model, and how to authenticate. A generated key is printed once, with a
+ * ready-to-paste curl line.
+ */
+final class StartupBanner {
+    private StartupBanner() {}
+
+    static void print(PrintWriter out, URI uri, String version, List<PluginReport> plugins, Deployment deployment,
+                      PlatformConfig config, ApiKey key) {
+        var base = uri.toString().replaceAll("/+$", "");
+        out.println("Caduceus " + version + " listening on " + base);
+        var started = plugins.stream().filter(p -> p.state() == Deployment.State.STARTED).toList();
+        out.println("  plugins:  " + started.size() + " started" + (started.isEmpty() ? "" : ":"));
+        for (var plugin : started)
+            out.println("            " + plugin.id() + " " + plugin.version() + " " + plugin.kinds());
+        for (var plugin : plugins) {
+            if (plugin.state() == Deployment.State.STARTED) continue;
+            out.println("            " + plugin.id() + " " + plugin.state().name().toLowerCase() + ": " + plugin.reason());
+        }
+        out.println("  routes:   " + deployment.routes().size() + " (see " + base + "/v1/capabilities)");
+        out.println("  runtime:  " + deployment.runtimeMode() + "; model: " + modelLine(config.model()));
+        out.println("  state:    " + config.home() + (config.configFile().map(f -> "; config " + f).orElse("; no config file")));
+        switch (key.origin()) {
+            case GENERATED -> {
+                out.println("Caduceus generated an API key and saved it to " + key.file());
+                out.println("    API key: " + key.value());
+                out.println("Try it:");
+                out.println("    curl -H \"Authorization: Bearer " + key.value() + "\" " + base + "/v1/models");
+            }
+            case FILE -> out.println("  auth:     Bearer key required; key file " + key.file()
+                    + " (print it with: caduceus key show)");
+            case CONFIGURED -> out.println("  auth:     Bearer key required; key from " + key.sourceName());
+        }
+        out.flush();
+    }
+
+    private static String modelLine(PlatformConfig.Model model) {
+        if (!model.configured())
+            return "not configured (agent routes answer 503 until model.name and model.base_url or model.api_key are set)";
+        return model.name().orElse("?") + " at " + model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL);
+    }
+}
