@@ -1,0 +1,84 @@
+package dev.caduceus.platform.http;
+
+import dev.caduceus.spi.http.ApiError;
+import java.util.Locale;
+import org.eclipse.jetty.http.HttpStatus;
+
+/**
+ * The platform's own error answers (http-api §17), and the mapping from a bare HTTP status (an error
+ * Jetty produced itself) to one of them. Pure functions.
+ */
+final class ApiErrors {
+    static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
+
+    private ApiErrors() {}
+
+    static ApiError notFound(String method, String path) {
+        return ApiError.notFound("not_found", "Unknown route: " + method + " " + path);
+    }
+
+    static ApiError methodNotAllowed(String method, String path, String allow) {
+        var error = new ApiError(405, "Method " + method + " not allowed on " + path, ApiError.INVALID_REQUEST,
+                null, "method_not_allowed");
+        return allow == null ? error : error.withHeader("Allow", allow);
+    }
+
+    static ApiError bodyTooLarge() {
+        return new ApiError(413, "Request body too large.", ApiError.INVALID_REQUEST, null, "body_too_large");
+    }
+
+    static ApiError invalidContentLength() {
+        return ApiError.badRequest("invalid_content_length", "Invalid Content-Length header.", null);
+    }
+
+    static ApiError invalidJson() {
+        return ApiError.badRequest("invalid_json", "Invalid JSON in request body", null);
+    }
+
+    static ApiError unauthorized() {
+        return new ApiError(401, "Invalid gateway API key (API_SERVER_KEY)", ApiError.AUTH, null,
+                "gateway_auth_failed");
+    }
+
+    static ApiError internal() {
+        return ApiError.internal("Internal server error");
+    }
+
+    /** 503 from graceful shutdown; retry headers as http-api §13.3 asks for {@code gateway_draining}. */
+    static ApiError draining() {
+        return new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
+                .withHeader("Retry-After", "1")
+                .withHeader("retry-after-ms", "1000");
+    }
+
+    /**
+     * The contract error for a status Jetty produced (parser errors, unhandled requests, shutdown,
+     * failures). {@code reason} is Jetty's message or its cause's text; it is only inspected, never
+     * echoed, so no internals leak.
+     */
+    static ApiError forStatus(int status, String method, String path, String reason) {
+        return switch (status) {
+            case 400 -> mentionsContentLength(reason) ? invalidContentLength()
+                    : ApiError.badRequest("invalid_json", "Bad request.", null);
+            case 404 -> notFound(method, path);
+            case 405 -> methodNotAllowed(method, path, null);
+            case 413 -> bodyTooLarge();
+            case 500 -> internal();
+            case 503 -> draining();
+            default -> generic(status);
+        };
+    }
+
+    private static boolean mentionsContentLength(String reason) {
+        return reason != null && reason.toLowerCase(Locale.ROOT).contains("content-length");
+    }
+
+    private static ApiError generic(int status) {
+        int code = status < 400 || status > 599 ? 500 : status;
+        var reason = HttpStatus.getMessage(code);
+        var snake = reason.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_|_$", "");
+        return code >= 500
+                ? new ApiError(code, reason, ApiError.SERVER, null, snake)
+                : new ApiError(code, reason, ApiError.INVALID_REQUEST, null, snake);
+    }
+}

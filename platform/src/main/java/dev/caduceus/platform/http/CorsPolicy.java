@@ -1,0 +1,55 @@
+package dev.caduceus.platform.http;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+
+/**
+ * The origin allowlist and the headers an allowed origin gets (http-api §5.1, §5.2). Immutable.
+ * {@code "*"} in the list is the explicit wildcard: any origin is allowed and answered with
+ * {@code Access-Control-Allow-Origin: *} and no {@code Vary}. Credentials are never allowed.
+ */
+final class CorsPolicy {
+    static final String ALLOW_METHODS = "GET, POST, PATCH, DELETE, OPTIONS";
+    static final String ALLOW_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Hermes-Session-Id, "
+            + "X-Hermes-Session-Key, X-Hermes-Tool-Progress, Last-Event-ID";
+    static final String EXPOSE_HEADERS = "X-Hermes-Session-Id, X-Hermes-Session-Key, X-Hermes-Completed, "
+            + "X-Hermes-Partial, X-Hermes-Error, Idempotency-Replayed, Retry-After, x-should-retry";
+    static final String MAX_AGE = "600";
+
+    private final Set<String> origins;
+    private final boolean wildcard;
+
+    CorsPolicy(List<String> configured) {
+        this.origins = configured.stream().map(CorsPolicy::normalize).filter(o -> !o.isEmpty())
+                .collect(Collectors.toUnmodifiableSet());
+        this.wildcard = origins.contains("*");
+    }
+
+    /** Whether a request carrying {@code Origin: origin} may proceed; {@code null} (no header) is allowed. */
+    boolean allows(String origin) {
+        return origin == null || wildcard || origins.contains(normalize(origin));
+    }
+
+    /** Adds the §5.2 headers for an allowed, present {@code origin}; does nothing otherwise. */
+    void decorate(String origin, HttpFields.Mutable headers) {
+        if (origin == null || !allows(origin) || headers.contains(HttpHeader.ACCESS_CONTROL_ALLOW_ORIGIN)) return;
+        if (wildcard) {
+            headers.put(HttpHeader.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+        } else {
+            headers.put(HttpHeader.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+            headers.add(HttpHeader.VARY, "Origin");
+        }
+        headers.put(HttpHeader.ACCESS_CONTROL_ALLOW_METHODS, ALLOW_METHODS);
+        headers.put(HttpHeader.ACCESS_CONTROL_ALLOW_HEADERS, ALLOW_HEADERS);
+        headers.put(HttpHeader.ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSE_HEADERS);
+        headers.put(HttpHeader.ACCESS_CONTROL_MAX_AGE, MAX_AGE);
+    }
+
+    private static String normalize(String origin) {
+        var trimmed = origin.trim();
+        return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+    }
+}

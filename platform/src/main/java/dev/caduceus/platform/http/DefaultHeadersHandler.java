@@ -1,0 +1,66 @@
+package dev.caduceus.platform.http;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Pipeline step 0: headers every response carries, set before anything can answer: the security
+ * headers of http-api §5.3, {@code X-Request-Id}, and the CORS headers of §5.2 when the request's
+ * origin is allowed. Later steps and handlers may replace any of them (a handler-set value wins).
+ */
+final class DefaultHeadersHandler extends Handler.Wrapper {
+    static final String REQUEST_ID_HEADER = "X-Request-Id";
+    static final Map<String, String> SECURITY_HEADERS = securityHeaders();
+
+    private static final String REQUEST_ID_ATTRIBUTE = DefaultHeadersHandler.class.getName() + ".requestId";
+
+    private final CorsPolicy cors;
+
+    DefaultHeadersHandler(CorsPolicy cors, Handler next) {
+        super(next);
+        this.cors = cors;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        var id = UUID.randomUUID().toString();
+        request.setAttribute(REQUEST_ID_ATTRIBUTE, id);
+        apply(request, response, cors);
+        return super.handle(request, response, callback);
+    }
+
+    /** The request id {@link #handle} assigned, or {@code null} when the request never got here. */
+    static String requestId(Request request) {
+        return request.getAttribute(REQUEST_ID_ATTRIBUTE) instanceof String id ? id : null;
+    }
+
+    /** Adds every default header that is still missing (also used for errors Jetty produces itself). */
+    static void apply(Request request, Response response, CorsPolicy cors) {
+        HttpFields.Mutable headers = response.getHeaders();
+        SECURITY_HEADERS.forEach((name, value) -> {
+            if (!headers.contains(name)) headers.put(name, value);
+        });
+        var id = requestId(request);
+        if (id != null && !headers.contains(REQUEST_ID_HEADER)) headers.put(REQUEST_ID_HEADER, id);
+        cors.decorate(request.getHeaders().get(HttpHeader.ORIGIN), headers);
+    }
+
+    private static Map<String, String> securityHeaders() {
+        var map = new LinkedHashMap<String, String>();
+        map.put("X-Content-Type-Options", "nosniff");
+        map.put("Referrer-Policy", "no-referrer");
+        map.put("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+        map.put("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+        map.put("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+        map.put("X-Frame-Options", "DENY");
+        map.put("X-XSS-Protection", "0");
+        return java.util.Collections.unmodifiableMap(map);
+    }
+}

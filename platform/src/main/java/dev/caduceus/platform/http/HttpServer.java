@@ -1,0 +1,164 @@
+package dev.caduceus.platform.http;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/**
+ * The Jetty server: one HTTP/1.1 connector, every request on a virtual thread, and the pipeline of
+ * http-api §3 in front of the {@link Router}:
+ *
+ * <pre>
+ * GracefulHandler        503 gateway_draining once {@link #beginDrain()} was called
+ *  DefaultHeadersHandler security headers, X-Request-Id, CORS headers for an allowed origin
+ *   RouteHandler         404 / 405 (+ Allow); OPTIONS on a known path goes on as a preflight
+ *    OriginGateHandler   403 empty for a disallowed Origin; answers every OPTIONS (200 or 403)
+ *     BodyLimitHandler   413 when Content-Length exceeds the limit
+ *      AuthHandler       401 unless Bearer key, except public routes
+ *       DispatchHandler  the route's HttpHandler via JettyExchange
+ * JsonErrorHandler       every error Jetty produces itself, as the contract's JSON
+ * </pre>
+ *
+ * <p>Lifecycle: {@link #start} binds and starts; {@link #beginDrain()} makes new requests answer 503
+ * while in-flight ones finish; {@link #stop()} stops accepting, waits up to the drain timeout, then
+ * closes everything. Thread-safe.
+ */
+public final class HttpServer implements AutoCloseable {
+    /** Caps concurrently running tasks (requests, SSE streams, selectors), not threads (jetty#14330). */
+    static final int MAX_CONCURRENT_TASKS = 1024;
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final GracefulHandler graceful;
+
+    private HttpServer(Server server, ServerConnector connector, GracefulHandler graceful) {
+        this.server = server;
+        this.connector = connector;
+        this.graceful = graceful;
+    }
+
+    /**
+     * Builds the pipeline and starts listening on {@code settings.host():settings.port()}.
+     *
+     * @param hostMapper the host's mapper: parses bodies, writes JSON answers and errors
+     * @throws PortInUseException when the port is taken
+     * @throws IllegalStateException when Jetty fails to start for another reason
+     */
+    public static HttpServer start(HttpSettings settings, Router router, ObjectMapper hostMapper) {
+        requireNonNull(settings, "settings");
+        requireNonNull(router, "router");
+        requireNonNull(hostMapper, "hostMapper");
+        var pool = new VirtualThreadPool(MAX_CONCURRENT_TASKS);
+        pool.setName("caduceus-http");
+        var server = new Server(pool);
+
+        var config = new HttpConfiguration();
+        config.setSendServerVersion(false);
+        config.setSendXPoweredBy(false);
+        // The parser's per-connection header cache matches case-insensitively by default, so after
+        // "Authorization: Bearer k" a later "authorization: bearer k" would come back as the cached
+        // "Bearer k" and defeat the case-sensitive prefix of http-api §4.
+        config.setHeaderCacheCaseSensitive(true);
+        var connector = new ServerConnector(server, new HttpConnectionFactory(config));
+        connector.setHost(settings.host());
+        connector.setPort(settings.port());
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        server.addConnector(connector);
+
+        var errors = new ErrorBodies(hostMapper);
+        var cors = new CorsPolicy(settings.corsOrigins());
+        Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(),
+                Duration.ofSeconds(settings.sseKeepaliveSeconds()));
+        var auth = new AuthHandler(settings.apiKey(), errors, dispatch);
+        var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
+        var gate = new OriginGateHandler(cors, limit);
+        var route = new RouteHandler(router, errors, gate);
+        var headers = new DefaultHeadersHandler(cors, route);
+        var graceful = new GracefulHandler(headers);
+        server.setHandler(graceful);
+        server.setErrorHandler(new JsonErrorHandler(errors, cors));
+        server.setStopTimeout(settings.drainTimeout().toMillis());
+
+        try {
+            server.start();
+        } catch (Exception e) {
+            stopQuietly(server);
+            if (isBindFailure(e)) throw new PortInUseException(settings.port(), e);
+            throw new IllegalStateException("HTTP server failed to start: " + e.getMessage(), e);
+        }
+        return new HttpServer(server, connector, graceful);
+    }
+
+    /** The bound port (the real one when the settings asked for 0). */
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    /** {@code http://host:port/}, with the loopback name for a wildcard bind. */
+    public URI uri() {
+        var host = connector.getHost();
+        if (host == null || host.equals("0.0.0.0") || host.equals("::")) host = "127.0.0.1";
+        if (host.contains(":")) host = "[" + host + "]";
+        return URI.create("http://" + host + ":" + port() + "/");
+    }
+
+    /**
+     * Starts draining: from now on every new request gets 503 {@code gateway_draining}; in-flight
+     * requests (event streams included) continue. The future completes when none is left.
+     */
+    public CompletableFuture<Void> beginDrain() {
+        return graceful.shutdown();
+    }
+
+    /** Whether {@link #beginDrain()} has been called. */
+    public boolean draining() {
+        return graceful.isShutdown();
+    }
+
+    /**
+     * Stops accepting connections, lets in-flight requests finish for up to the drain timeout, then
+     * stops Jetty. Idempotent; blocks until stopped.
+     */
+    public void stop() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("HTTP server failed to stop cleanly: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private static boolean isBindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) return true;
+            if (t instanceof IOException && t.getMessage() != null && t.getMessage().startsWith("Failed to bind"))
+                return true;
+        }
+        return false;
+    }
+
+    private static void stopQuietly(Server server) {
+        try {
+            server.stop();
+        } catch (Exception ignored) {
+            // the start failure is the interesting one
+        }
+    }
+}

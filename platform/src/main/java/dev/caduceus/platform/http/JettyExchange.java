@@ -1,0 +1,188 @@
+package dev.caduceus.platform.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.http.EventStream;
+import dev.caduceus.spi.http.HttpExchange;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * {@link HttpExchange} over one Jetty request and response. Confined to the handler's (virtual)
+ * thread, except {@link #onClientGone} callbacks. Owns the answer: a handler responds once, by
+ * {@link #respond} or {@link #openEventStream}; {@link DispatchHandler} finishes whatever is left.
+ */
+final class JettyExchange implements HttpExchange {
+    private final Request request;
+    private final ResponseWriter out;
+    private final Router.Match match;
+    private final ObjectMapper hostMapper;
+    private final long maxBodyBytes;
+    private final Duration keepalive;
+    private final BodyBinder binder;
+    private Fields query;
+    private JsonNode body;
+    private boolean answered;
+    private SseEventStream stream;
+
+    JettyExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
+                  long maxBodyBytes, Duration keepalive) {
+        this.request = request;
+        this.out = out;
+        this.match = match;
+        this.hostMapper = hostMapper;
+        this.maxBodyBytes = maxBodyBytes;
+        this.keepalive = keepalive;
+        this.binder = new BodyBinder(match.entry().mapper());
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod().toUpperCase(Locale.ROOT);
+    }
+
+    @Override
+    public String path() {
+        return Request.getPathInContext(request);
+    }
+
+    @Override
+    public String pathParam(String name) {
+        var value = match.pathParams().get(name);
+        if (value == null)
+            throw new IllegalArgumentException("No path parameter '" + name + "' in " + match.entry().template());
+        return value;
+    }
+
+    @Override
+    public Optional<String> query(String name) {
+        return Optional.ofNullable(query().getValue(name));
+    }
+
+    @Override
+    public List<String> queryAll(String name) {
+        return List.copyOf(query().getValues(name));
+    }
+
+    private Fields query() {
+        if (query == null) query = Request.extractQueryParameters(request);
+        return query;
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(request.getHeaders().get(name));
+    }
+
+    @Override
+    public JsonNode body() {
+        if (body == null) {
+            var bytes = BodyReader.read(request, maxBodyBytes);
+            body = parse(bytes);
+        }
+        return body;
+    }
+
+    private JsonNode parse(byte[] bytes) {
+        if (bytes.length == 0) throw ApiErrors.invalidJson().exception();
+        try {
+            var node = hostMapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
+            if (node == null || node.isMissingNode()) throw ApiErrors.invalidJson().exception();
+            return node;
+        } catch (IOException e) {
+            throw ApiErrors.invalidJson().exception();
+        }
+    }
+
+    @Override
+    public <T> T bodyAs(Class<T> type) {
+        return binder.bind(body(), type);
+    }
+
+    @Override
+    public String requestId() {
+        return DefaultHeadersHandler.requestId(request);
+    }
+
+    @Override
+    public HttpExchange header(String name, String value) {
+        if (out.response().isCommitted()) throw new IllegalStateException("response already committed");
+        out.response().getHeaders().put(name, value);
+        return this;
+    }
+
+    @Override
+    public void respond(int status, JsonNode body) {
+        byte[] bytes;
+        try {
+            bytes = hostMapper.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot serialize response body", e);
+        }
+        begin(status);
+        out.response().getHeaders().put(HttpHeader.CONTENT_TYPE, ErrorBodies.JSON);
+        out.write(true, ByteBuffer.wrap(bytes));
+    }
+
+    @Override
+    public void respond(int status) {
+        begin(status);
+        out.write(true, null);
+    }
+
+    @Override
+    public EventStream openEventStream() {
+        markAnswered();
+        stream = SseEventStream.open(out, hostMapper, keepalive);
+        return stream;
+    }
+
+    @Override
+    public void onClientGone(Runnable callback) {
+        out.onGone(callback);
+    }
+
+    /** Whether the handler has answered (or started to). */
+    boolean answered() {
+        return answered;
+    }
+
+    /** Ends the response the handler left open: closes its event stream, or answers 204. */
+    void finish() {
+        if (stream != null) stream.close();
+        else if (!answered) respond(204);
+    }
+
+    /** After a failure: ends whatever was started (an open event stream, a half-written answer). */
+    void finishQuietly() {
+        if (stream != null) stream.close();
+        else if (!out.response().hasLastWrite()) out.write(true, null);
+    }
+
+    String matchTemplate() {
+        return match.entry().template();
+    }
+
+    String pluginId() {
+        return match.entry().pluginId();
+    }
+
+    private void begin(int status) {
+        markAnswered();
+        out.response().setStatus(status);
+    }
+
+    private void markAnswered() {
+        if (answered) throw new IllegalStateException("the handler has already answered this request");
+        answered = true;
+    }
+}

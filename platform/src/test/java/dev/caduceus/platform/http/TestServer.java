@@ -1,0 +1,149 @@
+package dev.caduceus.platform.http;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.json.Json;
+import dev.caduceus.spi.http.HttpHandler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A real server on a random loopback port with routes registered by the test. */
+final class TestServer implements AutoCloseable {
+    static final String KEY = "test-key-0123456789abcdef";
+    static final ObjectMapper MAPPER = Json.newMapper();
+
+    final HttpServer server;
+    final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private TestServer(HttpServer server) {
+        this.server = server;
+    }
+
+    static Builder builder() {
+        return new Builder();
+    }
+
+    static HttpSettings settings(long maxBody, List<String> origins, int keepalive) {
+        return new HttpSettings("127.0.0.1", 0, maxBody, origins, KEY, keepalive, Duration.ofSeconds(5));
+    }
+
+    URI uri(String pathAndQuery) {
+        return server.uri().resolve(pathAndQuery);
+    }
+
+    HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10));
+    }
+
+    HttpRequest.Builder authed(String path) {
+        return request(path).header("Authorization", "Bearer " + KEY);
+    }
+
+    HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        return client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode json(HttpResponse<String> response) throws IOException {
+        return MAPPER.readTree(response.body());
+    }
+
+    /** Sends raw bytes and returns everything the server answers until it closes or 5 s pass. */
+    String raw(String request) throws IOException {
+        return raw(request.getBytes(UTF_8));
+    }
+
+    String raw(byte[] request) throws IOException {
+        try (var socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5000);
+            socket.getOutputStream().write(request);
+            socket.getOutputStream().flush();
+            return readAvailable(socket.getInputStream());
+        }
+    }
+
+    /** Sends each request on one kept-alive connection, one after the other; returns the answers. */
+    List<String> rawSequence(String... requests) throws IOException {
+        var answers = new ArrayList<String>();
+        try (var socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5000);
+            for (var request : requests) {
+                socket.getOutputStream().write(request.getBytes(UTF_8));
+                socket.getOutputStream().flush();
+                answers.add(readAvailable(socket.getInputStream()));
+            }
+        }
+        return answers;
+    }
+
+    private static String readAvailable(InputStream in) throws IOException {
+        var out = new ByteArrayOutputStream();
+        var buf = new byte[4096];
+        try {
+            for (int n; (n = in.read(buf)) != -1; ) {
+                out.write(buf, 0, n);
+                var text = out.toString(UTF_8);
+                if (complete(text)) break;
+            }
+        } catch (java.net.SocketTimeoutException e) {
+            // answer is whatever arrived
+        }
+        return out.toString(UTF_8);
+    }
+
+    /** A response with Content-Length whose body has fully arrived. */
+    private static boolean complete(String text) {
+        int end = text.indexOf("\r\n\r\n");
+        if (end < 0) return false;
+        var head = text.substring(0, end).toLowerCase();
+        var m = java.util.regex.Pattern.compile("content-length: *(\\d+)").matcher(head);
+        return m.find() && text.getBytes(UTF_8).length >= end + 4 + Integer.parseInt(m.group(1));
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+
+    static final class Builder {
+        private final List<RouteEntry> routes = new ArrayList<>();
+        private long maxBody = 1_000_000;
+        private List<String> origins = List.of();
+        private int keepalive = 30;
+
+        Builder route(String method, String template, HttpHandler handler) {
+            routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER));
+            return this;
+        }
+
+        Builder maxBody(long bytes) {
+            maxBody = bytes;
+            return this;
+        }
+
+        Builder origins(String... list) {
+            origins = List.of(list);
+            return this;
+        }
+
+        Builder keepalive(int seconds) {
+            keepalive = seconds;
+            return this;
+        }
+
+        TestServer start() {
+            var router = Router.of(routes);
+            return new TestServer(HttpServer.start(settings(maxBody, origins, keepalive), router, MAPPER));
+        }
+    }
+}
