@@ -278,7 +278,7 @@ public final class Platform implements AutoCloseable {
         var extra = config.plugins().dir().toAbsolutePath().normalize();
         if (Files.isDirectory(extra) && !roots.contains(extra)) roots.add(extra);
         return new PluginHost.Options(roots, config.plugins().enabled(), config.plugins().disabled(),
-                !options.lenient(), Version.CURRENT);
+                !options.lenient(), Version.COMPATIBILITY);
     }
 
     private static PlatformContext context(PluginDescriptorView plugin, PlatformConfig config, ObjectMapper json,

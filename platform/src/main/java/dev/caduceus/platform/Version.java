@@ -8,6 +8,13 @@ import java.util.Properties;
 public final class Version {
     public static final String CURRENT = load();
 
+    /**
+     * The version checked against a plugin's {@code Plugin-Requires}: {@link #CURRENT} without its
+     * pre-release part, so a 0.1.0-SNAPSHOT build satisfies {@code >=0.1.0} (PF4J's expression
+     * parser accepts no pre-release bounds).
+     */
+    public static final String COMPATIBILITY = CURRENT.replaceFirst("[-+].*$", "");
+
     private Version() {}
 
     private static String load() {
