@@ -43,11 +43,13 @@ public final class HttpServer implements AutoCloseable {
     private final Server server;
     private final ServerConnector connector;
     private final GracefulHandler graceful;
+    private final int port;
 
     private HttpServer(Server server, ServerConnector connector, GracefulHandler graceful) {
         this.server = server;
         this.connector = connector;
         this.graceful = graceful;
+        this.port = connector.getLocalPort();
     }
 
     /**
@@ -102,9 +104,9 @@ public final class HttpServer implements AutoCloseable {
         return new HttpServer(server, connector, graceful);
     }
 
-    /** The bound port (the real one when the settings asked for 0). */
+    /** The bound port (the real one when the settings asked for 0); still known after {@link #stop()}. */
     public int port() {
-        return connector.getLocalPort();
+        return port;
     }
 
     /** {@code http://host:port/}, with the loopback name for a wildcard bind. */
