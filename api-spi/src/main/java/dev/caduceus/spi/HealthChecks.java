@@ -19,12 +19,12 @@ public interface HealthChecks {
 
     /**
      * The outcome of one check. {@code details} holds statuses and counts only: never paths,
-     * messages, configuration values or credentials.
+     * messages, configuration values or credentials. Iteration order is kept in the JSON.
      */
     record Result(boolean ok, Map<String, Object> details) {
         public Result {
             requireNonNull(details, "details");
-            details = Map.copyOf(details);
+            details = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(details)); // keeps order
         }
 
         public static Result healthy() { return new Result(true, Map.of()); }

@@ -9,9 +9,9 @@ import java.net.URI;
 import java.util.List;
 
 /**
- * The start-up summary a person reads: where Caduceus listens, which plugins loaded (and which not,
- * and why), the runtime and model, and how to authenticate. A generated key is printed once, with a
- * ready-to-paste curl line.
+ * The start-up summary a person reads: which plugins loaded (and which not, and why), the runtime
+ * and model, how to authenticate, and last where Caduceus listens (scripts may wait for that line).
+ * A generated key is printed once, with a ready-to-paste curl line.
  */
 final class StartupBanner {
     private StartupBanner() {}
@@ -19,7 +19,7 @@ final class StartupBanner {
     static void print(PrintWriter out, URI uri, String version, List<PluginReport> plugins, Deployment deployment,
                       PlatformConfig config, ApiKey key) {
         var base = uri.toString().replaceAll("/+$", "");
-        out.println("Caduceus " + version + " listening on " + base);
+        out.println("Caduceus " + version);
         var started = plugins.stream().filter(p -> p.state() == Deployment.State.STARTED).toList();
         out.println("  plugins:  " + started.size() + " started" + (started.isEmpty() ? "" : ":"));
         for (var plugin : started)
@@ -42,6 +42,7 @@ final class StartupBanner {
                     + " (print it with: caduceus key show)");
             case CONFIGURED -> out.println("  auth:     Bearer key required; key from " + key.sourceName());
         }
+        out.println("Caduceus is listening on " + base + " (Ctrl-C stops it)");
         out.flush();
     }
 

@@ -69,7 +69,9 @@ public final class CoreChecks {
                 long total = store.getTotalSpace();
                 long free = store.getUsableSpace();
                 double used = total == 0 ? 0 : Math.round(1000.0 * (total - free) / total) / 10.0;
-                var details = Map.<String, Object>of("used_percent", used, "free_bytes", free);
+                var details = new LinkedHashMap<String, Object>();
+                details.put("used_percent", used);
+                details.put("free_bytes", free);
                 return free < ONE_GIB || used >= 95.0 ? Result.degraded(details) : Result.healthy(details);
             } catch (IOException e) {
                 return Result.degraded(Map.of("error", e.getClass().getName()));
@@ -79,7 +81,9 @@ public final class CoreChecks {
 
     /** {@code plugins}: degraded when any plugin failed to start ({@code --lenient}). */
     public static Supplier<Result> plugins(int started, int failed) {
-        var details = Map.<String, Object>of("started", started, "failed", failed);
+        var details = new LinkedHashMap<String, Object>();
+        details.put("started", started);
+        details.put("failed", failed);
         return () -> failed == 0 ? Result.healthy(details) : Result.degraded(details);
     }
 

@@ -1,0 +1,117 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.testkit.PluginJarAssertions;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Start-up failures a person must understand, the CLI's help, and the shipped jars. */
+class StartupIT {
+    @TempDir Path home;
+
+    @Test
+    void malformedConfigYamlFailsNamingFileAndLine() throws Exception {
+        var config = home.resolve("config.yaml");
+        Files.writeString(config, "server:\n  port: 8642\n   host: [unclosed\n");
+        try (var process = Caduceus.launch(home, Map.of(), "serve")) {
+            assertEquals(2, process.awaitExit());
+            var err = process.stderr();
+            assertTrue(err.contains(config.toString()), err);
+            assertTrue(err.contains("line 3"), err);
+            assertFalse(err.contains("\tat "), "no stack trace: " + err);
+        }
+    }
+
+    @Test
+    void aMalformedValueFailsNamingTheKeyAndItsSource() throws Exception {
+        var config = home.resolve("custom.yaml");
+        Files.writeString(config, "approvals:\n  mode: sometimes\n");
+        try (var process = Caduceus.launch(home, Map.of(), "serve", "--config", config.toString())) {
+            assertEquals(2, process.awaitExit());
+            var err = process.stderr();
+            assertTrue(err.contains("approvals.mode") && err.contains(config.toString()), err);
+        }
+    }
+
+    @Test
+    void aShortKeyIsRefusedNamingTheVariable() throws Exception {
+        try (var process = Caduceus.launch(home, Map.of("API_SERVER_KEY", "short-key"), "serve")) {
+            assertEquals(2, process.awaitExit());
+            assertTrue(process.stderr().contains("API_SERVER_KEY is too short (9 characters)"), process.stderr());
+            assertFalse(process.stderr().contains("\tat "), process.stderr());
+        }
+    }
+
+    @Test
+    void aBusyPortIsExitStatusTwoWithAClearMessage() throws Exception {
+        try (var taken = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+             var process = Caduceus.launch(home, Map.of("API_SERVER_PORT", String.valueOf(taken.getLocalPort())),
+                     "serve")) {
+            assertEquals(2, process.awaitExit());
+            assertTrue(process.stderr().contains("Port " + taken.getLocalPort() + " is already in use (API_SERVER_PORT)"),
+                    process.stderr());
+        }
+    }
+
+    @Test
+    void laterStartsReuseTheKeyFileWithoutPrintingIt() throws Exception {
+        String key;
+        try (var first = Caduceus.serve(home, Map.of())) {
+            key = first.key();
+        }
+        try (var second = Caduceus.serve(home, Map.of())) {
+            assertEquals(key, second.key());
+            assertFalse(second.stdout().contains(key), "the key is printed only on the start that created it");
+            assertTrue(second.stdout().contains("key file " + home.resolve("api_key")), second.stdout());
+        }
+    }
+
+    @Test
+    void helpExplainsTheCommands() throws Exception {
+        try (var process = Caduceus.launch(home, Map.of(), "--help")) {
+            assertEquals(0, process.awaitExit());
+            var out = process.stdout();
+            for (var word : new String[] {"serve", "plugins", "key", "Usage"})
+                assertTrue(out.contains(word), out);
+        }
+        try (var process = Caduceus.launch(home, Map.of(), "serve", "--help")) {
+            assertEquals(0, process.awaitExit());
+            assertTrue(process.stdout().contains("--port"), process.stdout());
+            assertTrue(process.stdout().contains("--lenient"), process.stdout());
+        }
+        try (var process = Caduceus.launch(home, Map.of(), "--no-such-flag")) {
+            assertEquals(2, process.awaitExit());
+        }
+    }
+
+    @Test
+    void everyShippedPluginJarIsWellFormed() throws Exception {
+        try (var jars = Files.list(Caduceus.DIST.resolve("plugins"))) {
+            var list = jars.filter(p -> p.toString().endsWith(".jar")).toList();
+            assertFalse(list.isEmpty());
+            for (var jar : list) PluginJarAssertions.assertValidPluginJar(jar);
+        }
+        try (var libs = Files.list(Caduceus.DIST.resolve("lib"))) {
+            assertTrue(libs.noneMatch(p -> p.getFileName().toString().contains("endpoint-")),
+                    "no plugin lands in lib/");
+        }
+        assertTrue(Files.isExecutable(Caduceus.DIST.resolve("bin/caduceus")));
+        assertTrue(Files.exists(Caduceus.DIST.resolve("conf/config.yaml")));
+        assertTrue(Files.exists(Caduceus.DIST.getParent().resolve("caduceus.tar.gz")));
+    }
+
+    @Test
+    void theShippedExampleConfigLoadsAsIs() throws Exception {
+        try (var server = Caduceus.serve(home, Map.of(), "--config",
+                Caduceus.DIST.resolve("conf/config.yaml").toString())) {
+            assertEquals(200, server.get("/health", Map.of()).statusCode());
+        }
+    }
+}

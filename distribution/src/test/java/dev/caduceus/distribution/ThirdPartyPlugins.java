@@ -1,0 +1,101 @@
+package dev.caduceus.distribution;
+
+import dev.caduceus.platform.plugin.TestPluginJars;
+import java.nio.file.Path;
+
+/**
+ * Small third-party plugins, compiled at test time against api-spi only and written as jars, the
+ * way an outside developer would build them.
+ */
+final class ThirdPartyPlugins {
+    private ThirdPartyPlugins() {}
+
+    /** {@code hello}: {@code GET /v1/hello} (greeting from {@code plugins.hello.greeting}), feature {@code hello}. */
+    static Path hello(Path dir) {
+        return TestPluginJars.plugin("hello").version("1.2.3")
+                .source("com.example.hello.HelloPlugin", """
+                        package com.example.hello;
+
+                        import dev.caduceus.spi.PlatformContext;
+                        import dev.caduceus.spi.PlatformPlugin;
+                        import dev.caduceus.spi.http.EndpointFamily;
+                        import dev.caduceus.spi.http.Routes;
+                        import java.util.List;
+
+                        public final class HelloPlugin implements PlatformPlugin {
+                            @Override
+                            public List<EndpointFamily> endpoints(PlatformContext ctx) {
+                                var greeting = ctx.config().string("greeting", "hello");
+                                return List.of(new EndpointFamily() {
+                                    @Override public String id() { return "hello"; }
+                                    @Override public String basePath() { return "/v1/hello"; }
+                                    @Override public void routes(Routes routes) {
+                                        routes.get("/v1/hello", "hello", exchange -> exchange.respond(200,
+                                                ctx.json().createObjectNode().put("message", greeting)));
+                                    }
+                                    @Override public com.fasterxml.jackson.databind.node.ObjectNode features() {
+                                        return ctx.json().createObjectNode().put("hello", true);
+                                    }
+                                });
+                            }
+                        }
+                        """)
+                .services("com.example.hello.HelloPlugin")
+                .writeTo(dir);
+    }
+
+    /** {@code echo}: {@code POST /v1/echo} answers the parsed JSON body; owns a table through a migration. */
+    static Path echo(Path dir) {
+        return TestPluginJars.plugin("echo")
+                .source("com.example.echo.EchoPlugin", """
+                        package com.example.echo;
+
+                        import dev.caduceus.spi.PlatformContext;
+                        import dev.caduceus.spi.PlatformPlugin;
+                        import dev.caduceus.spi.http.EndpointFamily;
+                        import dev.caduceus.spi.http.Routes;
+                        import java.util.List;
+
+                        public final class EchoPlugin implements PlatformPlugin {
+                            @Override
+                            public List<EndpointFamily> endpoints(PlatformContext ctx) {
+                                return List.of(new EndpointFamily() {
+                                    @Override public String id() { return "echo"; }
+                                    @Override public String basePath() { return "/v1/echo"; }
+                                    @Override public void routes(Routes routes) {
+                                        routes.post("/v1/echo", "echo", exchange -> {
+                                            var body = exchange.body();
+                                            long n = ctx.database().write(sql -> {
+                                                sql.update("INSERT INTO echo_log (body) VALUES (?)", body.toString());
+                                                return sql.queryOne("SELECT COUNT(*) FROM echo_log", r -> r.getLong(1)).orElseThrow();
+                                            });
+                                            exchange.respond(200, ctx.json().createObjectNode().put("count", n).set("echo", body));
+                                        });
+                                    }
+                                });
+                            }
+                        }
+                        """)
+                .services("com.example.echo.EchoPlugin")
+                .resource("db/migration/echo/sqlite/V1__echo_log.sql",
+                        "CREATE TABLE echo_log (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);\n")
+                .writeTo(dir);
+    }
+
+    /** {@code broken}: throws in {@code start}. */
+    static Path broken(Path dir) {
+        return TestPluginJars.plugin("broken")
+                .source("com.example.broken.BrokenPlugin", """
+                        package com.example.broken;
+
+                        public final class BrokenPlugin implements dev.caduceus.spi.PlatformPlugin {
+                            @Override
+                            public void start(dev.caduceus.spi.PlatformContext ctx) {
+                                throw new IllegalStateException("cannot reach the thing it needs");
+                            }
+                        }
+                        """)
+                .services("com.example.broken.BrokenPlugin")
+                .writeTo(dir);
+    }
+}
