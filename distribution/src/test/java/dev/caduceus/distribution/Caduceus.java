@@ -68,8 +68,10 @@ final class Caduceus implements AutoCloseable {
         return server;
     }
 
+    private final List<Thread> readers = new ArrayList<>();
+
     private void pipe(java.io.InputStream in, List<String> sink, boolean watchForListening) {
-        Thread.ofVirtual().start(() -> {
+        readers.add(Thread.ofVirtual().start(() -> {
             try (var reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
@@ -80,7 +82,7 @@ final class Caduceus implements AutoCloseable {
             } catch (IOException ignored) {
                 // process ended
             }
-        });
+        }));
     }
 
     URI awaitListening() throws Exception {
@@ -93,13 +95,21 @@ final class Caduceus implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends SIGTERM, as Ctrl-C or a service manager would. ({@link Process#destroy()} also closes
+     * our ends of the pipes, so everything the process prints while shutting down would be lost.)
+     */
+    void terminate() throws Exception {
+        new ProcessBuilder("kill", "-TERM", String.valueOf(process.pid())).start().waitFor();
+    }
+
     /** Waits for the process to exit and returns its status. */
     int awaitExit() throws InterruptedException {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             fail("process did not exit");
         }
-        Thread.sleep(100); // let the pipe readers drain
+        for (var reader : readers) reader.join(5_000); // everything the process wrote has been read
         return process.exitValue();
     }
 

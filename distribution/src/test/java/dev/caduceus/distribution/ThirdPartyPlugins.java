@@ -98,4 +98,54 @@ final class ThirdPartyPlugins {
                 .services("com.example.broken.BrokenPlugin")
                 .writeTo(dir);
     }
+
+    /**
+     * {@code lifecycle}: {@code GET /v1/slow} answers after 1.5 s; {@code stop()} writes
+     * {@code stopped} into the plugin's data directory, so a test can see the shutdown order.
+     */
+    static Path lifecycle(Path dir) {
+        return TestPluginJars.plugin("lifecycle")
+                .source("com.example.lifecycle.LifecyclePlugin", """
+                        package com.example.lifecycle;
+
+                        import dev.caduceus.spi.PlatformContext;
+                        import dev.caduceus.spi.PlatformPlugin;
+                        import dev.caduceus.spi.http.EndpointFamily;
+                        import dev.caduceus.spi.http.Routes;
+                        import java.nio.file.Files;
+                        import java.nio.file.Path;
+                        import java.util.List;
+
+                        public final class LifecyclePlugin implements PlatformPlugin {
+                            private Path dataDir;
+
+                            @Override
+                            public void start(PlatformContext ctx) throws Exception {
+                                dataDir = ctx.plugin().dataDir();
+                                Files.createDirectories(dataDir);
+                            }
+
+                            @Override
+                            public List<EndpointFamily> endpoints(PlatformContext ctx) {
+                                return List.of(new EndpointFamily() {
+                                    @Override public String id() { return "slow"; }
+                                    @Override public String basePath() { return "/v1/slow"; }
+                                    @Override public void routes(Routes routes) {
+                                        routes.get("/v1/slow", null, exchange -> {
+                                            Thread.sleep(1500);
+                                            exchange.respond(200, ctx.json().createObjectNode().put("slow", true));
+                                        });
+                                    }
+                                });
+                            }
+
+                            @Override
+                            public void stop() throws Exception {
+                                Files.writeString(dataDir.resolve("stopped"), "stopped");
+                            }
+                        }
+                        """)
+                .services("com.example.lifecycle.LifecyclePlugin")
+                .writeTo(dir);
+    }
 }

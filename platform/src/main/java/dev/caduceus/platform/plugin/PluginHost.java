@@ -107,6 +107,10 @@ public final class PluginHost implements AutoCloseable {
                 reports.put(s.id(), PluginReport.disabled(s.id(), s.version(), s.jar(), decision.reason()));
             }
         }
+        log.info("Plugins from {}: enabled {}, off {} (plugins.enabled={}, plugins.disabled={})", options.roots(),
+                enabled.stream().map(PluginScanner.Scanned::id).sorted().toList(),
+                selection.decisions().stream().filter(d -> !d.enabled()).map(PluginSelection.Decision::id).sorted().toList(),
+                options.enabled(), options.disabled());
         var plan = StartOrder.plan(enabled);
         var byId = new HashMap<String, PluginScanner.Scanned>();
         enabled.forEach(s -> byId.put(s.id(), s));

@@ -1,0 +1,44 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SIGTERM drains in-flight requests, then stops plugins and closes the database. */
+class ShutdownIT {
+    static final Map<String, String> KEY = Map.of("API_SERVER_KEY", "a-test-key-that-is-long-enough");
+    static final Map<String, String> AUTH = Map.of("Authorization", "Bearer a-test-key-that-is-long-enough");
+
+    @TempDir Path home;
+
+    @Test
+    void sigtermLetsInFlightRequestsFinishThenStopsPlugins() throws Exception {
+        ThirdPartyPlugins.lifecycle(home.resolve("plugins"));
+        var server = Caduceus.serve(home, KEY);
+        CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> {
+            try {
+                return server.get("/v1/slow", AUTH);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(400); // the slow request is in flight
+        server.terminate();
+        var response = slow.get();
+        assertEquals(200, response.statusCode(), "the in-flight request completes during the drain");
+        server.awaitExit();
+        assertTrue(Files.exists(home.resolve("plugin-data/lifecycle/stopped")), "plugin stop() ran");
+        var log = server.stderr();
+        assertTrue(log.contains("Stopped plugin 'lifecycle'"), log);
+        assertTrue(log.indexOf("Stopped plugin 'lifecycle'") < log.indexOf("Stopped plugin 'endpoint-capabilities'"),
+                "plugins stop in reverse start order:\n" + log);
+        assertTrue(log.contains("Caduceus stopped"), log);
+    }
+}
