@@ -6,12 +6,10 @@ import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.config.PlatformConfig;
-import dev.caduceus.platform.config.PluginConfigImpl;
 import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.health.CoreChecks;
 import dev.caduceus.platform.health.GatewayState;
 import dev.caduceus.platform.health.HealthRoutes;
-import dev.caduceus.platform.health.ModelProbe;
 import dev.caduceus.platform.health.Readiness;
 import dev.caduceus.platform.http.HttpServer;
 import dev.caduceus.platform.http.HttpSettings;
@@ -22,9 +20,7 @@ import dev.caduceus.platform.json.Json;
 import dev.caduceus.platform.plugin.DeploymentView;
 import dev.caduceus.platform.plugin.LateServices;
 import dev.caduceus.platform.plugin.PluginBootException;
-import dev.caduceus.platform.plugin.PluginCalls;
-import dev.caduceus.platform.plugin.PluginContextImpl;
-import dev.caduceus.platform.plugin.PluginDescriptorView;
+import dev.caduceus.platform.plugin.PluginContexts;
 import dev.caduceus.platform.plugin.PluginHost;
 import dev.caduceus.platform.plugin.PluginReport;
 import dev.caduceus.platform.plugin.Registries;
@@ -32,10 +28,7 @@ import dev.caduceus.platform.schedule.TaskScheduler;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.MigrationException;
 import dev.caduceus.platform.store.Migrations;
-import dev.caduceus.platform.store.PluginDatabaseImpl;
 import dev.caduceus.spi.Deployment;
-import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.config.ConfigException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -51,7 +44,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -122,10 +114,9 @@ public final class Platform implements AutoCloseable {
         try {
             host = PluginHost.load(hostOptions(options, config));                // 3. load
             var late = new LateServices();
-            var pluginConfigs = new ConcurrentHashMap<String, PluginConfigImpl>();
-            var booted = host.start(                                             // 4-5. start, collect
-                    plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id())),
-                    plugin -> context(plugin, config, json, database, scheduler, readiness, late, clock, pluginConfigs));
+            var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late,
+                    clock);
+            var booted = host.start(migrate(database), contexts::create);       // 4-5. start, collect
             var registries = Registries.freeze(booted);                          // 6. freeze
             var health = new HealthRoutes(json, readiness, state, () -> 0, Version.CURRENT, clock);
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
@@ -134,9 +125,9 @@ public final class Platform implements AutoCloseable {
             var router = Router.of(routes);
             var deployment = deployment(registries, routes, config);
             late.bind(registries.tools(), deployment);
-            registerCoreChecks(readiness, config, database, scheduler, booted.started().size(), booted.failed().size(),
-                    clock);
-            warnUnread(pluginConfigs);
+            CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
+                    booted.failed().size(), clock);
+            contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
             var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
@@ -173,11 +164,9 @@ public final class Platform implements AutoCloseable {
         PluginHost host = null;
         try {
             host = PluginHost.load(hostOptions(options, config));
-            var late = new LateServices();
-            var booted = host.start(
-                    plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id())),
-                    plugin -> context(plugin, config, json, database, scheduler, new Readiness(), late,
-                            Clock.systemUTC(), new ConcurrentHashMap<>()));
+            var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, new Readiness(),
+                    new LateServices(), Clock.systemUTC());
+            var booted = host.start(migrate(database), contexts::create);
             var registries = Registries.freeze(booted);
             PluginListing.print(out, registries);
         } catch (PluginBootException | MigrationException e) {
@@ -281,24 +270,9 @@ public final class Platform implements AutoCloseable {
                 !options.lenient(), Version.COMPATIBILITY);
     }
 
-    private static PlatformContext context(PluginDescriptorView plugin, PlatformConfig config, ObjectMapper json,
-                                           Database database, TaskScheduler scheduler, Readiness readiness,
-                                           LateServices late, Clock clock, Map<String, PluginConfigImpl> configs) {
-        var info = new PluginInfo(plugin.id(), plugin.version(), plugin.jar(),
-                config.home().resolve("plugin-data").resolve(plugin.id()));
-        var pluginConfig = config.pluginConfig(plugin.id());
-        configs.put(plugin.id(), pluginConfig);
-        var loader = plugin.classLoader();
-        return new PluginContextImpl(info, pluginConfig, config.global(Version.CURRENT), Json.forLoader(json, loader),
-                new PluginDatabaseImpl(database),
-                scheduler.forOwner(plugin.id(), task -> () -> {
-                    try {
-                        PluginCalls.run(loader, task::run);
-                    } catch (Exception e) {
-                        throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-                    }
-                }),
-                clock, readiness, late);
+    /** The before-start hook: a plugin's own migrations, listed from its jar, in one transaction each. */
+    private static PluginHost.BeforeStart migrate(Database database) {
+        return plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id()));
     }
 
     private static ObjectMapper mapperOf(List<dev.caduceus.platform.plugin.StartedPlugin> started, String pluginId,
@@ -320,27 +294,6 @@ public final class Platform implements AutoCloseable {
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
                 registries.features(), "local", !config.server().corsOrigins().isEmpty());
-    }
-
-    private static void registerCoreChecks(Readiness readiness, PlatformConfig config, Database database,
-                                           TaskScheduler scheduler, int started, int failed, Clock clock) {
-        var model = config.model();
-        Optional<ModelProbe> probe = model.configured() && model.healthProbe()
-                ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
-                        model.apiKey().map(Secret::reveal).orElse(null), clock))
-                : Optional.empty();
-        readiness.register("database", CoreChecks.database(() -> database.ping(Duration.ofSeconds(2))));
-        readiness.register("config", CoreChecks.config(config.configFile(), ConfigLoader::stillParses));
-        readiness.register("model", CoreChecks.model(model.configured(), probe));
-        readiness.register("disk", CoreChecks.disk(config.home()));
-        readiness.register("plugins", CoreChecks.plugins(started, failed));
-        readiness.register("background_queues", CoreChecks.backgroundQueues(() -> 0, () -> 0, () -> 0,
-                scheduler::running));
-    }
-
-    private static void warnUnread(Map<String, PluginConfigImpl> configs) {
-        configs.forEach((id, pluginConfig) -> pluginConfig.unreadKeys().forEach(key ->
-                LOG.warn("plugins.{}.{} is set but plugin '{}' never read it (misspelled?)", id, key, id)));
     }
 
     private static HttpServer startHttp(PlatformConfig config, ApiKey key, Router router, ObjectMapper json)

@@ -1,7 +1,13 @@
 package dev.caduceus.platform.health;
 
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.PlatformConfig;
+import dev.caduceus.platform.config.Secret;
+import dev.caduceus.platform.store.Database;
 import dev.caduceus.spi.HealthChecks.Result;
+import java.time.Clock;
+import java.time.Duration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +28,23 @@ public final class CoreChecks {
     private static final long ONE_GIB = 1L << 30;
 
     private CoreChecks() {}
+
+    /** Registers the six core checks, in the contract's order. */
+    public static void registerAll(Readiness readiness, PlatformConfig config, Database database,
+                                   BooleanSupplier schedulerRunning, int startedPlugins, int failedPlugins, Clock clock) {
+        var model = config.model();
+        Optional<ModelProbe> probe = model.configured() && model.healthProbe()
+                ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
+                        model.apiKey().map(Secret::reveal).orElse(null), clock))
+                : Optional.empty();
+        readiness.register("database", database(() -> database.ping(Duration.ofSeconds(2))));
+        readiness.register("config", config(config.configFile(), ConfigLoader::stillParses));
+        readiness.register("model", model(model.configured(), probe));
+        readiness.register("disk", disk(config.home()));
+        readiness.register("plugins", plugins(startedPlugins, failedPlugins));
+        // Runs, job runs and background processes arrive with their issues; until then they are 0.
+        readiness.register("background_queues", backgroundQueues(() -> 0, () -> 0, () -> 0, schedulerRunning));
+    }
 
     /** {@code database}: a {@code SELECT 1} answered within 2 s. */
     public static Supplier<Result> database(BooleanSupplier ping) {

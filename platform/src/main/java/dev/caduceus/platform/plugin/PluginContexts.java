@@ -1,0 +1,75 @@
+package dev.caduceus.platform.plugin;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.config.PlatformConfig;
+import dev.caduceus.platform.config.PluginConfigImpl;
+import dev.caduceus.platform.json.Json;
+import dev.caduceus.platform.schedule.TaskScheduler;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.platform.store.PluginDatabaseImpl;
+import dev.caduceus.spi.HealthChecks;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PluginInfo;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Makes each plugin's {@link PlatformContext} from the host's shared services: its config subtree,
+ * a mapper bound to its loader, the database, a scheduler whose tasks run with its loader, and the
+ * late services. Remembers each plugin's config so never-read keys can be warned about after boot.
+ * Used on the boot thread.
+ */
+public final class PluginContexts {
+    private final PlatformConfig config;
+    private final String version;
+    private final ObjectMapper json;
+    private final Database database;
+    private final TaskScheduler scheduler;
+    private final HealthChecks health;
+    private final LateServices late;
+    private final Clock clock;
+    private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
+
+    public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
+                          TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock) {
+        this.config = config;
+        this.version = version;
+        this.json = json;
+        this.database = database;
+        this.scheduler = scheduler;
+        this.health = health;
+        this.late = late;
+        this.clock = clock;
+    }
+
+    /** The context of one plugin (called once per plugin, before its {@code start}). */
+    public PlatformContext create(PluginDescriptorView plugin) {
+        var info = new PluginInfo(plugin.id(), plugin.version(), plugin.jar(),
+                config.home().resolve("plugin-data").resolve(plugin.id()));
+        var pluginConfig = config.pluginConfig(plugin.id());
+        configs.put(plugin.id(), pluginConfig);
+        var loader = plugin.classLoader();
+        return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
+                new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
+                clock, health, late);
+    }
+
+    /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */
+    public List<String> unreadKeys() {
+        return configs.entrySet().stream()
+                .flatMap(e -> e.getValue().unreadKeys().stream().map(k -> "plugins." + e.getKey() + "." + k))
+                .sorted().toList();
+    }
+
+    private static void runWith(ClassLoader loader, Runnable task) {
+        try {
+            PluginCalls.run(loader, task::run);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
