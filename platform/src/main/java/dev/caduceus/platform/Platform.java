@@ -102,13 +102,16 @@ public final class Platform implements AutoCloseable {
     /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
     public static Platform start(Options options, PrintWriter out) throws BootException {
         var clock = Clock.systemUTC();
+        var boot = new BootTimer();
         var config = loadConfig(options);                                        // 1. config
         var home = prepareHome(config.home());
         var apiKey = resolveKey(config, home);
         var json = Json.newMapper();
         var state = new GatewayState();
         var readiness = new Readiness();
+        boot.lap("config");
         var database = openDatabase(home);                                       // 2. database
+        boot.lap("database");
         var scheduler = new TaskScheduler();
         PluginHost host = null;
         try {
@@ -118,6 +121,7 @@ public final class Platform implements AutoCloseable {
                     clock);
             var booted = host.start(migrate(database), contexts::create);       // 4-5. start, collect
             var registries = Registries.freeze(booted);                          // 6. freeze
+            boot.lap("plugins");
             var health = new HealthRoutes(json, readiness, state, () -> 0, Version.CURRENT, clock);
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
@@ -129,6 +133,8 @@ public final class Platform implements AutoCloseable {
                     booted.failed().size(), clock);
             contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
             var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
+            boot.lap("http");
+            LOG.info("Booted in {}", boot);
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
             var platform = new Platform(config, database, scheduler, host, server, state);
