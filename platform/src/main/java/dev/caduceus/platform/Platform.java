@@ -96,7 +96,13 @@ public final class Platform implements AutoCloseable {
 
     /** {@code $CADUCEUS_HOME}, or {@code ~/.caduceus}. */
     public static Path stateDir(Map<String, String> env) {
-        return new ConfigLoader(env, Path.of(System.getProperty("user.home"))).home();
+        return new ConfigLoader(env, userHome(env)).home();
+    }
+
+    /** {@code ~}: {@code $HOME} as the shell sees it, else the JVM's {@code user.home}. */
+    private static Path userHome(Map<String, String> env) {
+        var home = env.get("HOME");
+        return Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home);
     }
 
     /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
@@ -228,7 +234,7 @@ public final class Platform implements AutoCloseable {
 
     private static PlatformConfig loadConfig(Options options) throws BootException {
         try {
-            var loaded = new ConfigLoader(options.env(), Path.of(System.getProperty("user.home")))
+            var loaded = new ConfigLoader(options.env(), userHome(options.env()))
                     .load(options.configFile(), options.flags());
             loaded.warnings().forEach(w -> LOG.warn("{}", w));
             return loaded.config();
