@@ -28,6 +28,12 @@ import java.util.regex.Pattern;
  */
 final class Caduceus implements AutoCloseable {
     static final Path DIST = Path.of(System.getProperty("caduceus.dist", "target/caduceus"));
+    /** A configured key for tests that do not test key generation. */
+    static final String TEST_KEY = "a-test-key-that-is-long-enough";
+    /** The environment that configures {@link #TEST_KEY}. */
+    static final Map<String, String> KEY_ENV = Map.of("API_SERVER_KEY", TEST_KEY);
+    /** The header that presents {@link #TEST_KEY}. */
+    static final Map<String, String> KEY_AUTH = Map.of("Authorization", "Bearer " + TEST_KEY);
     private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
 
     final Path home;

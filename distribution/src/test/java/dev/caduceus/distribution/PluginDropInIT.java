@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PluginDropInIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Map<String, String> KEY = Map.of("API_SERVER_KEY", "a-test-key-that-is-long-enough");
-    static final Map<String, String> AUTH = Map.of("Authorization", "Bearer a-test-key-that-is-long-enough");
+    static final Map<String, String> KEY = Caduceus.KEY_ENV;
+    static final Map<String, String> AUTH = Caduceus.KEY_AUTH;
 
     @TempDir Path home;
 
