@@ -2,8 +2,10 @@ package dev.caduceus.spi;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
+import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.tool.ToolCatalog;
 import java.time.Clock;
@@ -49,6 +51,16 @@ public interface PlatformContext {
     /** Starts and observes agent runs (after boot). */
     default Runs runs() {
         throw new UnsupportedOperationException("runs() is not provided by this host");
+    }
+
+    /** Session transcripts ({@code X-Hermes-Session-Id} continuity), written by the host after each turn. */
+    default Sessions sessions() {
+        throw new UnsupportedOperationException("sessions() is not provided by this host");
+    }
+
+    /** The upstream model settings ({@code model.*}), for model-provider plugins. Contains a secret. */
+    default ModelSettings modelSettings() {
+        throw new UnsupportedOperationException("modelSettings() is not provided by this host");
     }
 
     /** The frozen catalog of tools, toolsets and distributions (after boot). */

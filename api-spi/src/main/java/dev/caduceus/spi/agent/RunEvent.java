@@ -22,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
         @JsonSubTypes.Type(value = RunEvent.ApprovalRequested.class, name = "approval_requested"),
         @JsonSubTypes.Type(value = RunEvent.ApprovalResolved.class, name = "approval_resolved"),
         @JsonSubTypes.Type(value = RunEvent.Steered.class, name = "steered"),
+        @JsonSubTypes.Type(value = RunEvent.UsageReported.class, name = "usage"),
         @JsonSubTypes.Type(value = RunEvent.Completed.class, name = "completed"),
         @JsonSubTypes.Type(value = RunEvent.Failed.class, name = "failed"),
         @JsonSubTypes.Type(value = RunEvent.Cancelled.class, name = "cancelled"),
@@ -75,14 +76,21 @@ public sealed interface RunEvent {
     /** Steering input was accepted into the running turn. */
     record Steered(String text) implements RunEvent {}
 
-    /** The run ended with a final answer. */
-    record Completed(String output, Usage usage) implements RunEvent {}
+    /** One upstream call finished; {@code total} is the turn's usage so far. */
+    record UsageReported(Usage call, Usage total) implements RunEvent {}
+
+    /**
+     * The run ended with an answer: a final one ({@code STOP}) or a partial one (iteration limit,
+     * output length, context length), then with {@code error} saying why.
+     */
+    record Completed(String output, StopReason stopReason, String error, Usage usage) implements RunEvent {}
 
     /** The run ended with an error. {@code code} is a contract error code; {@code message} is redacted. */
-    record Failed(String code, String message, Usage usage) implements RunEvent {}
+    record Failed(String code, String message, StopReason stopReason, String partialOutput, Usage usage)
+            implements RunEvent {}
 
-    /** The run was stopped or its client left. */
-    record Cancelled(String reason, Usage usage) implements RunEvent {}
+    /** The run was stopped or its client left; {@code partialOutput} is the text produced so far. */
+    record Cancelled(String reason, String partialOutput, Usage usage) implements RunEvent {}
 
     /** The process ended while the run was live; written at the next boot. */
     record Interrupted(String reason) implements RunEvent {}

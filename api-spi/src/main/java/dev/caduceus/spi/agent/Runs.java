@@ -12,6 +12,12 @@ import java.util.Optional;
  */
 public interface Runs {
 
+    /**
+     * Throws if {@link #start} would refuse a run right now (draining, no model, at the concurrency
+     * cap). Chat and Responses call it before parsing the body; {@code start} checks again.
+     */
+    void checkAdmission() throws RunRejectedException;
+
     /** Admits and starts a run on its own thread; returns at once. */
     RunHandle start(RunRequest request) throws RunRejectedException;
 

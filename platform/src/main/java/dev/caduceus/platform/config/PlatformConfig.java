@@ -51,11 +51,15 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
 
     /** {@code model.*}; routes stay in the raw tree ({@code tree().node("model.routes")}). */
     public record Model(Optional<String> baseUrl, Optional<Secret> apiKey, Optional<String> name,
-                        int timeoutSeconds, boolean healthProbe, boolean directModelRequests) {
+                        int timeoutSeconds, boolean healthProbe, boolean directModelRequests,
+                        Optional<Integer> maxTokens, boolean stream, boolean echoReasoning,
+                        Optional<com.fasterxml.jackson.databind.node.ObjectNode> extraBody) {
         public Model {
             requireNonNull(baseUrl, "baseUrl");
             requireNonNull(apiKey, "apiKey");
             requireNonNull(name, "name");
+            requireNonNull(maxTokens, "maxTokens");
+            requireNonNull(extraBody, "extraBody");
         }
 
         /** True when {@code model.name} is set and {@code model.base_url} or {@code model.api_key} is. */
@@ -65,7 +69,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     }
 
     /** {@code agent.*}; {@code runtime} is {@code auto}, {@code local} or {@code relay}. */
-    public record Agent(List<String> toolsets, int maxIterations, String runtime) {
+    public record Agent(List<String> toolsets, int maxIterations, String runtime, int maxParallelTools,
+                        Optional<String> identityFile) {
         public Agent {
             toolsets = List.copyOf(toolsets);
             requireNonNull(runtime, "runtime");
@@ -111,7 +116,15 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return new PluginConfigImpl(pluginId, tree);
     }
 
-    /** The documented globals a plugin may read (no secrets). */
+    /** The upstream model settings a model-provider plugin reads (they include the API key). */
+    public dev.caduceus.spi.model.ModelSettings modelSettings() {
+        return new dev.caduceus.spi.model.ModelSettings(model.baseUrl().orElse(null),
+                model.apiKey().map(Secret::reveal).orElse(null), model.configured() ? model.name().orElse(null) : null,
+                java.time.Duration.ofSeconds(model.timeoutSeconds()), model.maxTokens().orElse(null), model.stream(),
+                model.echoReasoning(), model.extraBody().orElse(null));
+    }
+
+    /** The documented globals as plugins see them. */
     public GlobalConfig global(String version) {
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
                 server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode());
@@ -126,8 +139,12 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 (int) v.get("server.max_concurrent_runs"), (int) v.get("server.sse_keepalive_seconds"),
                 (int) v.get("server.drain_timeout_seconds"));
         var model = new Model(baseUrl, modelKey, opt(v, "model.name"), (int) v.get("model.timeout_seconds"),
-                (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"));
-        var agent = new Agent(list(v, "agent.toolsets"), (int) v.get("agent.max_iterations"), (String) v.get("agent.runtime"));
+                (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"),
+                Optional.ofNullable((Integer) v.get("model.max_tokens")), (boolean) v.get("model.stream"),
+                (boolean) v.get("model.echo_reasoning"),
+                Optional.ofNullable((com.fasterxml.jackson.databind.node.ObjectNode) v.get("model.extra_body")));
+        var agent = new Agent(list(v, "agent.toolsets"), (int) v.get("agent.max_iterations"), (String) v.get("agent.runtime"),
+                (int) v.get("agent.max_parallel_tools"), opt(v, "agent.identity_file"));
         var approvals = new Approvals((String) v.get("approvals.mode"), (int) v.get("approvals.timeout"));
         var gateway = new Gateway(opt(v, "gateway.proxy_url"), secret(v, "gateway.proxy_key"),
                 (int) v.get("gateway.proxy_read_timeout_seconds"));

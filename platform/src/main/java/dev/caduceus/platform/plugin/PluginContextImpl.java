@@ -8,6 +8,7 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
 import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.tool.ToolCatalog;
 import java.time.Clock;
@@ -19,7 +20,7 @@ import java.time.Clock;
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
-                                LateServices late) implements PlatformContext {
+                                ModelSettings modelSettings, LateServices late) implements PlatformContext {
 
     @Override
     public ToolCatalog tools() {

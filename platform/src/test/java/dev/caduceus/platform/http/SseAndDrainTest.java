@@ -110,7 +110,7 @@ class SseAndDrainTest {
             assertEquals("data: {\"text\":\"again\"}", lines.next());
             lines.next();
 
-            subscription.emit(new RunEvent.Completed("done", Usage.ZERO));
+            subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
             assertEquals("data: [DONE]", lines.next());
             assertEquals("", lines.next());
             assertEquals(": stream closed", lines.next());

@@ -1,0 +1,17 @@
+package dev.caduceus.spi.agent;
+
+import java.util.List;
+
+/**
+ * Session transcripts: every agent turn started with a session id is appended to that session by
+ * the host when the turn ends (its input message, then {@link RunResult#messages()}). Endpoints read
+ * a transcript to continue a session ({@code X-Hermes-Session-Id}).
+ *
+ * <p>Threading: thread-safe. Lifecycle: usable after boot; transcripts are kept
+ * {@code sessions.retention_days} after last use.
+ */
+public interface Sessions {
+
+    /** The stored messages of {@code sessionId}, oldest first; empty for an unknown session. */
+    List<Message> transcript(String sessionId);
+}
