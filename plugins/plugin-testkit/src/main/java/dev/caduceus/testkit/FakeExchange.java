@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * An {@link HttpExchange} built by a test and handed straight to a handler; it records the answer.
@@ -29,12 +30,13 @@ public final class FakeExchange implements HttpExchange {
     private final Map<String, List<String>> query = new LinkedHashMap<>();
     private final Map<String, String> requestHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final Map<String, String> responseHeaders = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    private final List<Runnable> goneCallbacks = new ArrayList<>();
+    private final List<Runnable> goneCallbacks = new CopyOnWriteArrayList<>();
     private String rawBody = "";
     private JsonNode parsedBody;
     private Integer status;
     private JsonNode responseBody;
     private RecordingEventStream stream;
+    private RecordingEventStream pendingStream;
 
     public FakeExchange(ObjectMapper json, String method, String path) {
         this.json = json;
@@ -52,6 +54,9 @@ public final class FakeExchange implements HttpExchange {
     public FakeExchange requestHeader(String name, String value) { requestHeaders.put(name, value); return this; }
 
     public FakeExchange body(String raw) { rawBody = raw; parsedBody = null; return this; }
+
+    /** The stream {@link #openEventStream()} will hand out (to script a disconnect beforehand). */
+    public FakeExchange eventStream(RecordingEventStream s) { pendingStream = s; return this; }
 
     /** Runs {@code handler} and records its answer, as the host would. */
     public FakeExchange call(HttpHandler handler) throws Exception {
@@ -154,7 +159,7 @@ public final class FakeExchange implements HttpExchange {
     public EventStream openEventStream() {
         ensureUnanswered();
         status = 200;
-        stream = new RecordingEventStream();
+        stream = pendingStream != null ? pendingStream : new RecordingEventStream();
         return stream;
     }
 

@@ -9,6 +9,7 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
 import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.store.PluginDatabase;
@@ -58,6 +59,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
 
+    @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
+
     @Override public ToolCatalog tools() { return b.tools; }
 
     @Override public Deployment deployment() { return b.deployment; }
@@ -78,6 +81,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
+        private Sessions sessions;
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
 
@@ -112,6 +116,7 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
+        public Builder sessions(Sessions v) { sessions = v; return this; }
         public Builder tools(ToolCatalog v) { tools = v; return this; }
         public Builder deployment(Deployment v) { deployment = v; return this; }
 

@@ -1,0 +1,115 @@
+package dev.caduceus.plugin.chat;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.Usage;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * The JSON shapes of http-api §7.3 and §7.4 for one completion id: the {@code chat.completion}
+ * object and every {@code chat.completion.chunk}. Keys are written in the contract's order.
+ * Immutable; thread-safe.
+ */
+record ChatCompletions(String id, long created, String model, boolean includeUsage) {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    /** {@code chatcmpl-} + 29 lowercase hex. */
+    static String newId() {
+        var bytes = new byte[15];
+        RANDOM.nextBytes(bytes);
+        return "chatcmpl-" + HexFormat.of().formatHex(bytes).substring(0, 29);
+    }
+
+    /** The non-streaming answer (§7.3). */
+    ObjectNode completion(TurnOutcome outcome) {
+        var body = head("chat.completion");
+        var choice = body.putArray("choices").addObject().put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("content", outcome.output() == null ? ""
+                : outcome.output()).putNull("refusal");
+        choice.putNull("logprobs");
+        choice.put("finish_reason", outcome.finishReason());
+        body.set("usage", usage(outcome.usage()));
+        if (!outcome.stopReason().completed()) body.set("hermes", outcome.hermes(true));
+        return body;
+    }
+
+    /** The 502 body: the error envelope with the extra {@code hermes} key (§7.3). */
+    static ObjectNode hardFailure(TurnOutcome outcome) {
+        var body = JSON.objectNode();
+        body.putObject("error").put("message", outcome.errorText()).put("type", "server_error").putNull("param")
+                .put("code", "agent_incomplete").set("hermes", outcome.hermes(false));
+        return body;
+    }
+
+    ObjectNode roleChunk() {
+        var chunk = chunk();
+        choice(chunk).putObject("delta").put("role", "assistant");
+        return finishNull(chunk);
+    }
+
+    ObjectNode contentChunk(String text) {
+        var chunk = chunk();
+        choice(chunk).putObject("delta").put("content", text);
+        return finishNull(chunk);
+    }
+
+    /** The finish chunk: usage always, {@code hermes} unless {@code stop}, {@code error} only for {@code error}. */
+    ObjectNode finishChunk(TurnOutcome outcome) {
+        var chunk = chunk();
+        var finish = outcome.finishReason();
+        var choice = choice(chunk);
+        choice.putObject("delta");
+        choice.put("finish_reason", finish);
+        chunk.set("usage", usage(outcome.usage()));
+        if (!finish.equals("stop")) chunk.set("hermes", outcome.hermes(true));
+        if (finish.equals("error"))
+            chunk.putObject("error").put("message", outcome.errorText()).put("type", "agent_error");
+        return chunk;
+    }
+
+    /** The finish chunk when the stream broke without a terminal event: no usage. */
+    ObjectNode crashChunk(String message) {
+        var chunk = chunk();
+        var choice = choice(chunk);
+        choice.putObject("delta");
+        choice.put("finish_reason", "error");
+        chunk.remove("usage");
+        chunk.putObject("error").put("message", message).put("type", "agent_error");
+        return chunk;
+    }
+
+    /** The extra {@code include_usage} chunk with no choices. */
+    ObjectNode usageChunk(Usage usage) {
+        var chunk = head("chat.completion.chunk");
+        chunk.putArray("choices");
+        chunk.set("usage", usage(usage));
+        return chunk;
+    }
+
+    static ObjectNode usage(Usage usage) {
+        return JSON.objectNode().put("prompt_tokens", usage.inputTokens())
+                .put("completion_tokens", usage.outputTokens()).put("total_tokens", usage.totalTokens());
+    }
+
+    private ObjectNode head(String object) {
+        return JSON.objectNode().put("id", id).put("object", object).put("created", created).put("model", model);
+    }
+
+    private ObjectNode chunk() {
+        var chunk = head("chat.completion.chunk");
+        chunk.putArray("choices").addObject().put("index", 0);
+        if (includeUsage) chunk.putNull("usage");
+        return chunk;
+    }
+
+    private static ObjectNode choice(ObjectNode chunk) {
+        return (ObjectNode) chunk.get("choices").get(0);
+    }
+
+    private static ObjectNode finishNull(ObjectNode chunk) {
+        choice(chunk).putNull("finish_reason");
+        return chunk;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.caduceus.plugin.chat;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+import dev.caduceus.spi.http.HttpStatusException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code POST /v1/chat/completions}, in the contract's order (http-api §3, §7): admission (draining,
+ * model, concurrency cap) before the body, then session headers, then the body, then one agent run
+ * answered as JSON or as a stream. Thread-safe; one call per request on its own virtual thread.
+ */
+final class ChatHandler implements HttpHandler {
+    static final String PATH = "/v1/chat/completions";
+    static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
+
+    private final PlatformContext ctx;
+    private final ChatSettings settings;
+    private final IdempotencyCache idempotency;
+
+    ChatHandler(PlatformContext ctx, ChatSettings settings, IdempotencyCache idempotency) {
+        this.ctx = ctx;
+        this.settings = settings;
+        this.idempotency = idempotency;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws Exception {
+        try {
+            ctx.runs().checkAdmission();
+        } catch (RunRejectedException e) {
+            throw rejected(e);
+        }
+        var session = SessionHeaders.from(exchange);
+        var request = ChatRequest.parse(exchange.body(), ctx.global().modelName());
+        var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
+        var run = runRequest(request, session, sessionId);
+        exchange.header(SessionHeaders.SESSION_ID, sessionId);
+        if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
+        var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
+                request.model(), request.includeUsage());
+        if (request.stream()) stream(exchange, run, shapes);
+        else complete(exchange, request, session, run, shapes);
+    }
+
+    private void stream(HttpExchange exchange, RunRequest request, ChatCompletions shapes) throws Exception {
+        var run = start(request);
+        exchange.onClientGone(() -> run.cancel(ChatStream.CANCEL_REASON));
+        var delivery = ToolProgress.delivery(settings.toolProgress(), exchange.header(ToolProgress.OPT_IN_HEADER));
+        new ChatStream(shapes, new ToolProgress(delivery)).run(run, exchange.openEventStream());
+    }
+
+    private void complete(HttpExchange exchange, ChatRequest request, SessionHeaders session, RunRequest run,
+                          ChatCompletions shapes) throws Exception {
+        var gone = new AtomicBoolean();
+        var handle = new AtomicReference<RunHandle>();
+        exchange.onClientGone(() -> {
+            gone.set(true);
+            var h = handle.get();
+            if (h != null) h.cancel(ChatStream.CANCEL_REASON);
+        });
+        Callable<RunResult> compute = () -> {
+            var h = start(run);
+            handle.set(h);
+            if (gone.get()) h.cancel(ChatStream.CANCEL_REASON);
+            var result = h.await();
+            if (gone.get()) throw new ClientLeft(); // a cancelled turn nobody reads is not worth caching
+            return result;
+        };
+        var key = exchange.header("Idempotency-Key").filter(k -> !k.isBlank());
+        RunResult result;
+        try {
+            result = key.isEmpty() ? compute.call()
+                    : idempotency.resolve(PATH + "\0" + key.get(),
+                            IdempotencyCache.fingerprint(request.body(), session), compute);
+        } catch (ClientLeft e) {
+            return;
+        }
+        answer(exchange, TurnOutcome.of(result), shapes);
+    }
+
+    private static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes) {
+        if (outcome.hardFailure()) {
+            exchange.header("X-Hermes-Completed", "false")
+                    .header("X-Hermes-Partial", String.valueOf(outcome.stopReason().partial()))
+                    .header("x-should-retry", "false");
+            exchange.respond(502, ChatCompletions.hardFailure(outcome));
+            return;
+        }
+        if (!outcome.stopReason().completed()) {
+            exchange.header("X-Hermes-Completed", "false")
+                    .header("X-Hermes-Partial", String.valueOf(outcome.stopReason().partial()))
+                    .header("X-Hermes-Error", headerSafe(outcome.errorText(), 200));
+        }
+        exchange.respond(200, shapes.completion(outcome));
+    }
+
+    private RunHandle start(RunRequest request) {
+        try {
+            return ctx.runs().start(request);
+        } catch (RunRejectedException e) {
+            throw rejected(e);
+        }
+    }
+
+    private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId) {
+        var messages = new ArrayList<Message>();
+        // The stored transcript replaces the body history when the client names its session (§7.1).
+        messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(sessionId) : request.history());
+        messages.add(request.turn());
+        var instructions = request.systemText().isEmpty() ? null : request.systemText();
+        // model = null: the configured upstream model. Other names are ignored on chat (§14.2);
+        // model.direct_model_requests and model.routes are not visible to plugins yet.
+        return new RunRequest(null, messages, instructions, List.of(), sessionId, session.sessionKey(),
+                request.options(), 0, Map.of("source", "chat"));
+    }
+
+    /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text) (§2.4). */
+    static String derivedSessionId(ChatRequest request) {
+        return "api-" + IdempotencyCache.sha256Hex(request.systemText() + "\n" + request.firstUserText())
+                .substring(0, 16);
+    }
+
+    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3). */
+    static HttpStatusException rejected(RunRejectedException e) {
+        var message = e.getMessage() == null ? "" : e.getMessage();
+        var error = switch (e.reason()) {
+            case DRAINING -> new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+            case MODEL_NOT_CONFIGURED -> new ApiError(503, message, ApiError.SERVER, null, "model_not_configured")
+                    .withHeader("x-should-retry", "false");
+            case AT_CAPACITY -> new ApiError(429, message, ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+        };
+        return error.exception();
+    }
+
+    private static String headerSafe(String text, int max) {
+        var flat = text.replaceAll("[\\r\\n\\x00]+", " ");
+        return flat.length() <= max ? flat : flat.substring(0, max);
+    }
+
+    /** The client left a non-streaming request; nothing is answered or cached. */
+    private static final class ClientLeft extends RuntimeException {
+        ClientLeft() {
+            super("client left", null, false, false);
+        }
+    }
+}
