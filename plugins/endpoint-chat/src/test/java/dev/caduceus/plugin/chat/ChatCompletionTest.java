@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.testkit.ScriptedRuns;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +47,7 @@ class ChatCompletionTest {
                 {"id":"ID","object":"chat.completion","created":1768467600,"model":"gpt-4o",
                  "choices":[{"index":0,"message":{"role":"assistant","content":"There are 3 files in the workspace.","refusal":null},"logprobs":null,"finish_reason":"stop"}],
                  "usage":{"prompt_tokens":1830,"completion_tokens":95,"total_tokens":1925}}""");
-        ((com.fasterxml.jackson.databind.node.ObjectNode) expected).put("id", body.get("id").asText());
+        ((ObjectNode) expected).put("id", body.get("id").asText());
         assertEquals(expected.toString(), body.toString()); // also checks key order
         assertEquals(List.of("id", "object", "created", "model", "choices", "usage"), fieldNames(body));
         assertEquals(Optional.of(ChatHandler.derivedSessionId(ChatRequest.parse(chat.json(CONVERSATION), "x"))),
@@ -225,8 +228,8 @@ class ChatCompletionTest {
                 chat.lastRequest().messages().getLast().content());
     }
 
-    private static List<String> fieldNames(com.fasterxml.jackson.databind.JsonNode node) {
-        var names = new java.util.ArrayList<String>();
+    private static List<String> fieldNames(JsonNode node) {
+        var names = new ArrayList<String>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }

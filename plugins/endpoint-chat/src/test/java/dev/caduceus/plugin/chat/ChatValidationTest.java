@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.testkit.FakeExchange;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -175,7 +176,7 @@ class ChatValidationTest {
         userContent("[\"look\",{\"type\":\"input_text\",\"text\":\"at this\"},"
                 + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/a.png\",\"detail\":\"low\"}},"
                 + "{\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,AAAA\"}]");
-        assertEquals(java.util.List.of(new ContentPart.Text("look"), new ContentPart.Text("at this"),
+        assertEquals(List.of(new ContentPart.Text("look"), new ContentPart.Text("at this"),
                         new ContentPart.ImageUrl("https://x/a.png", "low"),
                         new ContentPart.ImageUrl("data:image/png;base64,AAAA", null)),
                 chat.lastRequest().messages().getLast().content());

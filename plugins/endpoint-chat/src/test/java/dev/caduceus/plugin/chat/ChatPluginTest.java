@@ -1,0 +1,29 @@
+package dev.caduceus.plugin.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ChatPluginTest {
+
+    @Test
+    void familyAdvertisesTheContractsChatFeatures() throws Exception {
+        var chat = new ChatFixture(Map.of("idempotency.ttl_seconds", "120"));
+        assertEquals("chat", chat.family.id());
+        assertEquals("/v1/chat/completions", chat.family.basePath());
+        assertEquals("{\"chat_completions\":true,\"chat_completions_streaming\":true,\"tool_progress_events\":true,"
+                + "\"model_options\":true,\"session_continuity_header\":\"X-Hermes-Session-Id\","
+                + "\"session_key_header\":\"X-Hermes-Session-Key\",\"tool_progress_opt_in_header\":\"X-Hermes-Tool-Progress\","
+                + "\"idempotency\":{\"chat_completions\":{\"supported\":true,\"durable\":false,\"retention_seconds\":120}}}",
+                chat.family.features().toString());
+    }
+
+    @Test
+    void serviceFileNamesThePlugin() throws Exception {
+        var file = Path.of("src/main/resources/META-INF/services/dev.caduceus.spi.PlatformPlugin");
+        assertEquals(ChatPlugin.class.getName(), Files.readString(file).trim());
+    }
+}
