@@ -148,4 +148,45 @@ final class ThirdPartyPlugins {
                 .services("com.example.lifecycle.LifecyclePlugin")
                 .writeTo(dir);
     }
+
+    /** {@code calc}: one tool, {@code add}, that adds two integers (a third-party tool plugin). */
+    static Path calc(Path dir) {
+        return TestPluginJars.plugin("calc")
+                .source("com.example.calc.CalcPlugin", """
+                        package com.example.calc;
+
+                        import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+                        import dev.caduceus.spi.PlatformContext;
+                        import dev.caduceus.spi.PlatformPlugin;
+                        import dev.caduceus.spi.tool.Tool;
+                        import dev.caduceus.spi.tool.ToolCall;
+                        import dev.caduceus.spi.tool.ToolContext;
+                        import dev.caduceus.spi.tool.ToolResult;
+                        import dev.caduceus.spi.tool.ToolRisk;
+                        import dev.caduceus.spi.tool.ToolSpec;
+                        import java.util.List;
+
+                        public final class CalcPlugin implements PlatformPlugin {
+                            @Override
+                            public List<Tool> tools(PlatformContext ctx) {
+                                var params = JsonNodeFactory.instance.objectNode().put("type", "object");
+                                params.putObject("properties").putObject("a").put("type", "integer");
+                                params.with("properties").putObject("b").put("type", "integer");
+                                params.putArray("required").add("a").add("b");
+                                var spec = new ToolSpec("add", "Add two integers", params, "calc", List.of(),
+                                        ToolRisk.READ_ONLY, 1000, true, false, "🧮");
+                                return List.of(new Tool() {
+                                    @Override public ToolSpec spec() { return spec; }
+                                    @Override public ToolResult call(ToolCall call, ToolContext c) {
+                                        var a = call.arguments().path("a").asLong();
+                                        var b = call.arguments().path("b").asLong();
+                                        return new ToolResult.Ok("{\"sum\": " + (a + b) + "}");
+                                    }
+                                });
+                            }
+                        }
+                        """)
+                .services("com.example.calc.CalcPlugin")
+                .writeTo(dir);
+    }
 }
