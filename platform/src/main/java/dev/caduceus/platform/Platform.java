@@ -1,6 +1,8 @@
 package dev.caduceus.platform;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.agent.AgentServices;
+import dev.caduceus.platform.agent.RunService;
 import dev.caduceus.platform.auth.ApiKey;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
@@ -28,6 +30,7 @@ import dev.caduceus.platform.schedule.TaskScheduler;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.MigrationException;
 import dev.caduceus.platform.store.Migrations;
+import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.config.ConfigException;
 import java.io.IOException;
@@ -81,17 +84,19 @@ public final class Platform implements AutoCloseable {
     private final PluginHost plugins;
     private final HttpServer server;
     private final GatewayState state;
+    private final RunService runs;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private Platform(PlatformConfig config, Database database, TaskScheduler scheduler, PluginHost plugins,
-                     HttpServer server, GatewayState state) {
+                     HttpServer server, GatewayState state, RunService runs) {
         this.config = config;
         this.database = database;
         this.scheduler = scheduler;
         this.plugins = plugins;
         this.server = server;
         this.state = state;
+        this.runs = runs;
     }
 
     /** {@code $CADUCEUS_HOME}, or {@code ~/.caduceus}. */
@@ -128,22 +133,24 @@ public final class Platform implements AutoCloseable {
             var booted = host.start(migrate(database), contexts::create);       // 4-5. start, collect
             var registries = Registries.freeze(booted);                          // 6. freeze
             boot.lap("plugins");
-            var health = new HealthRoutes(json, readiness, state, () -> 0, Version.CURRENT, clock);
+            var agents = AgentServices.create(config, registries, database, json, options.env(), clock);
+            var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock);
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
                     r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
             var router = Router.of(routes);
-            var deployment = deployment(registries, routes, config);
+            var deployment = deployment(registries, routes, config, agents.runtimeId());
             late.bind(registries.tools(), deployment);
+            late.bindAgents(agents.runs(), agents.sessions());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
-                    booted.failed().size(), clock);
+                    booted.failed().size(), clock, agents.runs()::activeRuns);
             contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
             var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
             boot.lap("http");
             LOG.info("Booted in {}", boot);
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
-            var platform = new Platform(config, database, scheduler, host, server, state);
+            var platform = new Platform(config, database, scheduler, host, server, state, agents.runs());
             StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey);
             return platform;
         } catch (PluginBootException | MigrationException e) {
@@ -200,8 +207,8 @@ public final class Platform implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: stop admitting (503), let in-flight requests finish up to
-     * {@code server.drain_timeout_seconds}, stop Jetty, cancel scheduled tasks, stop plugins in
+     * Graceful shutdown: stop admitting runs and requests (503), let live runs and in-flight requests
+     * finish up to {@code server.drain_timeout_seconds}, cancel the runs still live, stop Jetty, cancel scheduled tasks, stop plugins in
      * reverse order, close the database. Idempotent.
      */
     @Override
@@ -215,10 +222,19 @@ public final class Platform implements AutoCloseable {
             return;
         }
         try {
-            LOG.info("Shutting down: draining in-flight requests");
+            LOG.info("Shutting down: draining runs and in-flight requests");
             state.set(GatewayState.State.DRAINING);
+            var timeout = Duration.ofSeconds(config.server().drainTimeoutSeconds());
+            var deadline = System.nanoTime() + timeout.toNanos();
+            runs.beginDrain();
+            var requests = server.beginDrain();
             try {
-                server.beginDrain().get(config.server().drainTimeoutSeconds(), TimeUnit.SECONDS);
+                runs.drain(timeout);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                requests.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception e) {
                 LOG.warn("Drain timeout reached; stopping with requests in flight");
             }
@@ -269,7 +285,7 @@ public final class Platform implements AutoCloseable {
 
     private static Database openDatabase(Path home) {
         var database = Database.open(home.resolve("caduceus.db"));
-        Migrations.apply(database, Migrations.PLATFORM, List.of());
+        Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts());
         return database;
     }
 
@@ -300,12 +316,13 @@ public final class Platform implements AutoCloseable {
                 new RouteEntry("GET", "/health/detailed", "health_detailed", "core", "core", health::detailed, json));
     }
 
-    private static Deployment deployment(Registries registries, List<RouteEntry> routes, PlatformConfig config) {
+    private static Deployment deployment(Registries registries, List<RouteEntry> routes, PlatformConfig config,
+                                         String runtimeId) {
         return new DeploymentView(
                 registries.plugins().stream().map(PluginReport::toStatus).toList(),
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
-                registries.features(), "local", !config.server().corsOrigins().isEmpty());
+                registries.features(), runtimeId, !config.server().corsOrigins().isEmpty());
     }
 
     private static HttpServer startHttp(PlatformConfig config, ApiKey key, Router router, ObjectMapper json)

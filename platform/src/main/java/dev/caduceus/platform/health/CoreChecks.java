@@ -31,7 +31,8 @@ public final class CoreChecks {
 
     /** Registers the six core checks, in the contract's order. */
     public static void registerAll(Readiness readiness, PlatformConfig config, Database database,
-                                   BooleanSupplier schedulerRunning, int startedPlugins, int failedPlugins, Clock clock) {
+                                   BooleanSupplier schedulerRunning, int startedPlugins, int failedPlugins, Clock clock,
+                                   IntSupplier activeRuns) {
         var model = config.model();
         Optional<ModelProbe> probe = model.configured() && model.healthProbe()
                 ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
@@ -42,8 +43,8 @@ public final class CoreChecks {
         readiness.register("model", model(model.configured(), probe));
         readiness.register("disk", disk(config.home()));
         readiness.register("plugins", plugins(startedPlugins, failedPlugins));
-        // Runs, job runs and background processes arrive with their issues; until then they are 0.
-        readiness.register("background_queues", backgroundQueues(() -> 0, () -> 0, () -> 0, schedulerRunning));
+        // Job runs and background processes arrive with their issues; until then they are 0.
+        readiness.register("background_queues", backgroundQueues(activeRuns, () -> 0, () -> 0, schedulerRunning));
     }
 
     /** {@code database}: a {@code SELECT 1} answered within 2 s. */

@@ -1,6 +1,8 @@
 package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.tool.ToolCatalog;
 
 /**
@@ -11,12 +13,29 @@ import dev.caduceus.spi.tool.ToolCatalog;
 public final class LateServices {
     private volatile ToolCatalog tools;
     private volatile Deployment deployment;
+    private volatile Runs runs;
+    private volatile Sessions sessions;
 
     /** Binds the frozen views; called once by the platform at the end of boot step 6. */
     public void bind(ToolCatalog tools, Deployment deployment) {
         if (this.tools != null) throw new IllegalStateException("late services are already bound");
         this.tools = tools;
         this.deployment = deployment;
+    }
+
+    /** Binds the run service and the session transcripts; called once, after {@link #bind}. */
+    public void bindAgents(Runs runs, Sessions sessions) {
+        if (this.runs != null) throw new IllegalStateException("agent services are already bound");
+        this.runs = runs;
+        this.sessions = sessions;
+    }
+
+    public Runs runs() {
+        return require(runs, "runs()");
+    }
+
+    public Sessions sessions() {
+        return require(sessions, "sessions()");
     }
 
     public ToolCatalog tools() {

@@ -7,6 +7,8 @@ import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
@@ -15,8 +17,8 @@ import java.time.Clock;
 
 /**
  * One plugin's {@link PlatformContext}: host services made once in {@code Platform} and handed to
- * the plugin. {@code runs()} is not provided yet (the agent runtime comes in its own issue), so it
- * keeps the SPI default, which throws {@link UnsupportedOperationException}.
+ * the plugin. The "after boot" services ({@code tools()}, {@code deployment()}, {@code runs()},
+ * {@code sessions()}) come from {@link LateServices} and throw {@link IllegalStateException} before.
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
@@ -25,6 +27,16 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
     @Override
     public ToolCatalog tools() {
         return late.tools();
+    }
+
+    @Override
+    public Runs runs() {
+        return late.runs();
+    }
+
+    @Override
+    public Sessions sessions() {
+        return late.sessions();
     }
 
     @Override

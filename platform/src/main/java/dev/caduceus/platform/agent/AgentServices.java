@@ -1,0 +1,100 @@
+package dev.caduceus.platform.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.BootException;
+import dev.caduceus.platform.config.PlatformConfig;
+import dev.caduceus.platform.config.Secret;
+import dev.caduceus.platform.plugin.Contribution;
+import dev.caduceus.platform.plugin.Registries;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.model.ModelProvider;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Boot step 6 for agents: selects the model provider (the single contributed one, or none) and the
+ * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
+ * when {@code gateway.proxy_url} is set), and builds the {@link RunService} and {@link SessionStore}.
+ * Immutable.
+ *
+ * @param runtimeId the selected runtime id, for the deployment view and the banner
+ */
+public record AgentServices(RunService runs, SessionStore sessions, String runtimeId) {
+
+    /** Builds the services; a selection the configuration cannot be met with stops the boot. */
+    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
+                                       ObjectMapper json, Map<String, String> env, Clock clock) throws BootException {
+        var sessions = new SessionStore(database, json, clock);
+        var relay = relay(config, registries);
+        if (relay.isPresent())
+            return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), sessions,
+                    config.server().maxConcurrentRuns(), true, clock), sessions, "relay");
+        var provider = provider(registries);
+        var settings = config.modelSettings();
+        var redactor = redactor(config, env);
+        var selection = new ToolSelection(registries.tools(), config.agent().toolsets());
+        try {
+            selection.checkConfigured();
+        } catch (IllegalArgumentException e) {
+            throw new BootException(e.getMessage(), 2, e);
+        }
+        var loaders = new HashMap<String, ClassLoader>();
+        registries.toolEntries().forEach(t -> loaders.put(t.value().spec().name(), t.classLoader()));
+        var agent = config.agent();
+        var runtime = new LocalAgentRuntime(provider, selection,
+                new ToolDispatcher(loaders, json, redactor, config.workspace()),
+                new SystemPrompt(identity(config), config.workspace()),
+                new AgentSettings(settings.name(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
+                        RetryPolicy.DEFAULT),
+                redactor, clock);
+        boolean ready = settings.configured() && provider != null && provider.configured();
+        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), sessions,
+                config.server().maxConcurrentRuns(), ready, clock), sessions, "local");
+    }
+
+    private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {
+        var mode = config.agent().runtime();
+        boolean proxy = config.gateway().proxyUrl().isPresent();
+        if (mode.equals("local") || (mode.equals("auto") && !proxy)) return Optional.empty();
+        for (Contribution<AgentRuntime> r : registries.agentRuntimes())
+            if (r.value().id().equals("relay")) return Optional.of(PluginBound.runtime(r));
+        var why = mode.equals("relay") ? "agent.runtime is 'relay'"
+                : "gateway.proxy_url (GATEWAY_PROXY_URL) is set, so agent.runtime 'auto' selects the relay";
+        throw new BootException(why + ", but no enabled plugin contributes the 'relay' runtime; enable the relay "
+                + "plugin or set agent.runtime: local", 2, null);
+    }
+
+    private static ModelProvider provider(Registries registries) throws BootException {
+        var providers = registries.modelProviders();
+        if (providers.isEmpty()) return null;
+        if (providers.size() > 1)
+            throw new BootException("Several plugins contribute a model provider ("
+                    + String.join(", ", providers.stream().map(Contribution::pluginId).toList())
+                    + "); enable only one", 2, null);
+        return PluginBound.provider(providers.getFirst());
+    }
+
+    private static String identity(PlatformConfig config) throws BootException {
+        var file = config.agent().identityFile();
+        if (file.isEmpty()) return SystemPrompt.CORE_IDENTITY;
+        try {
+            return Files.readString(java.nio.file.Path.of(file.get()));
+        } catch (IOException | RuntimeException e) {
+            throw new BootException("Cannot read agent.identity_file " + file.get() + ": " + e.getMessage(), 2, e);
+        }
+    }
+
+    private static Redactor redactor(PlatformConfig config, Map<String, String> env) {
+        var secrets = new ArrayList<String>();
+        config.server().apiKey().map(Secret::reveal).ifPresent(secrets::add);
+        config.model().apiKey().map(Secret::reveal).ifPresent(secrets::add);
+        config.gateway().proxyKey().map(Secret::reveal).ifPresent(secrets::add);
+        return Redactor.of(secrets, env);
+    }
+}

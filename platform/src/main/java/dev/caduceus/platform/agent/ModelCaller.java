@@ -1,0 +1,123 @@
+package dev.caduceus.platform.agent;
+
+import dev.caduceus.spi.agent.RunContext;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.model.FinishReason;
+import dev.caduceus.spi.model.ModelEvent;
+import dev.caduceus.spi.model.ModelException;
+import dev.caduceus.spi.model.ModelProvider;
+import dev.caduceus.spi.model.ModelRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One upstream call with the retry policy of tools.md §2.9: a retryable {@link ModelException} is
+ * retried after each wait of the {@link RetryPolicy}, unless text or tool calls of this call were
+ * already emitted; a 400 about the context size is {@code CONTEXT_LENGTH}; anything else is
+ * {@code UPSTREAM_ERROR} with {@code Upstream model returned <status>: <message>} (redacted).
+ * Streamed text and reasoning are emitted on the run thread as they arrive. Stateless.
+ */
+final class ModelCaller {
+    private static final List<String> CONTEXT_PHRASES = List.of("context length", "maximum context", "token limit",
+            "too many tokens", "reduce the length", "exceeds the limit");
+
+    private final ModelProvider provider;
+    private final RetryPolicy retries;
+    private final Redactor redactor;
+
+    ModelCaller(ModelProvider provider, RetryPolicy retries, Redactor redactor) {
+        this.provider = provider;
+        this.retries = retries;
+        this.redactor = redactor;
+    }
+
+    /** Calls the upstream, retrying as the policy allows; never throws except on interruption. */
+    ModelReply call(ModelRequest request, RunContext ctx) throws InterruptedException {
+        var cancel = ctx.cancellation();
+        for (int attempt = 0; ; attempt++) {
+            if (cancel.isCancelled()) return new ModelReply.Interrupted(null);
+            var stream = new Collector(ctx);
+            try {
+                provider.stream(request, stream::accept, cancel);
+                if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
+                return stream.answer();
+            } catch (ModelException e) {
+                if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
+                if (e.retryable() && !stream.emitted && attempt < retries.waits().size()) {
+                    if (!sleep(retries.waits().get(attempt).toMillis(), ctx)) return new ModelReply.Interrupted(null);
+                    continue;
+                }
+                return failure(e, stream.text());
+            }
+        }
+    }
+
+    private ModelReply failure(ModelException e, String partial) {
+        var message = redactor.redact(String.valueOf(e.getMessage()));
+        if (e.status() == 400 && CONTEXT_PHRASES.stream().anyMatch(message.toLowerCase(Locale.ROOT)::contains))
+            return new ModelReply.Failure(StopReason.CONTEXT_LENGTH, message, null);
+        var text = e.status() > 0 ? "Upstream model returned " + e.status() + ": " + message
+                : "Upstream model request failed: " + message;
+        return new ModelReply.Failure(StopReason.UPSTREAM_ERROR, text, partial);
+    }
+
+    /** Waits, or returns false as soon as the run is cancelled. */
+    private static boolean sleep(long millis, RunContext ctx) throws InterruptedException {
+        var latch = new CountDownLatch(1);
+        try (var hook = ctx.cancellation().onCancel(latch::countDown)) {
+            latch.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return !ctx.cancellation().isCancelled();
+    }
+
+    /** Collects one call's events and forwards text and reasoning deltas. */
+    private static final class Collector {
+        private final RunContext ctx;
+        private final StringBuilder text = new StringBuilder();
+        private final List<ModelEvent.ToolCall> calls = new ArrayList<>();
+        private FinishReason finish = FinishReason.STOP;
+        private Usage usage;
+        private boolean emitted;
+
+        Collector(RunContext ctx) {
+            this.ctx = ctx;
+        }
+
+        void accept(ModelEvent event) {
+            switch (event) {
+                case ModelEvent.TextDelta d -> {
+                    if (d.text().isEmpty()) return;
+                    text.append(d.text());
+                    emitted = true;
+                    ctx.emit(new RunEvent.TextDelta(d.text()));
+                }
+                case ModelEvent.ReasoningDelta r -> {
+                    if (!r.text().isEmpty()) ctx.emit(new RunEvent.ReasoningDelta(r.text()));
+                }
+                case ModelEvent.ToolCall c -> {
+                    calls.add(c);
+                    emitted = true;
+                }
+                case ModelEvent.UsageReport u -> usage = u.usage();
+                case ModelEvent.Finish f -> finish = f.reason();
+            }
+        }
+
+        String text() {
+            return text.isEmpty() ? null : text.toString();
+        }
+
+        ModelReply.Answer answer() {
+            return new ModelReply.Answer(text.toString(), calls, finish, usage);
+        }
+    }
+}

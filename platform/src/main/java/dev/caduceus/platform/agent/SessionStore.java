@@ -1,0 +1,67 @@
+package dev.caduceus.platform.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.agent.Sessions;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Session transcripts in SQLite (platform tables {@code sessions} and {@code session_messages},
+ * migration {@code V1__sessions.sql}). Messages are stored as JSON (content parts with their logical
+ * type names), numbered per session from 1. Thread-safe: writes go through the single writer, one
+ * transaction per turn.
+ */
+public final class SessionStore implements Sessions {
+    private final Database database;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public SessionStore(Database database, ObjectMapper json, Clock clock) {
+        this.database = database;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** Appends {@code messages} to the session in one transaction and marks it used now. */
+    public void append(String sessionId, List<Message> messages) {
+        var now = clock.instant().toString();
+        var rows = messages.stream().map(this::write).toList();
+        database.write(sql -> {
+            sql.update("INSERT INTO sessions (session_id, last_used_at) VALUES (?, ?) "
+                    + "ON CONFLICT (session_id) DO UPDATE SET last_used_at = excluded.last_used_at", sessionId, now);
+            long seq = sql.queryOne("SELECT COALESCE(MAX(seq), 0) FROM session_messages WHERE session_id = ?",
+                    r -> r.getLong(1), sessionId).orElse(0L);
+            for (var row : rows)
+                sql.update("INSERT INTO session_messages (session_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
+                        sessionId, ++seq, row, now);
+            return null;
+        });
+    }
+
+    @Override
+    public List<Message> transcript(String sessionId) {
+        var rows = database.read(sql -> sql.query(
+                "SELECT message_json FROM session_messages WHERE session_id = ? ORDER BY seq", r -> r.getString(1),
+                sessionId));
+        return rows.stream().map(this::read).toList();
+    }
+
+    private String write(Message message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot serialize message", e);
+        }
+    }
+
+    private Message read(String row) {
+        try {
+            return json.readValue(row, Message.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable stored message", e);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.caduceus.platform.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.caduceus.platform.json.Json;
+import dev.caduceus.platform.plugin.PluginCalls;
+import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolResult;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs one tool call and turns whatever happens into the tool message content (tools.md §3.3,
+ * §3.5): unknown tool, invalid arguments (the provider's {@value #INVALID_ARGUMENTS} marker), handler
+ * exception and {@link ToolResult.Error} become {@code {"error": "…"}}; results are capped at the
+ * tool's {@code maxResultChars} and redacted. The tool runs with its plugin's class loader as TCCL.
+ * Thread-safe: calls may come from several threads at once.
+ */
+public final class ToolDispatcher {
+    /** The argument key a provider sets when the model's arguments were not valid JSON. */
+    public static final String INVALID_ARGUMENTS = "__invalid_arguments__";
+    /** The argument key carrying the parser's message alongside {@link #INVALID_ARGUMENTS}. */
+    public static final String INVALID_ARGUMENTS_ERROR = "__error__";
+    private static final int MAX_ERROR_CHARS = 2048;
+
+    private final Map<String, ClassLoader> loaders;
+    private final ObjectMapper json;
+    private final Redactor redactor;
+    private final Path workspace;
+    private final Map<ClassLoader, ObjectMapper> mappers = new ConcurrentHashMap<>();
+
+    /** @param loaders each tool's plugin class loader by tool name; missing → this module's loader */
+    public ToolDispatcher(Map<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor, Path workspace) {
+        this.loaders = Map.copyOf(loaders);
+        this.json = json;
+        this.redactor = redactor;
+        this.workspace = workspace;
+    }
+
+    /** Calls {@code offered.get(call.name())}; never throws except {@link InterruptedException}. */
+    ToolOutcome dispatch(ToolCall call, Map<String, Tool> offered, String runId, Cancellation cancel)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        var tool = offered.get(call.name());
+        String content;
+        boolean error = true;
+        if (tool == null) {
+            content = error("Unknown tool: " + call.name() + ". Available tools: " + String.join(", ", offered.keySet()));
+        } else if (call.arguments().has(INVALID_ARGUMENTS)) {
+            var message = call.arguments().path(INVALID_ARGUMENTS_ERROR).asText("not a JSON object");
+            content = error("Invalid arguments for " + call.name() + ": " + message
+                    + ". Send the call again with a JSON object.");
+        } else {
+            var result = invoke(tool, call, runId, cancel);
+            error = result instanceof ToolResult.Error;
+            content = switch (result) {
+                case ToolResult.Ok ok -> cap(redactor.redact(ok.content()), tool.spec().maxResultChars());
+                case ToolResult.Error e -> error(e.message());
+            };
+        }
+        return new ToolOutcome(redactor.redact(content), error, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private ToolResult invoke(Tool tool, ToolCall call, String runId, Cancellation cancel) throws InterruptedException {
+        var loader = loaders.getOrDefault(call.name(), ToolDispatcher.class.getClassLoader());
+        var context = new CallContext(runId, workspace, mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
+                cancel, call.name());
+        try {
+            var result = PluginCalls.with(loader, () -> tool.call(call, context));
+            return result == null ? new ToolResult.Ok("") : result;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception | LinkageError | StackOverflowError e) {
+            if (cancel.isCancelled()) throw new InterruptedException("tool cancelled");
+            return new ToolResult.Error("Tool execution failed: " + e.getClass().getSimpleName() + ": "
+                    + e.getMessage(), false);
+        }
+    }
+
+    /** {@code {"error": "<message>"}}, the message capped at 2,048 characters. */
+    private String error(String message) {
+        var capped = message.length() > MAX_ERROR_CHARS ? message.substring(0, MAX_ERROR_CHARS) + "… [truncated]"
+                : message;
+        try {
+            return "{\"error\": " + json.writeValueAsString(TextNode.valueOf(capped)) + "}";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The first {@code max} characters plus the §3.5 suffix when longer. */
+    static String cap(String content, int max) {
+        if (content.length() <= max) return content;
+        return content.substring(0, max) + "\n\n[... result truncated: " + (content.length() - max) + " of "
+                + content.length() + " chars omitted ...]";
+    }
+}

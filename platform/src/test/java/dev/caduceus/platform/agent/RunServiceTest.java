@@ -1,0 +1,155 @@
+package dev.caduceus.platform.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.platform.store.Migrations;
+import dev.caduceus.platform.store.PlatformMigrations;
+import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunRejectedException.Reason;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunServiceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void capRejectsAndTheSlotIsReleasedWhenTheRunEnds() throws Exception {
+        var entered = new CountDownLatch(1);
+        var model = new ScriptedModel().hang(entered).answer("second");
+        var harness = new Harness(model, 90, 1, null);
+        var first = harness.runs.start(Harness.request("one"));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        assertEquals(1, harness.runs.activeRuns());
+        var e = assertThrows(RunRejectedException.class, () -> harness.runs.start(Harness.request("two")));
+        assertEquals(Reason.AT_CAPACITY, e.reason());
+        assertEquals("Too many concurrent runs (max 1)", e.getMessage());
+        assertThrows(RunRejectedException.class, harness.runs::checkAdmission);
+        first.cancel("stop");
+        first.await();
+        assertEquals(0, harness.runs.activeRuns());
+        harness.runs.checkAdmission();
+        assertEquals("second", harness.runs.start(Harness.request("two")).await().output());
+    }
+
+    @Test
+    void drainingRejectsNewRuns() {
+        var harness = new Harness(new ScriptedModel());
+        harness.runs.beginDrain();
+        var e = assertThrows(RunRejectedException.class, () -> harness.runs.start(Harness.request("x")));
+        assertEquals(Reason.DRAINING, e.reason());
+        assertEquals("Gateway is draining existing work; retry shortly.", e.getMessage());
+    }
+
+    @Test
+    void drainCancelsRunsThatOutliveTheTimeout() throws Exception {
+        var entered = new CountDownLatch(1);
+        var harness = new Harness(new ScriptedModel().hang(entered));
+        var run = harness.runs.start(Harness.request("x"));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        harness.runs.drain(Duration.ofMillis(50));
+        assertEquals(0, harness.runs.activeRuns());
+        assertEquals("shutdown", ((RunEvent.Cancelled) Harness.events(run).getLast()).reason());
+    }
+
+    @Test
+    void noModelIsRejectedWithTheContractMessage() {
+        var harness = new Harness(null);
+        var e = assertThrows(RunRejectedException.class, harness.runs::checkAdmission);
+        assertEquals(Reason.MODEL_NOT_CONFIGURED, e.reason());
+        assertEquals("No model provider is configured. Set model.base_url, model.api_key and model.name in "
+                + "~/.caduceus/config.yaml (or export OPENAI_BASE_URL, OPENAI_API_KEY and CADUCEUS_MODEL) and restart "
+                + "Caduceus.", e.getMessage());
+    }
+
+    @Test
+    void subscribeAfterReplaysThenTails() throws Exception {
+        var entered = new CountDownLatch(1);
+        var model = new ScriptedModel().hang(entered);
+        var harness = new Harness(model);
+        var run = harness.runs.start(Harness.request("x"));
+        assertTrue(run.id().matches("run_[0-9a-f]{32}"));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        var early = run.subscribe(0);
+        assertEquals(1, early.next(Duration.ofSeconds(1)).orElseThrow().seq()); // Started
+        var late = run.subscribe(1);
+        var second = late.next(Duration.ofSeconds(1)).orElseThrow();
+        assertEquals(2, second.seq());
+        assertEquals(new RunEvent.TextDelta("partial"), second.event());
+        assertTrue(late.next(Duration.ofMillis(50)).isEmpty()); // nothing more yet: blocks, then times out
+        var tail = new ArrayList<JournalEntry>();
+        var reader = Thread.ofVirtual().start(() -> {
+            try {
+                while (!late.finished()) late.next(Duration.ofSeconds(5)).ifPresent(tail::add);
+            } catch (InterruptedException ignored) {
+            }
+        });
+        run.cancel("bye");
+        reader.join(5000);
+        assertEquals(3, tail.getLast().seq());
+        assertTrue(tail.getLast().event().isTerminal());
+        assertTrue(late.next(Duration.ofSeconds(1)).isEmpty());
+        // the early subscriber sees the same entries
+        assertEquals(2, early.next(Duration.ofSeconds(1)).orElseThrow().seq());
+        assertEquals(3, early.next(Duration.ofSeconds(1)).orElseThrow().seq());
+        assertTrue(early.finished());
+        assertEquals(run, harness.runs.find(run.id()).orElseThrow());
+    }
+
+    @Test
+    void runtimeExceptionBecomesInternalError() throws Exception {
+        var runs = new RunService(new dev.caduceus.spi.agent.AgentRuntime() {
+            @Override
+            public String id() {
+                return "broken";
+            }
+
+            @Override
+            public dev.caduceus.spi.agent.RunResult execute(dev.caduceus.spi.agent.RunRequest r,
+                                                            dev.caduceus.spi.agent.RunContext c) {
+                throw new IllegalStateException("bug");
+            }
+        }, new InMemoryEventLog(), null, 0, true, Clock.systemUTC());
+        var run = runs.start(Harness.request("x"));
+        assertEquals("internal_error", run.await().errorCode());
+        var failed = (RunEvent.Failed) Harness.events(run).getLast();
+        assertEquals("internal_error", failed.code());
+    }
+
+    @Test
+    void sessionsGetTheTurnInputAndTheTurnMessages() throws Exception {
+        try (var db = Database.open(dir.resolve("c.db"))) {
+            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts());
+            var sessions = new SessionStore(db, Harness.JSON, Clock.systemUTC());
+            var add = LocalAgentRuntimeTest.ADD;
+            var model = new ScriptedModel().toolCalls(ScriptedModel.call("c1", "add", LocalAgentRuntimeTest.args(1, 2)))
+                    .answer("3").answer("again");
+            var harness = new Harness(model, 90, 0, sessions, add);
+            harness.runs.start(Harness.request("add 1 2", "s1")).await();
+            harness.runs.start(Harness.request("more", "s1")).await();
+            var transcript = sessions.transcript("s1");
+            assertEquals(6, transcript.size());
+            assertEquals("add 1 2", transcript.get(0).text());
+            assertEquals("add", transcript.get(1).toolCalls().getFirst().name());
+            assertEquals(3, transcript.get(1).toolCalls().getFirst().arguments().path("b").asInt() + 1);
+            assertEquals("tool", transcript.get(2).role());
+            assertEquals("c1", transcript.get(2).toolCallId());
+            assertEquals("3", transcript.get(3).text());
+            assertEquals("more", transcript.get(4).text());
+            assertEquals("again", transcript.get(5).text());
+            assertTrue(transcript.stream().noneMatch(m -> m.role().equals("system")));
+            assertTrue(sessions.transcript("unknown").isEmpty());
+        }
+    }
+}
