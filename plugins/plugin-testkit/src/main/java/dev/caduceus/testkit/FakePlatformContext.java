@@ -12,6 +12,7 @@ import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
+import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.tool.ToolCatalog;
 import java.nio.file.Path;
@@ -65,6 +66,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Deployment deployment() { return b.deployment; }
 
+    @Override public ModelSettings modelSettings() { return require(b.modelSettings, "modelSettings"); }
+
     private static <T> T require(T value, String name) {
         if (value == null) throw new IllegalStateException("FakePlatformContext: call builder()." + name + "(...) first");
         return value;
@@ -84,6 +87,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Sessions sessions;
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
+        private ModelSettings modelSettings;
 
         private Builder(String pluginId) {
             var home = Path.of(System.getProperty("java.io.tmpdir"), "caduceus-test-home");
@@ -119,6 +123,8 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder sessions(Sessions v) { sessions = v; return this; }
         public Builder tools(ToolCatalog v) { tools = v; return this; }
         public Builder deployment(Deployment v) { deployment = v; return this; }
+        /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */
+        public Builder modelSettings(ModelSettings v) { modelSettings = v; return this; }
 
         public FakePlatformContext build() {
             if (config == null) config(Map.of());

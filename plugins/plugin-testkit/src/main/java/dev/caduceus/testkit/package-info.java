@@ -1,7 +1,8 @@
 /**
  * Test doubles for plugin unit tests: a fake host context, a fake HTTP exchange that records the
  * answer, an event stream that records frames, a scripted run service ({@link dev.caduceus.testkit.ScriptedRuns}),
- * fake session transcripts, and checks for plugin jars. Start at
+ * fake session transcripts, a scripted OpenAI-compatible upstream
+ * ({@link dev.caduceus.testkit.ScriptedUpstream}, a real HTTP server), and checks for plugin jars. Start at
  * {@link dev.caduceus.testkit.FakePlatformContext}. Threading: fakes are thread-safe where the real
  * type is.
  */

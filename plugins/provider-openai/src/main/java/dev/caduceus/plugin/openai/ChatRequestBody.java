@@ -1,0 +1,100 @@
+package dev.caduceus.plugin.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.model.ModelSettings;
+import dev.caduceus.spi.tool.ToolSpec;
+import java.util.Comparator;
+
+/**
+ * Builds the {@code POST /chat/completions} body of tools.md §2.3 from a {@link ModelRequest} and the
+ * host's {@link ModelSettings}. Stateless; thread-safe.
+ */
+final class ChatRequestBody {
+    private final ObjectMapper json;
+    private final ModelSettings settings;
+
+    ChatRequestBody(ObjectMapper json, ModelSettings settings) {
+        this.json = json;
+        this.settings = settings;
+    }
+
+    /**
+     * The body. {@code stream} asks for SSE; {@code streamOptions} adds {@code
+     * stream_options.include_usage} (dropped for servers that reject it).
+     */
+    ObjectNode build(ModelRequest request, boolean stream, boolean streamOptions) {
+        var body = json.createObjectNode();
+        body.put("model", request.model().isBlank() ? settings.name() : request.model());
+        var messages = body.putArray("messages");
+        for (var message : request.messages()) messages.add(message(message));
+        if (!request.tools().isEmpty()) {
+            var tools = body.putArray("tools");
+            request.tools().stream().sorted(Comparator.comparing(ToolSpec::name)).forEach(t -> tools.add(tool(t)));
+            body.put("tool_choice", "auto");
+        }
+        body.put("stream", stream);
+        if (stream && streamOptions) body.putObject("stream_options").put("include_usage", true);
+        var options = request.options();
+        var maxTokens = options.maxTokens() != null ? options.maxTokens() : settings.maxTokens();
+        if (maxTokens != null) body.put("max_tokens", maxTokens);
+        if (options.temperature() != null) body.put("temperature", options.temperature());
+        if (options.reasoningEffort() != null) body.put("reasoning_effort", options.reasoningEffort());
+        body.setAll(settings.extraBody().deepCopy());
+        body.setAll(options.extra()); // ModelOptions already holds a private copy
+        return body;
+    }
+
+    private ObjectNode message(Message message) {
+        var node = json.createObjectNode().put("role", message.role());
+        boolean allText = message.content().stream().allMatch(p -> p instanceof ContentPart.Text);
+        if (allText) node.put("content", message.text());
+        else node.set("content", parts(message));
+        if (!message.toolCalls().isEmpty()) {
+            var calls = node.putArray("tool_calls");
+            for (var call : message.toolCalls()) {
+                var entry = calls.addObject().put("id", call.id()).put("type", "function");
+                entry.putObject("function").put("name", call.name()).put("arguments", arguments(call.arguments()));
+            }
+        }
+        if (message.toolCallId() != null) node.put("tool_call_id", message.toolCallId());
+        return node;
+    }
+
+    private ArrayNode parts(Message message) {
+        var parts = json.createArrayNode();
+        for (var part : message.content()) {
+            switch (part) {
+                case ContentPart.Text t -> parts.addObject().put("type", "text").put("text", t.text());
+                case ContentPart.ImageUrl i -> {
+                    var image = parts.addObject().put("type", "image_url").putObject("image_url").put("url", i.url());
+                    if (i.detail() != null) image.put("detail", i.detail());
+                }
+            }
+        }
+        return parts;
+    }
+
+    /** The arguments as a JSON string; a call the model sent with invalid arguments goes back verbatim. */
+    private String arguments(ObjectNode arguments) {
+        var raw = arguments.get(ToolCallBuffer.INVALID_ARGUMENTS);
+        if (raw != null && raw.isTextual()) return raw.asText();
+        try {
+            return json.writeValueAsString(arguments);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize tool arguments", e); // a tree always serializes
+        }
+    }
+
+    private ObjectNode tool(ToolSpec spec) {
+        var node = json.createObjectNode().put("type", "function");
+        node.putObject("function").put("name", spec.name()).put("description", spec.description())
+                .set("parameters", spec.parameters());
+        return node;
+    }
+}

@@ -1,0 +1,65 @@
+package dev.caduceus.plugin.openai;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.model.ModelEvent;
+import dev.caduceus.spi.model.ModelException;
+import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.spi.model.ModelProvider;
+import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.model.ModelSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Shared builders for the provider tests. */
+final class Fixtures {
+    static final Cancellation NEVER = new Signal();
+
+    private Fixtures() {}
+
+    static ModelSettings settings(String baseUrl, String apiKey, boolean stream) {
+        return new ModelSettings(baseUrl, apiKey, "test-model", Duration.ofSeconds(30), null, stream, false, null);
+    }
+
+    static ModelRequest request(boolean stream) {
+        return new ModelRequest("test-model", List.of(Message.user("hi")), List.of(), ModelOptions.DEFAULTS, stream);
+    }
+
+    static List<ModelEvent> run(ModelProvider provider, ModelRequest request) throws ModelException {
+        var events = new ArrayList<ModelEvent>();
+        provider.stream(request, events::add, NEVER);
+        return events;
+    }
+
+    static List<String> texts(List<ModelEvent> events) {
+        return events.stream().filter(e -> e instanceof ModelEvent.TextDelta)
+                .map(e -> ((ModelEvent.TextDelta) e).text()).toList();
+    }
+
+    static JsonNodeFactory nodes() {
+        return JsonNodeFactory.instance;
+    }
+
+    /** A settable {@link Cancellation}. */
+    static final class Signal implements Cancellation {
+        private final List<Runnable> callbacks = new CopyOnWriteArrayList<>();
+        private volatile boolean cancelled;
+
+        void cancel() {
+            cancelled = true;
+            for (var callback : callbacks) if (callbacks.remove(callback)) callback.run();
+        }
+
+        @Override public boolean isCancelled() { return cancelled; }
+
+        @Override
+        public AutoCloseable onCancel(Runnable callback) {
+            callbacks.add(callback);
+            if (cancelled && callbacks.remove(callback)) callback.run();
+            return () -> callbacks.remove(callback);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package dev.caduceus.plugin.openai;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.model.FinishReason;
+import dev.caduceus.spi.model.ModelEvent;
+import dev.caduceus.spi.model.ModelException;
+import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.model.ModelSettings;
+import dev.caduceus.spi.tool.ToolRisk;
+import dev.caduceus.spi.tool.ToolSpec;
+import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** What the provider sends upstream, the stream_options fallback, cancellation and the plugin entry. */
+class OpenAiRequestTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ScriptedUpstream upstream = ScriptedUpstream.start();
+
+    @AfterEach
+    void stop() {
+        upstream.close();
+    }
+
+    @Test
+    void sendsTheRequestBodyOfToolsSection23() throws Exception {
+        var extraBody = (ObjectNode) JSON.readTree("{\"top_k\":5}");
+        var settings = new ModelSettings(upstream.baseUrl(), "sk-key", "default-model", Duration.ofSeconds(30), 256,
+                true, false, extraBody);
+        var options = new ModelOptions(0.2, null, "high", (ObjectNode) JSON.readTree("{\"service_tier\":\"flex\"}"));
+        var messages = List.of(Message.system("be brief"),
+                new Message("user", List.of(new ContentPart.Text("what is this?"),
+                        new ContentPart.ImageUrl("https://x/img.png", "low")), List.of(), null, null),
+                new Message("assistant", List.of(), List.of(new Message.ToolCallRef("call_1", "read_file",
+                        (ObjectNode) JSON.readTree("{\"path\":\"a.txt\"}"))), null, null),
+                new Message("tool", List.of(new ContentPart.Text("{\"content\": \"x\"}")), List.of(), "call_1",
+                        "read_file"));
+        var request = new ModelRequest("", messages, List.of(tool("web_search"), tool("read_file")), options, true);
+        upstream.enqueue(Turn.text("ok"));
+        try (var provider = new OpenAiProvider(settings)) {
+            Fixtures.run(provider, request);
+        }
+        var recorded = upstream.chatRequests().getFirst();
+        var expected = JSON.readTree("""
+                {"model":"default-model","messages":[
+                  {"role":"system","content":"be brief"},
+                  {"role":"user","content":[{"type":"text","text":"what is this?"},
+                     {"type":"image_url","image_url":{"url":"https://x/img.png","detail":"low"}}]},
+                  {"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function",
+                     "function":{"name":"read_file","arguments":"{\\"path\\":\\"a.txt\\"}"}}]},
+                  {"role":"tool","content":"{\\"content\\": \\"x\\"}","tool_call_id":"call_1"}],
+                 "tools":[
+                  {"type":"function","function":{"name":"read_file","description":"d read_file","parameters":{"type":"object"}}},
+                  {"type":"function","function":{"name":"web_search","description":"d web_search","parameters":{"type":"object"}}}],
+                 "tool_choice":"auto","stream":true,"stream_options":{"include_usage":true},"max_tokens":256,
+                 "temperature":0.2,"reasoning_effort":"high","top_k":5,"service_tier":"flex"}
+                """);
+        assertEquals(expected, recorded.body());
+        assertEquals("Bearer sk-key", recorded.header("authorization"));
+        assertEquals("application/json", recorded.header("content-type"));
+    }
+
+    @Test
+    void omitsToolsAuthorizationAndMaxTokensWhenNotSet() throws Exception {
+        upstream.enqueue(Turn.text("ok"));
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+            Fixtures.run(provider, Fixtures.request(true));
+        }
+        var recorded = upstream.chatRequests().getFirst();
+        assertNull(recorded.header("authorization"));
+        for (var absent : List.of("tools", "tool_choice", "max_tokens", "temperature", "reasoning_effort"))
+            assertFalse(recorded.body().has(absent), absent);
+        assertEquals("test-model", recorded.body().path("model").asText());
+    }
+
+    @Test
+    void retriesOnceWithoutStreamOptionsAndRemembers() throws Exception {
+        upstream.enqueue(Turn.error(400, "Unrecognized request argument supplied: stream_options"),
+                Turn.text("first"), Turn.text("second"));
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+            assertEquals(List.of("first"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+            assertEquals(List.of("second"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+        }
+        var sent = upstream.chatRequests().stream().map(r -> r.body().has("stream_options")).toList();
+        assertEquals(List.of(true, false, false), sent);
+    }
+
+    @Test
+    void another400IsNotRetriedAndNotRetryable() {
+        upstream.enqueue(Turn.error(400, "context length exceeded"), Turn.text("never"));
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+            var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+            assertFalse(e.retryable());
+            assertEquals("Upstream model returned 400: context length exceeded", e.getMessage());
+        }
+        assertEquals(1, upstream.chatRequests().size());
+    }
+
+    @Test
+    void cancellationDuringASlowStreamReturnsPromptly() throws Exception {
+        upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
+        var cancel = new Fixtures.Signal();
+        var events = new ArrayList<ModelEvent>();
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+            var call = CompletableFuture.runAsync(() -> {
+                var e = assertThrows(ModelException.class,
+                        () -> provider.stream(Fixtures.request(true), events::add, cancel));
+                assertEquals("Model call cancelled", e.getMessage());
+                assertFalse(e.retryable());
+            });
+            Thread.sleep(1_500); // some text has arrived
+            long start = System.nanoTime();
+            cancel.cancel();
+            call.get(5, TimeUnit.SECONDS);
+            assertTrue(System.nanoTime() - start < 1_000_000_000L, "returned within 1 s of the cancel");
+        }
+        assertFalse(events.isEmpty());
+        assertFalse(events.stream().anyMatch(e -> e instanceof ModelEvent.Finish));
+    }
+
+    @Test
+    void cancellationBeforeTheFirstByteReturnsPromptly() throws Exception {
+        upstream.enqueue(Turn.text("late").delayMillis(5_000));
+        var cancel = new Fixtures.Signal();
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+            var call = CompletableFuture.runAsync(() -> assertThrows(ModelException.class,
+                    () -> provider.stream(Fixtures.request(true), e -> {}, cancel)));
+            Thread.sleep(300);
+            long start = System.nanoTime();
+            cancel.cancel();
+            call.get(5, TimeUnit.SECONDS);
+            assertTrue(System.nanoTime() - start < 1_000_000_000L);
+        }
+    }
+
+    @Test
+    void theCallDeadlineCoversASlowBody() {
+        upstream.enqueue(Turn.text("a b c d").chunkDelayMillis(1_000));
+        var settings = new ModelSettings(upstream.baseUrl(), null, "m", Duration.ofMillis(1_500), null, true, false,
+                null);
+        try (var provider = new OpenAiProvider(settings)) {
+            var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+            assertTrue(e.getMessage().startsWith("Upstream model timed out"), e.getMessage());
+            assertFalse(e.retryable(), "text was already emitted");
+        }
+    }
+
+    @Test
+    void pluginContributesTheProviderFromTheHostsModelSettings() throws Exception {
+        var ctx = FakePlatformContext.builder("provider-openai")
+                .modelSettings(Fixtures.settings(upstream.baseUrl(), null, true)).build();
+        var plugin = new OpenAiPlugin();
+        plugin.start(ctx);
+        var providers = plugin.modelProviders(ctx);
+        assertEquals(1, providers.size());
+        var provider = providers.getFirst();
+        assertEquals("openai", provider.id());
+        assertTrue(provider.configured());
+        upstream.enqueue(Turn.text("via plugin"));
+        assertEquals(new ModelEvent.Finish(FinishReason.STOP), Fixtures.run(provider, Fixtures.request(true)).getLast());
+        plugin.stop();
+    }
+
+    private static ToolSpec tool(String name) throws Exception {
+        return new ToolSpec(name, "d " + name, (ObjectNode) JSON.readTree("{\"type\":\"object\"}"), "web", List.of(),
+                ToolRisk.values()[0], 1000, true, false, "x");
+    }
+}
