@@ -53,8 +53,14 @@ class ChatEndToEndIT {
     }
 
     @BeforeEach
-    void clearScript() {
+    void clearScriptAndWaitForIdle() throws Exception {
         upstream.setDefault(Turn.error(500, "no turn scripted for this request"));
+        // max_concurrent_runs is 1: let the previous test's run release its slot first.
+        var deadline = System.nanoTime() + 10_000_000_000L;
+        while (JSON.readTree(server.get("/health/detailed", AUTH).body()).path("active_agents").asInt() > 0) {
+            if (System.nanoTime() > deadline) throw new AssertionError("a run is still active");
+            Thread.sleep(50);
+        }
     }
 
     @Test

@@ -180,7 +180,7 @@ final class ThirdPartyPlugins {
                                     @Override public ToolResult call(ToolCall call, ToolContext c) {
                                         var a = call.arguments().path("a").asLong();
                                         var b = call.arguments().path("b").asLong();
-                                        return new ToolResult.Ok("{\"sum\": " + (a + b) + "}");
+                                        return new ToolResult.Ok("{\\"sum\\": " + (a + b) + "}");
                                     }
                                 });
                             }
