@@ -136,7 +136,7 @@ public final class ScriptedUpstream implements AutoCloseable {
                 if (path.equals("/v1/models") && request.getMethod().equals("GET")) {
                     send(response, 200, "application/json", wire.models(MODEL));
                 } else if (path.equals("/v1/chat/completions") && request.getMethod().equals("POST")) {
-                    if (!answer(body, response, callback)) return true;
+                    if (!answer(request, body, response, callback)) return true;
                 } else {
                     send(response, 404, "application/json", wire.error(404, "Unknown route " + path));
                 }
@@ -148,7 +148,7 @@ public final class ScriptedUpstream implements AutoCloseable {
         }
 
         /** Answers one chat request; {@code false} when the connection was cut on purpose. */
-        private boolean answer(JsonNode body, Response response, Callback callback) throws Exception {
+        private boolean answer(Request request, JsonNode body, Response response, Callback callback) throws Exception {
             var turn = turns.poll();
             if (turn == null) turn = fallback;
             if (turn == null) {
@@ -180,6 +180,8 @@ public final class ScriptedUpstream implements AutoCloseable {
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
             for (int i = 0; i < events.size(); i++) {
                 if (i == turn.cutAfterChunks()) {
+                    // FIN first, so the chunks already sent reach the client before the abort (no RST race)
+                    request.getConnectionMetaData().getConnection().getEndPoint().shutdownOutput();
                     callback.failed(new EofException("ScriptedUpstream: scripted cut"));
                     return false;
                 }

@@ -112,7 +112,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
                     else readCompletion(body, events);
                 }
             } catch (IOException e) {
-                throw failure(call, e, events.emitted());
+                throw failure(call, e, events);
             }
             if (call.cancelled()) throw cancelled();
             return true;
@@ -178,13 +178,15 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         return builder.build();
     }
 
-    private ModelException failure(UpstreamCall call, IOException e, boolean emitted) {
+    private ModelException failure(UpstreamCall call, IOException e, CallEvents events) {
+        boolean emitted = events.emitted();
         if (call.cancelled()) return cancelled();
         if (call.timedOut() || e instanceof HttpTimeoutException)
             return errors.transport("Upstream model timed out after " + settings.timeout().toSeconds() + " s", null,
                     emitted);
         if (e instanceof ConnectException)
             return errors.transport("Upstream model unreachable at " + settings.baseUrl(), e, emitted);
+        if (call.answered()) return errors.transport("Upstream stream ended unexpectedly", e, emitted);
         return errors.transport("Upstream connection failed", e, emitted);
     }
 

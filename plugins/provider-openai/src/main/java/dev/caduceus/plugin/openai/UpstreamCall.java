@@ -64,6 +64,11 @@ final class UpstreamCall implements AutoCloseable {
         }
     }
 
+    /** Whether the status and headers arrived (a later failure broke the body). */
+    boolean answered() {
+        return body != null;
+    }
+
     boolean cancelled() {
         return cancelled;
     }

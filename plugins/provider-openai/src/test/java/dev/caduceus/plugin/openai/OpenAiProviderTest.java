@@ -173,6 +173,7 @@ class OpenAiProviderTest {
         var e = assertThrows(ModelException.class, () -> provider.stream(Fixtures.request(true), seen::add,
                 Fixtures.NEVER));
         assertFalse(e.retryable(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("Upstream stream ended unexpectedly"), e.getMessage());
         assertEquals(List.of("one ", "two "), Fixtures.texts(seen));
         assertFalse(seen.stream().anyMatch(ev -> ev instanceof ModelEvent.Finish));
     }

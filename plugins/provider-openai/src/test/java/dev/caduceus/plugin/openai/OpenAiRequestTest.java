@@ -22,9 +22,9 @@ import dev.caduceus.testkit.FakePlatformContext;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -118,7 +118,7 @@ class OpenAiRequestTest {
     void cancellationDuringASlowStreamReturnsPromptly() throws Exception {
         upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
         var cancel = new Fixtures.Signal();
-        var events = new ArrayList<ModelEvent>();
+        var events = new CopyOnWriteArrayList<ModelEvent>();
         try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
             var call = CompletableFuture.runAsync(() -> {
                 var e = assertThrows(ModelException.class,
@@ -126,7 +126,9 @@ class OpenAiRequestTest {
                 assertEquals("Model call cancelled", e.getMessage());
                 assertFalse(e.retryable());
             });
-            Thread.sleep(1_500); // some text has arrived
+            long waitUntil = System.nanoTime() + 5_000_000_000L;
+            while (events.isEmpty() && System.nanoTime() < waitUntil) Thread.sleep(20); // mid-stream
+            assertFalse(events.isEmpty(), "text arrived before the cancel");
             long start = System.nanoTime();
             cancel.cancel();
             call.get(5, TimeUnit.SECONDS);
