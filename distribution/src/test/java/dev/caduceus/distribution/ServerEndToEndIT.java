@@ -184,6 +184,18 @@ class ServerEndToEndIT {
     }
 
     @Test
+    void agentRoutesAnswer503WhenNoModelIsConfigured() throws Exception {
+        var response = server.send("POST", "/v1/chat/completions",
+                "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", server.auth());
+        assertEquals(503, response.statusCode(), response.body());
+        var error = error(response);
+        assertEquals("model_not_configured", error.path("code").asText());
+        assertEquals("server_error", error.path("type").asText());
+        assertTrue(error.path("message").asText().contains("OPENAI_BASE_URL"), error.toString());
+        assertEquals("false", response.headers().firstValue("x-should-retry").orElse(null));
+    }
+
+    @Test
     void detailedHealthReportsEveryCoreCheckWithoutPaths() throws Exception {
         var health = JSON.readTree(server.get("/health/detailed", server.auth()).body());
         var checks = health.path("readiness").path("checks");

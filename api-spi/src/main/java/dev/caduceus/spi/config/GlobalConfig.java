@@ -18,10 +18,15 @@ import java.util.List;
  * @param agentToolsets      {@code agent.toolsets}
  * @param maxIterations      {@code agent.max_iterations}
  * @param approvalsMode      {@code approvals.mode}: {@code manual} or {@code off}
+ * @param chatToolProgressEvents {@code chat.tool_progress_events}: {@code opt_in}, {@code always} or {@code off}
+ * @param idempotencyTtlSeconds  {@code idempotency.ttl_seconds} (chat and Responses, non-streaming)
+ * @param idempotencyMaxEntries  {@code idempotency.max_entries}
+ * @param directModelRequests    {@code model.direct_model_requests}: pass unknown request model names upstream
  */
 public record GlobalConfig(String modelName, Path stateDir, Path workspace, String version,
                            int maxConcurrentRuns, int sseKeepaliveSeconds, List<String> agentToolsets,
-                           int maxIterations, String approvalsMode) {
+                           int maxIterations, String approvalsMode, String chatToolProgressEvents,
+                           int idempotencyTtlSeconds, int idempotencyMaxEntries, boolean directModelRequests) {
     public GlobalConfig {
         requireNonNull(modelName, "modelName");
         requireNonNull(stateDir, "stateDir");
@@ -29,5 +34,6 @@ public record GlobalConfig(String modelName, Path stateDir, Path workspace, Stri
         requireNonNull(version, "version");
         agentToolsets = List.copyOf(agentToolsets);
         requireNonNull(approvalsMode, "approvalsMode");
+        requireNonNull(chatToolProgressEvents, "chatToolProgressEvents");
     }
 }

@@ -127,7 +127,9 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     /** The documented globals as plugins see them. */
     public GlobalConfig global(String version) {
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
-                server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode());
+                server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode(),
+                toolProgressEvents, retention.idempotencyTtlSeconds(), retention.idempotencyMaxEntries(),
+                model.directModelRequests());
     }
 
     static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree) {

@@ -94,7 +94,7 @@ public final class FakePlatformContext implements PlatformContext {
             plugin = new PluginInfo(pluginId, "1.0.0", home.resolve("plugins").resolve(pluginId + ".jar"),
                     home.resolve("plugin-data").resolve(pluginId));
             global = new GlobalConfig("hermes-agent", home, home.resolve("workspace"), "1.0.0", 10, 30,
-                    List.of("hermes-api-server"), 90, "manual");
+                    List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false);
         }
 
         public Builder plugin(PluginInfo v) { plugin = v; return this; }
@@ -125,6 +125,18 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder deployment(Deployment v) { deployment = v; return this; }
         /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */
         public Builder modelSettings(ModelSettings v) { modelSettings = v; return this; }
+
+        /**
+         * Global settings ({@code dotted.key -> value}, e.g. {@code chat.tool_progress_events}), read
+         * through the host's real loader as if set in the environment; replaces {@link #global(GlobalConfig)}.
+         */
+        public Builder globalConfig(Map<String, String> settings) {
+            var env = new HashMap<String, String>();
+            env.put("CADUCEUS_HOME", global.stateDir().toString());
+            settings.forEach((key, value) -> env.put("CADUCEUS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
+            global = ConfigLoader.load(env, Optional.empty(), Map.of()).config().global(global.version());
+            return this;
+        }
 
         public FakePlatformContext build() {
             if (config == null) config(Map.of());

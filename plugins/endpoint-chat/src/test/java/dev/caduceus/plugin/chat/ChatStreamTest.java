@@ -91,7 +91,7 @@ class ChatStreamTest {
 
     @Test
     void settingOffSendsNoProgressEvenWhenAskedFor() throws Exception {
-        var chat = new ChatFixture(Map.of("tool_progress_events", "off"));
+        var chat = new ChatFixture(Map.of("chat.tool_progress_events", "off"));
         chat.runs.script(oneToolCall());
         var wire = ChatFixture.wire(chat.post(body(false), "X-Hermes-Tool-Progress", "true").stream());
         assertTrue(wire.stream().noneMatch(l -> l.contains("hermes.tool.progress")), wire::toString);
@@ -100,7 +100,7 @@ class ChatStreamTest {
 
     @Test
     void settingAlwaysSendsNamedEventsUnlessTheHeaderSaysFalse() throws Exception {
-        var chat = new ChatFixture(Map.of("tool_progress_events", "always"));
+        var chat = new ChatFixture(Map.of("chat.tool_progress_events", "always"));
         chat.runs.script(oneToolCall());
         var always = chat.post(body(false)).stream().frames();
         assertEquals(2, always.stream().filter(f -> "hermes.tool.progress".equals(f.name())).count());
