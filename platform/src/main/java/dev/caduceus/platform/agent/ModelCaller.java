@@ -49,7 +49,8 @@ final class ModelCaller {
             } catch (ModelException e) {
                 if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
                 if (e.retryable() && !stream.emitted && attempt < retries.waits().size()) {
-                    if (!sleep(retries.waits().get(attempt).toMillis(), ctx)) return new ModelReply.Interrupted(null);
+                    if (!sleep(retries.wait(attempt, e.retryAfter()).toMillis(), ctx))
+                        return new ModelReply.Interrupted(null);
                     continue;
                 }
                 return failure(e, stream.text());
@@ -61,8 +62,8 @@ final class ModelCaller {
         var message = redactor.redact(String.valueOf(e.getMessage()));
         if (e.status() == 400 && CONTEXT_PHRASES.stream().anyMatch(message.toLowerCase(Locale.ROOT)::contains))
             return new ModelReply.Failure(StopReason.CONTEXT_LENGTH, message, null);
-        var text = e.status() > 0 ? "Upstream model returned " + e.status() + ": " + message
-                : "Upstream model request failed: " + message;
+        var prefix = e.status() > 0 ? "Upstream model returned " + e.status() + ": " : "Upstream model request failed: ";
+        var text = message.startsWith("Upstream model") ? message : prefix + message;
         return new ModelReply.Failure(StopReason.UPSTREAM_ERROR, text, partial);
     }
 

@@ -177,6 +177,13 @@ class LocalAgentRuntimeTest {
     }
 
     @Test
+    void aProviderMessageThatAlreadyNamesTheStatusIsNotPrefixedTwice() throws Exception {
+        var model = new ScriptedModel().fail(401, false, "Upstream model returned 401: Invalid API key");
+        var result = new Harness(model).start("go").await();
+        assertEquals("Upstream model returned 401: Invalid API key", result.error());
+    }
+
+    @Test
     void contextTooLongIsAPartialCompletion() throws Exception {
         var model = new ScriptedModel().fail(400, false, "This model's maximum context length is 8192 tokens");
         var run = new Harness(model).start("go");

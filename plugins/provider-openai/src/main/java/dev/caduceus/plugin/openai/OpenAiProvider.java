@@ -106,7 +106,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
                         var text = new String(body.readNBytes(MAX_ERROR_BODY), UTF_8);
                         if (streamOptions && response.statusCode() == 400 && text.contains("stream_options"))
                             return false;
-                        throw errors.status(response.statusCode(), text);
+                        throw errors.status(response.statusCode(), text, response.headers().firstValue("Retry-After"));
                     }
                     if (streaming && isEventStream(response)) readStream(body, events, call);
                     else readCompletion(body, events);

@@ -25,10 +25,19 @@ final class UpstreamErrors {
         this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey;
     }
 
-    /** {@code Upstream model returned <status>: <message>}. */
-    ModelException status(int status, String body) {
+    /** {@code Upstream model returned <status>: <message>}, with the upstream's Retry-After (seconds) if any. */
+    ModelException status(int status, String body, java.util.Optional<String> retryAfter) {
         return new ModelException(clean("Upstream model returned " + status + ": " + errorMessage(body)),
-                RETRYABLE.contains(status), status, null);
+                RETRYABLE.contains(status), status, retryAfter.flatMap(UpstreamErrors::seconds).orElse(null), null);
+    }
+
+    private static java.util.Optional<java.time.Duration> seconds(String header) {
+        try {
+            var value = Long.parseLong(header.strip());
+            return value >= 0 ? java.util.Optional.of(java.time.Duration.ofSeconds(value)) : java.util.Optional.empty();
+        } catch (NumberFormatException e) {
+            return java.util.Optional.empty(); // an HTTP date: fall back to the loop's own backoff
+        }
     }
 
     /** An error object sent inside a 200 stream ({@code data: {"error": …}}). */

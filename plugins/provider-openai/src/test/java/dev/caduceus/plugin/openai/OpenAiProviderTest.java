@@ -142,6 +142,8 @@ class OpenAiProviderTest {
         var e429 = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
         assertEquals("Upstream model returned 429: slow down", e429.getMessage());
         assertTrue(e429.retryable());
+        assertEquals(java.time.Duration.ofSeconds(1), e429.retryAfter().orElseThrow(), "Retry-After is passed on");
+        assertTrue(e500.retryAfter().isEmpty());
     }
 
     @Test
