@@ -121,10 +121,18 @@ final class ChatHandler implements HttpHandler {
         messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(sessionId) : request.history());
         messages.add(request.turn());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
-        // model = null: the configured upstream model. Other names are ignored on chat (§14.2);
-        // model.direct_model_requests and model.routes are not visible to plugins yet.
-        return new RunRequest(null, messages, instructions, List.of(), sessionId, session.sessionKey(),
-                request.options(), 0, Map.of("source", "chat"));
+        return new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
+                session.sessionKey(), request.options(), 0, Map.of("source", "chat"));
+    }
+
+    /**
+     * §14.2: the advertised name (or none) means the configured upstream model (null); another name is
+     * sent upstream only with {@code provider} in the body or {@code model.direct_model_requests}, since
+     * generic clients hard-code names such as {@code gpt-4o}. ({@code model.routes} aliases: not yet.)
+     */
+    private String upstreamModel(ChatRequest request) {
+        var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
+        return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
     }
 
     /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text) (§2.4). */

@@ -64,6 +64,20 @@ class ChatCompletionTest {
     }
 
     @Test
+    void anotherModelNameGoesUpstreamOnlyWithProviderOrDirectModelRequests() throws Exception {
+        chat.answers("ok");
+        chat.post("{\"model\":\"gpt-x\",\"provider\":\"openai\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertEquals("gpt-x", chat.lastRequest().model());
+
+        var direct = new ChatFixture(Map.of("model.direct_model_requests", "true"));
+        direct.answers("ok").answers("ok");
+        direct.post("{\"model\":\"gpt-y\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertEquals("gpt-y", direct.lastRequest().model());
+        direct.post("{\"model\":\"hermes-agent\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertNull(direct.lastRequest().model(), "the advertised name means the configured model");
+    }
+
+    @Test
     void runRequestCarriesSystemTextHistoryAndOptions() throws Exception {
         chat.answers("ok");
         chat.post(CONVERSATION, "X-Hermes-Session-Key", "scope-1");
