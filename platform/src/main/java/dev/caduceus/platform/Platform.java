@@ -145,6 +145,9 @@ public final class Platform implements AutoCloseable {
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, agents.runs()::activeRuns);
             contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
+            scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("session-retention",
+                    Duration.ofMinutes(1), Duration.ofHours(6),
+                    () -> agents.sessions().prune(Duration.ofDays(config.retention().sessionsRetentionDays())));
             var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
             boot.lap("http");
             LOG.info("Booted in {}", boot);

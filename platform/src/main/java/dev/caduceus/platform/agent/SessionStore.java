@@ -41,6 +41,19 @@ public final class SessionStore implements Sessions {
         });
     }
 
+    /**
+     * Deletes sessions not used for {@code retention} ({@code sessions.retention_days}), with their
+     * messages; returns how many sessions went.
+     */
+    public int prune(java.time.Duration retention) {
+        var cutoff = clock.instant().minus(retention).toString();
+        return database.write(sql -> {
+            sql.update("DELETE FROM session_messages WHERE session_id IN "
+                    + "(SELECT session_id FROM sessions WHERE last_used_at < ?)", cutoff);
+            return sql.update("DELETE FROM sessions WHERE last_used_at < ?", cutoff);
+        });
+    }
+
     @Override
     public List<Message> transcript(String sessionId) {
         var rows = database.read(sql -> sql.query(

@@ -152,4 +152,20 @@ class RunServiceTest {
             assertTrue(sessions.transcript("unknown").isEmpty());
         }
     }
+
+    @Test
+    void sessionsUnusedForTheRetentionPeriodArePruned() throws Exception {
+        try (var db = Database.open(dir.resolve("p.db"))) {
+            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts());
+            var start = java.time.Instant.parse("2026-01-01T00:00:00Z");
+            var old = new SessionStore(db, Harness.JSON, Clock.fixed(start, java.time.ZoneOffset.UTC));
+            old.append("old", java.util.List.of(dev.caduceus.spi.agent.Message.user("hi")));
+            var later = Clock.fixed(start.plus(java.time.Duration.ofDays(31)), java.time.ZoneOffset.UTC);
+            var current = new SessionStore(db, Harness.JSON, later);
+            current.append("recent", java.util.List.of(dev.caduceus.spi.agent.Message.user("hello")));
+            assertEquals(1, current.prune(java.time.Duration.ofDays(30)));
+            assertTrue(current.transcript("old").isEmpty());
+            assertEquals(1, current.transcript("recent").size());
+        }
+    }
 }
