@@ -33,6 +33,15 @@ public interface PlatformContext {
     /** The documented global settings. */
     GlobalConfig global();
 
+    /**
+     * The shared {@code tools.*} section (tools.md §10), keys relative to it ({@code terminal.timeout},
+     * {@code web.search.max_results}): tool plugins read their family's settings here. Contains secrets
+     * (search backend keys).
+     */
+    default PluginConfig toolsConfig() {
+        throw new UnsupportedOperationException("toolsConfig() is not provided by this host");
+    }
+
     /** This plugin's copy of the host mapper (java.time support, ISO dates, unknown fields ignored). */
     ObjectMapper json();
 

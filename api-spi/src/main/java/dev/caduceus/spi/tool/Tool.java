@@ -15,5 +15,16 @@ public interface Tool {
     /** Whether the tool can run here (its required environment is present); default true. */
     default boolean available() { return true; }
 
+    /** Why {@link #available()} is false, for {@code caduceus plugins} and logs; null when available. */
+    default String unavailableReason() { return null; }
+
+    /**
+     * A section for the system prompt at the start of a turn in which this tool is enabled, such as
+     * the memory snapshot (tools.md §9.5); null for none. Called on the run thread.
+     *
+     * @param memoryScope the turn's memory scope, or null
+     */
+    default String systemPromptSection(String memoryScope) { return null; }
+
     ToolResult call(ToolCall call, ToolContext ctx) throws Exception;
 }

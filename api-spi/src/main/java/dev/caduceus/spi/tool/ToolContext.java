@@ -24,6 +24,21 @@ public interface ToolContext {
     /** Fires when the run is stopped; long-running tools must check it or register a callback. */
     Cancellation cancellation();
 
+    /**
+     * The session this call belongs to (the terminal's working directory, environment and background
+     * processes are kept per session); the run id when the turn has no session.
+     */
+    default String sessionId() { return runId(); }
+
+    /**
+     * The memory scope of this turn (http-api.md §6): {@code key:<sha256 of the session key>},
+     * {@code session:<id>} or {@code job:<id>}; null when the turn has none.
+     */
+    default String memoryScope() { return null; }
+
+    /** Whether a person can answer {@link #approval} here (runs, job runs); false for chat, Responses, batch. */
+    default boolean approvalChannel() { return false; }
+
     /** Reports a short progress label for progress displays. */
     void progress(String label);
 

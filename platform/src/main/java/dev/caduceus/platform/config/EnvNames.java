@@ -31,7 +31,11 @@ public final class EnvNames {
             Map.entry("OPENAI_BASE_URL", "model.base_url"),
             Map.entry("OPENAI_API_KEY", "model.api_key"),
             Map.entry("CADUCEUS_MODEL", "model.name"),
-            Map.entry("HERMES_MAX_ITERATIONS", "agent.max_iterations"));
+            Map.entry("HERMES_MAX_ITERATIONS", "agent.max_iterations"),
+            Map.entry("SEARXNG_URL", "tools.web.search.searxng.url"),
+            Map.entry("SEARXNG_API_KEY", "tools.web.search.searxng.api_key"),
+            Map.entry("TAVILY_API_URL", "tools.web.search.tavily.url"),
+            Map.entry("TAVILY_API_KEY", "tools.web.search.tavily.api_key"));
 
     /** One variable that sets one key. */
     public record Setting(String key, String value, String variable) {

@@ -27,9 +27,18 @@ public final class PluginConfigImpl implements PluginConfig {
     private final Set<String> read = ConcurrentHashMap.newKeySet();
 
     public PluginConfigImpl(String pluginId, ConfigTree tree) {
+        this(pluginId, tree, "plugins." + requireNonNull(pluginId, "pluginId") + ".");
+    }
+
+    private PluginConfigImpl(String pluginId, ConfigTree tree, String prefix) {
         this.pluginId = requireNonNull(pluginId, "pluginId");
         this.tree = requireNonNull(tree, "tree");
-        this.prefix = "plugins." + pluginId + ".";
+        this.prefix = prefix;
+    }
+
+    /** The shared {@code tools.*} section as a config view (keys like {@code terminal.timeout}). */
+    public static PluginConfigImpl toolsSection(ConfigTree tree) {
+        return new PluginConfigImpl("tools", tree, "tools.");
     }
 
     /** The plugin id this subtree belongs to. */

@@ -22,7 +22,8 @@ import java.time.Clock;
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
-                                ModelSettings modelSettings, LateServices late) implements PlatformContext {
+                                ModelSettings modelSettings, PluginConfigImpl toolsConfig, LateServices late)
+        implements PlatformContext {
 
     @Override
     public ToolCatalog tools() {

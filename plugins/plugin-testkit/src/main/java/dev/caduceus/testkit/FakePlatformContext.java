@@ -2,6 +2,7 @@ package dev.caduceus.testkit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.PluginConfigImpl;
 import dev.caduceus.platform.json.Json;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.HealthChecks;
@@ -56,6 +57,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Clock clock() { return b.clock; }
 
+    @Override public PluginConfig toolsConfig() { return b.toolsConfig; }
+
     @Override public HealthChecks health() { return b.health; }
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
@@ -88,6 +91,7 @@ public final class FakePlatformContext implements PlatformContext {
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
         private ModelSettings modelSettings;
+        private PluginConfig toolsConfig;
 
         private Builder(String pluginId) {
             var home = Path.of(System.getProperty("java.io.tmpdir"), "caduceus-test-home");
@@ -127,6 +131,18 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder modelSettings(ModelSettings v) { modelSettings = v; return this; }
 
         /**
+         * The shared {@code tools.*} settings ({@code key -> value}, keys relative to {@code tools},
+         * e.g. {@code terminal.timeout}), read through the host's real loader.
+         */
+        public Builder toolsConfig(Map<String, String> settings) {
+            var env = new HashMap<String, String>();
+            env.put("CADUCEUS_HOME", global.stateDir().toString());
+            settings.forEach((key, value) -> env.put("CADUCEUS__TOOLS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
+            toolsConfig = PluginConfigImpl.toolsSection(ConfigLoader.load(env, Optional.empty(), Map.of()).config().tree());
+            return this;
+        }
+
+        /**
          * Global settings ({@code dotted.key -> value}, e.g. {@code chat.tool_progress_events}), read
          * through the host's real loader as if set in the environment; replaces {@link #global(GlobalConfig)}.
          */
@@ -140,6 +156,7 @@ public final class FakePlatformContext implements PlatformContext {
 
         public FakePlatformContext build() {
             if (config == null) config(Map.of());
+            if (toolsConfig == null) toolsConfig(Map.of());
             return new FakePlatformContext(this);
         }
     }
