@@ -116,6 +116,7 @@ public final class Platform implements AutoCloseable {
         var boot = new BootTimer();
         var config = loadConfig(options);                                        // 1. config
         var home = prepareHome(config.home());
+        prepareWorkspace(config.workspace());
         var apiKey = resolveKey(config, home);
         var json = Json.newMapper();
         var state = new GatewayState();
@@ -273,6 +274,19 @@ public final class Platform implements AutoCloseable {
             return home;
         } catch (IOException e) {
             throw new BootException("Cannot create the state directory " + home + " (CADUCEUS_HOME): " + e.getMessage(),
+                    2, e);
+        }
+    }
+
+    /** {@code tools.workspace}, created mode 0700 at start-up (tools.md §5.1). */
+    private static void prepareWorkspace(Path workspace) throws BootException {
+        try {
+            if (Files.isDirectory(workspace)) return;
+            Files.createDirectories(workspace);
+            if (workspace.getFileSystem().supportedFileAttributeViews().contains("posix"))
+                Files.setPosixFilePermissions(workspace, PosixFilePermissions.fromString("rwx------"));
+        } catch (IOException e) {
+            throw new BootException("Cannot create the workspace " + workspace + " (tools.workspace): " + e.getMessage(),
                     2, e);
         }
     }

@@ -30,16 +30,24 @@ final class PluginListing {
         out.flush();
     }
 
+    private static String availability(dev.caduceus.spi.tool.Tool tool) {
+        if (tool.available()) return "";
+        var reason = tool.unavailableReason();
+        return "  unavailable" + (reason == null ? "" : ": " + reason);
+    }
+
     private static List<String> contributions(Registries registries, String pluginId) {
         var lines = new ArrayList<String>();
         registries.routes().stream().filter(r -> r.pluginId().equals(pluginId))
                 .forEach(r -> lines.add("route  " + r.method() + " " + r.template()
                         + (r.name() == null ? "" : "  (" + r.name() + ")")));
         registries.toolEntries().stream().filter(t -> t.pluginId().equals(pluginId))
-                .forEach(t -> lines.add("tool   " + t.value().spec().name() + "  [" + t.value().spec().toolset() + "]"));
+                .forEach(t -> lines.add("tool   " + t.value().spec().name() + "  [" + t.value().spec().toolset() + "]"
+                        + availability(t.value())));
         var tools = registries.tools();
         var kinds = registries.kinds().getOrDefault(pluginId, List.of());
-        if (kinds.contains("toolsets")) lines.add("toolsets contributed (" + tools.toolsets().size() + " in catalog)");
+        if (kinds.contains("toolsets"))
+            tools.toolsets().forEach(t -> lines.add("toolset " + t.name() + " -> " + tools.resolve(t.name())));
         if (kinds.contains("distributions"))
             lines.add("distributions contributed (" + tools.distributions().size() + " in catalog)");
         registries.modelProviders().stream().filter(p -> p.pluginId().equals(pluginId))

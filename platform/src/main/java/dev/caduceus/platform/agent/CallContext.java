@@ -9,12 +9,32 @@ import java.nio.file.Path;
  * The {@link ToolContext} of one call. There is no approval channel yet, so every approval request
  * is answered {@link ApprovalChoice#DENY} at once; progress labels are logged at debug level.
  */
-record CallContext(String runId, Path workspace, ObjectMapper json, Cancellation cancellation, String tool)
+record CallContext(TurnScope scope, Path workspace, ObjectMapper json, Cancellation cancellation, String tool)
         implements ToolContext {
 
     @Override
+    public String runId() {
+        return scope.runId();
+    }
+
+    @Override
+    public String sessionId() {
+        return scope.sessionId();
+    }
+
+    @Override
+    public String memoryScope() {
+        return scope.memoryScope();
+    }
+
+    @Override
+    public boolean approvalChannel() {
+        return scope.approvalChannel();
+    }
+
+    @Override
     public void progress(String label) {
-        org.slf4j.LoggerFactory.getLogger(CallContext.class).debug("{} {}: {}", runId, tool, label);
+        org.slf4j.LoggerFactory.getLogger(CallContext.class).debug("{} {}: {}", scope.runId(), tool, label);
     }
 
     @Override

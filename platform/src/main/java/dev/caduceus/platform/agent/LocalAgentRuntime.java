@@ -37,6 +37,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
 
     private final ModelProvider provider;
     private final ToolSelection tools;
+    private final ToolDispatcher dispatcher;
     private final ToolBatch batch;
     private final SystemPrompt prompt;
     private final AgentSettings settings;
@@ -48,6 +49,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
                              SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock) {
         this.provider = provider;
         this.tools = tools;
+        this.dispatcher = dispatcher;
         this.batch = new ToolBatch(dispatcher, settings.maxParallelTools(), redactor);
         this.prompt = prompt;
         this.settings = settings;
@@ -69,7 +71,9 @@ public final class LocalAgentRuntime implements AgentRuntime {
         var offered = new LinkedHashMap<String, Tool>();
         tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
         var specs = offered.values().stream().map(Tool::spec).toList();
-        var system = Message.system(prompt.build(offered.keySet(), clock.instant(), request.instructions()));
+        var scope = TurnScope.of(ctx.runId(), request);
+        var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
+        var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
         var turn = new Turn(system, request.messages(), max);
         ctx.emit(new RunEvent.Started(model));
@@ -84,7 +88,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
                 case ModelReply.Answer a -> {
                     if (a.finish() == FinishReason.LENGTH) return turn.truncated(a.text());
                     if (!a.toolCalls().isEmpty()) {
-                        if (!runTools(turn, a, offered, ctx)) return turn.interrupted(null);
+                        if (!runTools(turn, a, offered, ctx, scope)) return turn.interrupted(null);
                         continue;
                     }
                     if (a.text().isBlank()) {
@@ -127,8 +131,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /** Appends the assistant message and one tool message per call; false when the run was stopped. */
-    private boolean runTools(Turn turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx)
-            throws InterruptedException {
+    private boolean runTools(Turn turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx,
+                             TurnScope scope) throws InterruptedException {
         var refs = new ArrayList<Message.ToolCallRef>();
         var calls = new ArrayList<ToolCall>();
         for (ModelEvent.ToolCall c : answer.toolCalls()) {
@@ -137,7 +141,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
         var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
         turn.add(new Message("assistant", content, refs, null, null), answer.text());
-        var outcomes = batch.run(calls, offered, ctx);
+        var outcomes = batch.run(calls, offered, ctx, scope);
         if (outcomes == null) return false;
         for (int i = 0; i < calls.size(); i++)
             turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),

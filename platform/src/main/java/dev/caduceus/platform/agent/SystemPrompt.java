@@ -39,9 +39,18 @@ public record SystemPrompt(String identity, Path workspace) {
 
     /** The prompt text for a turn offering {@code tools}, at {@code now}, with optional {@code instructions}. */
     public String build(Collection<String> tools, Instant now, String instructions) {
+        return build(tools, java.util.List.of(), now, instructions);
+    }
+
+    /**
+     * The prompt text (tools.md §2.2): identity, tool guidance, the tools' own sections (the memory
+     * snapshot), the environment line, then the caller's instructions.
+     */
+    public String build(Collection<String> tools, java.util.List<String> toolSections, Instant now, String instructions) {
         var parts = new ArrayList<String>();
         parts.add(identity);
         parts.addAll(guidance(Set.copyOf(tools)));
+        toolSections.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).forEach(parts::add);
         parts.add("Current date and time: " + WHEN.format(now) + ". Workspace: " + workspace
                 + ". Terminal backend: local.");
         if (instructions != null && !instructions.isBlank()) parts.add(instructions.strip());

@@ -34,7 +34,8 @@ final class ToolBatch {
      * Runs {@code calls}; returns their outcomes in call order, or null when the run was cancelled
      * (the running tools have been interrupted).
      */
-    List<ToolOutcome> run(List<ToolCall> calls, Map<String, Tool> offered, RunContext ctx) throws InterruptedException {
+    List<ToolOutcome> run(List<ToolCall> calls, Map<String, Tool> offered, RunContext ctx, TurnScope scope)
+            throws InterruptedException {
         int limit = parallel(calls, offered) ? Math.min(maxParallel, calls.size()) : 1;
         var outcomes = new ArrayList<ToolOutcome>(calls.size());
         calls.forEach(c -> outcomes.add(null));
@@ -47,7 +48,7 @@ final class ToolBatch {
             int finished = 0;
             while (finished < calls.size()) {
                 while (running < limit && next < calls.size()) {
-                    threads.add(launch(calls.get(next), next, offered, ctx, outcomes, done));
+                    threads.add(launch(calls.get(next), next, offered, ctx, scope, outcomes, done));
                     next++;
                     running++;
                 }
@@ -73,7 +74,7 @@ final class ToolBatch {
         }
     }
 
-    private Thread launch(ToolCall call, int index, Map<String, Tool> offered, RunContext ctx,
+    private Thread launch(ToolCall call, int index, Map<String, Tool> offered, RunContext ctx, TurnScope scope,
                           List<ToolOutcome> outcomes, LinkedBlockingQueue<Integer> done) {
         if (!call.name().startsWith("_")) {
             var tool = offered.get(call.name());
@@ -81,11 +82,10 @@ final class ToolBatch {
                     ToolPreview.preview(call.name(), call.arguments(), redactor),
                     ToolPreview.emoji(call.name(), tool == null ? null : tool.spec().emoji())));
         }
-        var runId = ctx.runId();
         var cancel = ctx.cancellation();
         return Thread.ofVirtual().name("tool-" + call.name()).start(() -> {
             try {
-                var outcome = dispatcher.dispatch(call, offered, runId, cancel);
+                var outcome = dispatcher.dispatch(call, offered, scope, cancel);
                 synchronized (outcomes) {
                     outcomes.set(index, outcome);
                 }

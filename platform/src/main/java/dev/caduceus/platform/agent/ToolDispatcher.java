@@ -41,8 +41,27 @@ public final class ToolDispatcher {
         this.workspace = workspace;
     }
 
+    /**
+     * The system-prompt sections of the offered tools for this turn (the memory snapshot), each asked
+     * with its plugin's class loader; a tool that fails here is logged and left out.
+     */
+    java.util.List<String> promptSections(java.util.Collection<Tool> tools, String memoryScope) {
+        var sections = new java.util.ArrayList<String>();
+        for (var tool : tools) {
+            var loader = loaders.getOrDefault(tool.spec().name(), ToolDispatcher.class.getClassLoader());
+            try {
+                var section = PluginCalls.with(loader, () -> tool.systemPromptSection(memoryScope));
+                if (section != null && !section.isBlank()) sections.add(redactor.redact(section));
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(ToolDispatcher.class)
+                        .warn("Tool {} failed to build its system prompt section", tool.spec().name(), e);
+            }
+        }
+        return sections;
+    }
+
     /** Calls {@code offered.get(call.name())}; never throws except {@link InterruptedException}. */
-    ToolOutcome dispatch(ToolCall call, Map<String, Tool> offered, String runId, Cancellation cancel)
+    ToolOutcome dispatch(ToolCall call, Map<String, Tool> offered, TurnScope scope, Cancellation cancel)
             throws InterruptedException {
         long start = System.nanoTime();
         var tool = offered.get(call.name());
@@ -55,7 +74,9 @@ public final class ToolDispatcher {
             content = error("Invalid arguments for " + call.name() + ": " + message
                     + ". Send the call again with a JSON object.");
         } else {
-            var result = invoke(tool, call, runId, cancel);
+            var coerced = new ToolCall(call.id(), call.name(),
+                    ArgumentCoercion.coerce(call.arguments(), tool.spec().parameters()));
+            var result = invoke(tool, coerced, scope, cancel);
             error = result instanceof ToolResult.Error;
             content = switch (result) {
                 case ToolResult.Ok ok -> cap(redactor.redact(ok.content()), tool.spec().maxResultChars());
@@ -65,9 +86,9 @@ public final class ToolDispatcher {
         return new ToolOutcome(redactor.redact(content), error, (System.nanoTime() - start) / 1_000_000);
     }
 
-    private ToolResult invoke(Tool tool, ToolCall call, String runId, Cancellation cancel) throws InterruptedException {
+    private ToolResult invoke(Tool tool, ToolCall call, TurnScope scope, Cancellation cancel) throws InterruptedException {
         var loader = loaders.getOrDefault(call.name(), ToolDispatcher.class.getClassLoader());
-        var context = new CallContext(runId, workspace, mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
+        var context = new CallContext(scope, workspace, mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
                 cancel, call.name());
         try {
             var result = PluginCalls.with(loader, () -> tool.call(call, context));

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.agent.Usage;
@@ -184,6 +186,38 @@ class LocalAgentRuntimeTest {
     }
 
     @Test
+    void toolsSeeTheSessionAndMemoryScopeAndContributePromptSections() throws Exception {
+        var probe = new dev.caduceus.spi.tool.Tool() {
+            final dev.caduceus.spi.tool.Tool inner = Tools.tool("probe", (c, ctx) ->
+                    new dev.caduceus.spi.tool.ToolResult.Ok(ctx.sessionId() + "|" + ctx.memoryScope() + "|"
+                            + ctx.approvalChannel() + "|" + c.arguments().path("n")));
+            @Override public dev.caduceus.spi.tool.ToolSpec spec() {
+                var params = (com.fasterxml.jackson.databind.node.ObjectNode) Harness.JSON.createObjectNode().put("type", "object");
+                params.putObject("properties").putObject("n").put("type", "integer");
+                var s = inner.spec();
+                return new dev.caduceus.spi.tool.ToolSpec(s.name(), s.description(), params, s.toolset(), s.requiresEnv(),
+                        s.risk(), s.maxResultChars(), s.parallelSafe(), s.concludesTurn(), s.emoji());
+            }
+            @Override public dev.caduceus.spi.tool.ToolResult call(dev.caduceus.spi.tool.ToolCall c,
+                                                                 dev.caduceus.spi.tool.ToolContext ctx) throws Exception {
+                return inner.call(c, ctx);
+            }
+            @Override public String systemPromptSection(String scope) { return "MEMORY SNAPSHOT for " + scope; }
+        };
+        var model = new ScriptedModel().toolCalls(ScriptedModel.call("c1", "probe", jsonArgs("{\"n\":\"7\"}")))
+                .answer("done");
+        var harness = new Harness(model, probe);
+        var request = new RunRequest(null, List.of(Message.user("go")), null, List.of(), "sess-1", "user-42",
+                dev.caduceus.spi.model.ModelOptions.DEFAULTS, 0, java.util.Map.of());
+        harness.runs.start(request).await();
+        var scope = "key:" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest("user-42".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertTrue(model.requests.getFirst().messages().getFirst().text().contains("MEMORY SNAPSHOT for " + scope));
+        var toolMessage = model.requests.get(1).messages().getLast();
+        assertEquals("sess-1|" + scope + "|false|7", toolMessage.text(), "the string \"7\" was coerced to 7");
+    }
+
+    @Test
     void contextTooLongIsAPartialCompletion() throws Exception {
         var model = new ScriptedModel().fail(400, false, "This model's maximum context length is 8192 tokens");
         var run = new Harness(model).start("go");
@@ -263,6 +297,10 @@ class LocalAgentRuntimeTest {
         assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(2));
         assertEquals(StopReason.INTERRUPTED, result.stopReason());
         assertEquals(1, model.requests.size());
+    }
+
+    static com.fasterxml.jackson.databind.node.ObjectNode jsonArgs(String json) throws Exception {
+        return (com.fasterxml.jackson.databind.node.ObjectNode) Harness.JSON.readTree(json);
     }
 
     static com.fasterxml.jackson.databind.node.ObjectNode args(int a, int b) {

@@ -1,0 +1,33 @@
+package dev.caduceus.platform.agent;
+
+import dev.caduceus.spi.agent.RunRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Who a turn's tool calls belong to: the run, the session (terminal state is kept per session) and
+ * the memory scope of http-api.md §6 ({@code key:} + sha256 of the session key, else
+ * {@code session:<id>}, job runs {@code job:<id>}). Immutable.
+ */
+record TurnScope(String runId, String sessionId, String memoryScope, boolean approvalChannel) {
+
+    static TurnScope of(String runId, RunRequest request) {
+        var sessionId = request.sessionId() != null ? request.sessionId() : runId;
+        String scope;
+        if (request.metadata().containsKey("job_id")) scope = "job:" + request.metadata().get("job_id");
+        else if (request.sessionKey() != null && !request.sessionKey().isBlank()) scope = "key:" + sha256(request.sessionKey());
+        else scope = request.sessionId() != null ? "session:" + request.sessionId() : null;
+        // No approval channel yet: the runs API (its own issue) will answer approvals.
+        return new TurnScope(runId, sessionId, scope, false);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
