@@ -43,7 +43,7 @@ public final class ScriptedUpstream implements AutoCloseable {
 
     private final ObjectMapper json = new ObjectMapper();
     private final ChatCompletionWire wire = new ChatCompletionWire(json);
-    private final ConcurrentLinkedQueue<Turn> turns = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<java.util.function.Function<JsonNode, Turn>> turns = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<RecordedRequest> requests = new ConcurrentLinkedQueue<>();
     private final AtomicLong ids = new AtomicLong();
     private final Server server;
@@ -77,7 +77,10 @@ public final class ScriptedUpstream implements AutoCloseable {
 
     /** Appends turns; each answers one later chat request. */
     public ScriptedUpstream enqueue(Turn... next) {
-        for (var turn : next) turns.add(requireNonNull(turn, "turn"));
+        for (var turn : next) {
+            requireNonNull(turn, "turn");
+            turns.add(body -> turn);
+        }
         return this;
     }
 
@@ -110,6 +113,15 @@ public final class ScriptedUpstream implements AutoCloseable {
     /** The recorded chat-completions requests only (not {@code /v1/models} probes). */
     public List<RecordedRequest> chatRequests() {
         return requests().stream().filter(r -> r.path().endsWith("/chat/completions")).toList();
+    }
+
+    /**
+     * Appends a turn computed from the request it answers (the parsed body), e.g. an answer that
+     * quotes the last tool result: {@code enqueue(Turn::quotingLastToolResult)}.
+     */
+    public ScriptedUpstream enqueue(java.util.function.Function<JsonNode, Turn> responder) {
+        turns.add(requireNonNull(responder, "responder"));
+        return this;
     }
 
     /** The number of enqueued turns not yet consumed. */
@@ -149,8 +161,8 @@ public final class ScriptedUpstream implements AutoCloseable {
 
         /** Answers one chat request; {@code false} when the connection was cut on purpose. */
         private boolean answer(Request request, JsonNode body, Response response, Callback callback) throws Exception {
-            var turn = turns.poll();
-            if (turn == null) turn = fallback;
+            var responder = turns.poll();
+            var turn = responder == null ? fallback : responder.apply(body);
             if (turn == null) {
                 send(response, 400, "application/json", wire.error(400,
                         "ScriptedUpstream: no scripted turn left (enqueue more turns or setDefault)"));

@@ -45,6 +45,18 @@ public record Turn(List<String> text, List<String> reasoning, List<ToolCall> too
         return empty().withText(text);
     }
 
+    /**
+     * An answer that quotes the content of the last {@code tool} message of {@code requestBody}:
+     * {@code "Tool result: <content>"} (end-to-end tests check that a tool's result reached the model
+     * and comes back in the final answer).
+     */
+    public static Turn quotingLastToolResult(com.fasterxml.jackson.databind.JsonNode requestBody) {
+        String last = "(no tool result)";
+        for (var message : requestBody.path("messages"))
+            if ("tool".equals(message.path("role").asText())) last = message.path("content").asText();
+        return textChunks("Tool result: ", last);
+    }
+
     /** Content streamed as exactly these chunks (for tests of chunk boundaries). */
     public static Turn textChunks(String... chunks) {
         return new Turn(List.of(chunks), List.of(), List.of(), null, null, 200, null, null, -1, false, 0, 0);

@@ -134,6 +134,15 @@ class ScriptedUpstreamTest {
     }
 
     @Test
+    void aResponderTurnQuotesTheLastToolResultOfItsRequest() throws Exception {
+        upstream.enqueue(Turn::quotingLastToolResult);
+        var body = "{\"model\":\"m1\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},"
+                + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"42 files\"}]}";
+        var answer = tree(post(body, null).body());
+        assertEquals("Tool result: 42 files", answer.at("/choices/0/message/content").asText());
+    }
+
+    @Test
     void answers400WhenNothingIsScriptedAndListsModels() throws Exception {
         assertEquals(400, post(PLAIN, null).statusCode());
         var models = http.send(HttpRequest.newBuilder(URI.create(upstream.baseUrl() + "/models")).build(),
