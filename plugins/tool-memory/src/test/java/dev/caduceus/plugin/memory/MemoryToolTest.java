@@ -268,6 +268,39 @@ class MemoryToolTest {
         assertEquals(42, EntryText.percent(924, 2200));
     }
 
+    @Test
+    void identicalDuplicatesCountAsOneMatchAndTheFirstIsChanged() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            int position = i;
+            db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                    + " VALUES (?, 'memory', ?, 'same note', 'x', 'x')", SCOPE, position));
+        }
+        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"same\","
+                + "\"content\":\"new note\"}"));
+        assertTrue(result.path("success").asBoolean(), result.toString());
+        assertEquals(List.of("new note", "same note"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void unchangedEntriesKeepTheirTimestampsAndNewOnesGetTheClock() throws Exception {
+        db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                + " VALUES (?, 'memory', 0, 'old note', '2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')", SCOPE));
+        add("memory", "new note");
+        var rows = db.read(sql -> sql.query("SELECT text, created_at, updated_at FROM memory_entries WHERE scope = ?"
+                + " ORDER BY position", r -> r.getString(1) + "|" + r.getString(2) + "|" + r.getString(3), SCOPE));
+        assertEquals(List.of("old note|2020-01-01T00:00:00Z|2020-01-02T00:00:00Z",
+                "new note|2026-01-15T09:00:00Z|2026-01-15T09:00:00Z"), rows);
+    }
+
+    @Test
+    void duplicateAddsInsideOperationsAreSkipped() throws Exception {
+        add("memory", "kept");
+        var result = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"add\",\"content\":\"kept\"},"
+                + "{\"action\":\"add\",\"content\":\"fresh\"}]}"));
+        assertTrue(result.path("success").asBoolean(), result.toString());
+        assertEquals(List.of("kept", "fresh"), entries(MemoryTarget.MEMORY));
+    }
+
     // -- helpers --
 
     void add(String target, String content) throws Exception {
