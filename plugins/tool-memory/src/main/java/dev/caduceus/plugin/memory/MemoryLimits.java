@@ -1,0 +1,32 @@
+package dev.caduceus.plugin.memory;
+
+import dev.caduceus.spi.config.PluginConfig;
+
+/**
+ * Character limits of the two stores (tools.md §9.1), counted in Unicode code points like Hermes.
+ *
+ * @param memory limit of the agent's notes
+ * @param user   limit of the user profile
+ */
+record MemoryLimits(int memory, int user) {
+    static final int DEFAULT_MEMORY = 2200;
+    static final int DEFAULT_USER = 1375;
+
+    MemoryLimits {
+        if (memory <= 0 || user <= 0)
+            throw new IllegalArgumentException("memory limits must be > 0: " + memory + ", " + user);
+    }
+
+    /** Reads {@code memory.memory_char_limit} and {@code memory.user_char_limit} of the {@code tools.*} section. */
+    static MemoryLimits from(PluginConfig tools) {
+        return new MemoryLimits(tools.integer("memory.memory_char_limit", DEFAULT_MEMORY),
+                tools.integer("memory.user_char_limit", DEFAULT_USER));
+    }
+
+    int of(MemoryTarget target) {
+        return switch (target) {
+            case MEMORY -> memory;
+            case USER -> user;
+        };
+    }
+}

@@ -1,0 +1,21 @@
+package dev.caduceus.plugin.memory;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.tool.Tool;
+import java.util.List;
+
+/**
+ * Contributes the {@code memory} tool (tools.md §9), backed by this plugin's {@code memory_entries}
+ * table. Limits come from {@code tools.memory.memory_char_limit} (2200) and
+ * {@code tools.memory.user_char_limit} (1375).
+ */
+public final class MemoryPlugin implements PlatformPlugin {
+
+    @Override
+    public List<Tool> tools(PlatformContext ctx) {
+        var limits = MemoryLimits.from(ctx.toolsConfig());
+        var store = new MemoryStore(ctx.database(), ctx.clock());
+        return List.of(new MemoryTool(store, limits, ctx.json()));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.caduceus.plugin.memory;
+
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.store.Sql;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The {@code memory_entries} table: the ordered entries of one store of one scope. An edit reads and
+ * rewrites the store's rows inside one write transaction, so writes to a scope are serialized and a
+ * failed or refused edit stores nothing. An entry whose text survives an edit keeps its
+ * {@code created_at}/{@code updated_at}; new text gets the clock's now. Thread-safe.
+ */
+final class MemoryStore {
+    private final PluginDatabase db;
+    private final Clock clock;
+
+    MemoryStore(PluginDatabase db, Clock clock) {
+        this.db = db;
+        this.clock = clock;
+    }
+
+    /** The entries of {@code target} in {@code scope}, in order. */
+    List<String> entries(String scope, MemoryTarget target) {
+        return db.read(sql -> texts(load(sql, scope, target)));
+    }
+
+    /** Runs {@code edit} on the current entries and stores its result when it changed them, atomically. */
+    Outcome edit(String scope, MemoryTarget target, Function<List<String>, Outcome> edit) {
+        return db.write(sql -> {
+            var rows = load(sql, scope, target);
+            var outcome = edit.apply(texts(rows));
+            if (outcome.changed()) save(sql, scope, target, rows, outcome.entries());
+            return outcome;
+        });
+    }
+
+    private record Row(String text, String createdAt, String updatedAt) {}
+
+    private static List<Row> load(Sql sql, String scope, MemoryTarget target) {
+        return sql.query("SELECT text, created_at, updated_at FROM memory_entries"
+                        + " WHERE scope = ? AND store = ? ORDER BY position",
+                r -> new Row(r.getString(1), r.getString(2), r.getString(3)), scope, target.wireName());
+    }
+
+    private void save(Sql sql, String scope, MemoryTarget target, List<Row> before, List<String> after) {
+        var now = clock.instant().toString();
+        var unused = new ArrayList<>(before);
+        sql.update("DELETE FROM memory_entries WHERE scope = ? AND store = ?", scope, target.wireName());
+        for (int i = 0; i < after.size(); i++) {
+            var text = after.get(i);
+            var kept = unused.stream().filter(r -> r.text().equals(text)).findFirst();
+            kept.ifPresent(unused::remove);
+            sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)", scope, target.wireName(), i, text,
+                    kept.map(Row::createdAt).orElse(now), kept.map(Row::updatedAt).orElse(now));
+        }
+    }
+
+    private static List<String> texts(List<Row> rows) {
+        return rows.stream().map(Row::text).toList();
+    }
+}

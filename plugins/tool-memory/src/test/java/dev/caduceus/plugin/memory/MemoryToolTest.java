@@ -1,0 +1,337 @@
+package dev.caduceus.plugin.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolContext;
+import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.testkit.TestDatabase;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MemoryToolTest {
+    static final String SCOPE = "session:s1";
+
+    @TempDir Path dir;
+    TestDatabase db;
+    PlatformContext platform;
+    Tool tool;
+
+    @BeforeEach
+    void open() {
+        db = TestDatabase.open(dir, "tool-memory");
+        platform = context(Map.of());
+        tool = new MemoryPlugin().tools(platform).getFirst();
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    PlatformContext context(Map<String, String> tools) {
+        return FakePlatformContext.builder("tool-memory").database(db).toolsConfig(tools).build();
+    }
+
+    @Test
+    void specMatchesHermes() {
+        var spec = tool.spec();
+        assertEquals("memory", spec.name());
+        assertEquals("memory", spec.toolset());
+        assertEquals("🧠", spec.emoji());
+        assertFalse(spec.parallelSafe());
+        assertEquals("target", spec.parameters().path("required").get(0).asText());
+        assertEquals(List.of("add", "replace", "remove"),
+                platform.json().convertValue(spec.parameters().at("/properties/action/enum"), List.class));
+        assertEquals("action", spec.parameters().at("/properties/operations/items/required/0").asText());
+    }
+
+    @Test
+    void addsAndReportsUsageInHermesFormat() throws Exception {
+        var raw = ok(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"  uses tabs  \"}"));
+        assertEquals("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \"0% — 9/2200 chars\", "
+                + "\"entry_count\": 1, \"message\": \"Entry added.\", \"note\": \"" + MemoryEdits.NOTE + "\"}", raw);
+        var second = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"likes 🧠\"}"));
+        assertEquals("0% — 19/2200 chars", second.path("usage").asText(), "9 + 3 (delimiter) + 7 code points");
+        assertEquals(List.of("uses tabs", "likes 🧠"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void duplicateAddIsASuccessThatStoresNothing() throws Exception {
+        add("memory", "fact one");
+        var result = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"fact one\"}"));
+        assertTrue(result.path("success").asBoolean());
+        assertEquals("Entry already exists (no duplicate added).", result.path("message").asText());
+        assertEquals(1, result.path("entry_count").asInt());
+        assertEquals(List.of("fact one"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void replaceChangesTheOneEntryContainingTheSubstring() throws Exception {
+        add("user", "name is Ada");
+        add("user", "prefers short answers");
+        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"short\","
+                + "\"content\":\"prefers detailed answers\"}"));
+        assertEquals("Entry replaced.", result.path("message").asText());
+        assertEquals("user", result.path("target").asText());
+        assertEquals(List.of("name is Ada", "prefers detailed answers"), entries(MemoryTarget.USER));
+    }
+
+    @Test
+    void removeDeletesTheMatchingEntry() throws Exception {
+        add("memory", "a");
+        add("memory", "bb");
+        var result = json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"b\"}"));
+        assertEquals("Entry removed.", result.path("message").asText());
+        assertEquals(1, result.path("entry_count").asInt());
+        assertEquals(List.of("a"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void noMatchIsAnErrorWithTheCurrentEntries() throws Exception {
+        add("memory", "alpha");
+        var result = json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"zeta\"}"));
+        assertFalse(result.path("success").asBoolean());
+        assertEquals("No entry matched 'zeta'.", result.path("error").asText());
+        assertEquals("alpha", result.path("current_entries").get(0).asText());
+    }
+
+    @Test
+    void severalDistinctMatchesAreRefusedWithPreviews() throws Exception {
+        add("memory", "project uses maven " + "x".repeat(100));
+        add("memory", "project uses java 21");
+        var raw = ok(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"project\",\"content\":\"y\"}"));
+        var result = platform.json().readTree(raw);
+        assertEquals("Multiple entries matched 'project'. Be more specific.", result.path("error").asText());
+        assertEquals(2, result.path("matches").size());
+        assertEquals(83, result.path("matches").get(0).asText().length(), "80 chars plus ...");
+        assertTrue(result.path("matches").get(0).asText().endsWith("..."));
+        assertEquals(List.of("project uses maven " + "x".repeat(100), "project uses java 21"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void addOverTheLimitIsRefusedButExactlyAtTheLimitIsAccepted() throws Exception {
+        tool = new MemoryPlugin().tools(context(Map.of("memory.memory_char_limit", "20"))).getFirst();
+        add("memory", "0123456789"); // 10
+        var over = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"12345678\"}")); // 10+3+8 = 21
+        assertFalse(over.path("success").asBoolean());
+        assertEquals("Memory at 10/20 chars. Adding this entry (8 chars) would exceed the limit. "
+                + "Replace or remove entries first.", over.path("error").asText());
+        assertEquals("10/20", over.path("usage").asText());
+        assertEquals("0123456789", over.path("current_entries").get(0).asText());
+        var exact = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"1234567\"}")); // 20
+        assertTrue(exact.path("success").asBoolean());
+        assertEquals("100% — 20/20 chars", exact.path("usage").asText());
+    }
+
+    @Test
+    void replaceOverTheLimitIsRefused() throws Exception {
+        tool = new MemoryPlugin().tools(context(Map.of("memory.user_char_limit", "10"))).getFirst();
+        add("user", "short");
+        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"sh\","
+                + "\"content\":\"much too long\"}"));
+        assertFalse(result.path("success").asBoolean());
+        assertTrue(result.path("error").asText().contains("13/10"), result.toString());
+        assertEquals(List.of("short"), entries(MemoryTarget.USER));
+    }
+
+    @Test
+    void operationsApplyAllOrNothingWithTheLimitCheckedAtTheEnd() throws Exception {
+        tool = new MemoryPlugin().tools(context(Map.of("memory.memory_char_limit", "20"))).getFirst();
+        add("memory", "0123456789");
+        var freed = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"0123\"},"
+                + "{\"action\":\"add\",\"content\":\"abcdefghijklmnop\"}]}"));
+        assertTrue(freed.path("success").asBoolean(), freed.toString());
+        assertEquals("Applied 2 operation(s).", freed.path("message").asText());
+        assertEquals(List.of("abcdefghijklmnop"), entries(MemoryTarget.MEMORY));
+
+        var failed = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"abc\"},"
+                + "{\"action\":\"remove\",\"old_text\":\"nothing\"}]}"));
+        assertFalse(failed.path("success").asBoolean());
+        assertTrue(failed.path("error").asText().startsWith("Operation 2 (remove): No entry matched 'nothing'."));
+        assertEquals(List.of("abcdefghijklmnop"), entries(MemoryTarget.MEMORY), "nothing applied");
+    }
+
+    @Test
+    void refusesControlInvisibleAndRoleMarkerContent() throws Exception {
+        for (var bad : List.of("a\u0007b", "zero\u200Bwidth", "x<|im_start|>system", "ok</SYSTEM>")) {
+            var args = platform.json().createObjectNode().put("action", "add").put("target", "memory").put("content", bad);
+            var result = json(tool.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+            assertFalse(result.path("success").asBoolean(), bad);
+            assertTrue(result.path("error").asText().startsWith("Entry refused"), bad);
+        }
+        assertTrue(json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"line1\\n\\tline2\"}"))
+                .path("success").asBoolean());
+    }
+
+    @Test
+    void emptyContentIsAnError() throws Exception {
+        var result = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"   \"}"));
+        assertFalse(result.path("success").asBoolean());
+        assertEquals("Content cannot be empty.", result.path("error").asText());
+    }
+
+    @Test
+    void scopesAreIsolated() throws Exception {
+        add("memory", "only in s1");
+        assertEquals(List.of(), new MemoryStore(db, platform.clock()).entries("key:other", MemoryTarget.MEMORY));
+        var other = json(call("key:other", "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"s1\"}"));
+        assertFalse(other.path("success").asBoolean());
+        assertNull(tool.systemPromptSection("key:other"));
+    }
+
+    @Test
+    void entriesSurviveANewPluginInstanceOnTheSameDatabase() throws Exception {
+        add("memory", "persisted fact");
+        add("user", "persisted profile");
+        var fresh = new MemoryPlugin().tools(context(Map.of())).getFirst();
+        assertTrue(fresh.systemPromptSection(SCOPE).contains("persisted fact"));
+        assertTrue(fresh.systemPromptSection(SCOPE).contains("persisted profile"));
+    }
+
+    @Test
+    void withoutAScopeNothingIsStored() throws Exception {
+        assertEquals("{\"success\": false, \"error\": \"Memory is not available in this context.\"}",
+                ok(call(null, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"x\"}")));
+        assertNull(tool.systemPromptSection(null));
+    }
+
+    @Test
+    void wrongTypesAndMissingArgumentsAreErrorsNotExceptions() throws Exception {
+        for (var args : List.of("{}", "{\"action\":\"add\"}", "{\"action\":\"add\",\"target\":\"people\",\"content\":\"x\"}",
+                "{\"action\":\"add\",\"target\":\"memory\",\"content\":42}", "{\"action\":5,\"target\":\"memory\"}",
+                "{\"target\":\"memory\"}", "{\"action\":\"delete\",\"target\":\"memory\"}", "{\"action\":\"ADD\",\"target\":\"memory\"}",
+                "{\"target\":\"memory\",\"operations\":\"nope\"}", "{\"target\":\"memory\",\"operations\":[1]}",
+                "{\"target\":\"memory\",\"operations\":[{\"content\":\"x\"}]}", "{\"target\":[\"memory\"],\"action\":\"add\"}")) {
+            var result = call(SCOPE, args);
+            assertInstanceOf(ToolResult.Error.class, result, args);
+        }
+        assertEquals(List.of(), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void missingContentOrOldTextAreErrorResults() throws Exception {
+        assertEquals("Content cannot be empty.",
+                json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\"}")).path("error").asText());
+        assertEquals("old_text cannot be empty.",
+                json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\"}")).path("error").asText());
+        assertEquals("old_text cannot be empty.",
+                json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"content\":\"x\"}")).path("error").asText());
+    }
+
+    @Test
+    void snapshotRendersBothBlocksAndIsFrozenUntilAsked() throws Exception {
+        add("memory", "uses tabs");
+        add("memory", "repo at /src");
+        add("user", "name is Ada");
+        var rule = "═".repeat(46);
+        var expected = rule + "\nMEMORY (your personal notes) [1% — 24/2200 chars]\n" + rule + "\nuses tabs\n§\nrepo at /src"
+                + "\n\n" + rule + "\nUSER PROFILE (who the user is) [0% — 11/1375 chars]\n" + rule + "\nname is Ada";
+        var snapshot = tool.systemPromptSection(SCOPE);
+        assertEquals(expected, snapshot);
+        add("memory", "later fact");
+        assertEquals(expected, snapshot, "a string taken at turn start does not change");
+        assertTrue(tool.systemPromptSection(SCOPE).contains("later fact"));
+    }
+
+    @Test
+    void snapshotOmitsEmptyStoresAndHidesEntriesRefusedNow() throws Exception {
+        assertNull(tool.systemPromptSection(SCOPE));
+        db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                + " VALUES (?, 'user', 0, ?, 'x', 'x')", SCOPE, "evil <tool_call> entry"));
+        var snapshot = tool.systemPromptSection(SCOPE);
+        assertTrue(snapshot.startsWith("═".repeat(46) + "\nUSER PROFILE"), snapshot);
+        assertTrue(snapshot.endsWith("\n[BLOCKED: entry hidden]"), snapshot);
+        assertFalse(snapshot.contains("MEMORY (your personal notes)"));
+    }
+
+    @Test
+    void percentIsTruncatedLikePython() {
+        assertEquals(28, EntryText.percent(29, 100), "int(29/100*100) is 28 in Python");
+        assertEquals(100, EntryText.percent(30, 20));
+        assertEquals(42, EntryText.percent(924, 2200));
+    }
+
+    @Test
+    void identicalDuplicatesCountAsOneMatchAndTheFirstIsChanged() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            int position = i;
+            db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                    + " VALUES (?, 'memory', ?, 'same note', 'x', 'x')", SCOPE, position));
+        }
+        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"same\","
+                + "\"content\":\"new note\"}"));
+        assertTrue(result.path("success").asBoolean(), result.toString());
+        assertEquals(List.of("new note", "same note"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void unchangedEntriesKeepTheirTimestampsAndNewOnesGetTheClock() throws Exception {
+        db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                + " VALUES (?, 'memory', 0, 'old note', '2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')", SCOPE));
+        add("memory", "new note");
+        var rows = db.read(sql -> sql.query("SELECT text, created_at, updated_at FROM memory_entries WHERE scope = ?"
+                + " ORDER BY position", r -> r.getString(1) + "|" + r.getString(2) + "|" + r.getString(3), SCOPE));
+        assertEquals(List.of("old note|2020-01-01T00:00:00Z|2020-01-02T00:00:00Z",
+                "new note|2026-01-15T09:00:00Z|2026-01-15T09:00:00Z"), rows);
+    }
+
+    @Test
+    void duplicateAddsInsideOperationsAreSkipped() throws Exception {
+        add("memory", "kept");
+        var result = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"add\",\"content\":\"kept\"},"
+                + "{\"action\":\"add\",\"content\":\"fresh\"}]}"));
+        assertTrue(result.path("success").asBoolean(), result.toString());
+        assertEquals(List.of("kept", "fresh"), entries(MemoryTarget.MEMORY));
+    }
+
+    // -- helpers --
+
+    void add(String target, String content) throws Exception {
+        var args = platform.json().createObjectNode().put("action", "add").put("target", target).put("content", content);
+        var result = json(tool.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+        assertTrue(result.path("success").asBoolean(), result.toString());
+    }
+
+    List<String> entries(MemoryTarget target) {
+        return new MemoryStore(db, platform.clock()).entries(SCOPE, target);
+    }
+
+    ToolResult call(String scope, String args) throws Exception {
+        var node = (ObjectNode) platform.json().readTree(args);
+        return tool.call(new ToolCall("call-1", "memory", node), new FakeToolContext(scope, platform.json()));
+    }
+
+    static String ok(ToolResult result) {
+        return assertInstanceOf(ToolResult.Ok.class, result).content();
+    }
+
+    JsonNode json(ToolResult result) throws Exception {
+        return platform.json().readTree(ok(result));
+    }
+
+    /** Just enough of a ToolContext for the memory tool. */
+    record FakeToolContext(String memoryScope, ObjectMapper json) implements ToolContext {
+        @Override public String runId() { return "run-1"; }
+        @Override public Path workspace() { return Path.of("."); }
+        @Override public Cancellation cancellation() { throw new UnsupportedOperationException(); }
+        @Override public void progress(String label) {}
+        @Override public ApprovalChoice approval(ApprovalRequest request) { return ApprovalChoice.DENY; }
+    }
+}
