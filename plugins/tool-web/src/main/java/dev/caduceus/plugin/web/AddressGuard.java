@@ -75,7 +75,8 @@ final class AddressGuard {
         }
         if (addresses.length == 0) throw new Refused("Could not resolve host: " + host);
         for (var address : addresses) {
-            if (METADATA_ADDRESSES.contains(address) || METADATA_ADDRESSES.contains(embeddedIpv4(address)))
+            var embedded = embeddedIpv4(address);
+            if (METADATA_ADDRESSES.contains(address) || (embedded != null && METADATA_ADDRESSES.contains(embedded)))
                 throw new Refused(BLOCKED);
             if (!allowPrivate && isInternal(address)) throw new Refused(BLOCKED);
         }
