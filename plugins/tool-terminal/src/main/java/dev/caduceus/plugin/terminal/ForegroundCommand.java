@@ -33,8 +33,9 @@ final class ForegroundCommand {
         this.stateDir = stateDir;
     }
 
+    /** Runs {@code command}; on a normal exit the session's state is updated ({@code keepCwd}: see {@link ShellSessions#update}). */
     Outcome run(String command, Path dir, Map<String, String> env, int timeoutSeconds, Cancellation cancel,
-                ShellSessions sessions, String session) throws IOException, InterruptedException {
+                ShellSessions sessions, String session, Path keepCwd) throws IOException, InterruptedException {
         var stateFile = Files.createTempFile(stateDir, "state-", ".bin");
         try {
             var argv = List.of(settings.shell(), "-c", wrapper(stateFile), settings.shell(), command);
@@ -44,7 +45,7 @@ final class ForegroundCommand {
             if (ending == Ending.EXITED) {
                 exit = shell.process().exitValue();
                 if (!shell.awaitOutput(LINGER)) shell.kill(settings.killGrace()); // a leftover child holds the pipe
-                sessions.update(session, stateFile);
+                sessions.update(session, stateFile, keepCwd);
             } else {
                 shell.kill(settings.killGrace());
                 exit = ending == Ending.TIMED_OUT ? 124 : 130;

@@ -70,11 +70,13 @@ final class ShellSessions {
     /**
      * Reads what the wrapper script wrote after the command ({@code $PWD\0} then {@code env -0}) and
      * makes it the session's state. A missing or empty file leaves the state unchanged.
+     *
+     * @param keepCwd the directory to keep instead of the recorded one (a {@code workdir} call), or null
      */
-    void update(String session, Path stateFile) throws IOException {
+    void update(String session, Path stateFile, Path keepCwd) throws IOException {
         if (!Files.isRegularFile(stateFile) || Files.size(stateFile) == 0) return;
         var parts = new String(Files.readAllBytes(stateFile), StandardCharsets.UTF_8).split("\0");
-        var cwd = Path.of(parts[0]);
+        var cwd = keepCwd != null ? keepCwd : Path.of(parts[0]);
         if (!cwd.isAbsolute() || !Files.isDirectory(cwd)) return;
         var env = new HashMap<String, String>();
         for (int i = 1; i < parts.length; i++) {

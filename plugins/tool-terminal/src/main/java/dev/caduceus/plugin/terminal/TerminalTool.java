@@ -104,12 +104,13 @@ final class TerminalTool implements Tool {
         }
         var env = sessions.environment(state, session, workspace);
         return background ? startBackground(command, dir, env, session, approval)
-                : runForeground(command, dir, env, timeout == null ? settings.timeoutSeconds() : timeout, ctx, approval);
+                : runForeground(command, dir, env, timeout == null ? settings.timeoutSeconds() : timeout, ctx, approval,
+                        workdir == null ? null : state.cwd());
     }
 
     private ToolResult runForeground(String command, Path dir, Map<String, String> env, int timeout,
-                                     ToolContext ctx, String approval) throws IOException, InterruptedException {
-        var outcome = foreground.run(command, dir, env, timeout, ctx.cancellation(), sessions, ctx.sessionId());
+                                     ToolContext ctx, String approval, Path keepCwd) throws IOException, InterruptedException {
+        var outcome = foreground.run(command, dir, env, timeout, ctx.cancellation(), sessions, ctx.sessionId(), keepCwd);
         var result = obj("output", outcome.output(), "exit_code", outcome.exitCode(),
                 "error", outcome.ending() == ForegroundCommand.Ending.TIMED_OUT
                         ? "Command timed out after " + timeout + " seconds" : null);
