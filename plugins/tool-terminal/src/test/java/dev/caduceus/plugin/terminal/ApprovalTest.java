@@ -103,14 +103,28 @@ class ApprovalTest {
     }
 
     @Test
-    void alwaysForANonPermanentPatternLastsForTheSession() throws Exception {
+    void alwaysAllowsAPermanentPatternInEverySession() throws Exception {
         try (var h = new Harness(tmp)) {
             var s1 = h.session("s1", true, ApprovalChoice.ALWAYS);
-            var r = h.run(s1, "echo x > $CADUCEUS_HOME_NOT_SET; rm -rf ~/caduceus-test-not-there-$RANDOM-dir-x 2>/dev/null; true");
-            // not rm-root (a path below ~), so it is rm-recursive, which may be allowed permanently
+            var r = h.run(s1, "rm -rf nothing-here-1");
             assertEquals("approved permanently by the user (rm-recursive)", r.path("approval").asText());
-            var other = h.session("s2", true, ApprovalChoice.DENY);
-            assertFalse(h.run(other, "rm -rf nothing-here").has("status"), "always covers every session");
+            var s2 = h.session("s2", true, ApprovalChoice.DENY);
+            assertFalse(h.run(s2, "rm -rf nothing-here-2").has("status"), "always covers every session");
+            assertTrue(s2.approvals.isEmpty());
+        }
+    }
+
+    @Test
+    void alwaysForANonPermanentPatternLastsForTheSessionOnly() throws Exception {
+        try (var h = new Harness(tmp)) {
+            var s1 = h.session("s1", true, ApprovalChoice.ALWAYS);
+            Files.createDirectories(h.home);
+            var r = h.run(s1, "echo x > " + h.home + "/note");
+            assertEquals("x\n", Files.readString(h.home.resolve("note")));
+            assertTrue(r.path("approval").asText().startsWith("approved for this session by the user (credential-write"));
+            var s2 = h.session("s2", true, ApprovalChoice.DENY);
+            assertEquals("Command denied by the user: write to credential or Caduceus state files",
+                    h.run(s2, "echo y > " + h.home + "/note").path("error").asText());
         }
     }
 }
