@@ -1,0 +1,88 @@
+package dev.caduceus.plugin.terminal;
+
+import dev.caduceus.spi.Cancellation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one foreground command to completion, timeout or cancellation (tools.md §6.1 steps 6–7).
+ * The command runs through {@code eval} inside a wrapper whose EXIT trap writes {@code $PWD} and
+ * {@code env -0} to a state file, so {@code cd} and {@code export} carry over to the session's next
+ * call. On timeout or cancellation the whole process tree is killed. Stateless apart from settings.
+ */
+final class ForegroundCommand {
+    private static final Duration LINGER = Duration.ofSeconds(5);
+
+    /** How the command ended. */
+    enum Ending { EXITED, TIMED_OUT, INTERRUPTED }
+
+    /** The outcome; {@code output} is already capped and trimmed. */
+    record Outcome(String output, int exitCode, Ending ending) {}
+
+    private final TerminalSettings settings;
+    private final Path stateDir;
+
+    ForegroundCommand(TerminalSettings settings, Path stateDir) {
+        this.settings = settings;
+        this.stateDir = stateDir;
+    }
+
+    /** Runs {@code command}; on a normal exit the session's state is updated ({@code keepCwd}: see {@link ShellSessions#update}). */
+    Outcome run(String command, Path dir, Map<String, String> env, int timeoutSeconds, Cancellation cancel,
+                ShellSessions sessions, String session, Path keepCwd) throws IOException, InterruptedException {
+        var stateFile = Files.createTempFile(stateDir, "state-", ".bin");
+        try {
+            var argv = List.of(settings.shell(), "-c", wrapper(stateFile), settings.shell(), command);
+            var shell = ShellProcess.start(argv, dir, env, false, CappedOutput.forForeground(settings.maxOutputChars()));
+            Ending ending = await(shell, timeoutSeconds, cancel);
+            int exit;
+            if (ending == Ending.EXITED) {
+                exit = shell.process().exitValue();
+                if (!shell.awaitOutput(LINGER)) shell.kill(settings.killGrace()); // a leftover child holds the pipe
+                sessions.update(session, stateFile, keepCwd);
+            } else {
+                shell.kill(settings.killGrace());
+                exit = ending == Ending.TIMED_OUT ? 124 : 130;
+            }
+            shell.awaitOutput(Duration.ofSeconds(1));
+            var output = shell.output().text().strip();
+            if (ending == Ending.INTERRUPTED) output = (output.isEmpty() ? "" : output + "\n") + "[Command interrupted]";
+            return new Outcome(output, exit, ending);
+        } finally {
+            Files.deleteIfExists(stateFile);
+        }
+    }
+
+    private static Ending await(ShellProcess shell, int timeoutSeconds, Cancellation cancel) throws InterruptedException {
+        var done = new CountDownLatch(1);
+        shell.process().onExit().thenRun(done::countDown);
+        try (var hook = cancel.onCancel(done::countDown)) {
+            boolean finished = done.await(timeoutSeconds, TimeUnit.SECONDS);
+            if (cancel.isCancelled() && shell.process().isAlive()) return Ending.INTERRUPTED;
+            if (!finished) return shell.process().isAlive() ? Ending.TIMED_OUT : Ending.EXITED;
+            return Ending.EXITED;
+        } catch (InterruptedException e) {
+            shell.kill(Duration.ZERO);
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot unregister the cancellation hook", e);
+        }
+    }
+
+    /**
+     * The wrapper: the EXIT trap records the state, the command runs via eval so that its syntax
+     * errors and {@code exit} stay inside. The state directory's path has no quote or {@code $}
+     * characters (checked by {@link TerminalPlugin}).
+     */
+    private static String wrapper(Path stateFile) {
+        return "trap '__caduceus_ec=$?; { printf \"%s\\0\" \"$PWD\"; env -0; } > \"" + stateFile
+                + "\" 2>/dev/null; exit $__caduceus_ec' EXIT\n"
+                + "__caduceus_cmd=$1; shift; eval \"$__caduceus_cmd\"";
+    }
+}

@@ -1,0 +1,103 @@
+package dev.caduceus.plugin.terminal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.tool.Tool;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Contributes the {@code terminal} and {@code process} tools (toolset {@code terminal}, tools.md
+ * §6) on the local backend. {@link #start} reads {@code tools.terminal.*}, {@code tools.process.*}
+ * and {@code approvals.mode}, creates the workspace (0700) and a private directory for the shell
+ * state files, and schedules the lifetime reaper of background processes; {@link #stop} kills every
+ * background process.
+ *
+ * <p>Session end: the runtime does not report it yet. When it does, call {@link #endSession} from
+ * that hook to kill the session's background processes and drop its directory, environment and
+ * approval allowlist; until then they live until the lifetime limit, the LRU bound or shutdown.
+ */
+public final class TerminalPlugin implements PlatformPlugin {
+    private static final System.Logger LOG = System.getLogger(TerminalPlugin.class.getName());
+    private static final Duration REAP_PERIOD = Duration.ofSeconds(30);
+
+    private final Duration killGrace;
+    private Path stateDir;
+    private ProcessRegistry registry;
+    private ShellSessions sessions;
+    private ApprovalGate gate;
+    private List<Tool> tools = List.of();
+    private Scheduler.Task reaper;
+
+    public TerminalPlugin() {
+        this(Duration.ofSeconds(2));
+    }
+
+    /** For tests: a shorter SIGTERM → SIGKILL grace period. */
+    TerminalPlugin(Duration killGrace) {
+        this.killGrace = killGrace;
+    }
+
+    @Override
+    public void start(PlatformContext ctx) throws IOException {
+        var mode = ctx.global().approvalsMode().toLowerCase(Locale.ROOT);
+        if (!mode.equals("manual") && !mode.equals("off"))
+            LOG.log(System.Logger.Level.WARNING, "approvals.mode ''{0}'' is read as manual", mode);
+        var settings = TerminalSettings.from(ctx.toolsConfig(), mode).withKillGrace(killGrace);
+        var workspace = ctx.global().workspace();
+        if (!Files.isDirectory(workspace))
+            Files.createDirectories(workspace, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        stateDir = Files.createTempDirectory("caduceus-terminal-");
+        if (stateDir.toString().matches(".*[\"$`\\\\].*"))
+            throw new IOException("temporary directory path has shell-special characters: " + stateDir);
+        registry = new ProcessRegistry(settings, ctx.clock());
+        sessions = new ShellSessions(System.getenv(), settings);
+        gate = new ApprovalGate(settings.approvalsOff());
+        var dangerous = new DangerousCommands("root".equals(System.getProperty("user.name")));
+        var json = ctx.json();
+        tools = List.of(
+                new TerminalTool((ObjectNode) json.readTree(Schemas.TERMINAL), settings, sessions,
+                        new ForegroundCommand(settings, stateDir), registry, dangerous, gate, ctx.global().stateDir()),
+                new ProcessTool((ObjectNode) json.readTree(Schemas.PROCESS), registry, settings));
+        reaper = ctx.scheduler().scheduleWithFixedDelay("terminal: reap background processes past their lifetime",
+                REAP_PERIOD, REAP_PERIOD, () -> {
+                    try {
+                        registry.reapExpired();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+    }
+
+    @Override
+    public List<Tool> tools(PlatformContext ctx) {
+        return tools;
+    }
+
+    /** The session-end hook (not called by the runtime yet): kills and forgets everything of {@code session}. */
+    public void endSession(String session) throws InterruptedException {
+        registry.killSession(session);
+        sessions.forget(session);
+        gate.forget(session);
+    }
+
+    @Override
+    public void stop() throws Exception {
+        if (reaper != null) reaper.cancel();
+        if (registry != null) registry.killAll();
+        if (stateDir != null) {
+            try (Stream<Path> files = Files.walk(stateDir)) {
+                for (var f : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.caduceus.plugin.terminal;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.config.PluginConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code tools.terminal.*} and {@code tools.process.*} settings (tools.md §10) plus
+ * {@code approvals.mode}. Immutable.
+ *
+ * @param shell                 {@code tools.terminal.shell}
+ * @param timeoutSeconds        {@code tools.terminal.timeout}, the default per command
+ * @param maxForegroundTimeout  {@code tools.terminal.max_foreground_timeout}
+ * @param maxOutputChars        {@code tools.terminal.max_output_chars}
+ * @param allowOutsideWorkspace {@code tools.terminal.allow_outside_workspace} (for {@code workdir})
+ * @param envDenylist           {@code tools.terminal.env_denylist}; names ending in {@code *} are prefixes
+ * @param maxPerSession         {@code tools.process.max_per_session}
+ * @param maxLifetime           {@code tools.process.max_lifetime_seconds}
+ * @param approvalsOff          {@code approvals.mode} is {@code off}
+ * @param killGrace             SIGTERM → SIGKILL delay (2 s; shorter in tests)
+ */
+record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeout, int maxOutputChars,
+                        boolean allowOutsideWorkspace, List<String> envDenylist, int maxPerSession,
+                        Duration maxLifetime, boolean approvalsOff, Duration killGrace) {
+    static final List<String> DEFAULT_DENYLIST = List.of("API_SERVER_KEY", "OPENAI_API_KEY", "GATEWAY_PROXY_KEY",
+            "TAVILY_API_KEY", "SEARXNG_API_KEY", "CADUCEUS_*");
+
+    TerminalSettings {
+        requireNonNull(shell, "shell");
+        envDenylist = List.copyOf(envDenylist);
+        if (timeoutSeconds < 1 || maxForegroundTimeout < 1 || maxOutputChars < 100 || maxPerSession < 1)
+            throw new IllegalArgumentException("tools.terminal/process limits must be positive");
+    }
+
+    static TerminalSettings from(PluginConfig tools, String approvalsMode) {
+        var mode = approvalsMode.toLowerCase(Locale.ROOT);
+        return new TerminalSettings(
+                tools.string("terminal.shell", "/bin/bash"),
+                tools.integer("terminal.timeout", 180),
+                tools.integer("terminal.max_foreground_timeout", 600),
+                tools.integer("terminal.max_output_chars", 50_000),
+                tools.bool("terminal.allow_outside_workspace", false),
+                tools.list("terminal.env_denylist", DEFAULT_DENYLIST),
+                tools.integer("process.max_per_session", 8),
+                Duration.ofSeconds(tools.longValue("process.max_lifetime_seconds", 3600)),
+                mode.equals("off"),
+                Duration.ofSeconds(2));
+    }
+
+    /** Whether {@code name} is removed from the child environment (§5.4); {@code CADUCEUS_*} always is. */
+    boolean denied(String name) {
+        if (name.startsWith("CADUCEUS_")) return true;
+        for (var entry : envDenylist) {
+            if (entry.endsWith("*") ? name.startsWith(entry.substring(0, entry.length() - 1)) : name.equals(entry))
+                return true;
+        }
+        return false;
+    }
+
+    TerminalSettings withKillGrace(Duration grace) {
+        return new TerminalSettings(shell, timeoutSeconds, maxForegroundTimeout, maxOutputChars, allowOutsideWorkspace,
+                envDenylist, maxPerSession, maxLifetime, approvalsOff, grace);
+    }
+}

@@ -1,0 +1,157 @@
+package dev.caduceus.plugin.terminal;
+
+import static dev.caduceus.plugin.terminal.JsonText.obj;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolContext;
+import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.spi.tool.ToolRisk;
+import dev.caduceus.spi.tool.ToolSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code terminal} tool (tools.md §6.1): validates the arguments, applies the long-lived
+ * foreground guard and the dangerous-command approval (§5.3), checks {@code workdir}, then runs
+ * the command in the session's directory and environment, in the foreground
+ * ({@link ForegroundCommand}) or in the background ({@link ProcessRegistry}). Thread-safe.
+ */
+final class TerminalTool implements Tool {
+    static final String DESCRIPTION = "Run a shell command on the server (local backend, /bin/bash) in the session's "
+            + "working directory, which starts at the workspace root. The working directory and exported variables "
+            + "persist between calls. Returns JSON with output (stdout and stderr merged, long output truncated), "
+            + "exit_code and error. Prefer read_file, search_files, patch and write_file over cat/grep/sed/heredocs "
+            + "for reading, searching and editing files. Never use nohup or '&': set background=true for servers and "
+            + "long jobs, then manage them with the process tool.";
+    private static final Pattern WORKDIR_CHARS = Pattern.compile("[A-Za-z0-9/\\\\:_\\-.~ +@=,]+");
+
+    private final ToolSpec spec;
+    private final TerminalSettings settings;
+    private final ShellSessions sessions;
+    private final ForegroundCommand foreground;
+    private final ProcessRegistry registry;
+    private final DangerousCommands dangerous;
+    private final ApprovalGate gate;
+    private final Path stateDir;
+
+    TerminalTool(ObjectNode schema, TerminalSettings settings, ShellSessions sessions, ForegroundCommand foreground,
+                 ProcessRegistry registry, DangerousCommands dangerous, ApprovalGate gate, Path stateDir) {
+        this.spec = new ToolSpec("terminal", DESCRIPTION, schema, "terminal", List.of(), ToolRisk.EXECUTES, 100_000,
+                false, false, "💻");
+        this.settings = settings;
+        this.sessions = sessions;
+        this.foreground = foreground;
+        this.registry = registry;
+        this.dangerous = dangerous;
+        this.gate = gate;
+        this.stateDir = stateDir;
+    }
+
+    @Override
+    public ToolSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public ToolResult call(ToolCall call, ToolContext ctx) throws Exception {
+        var args = call.arguments();
+        var commandNode = args.get("command");
+        if (commandNode == null || !commandNode.isTextual())
+            return failed("Invalid command: expected string, got " + Args.typeName(commandNode), "error");
+        var command = commandNode.asText();
+        boolean background;
+        Integer timeout;
+        String workdir;
+        try {
+            background = Args.bool(args, "background", false);
+            timeout = Args.integer(args, "timeout", null, 1);
+            workdir = Args.string(args, "workdir", null);
+            Args.bool(args, "pty", false);
+        } catch (IllegalArgumentException e) {
+            return new ToolResult.Error(e.getMessage(), false);
+        }
+        if (!background && timeout != null && timeout > settings.maxForegroundTimeout())
+            return new ToolResult.Error("Foreground timeout " + timeout + "s exceeds the maximum of "
+                    + settings.maxForegroundTimeout() + "s. Use background=true for long-running commands.", false);
+        if (!background) {
+            var advice = LongLivedGuard.check(command);
+            if (advice.isPresent()) return failed(advice.get(), "error");
+        }
+        var workspace = ctx.workspace();
+        var session = ctx.sessionId();
+        var state = sessions.state(session, workspace);
+        var dir = workdir == null || !WORKDIR_CHARS.matcher(workdir).matches() ? state.cwd()
+                : resolve(state.cwd(), workdir);
+
+        String approval = null;
+        var match = dangerous.check(command, workspace, stateDir, dir);
+        if (match.isPresent()) {
+            switch (gate.decide(match.get(), command, session, ctx)) {
+                case ApprovalGate.Decision.Blocked b -> { return failed(b.error(), "blocked"); }
+                case ApprovalGate.Decision.Run r -> approval = r.approval();
+            }
+        }
+        if (workdir != null) {
+            var problem = checkWorkdir(workdir, dir, workspace);
+            if (problem != null) return failed(problem, "blocked");
+            dir = dir.toRealPath();
+        }
+        var env = sessions.environment(state, session, workspace);
+        return background ? startBackground(command, dir, env, session, approval)
+                : runForeground(command, dir, env, timeout == null ? settings.timeoutSeconds() : timeout, ctx, approval,
+                        workdir == null ? null : state.cwd());
+    }
+
+    private ToolResult runForeground(String command, Path dir, Map<String, String> env, int timeout,
+                                     ToolContext ctx, String approval, Path keepCwd) throws IOException, InterruptedException {
+        var outcome = foreground.run(command, dir, env, timeout, ctx.cancellation(), sessions, ctx.sessionId(), keepCwd);
+        var result = obj("output", outcome.output(), "exit_code", outcome.exitCode(),
+                "error", outcome.ending() == ForegroundCommand.Ending.TIMED_OUT
+                        ? "Command timed out after " + timeout + " seconds" : null);
+        if (outcome.ending() == ForegroundCommand.Ending.EXITED)
+            ExitCodes.meaning(command, outcome.exitCode()).ifPresent(m -> result.put("exit_code_meaning", m));
+        if (approval != null) result.put("approval", approval);
+        return new ToolResult.Ok(JsonText.write(result));
+    }
+
+    private ToolResult startBackground(String command, Path dir, Map<String, String> env, String session,
+                                       String approval) throws IOException {
+        BackgroundProcess process;
+        try {
+            process = registry.start(session, command, dir, env);
+        } catch (ProcessRegistry.LimitReachedException e) {
+            return failed(e.getMessage(), "error");
+        }
+        var result = obj("output", "Background process started", "session_id", process.id(), "pid", process.pid(),
+                "exit_code", 0, "error", null,
+                "hint", "Use the process tool (poll, log, wait, kill) with this session_id.");
+        if (approval != null) result.put("approval", approval);
+        return new ToolResult.Ok(JsonText.write(result));
+    }
+
+    /** §6.1 step 5: null when {@code workdir} is acceptable, else the reason. */
+    private String checkWorkdir(String workdir, Path dir, Path workspace) throws IOException {
+        if (!WORKDIR_CHARS.matcher(workdir).matches()) return "workdir contains disallowed characters";
+        if (!Files.isDirectory(dir)) return "workdir does not exist or is not a directory: " + workdir;
+        if (settings.allowOutsideWorkspace()) return null;
+        var root = Files.exists(workspace) ? workspace.toRealPath() : workspace.toAbsolutePath().normalize();
+        return dir.toRealPath().startsWith(root) ? null : "workdir is outside the workspace";
+    }
+
+    private static Path resolve(Path cwd, String workdir) {
+        var expanded = workdir.equals("~") || workdir.startsWith("~/")
+                ? System.getProperty("user.home") + workdir.substring(1) : workdir;
+        return cwd.resolve(expanded).normalize();
+    }
+
+    /** The §5.3/§6.1 refusal shape: {@code {"output": "", "exit_code": -1, "error": …, "status": …}}. */
+    private static ToolResult failed(String error, String status) {
+        return new ToolResult.Ok(JsonText.write(obj("output", "", "exit_code", -1, "error", error, "status", status)));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.caduceus.plugin.terminal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
+import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.testkit.FakePlatformContext;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** A started {@link TerminalPlugin} over a temporary workspace, with helpers to call its tools. */
+final class Harness implements AutoCloseable {
+    final Path workspace;
+    final Path home;
+    final TerminalPlugin plugin = new TerminalPlugin(Duration.ofMillis(300));
+    final ObjectMapper json;
+    final Tool terminal;
+    final Tool process;
+
+    Harness(Path tmp, String approvalsMode, Map<String, String> tools) throws Exception {
+        home = tmp.resolve("home");
+        workspace = tmp.resolve("workspace");
+        var ctx = FakePlatformContext.builder("tool-terminal")
+                .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
+                        90, approvalsMode, "opt_in", 300, 1000, false))
+                .toolsConfig(tools)
+                .build();
+        json = ctx.json();
+        plugin.start(ctx);
+        var all = plugin.tools(ctx);
+        terminal = all.stream().filter(t -> t.spec().name().equals("terminal")).findFirst().orElseThrow();
+        process = all.stream().filter(t -> t.spec().name().equals("process")).findFirst().orElseThrow();
+    }
+
+    Harness(Path tmp) throws Exception {
+        this(tmp, "manual", Map.of());
+    }
+
+    FakeToolContext session(String id) {
+        return new FakeToolContext(id, workspace, json, false, ApprovalChoice.DENY);
+    }
+
+    FakeToolContext session(String id, boolean channel, ApprovalChoice answer) {
+        return new FakeToolContext(id, workspace, json, channel, answer);
+    }
+
+    /** Calls terminal with the given arguments (a JSON object text) and returns the raw result. */
+    ToolResult call(Tool tool, FakeToolContext ctx, String arguments) throws Exception {
+        return tool.call(new ToolCall("call_1", tool.spec().name(), (ObjectNode) json.readTree(arguments)), ctx);
+    }
+
+    /** Runs a foreground command and parses the Ok result. */
+    JsonNode run(FakeToolContext ctx, String command) throws Exception {
+        return ok(call(terminal, ctx, json.writeValueAsString(Map.of("command", command))));
+    }
+
+    JsonNode ok(ToolResult result) throws Exception {
+        if (!(result instanceof ToolResult.Ok ok)) throw new AssertionError("expected Ok, got " + result);
+        return json.readTree(ok.content());
+    }
+
+    static String content(ToolResult result) {
+        return switch (result) {
+            case ToolResult.Ok ok -> ok.content();
+            case ToolResult.Error e -> "{\"error\": \"" + e.message() + "\"}";
+        };
+    }
+
+    @Override
+    public void close() throws Exception {
+        plugin.stop();
+    }
+}

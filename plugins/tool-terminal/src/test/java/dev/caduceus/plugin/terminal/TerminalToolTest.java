@@ -1,0 +1,192 @@
+package dev.caduceus.plugin.terminal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.spi.tool.ToolResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(60)
+class TerminalToolTest {
+    @TempDir Path tmp;
+    Harness h;
+    FakeToolContext s1;
+
+    @BeforeEach
+    void start() throws Exception {
+        h = new Harness(tmp);
+        s1 = h.session("s1");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        h.close();
+    }
+
+    @Test
+    void runsCommandsWithHermesJsonAndExitCodes() throws Exception {
+        assertEquals("{\"output\": \"hello wörld ✓\", \"exit_code\": 0, \"error\": null}",
+                Harness.content(h.call(h.terminal, s1, "{\"command\":\"echo 'hello wörld ✓'\"}")));
+        assertEquals(3, h.run(s1, "echo before; exit 3").path("exit_code").asInt());
+        var grep = h.run(s1, "echo abc | grep zzz");
+        assertEquals(1, grep.path("exit_code").asInt());
+        assertEquals("No matches found (not an error)", grep.path("exit_code_meaning").asText());
+        assertFalse(h.run(s1, "false").has("exit_code_meaning"));
+    }
+
+    @Test
+    void capturesStderrMergedWithStdout() throws Exception {
+        var r = h.run(s1, "echo out; echo oops >&2");
+        assertTrue(r.path("output").asText().contains("out"));
+        assertTrue(r.path("output").asText().contains("oops"));
+    }
+
+    @Test
+    void directoryAndExportsPersistWithinASessionOnly() throws Exception {
+        h.run(s1, "mkdir -p sub/deeper && cd sub && export FOO=bar && LOCALONLY=1");
+        assertEquals(h.workspace.resolve("sub").toRealPath().toString(), h.run(s1, "pwd -P").path("output").asText());
+        assertEquals("bar:", h.run(s1, "echo \"$FOO:$LOCALONLY\"").path("output").asText());
+        h.run(s1, "cd deeper");
+        assertTrue(h.run(s1, "pwd").path("output").asText().endsWith("/sub/deeper"));
+
+        var s2 = h.session("s2");
+        assertEquals(h.workspace.toRealPath().toString(), h.run(s2, "pwd -P").path("output").asText());
+        assertEquals(":", h.run(s2, "echo \"$FOO:\"").path("output").asText());
+    }
+
+    @Test
+    void workdirMustStayInsideTheWorkspace() throws Exception {
+        h.run(s1, "mkdir -p inside");
+        var inside = h.ok(h.call(h.terminal, s1, "{\"command\":\"pwd\",\"workdir\":\"inside\"}"));
+        assertTrue(inside.path("output").asText().endsWith("/inside"));
+        assertTrue(h.run(s1, "pwd").path("output").asText().endsWith("workspace"), "workdir is for one command only");
+
+        var outside = h.ok(h.call(h.terminal, s1, "{\"command\":\"pwd\",\"workdir\":\"/tmp\"}"));
+        assertEquals("blocked", outside.path("status").asText());
+        assertEquals("workdir is outside the workspace", outside.path("error").asText());
+        assertEquals(-1, outside.path("exit_code").asInt());
+        var dotdot = h.ok(h.call(h.terminal, s1, "{\"command\":\"pwd\",\"workdir\":\"inside/../..\"}"));
+        assertEquals("workdir is outside the workspace", dotdot.path("error").asText());
+        var chars = h.ok(h.call(h.terminal, s1, "{\"command\":\"pwd\",\"workdir\":\"inside;ls\"}"));
+        assertEquals("workdir contains disallowed characters", chars.path("error").asText());
+    }
+
+    @Test
+    void timeoutKillsTheWholeProcessTree() throws Exception {
+        Files.writeString(h.workspace.resolve("tree.sh"),
+                "sleep 1000 &\necho $! > bg.pid\nsh -c 'echo $$ > fg.pid; exec sleep 1000'\n");
+        long start = System.nanoTime();
+        var r = h.ok(h.call(h.terminal, s1, "{\"command\":\"echo started; bash tree.sh\",\"timeout\":1}"));
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 10);
+        assertEquals(124, r.path("exit_code").asInt());
+        assertEquals("Command timed out after 1 seconds", r.path("error").asText());
+        assertEquals("started", r.path("output").asText());
+        for (var file : new String[] {"bg.pid", "fg.pid"}) {
+            long pid = Long.parseLong(Files.readString(h.workspace.resolve(file)).strip());
+            assertGone(pid);
+        }
+    }
+
+    @Test
+    void hugeOutputIsCappedWithHeadAndTail() throws Exception {
+        var yes = h.run(s1, "yes | head -c 5000000").path("output").asText();
+        assertTrue(yes.contains("\n\n... [OUTPUT TRUNCATED - 4950000 chars omitted out of 5000000 total] ...\n\n"), yes.length() + "");
+        assertTrue(yes.length() < 50_200);
+
+        var seq = h.run(s1, "seq 1 1000000").path("output").asText();
+        assertTrue(seq.startsWith("1\n2\n3\n"));
+        assertTrue(seq.endsWith("999999\n1000000"));
+        assertTrue(seq.contains("... [OUTPUT TRUNCATED - 6838896 chars omitted out of 6888896 total] ..."));
+        int marker = seq.indexOf("\n\n... [OUTPUT");
+        assertEquals(20_000, marker, "first 40 % kept");
+    }
+
+    @Test
+    void binaryOutputIsDecodedWithReplacement() throws Exception {
+        var r = h.run(s1, "printf '\\xff\\xfe ok\\n'; head -c 20000 /dev/urandom; echo; echo done");
+        assertEquals(0, r.path("exit_code").asInt());
+        assertTrue(r.path("output").asText().startsWith("\uFFFD\uFFFD ok"));
+        assertTrue(r.path("output").asText().endsWith("done"));
+    }
+
+    @Test
+    void stdinIsAtEndOfFile() throws Exception {
+        assertEquals("", h.run(s1, "cat").path("output").asText());
+        assertEquals("read:1", h.run(s1, "read x; echo read:$?").path("output").asText());
+    }
+
+    @Test
+    void cancellationKillsTheCommandAndReportsInterrupted() throws Exception {
+        var call = CompletableFuture.supplyAsync(() -> {
+            try {
+                return h.run(s1, "echo begun; sleep 30");
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        Thread.sleep(700);
+        long start = System.nanoTime();
+        s1.cancellation().cancel();
+        var r = call.get();
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 5);
+        assertEquals(130, r.path("exit_code").asInt());
+        assertEquals("begun\n[Command interrupted]", r.path("output").asText());
+    }
+
+    @Test
+    void badArgumentsGiveErrorResults() throws Exception {
+        assertEquals("{\"output\": \"\", \"exit_code\": -1, \"error\": \"Invalid command: expected string, got int\", "
+                + "\"status\": \"error\"}", Harness.content(h.call(h.terminal, s1, "{\"command\":42}")));
+        assertEquals("Invalid command: expected string, got NoneType",
+                h.ok(h.call(h.terminal, s1, "{}")).path("error").asText());
+        assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":\"soon\"}"));
+        assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"background\":\"yes\"}"));
+        assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":0}"));
+        var tooLong = assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":601}"));
+        assertEquals("Foreground timeout 601s exceeds the maximum of 600s. Use background=true for long-running commands.",
+                tooLong.message());
+    }
+
+    @Test
+    void longLivedForegroundCommandsAreRefused() throws Exception {
+        for (var command : new String[] {"nohup sleep 1", "sleep 1 &", "sleep 1 & echo x", "npm run dev", "disown"}) {
+            var r = h.ok(h.call(h.terminal, s1, h.json.writeValueAsString(Map.of("command", command))));
+            assertEquals("error", r.path("status").asText(), command);
+            assertTrue(r.path("error").asText().contains("background=true"), command);
+        }
+        assertEquals("a\nb", h.run(s1, "echo a && echo b 2>&1").path("output").asText());
+        assertEquals("x & y", h.run(s1, "echo 'x & y'").path("output").asText());
+    }
+
+    @Test
+    void childEnvironmentDropsTheDenylist() throws Exception {
+        var env = h.run(s1, "env").path("output").asText();
+        assertFalse(env.contains("caduceus-secret-value"), "CADUCEUS_* removed");
+        assertFalse(env.contains("api-server-key-value"), "API_SERVER_KEY removed");
+        assertTrue(env.contains("TERMINAL_TEST_VISIBLE=visible-value"), "set by surefire: " + env);
+        assertTrue(env.contains("CADUCEUS_SESSION_ID=s1"));
+        assertTrue(env.contains("CADUCEUS_WORKSPACE=" + h.workspace));
+    }
+
+    @Test
+    void workspaceIsCreatedPrivate() throws Exception {
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(h.workspace)));
+    }
+
+    static void assertGone(long pid) throws InterruptedException {
+        for (int i = 0; i < 100 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) Thread.sleep(50);
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " still alive");
+    }
+}
