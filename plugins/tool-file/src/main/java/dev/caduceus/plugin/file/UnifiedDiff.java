@@ -59,8 +59,8 @@ final class UnifiedDiff {
         int j = 0;
         while (i < n || j < m) {
             if (i < n && j < m && a.get(i).equals(b.get(j))) { ops.add(new Op(' ', a.get(i++))); j++; }
-            else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) ops.add(new Op('+', b.get(j++)));
-            else ops.add(new Op('-', a.get(i++)));
+            else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) ops.add(new Op('-', a.get(i++)));
+            else ops.add(new Op('+', b.get(j++)));
         }
     }
 
