@@ -1,0 +1,29 @@
+package dev.caduceus.plugin.file;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.tool.Tool;
+import java.util.List;
+
+/**
+ * Contributes the file family (tools.md §7) to toolset {@code file}: {@code read_file},
+ * {@code write_file}, {@code patch} and {@code search_files}, all confined to the workspace by
+ * {@link PathGuard}. The {@code file} toolset itself is declared by {@code toolsets-hermes}.
+ *
+ * <p>Lifecycle: {@link #start} creates the workspace (0700) when missing; the tools are built once
+ * per {@link #tools} call and share one repeat guard.
+ */
+public final class FilePlugin implements PlatformPlugin {
+
+    @Override
+    public void start(PlatformContext ctx) throws Exception {
+        PathGuard.ensureWorkspace(ctx.global().workspace());
+    }
+
+    @Override
+    public List<Tool> tools(PlatformContext ctx) {
+        var family = new FileFamily(FileSettings.from(ctx), new RepeatGuard());
+        return List.of(new ReadFileTool(family), new WriteFileTool(family), new PatchTool(family),
+                new SearchFilesTool(family));
+    }
+}

@@ -1,0 +1,33 @@
+package dev.caduceus.plugin.file;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.PlatformContext;
+import java.nio.file.Path;
+
+/**
+ * The file tools' settings (tools.md §10): {@code tools.file.allow_outside_workspace},
+ * {@code tools.file.max_read_chars}, plus the two directories the protected-file rules name.
+ *
+ * @param stateDir     {@code $CADUCEUS_HOME} (its {@code api_key} and {@code config.yaml} are protected)
+ * @param home         the server user's home ({@code ~})
+ * @param allowOutside whether paths outside the workspace are allowed
+ * @param maxReadChars the largest numbered output {@code read_file} returns
+ */
+record FileSettings(Path stateDir, Path home, boolean allowOutside, int maxReadChars) {
+    static final int DEFAULT_MAX_READ_CHARS = 100_000;
+
+    FileSettings {
+        requireNonNull(stateDir, "stateDir");
+        requireNonNull(home, "home");
+        if (maxReadChars <= 0) throw new IllegalArgumentException("tools.file.max_read_chars must be > 0");
+    }
+
+    /** Reads {@code tools.file.*} from the host. */
+    static FileSettings from(PlatformContext ctx) {
+        var tools = ctx.toolsConfig();
+        return new FileSettings(ctx.global().stateDir(), Path.of(System.getProperty("user.home")),
+                tools.bool("file.allow_outside_workspace", false),
+                tools.integer("file.max_read_chars", DEFAULT_MAX_READ_CHARS));
+    }
+}

@@ -1,0 +1,133 @@
+package dev.caduceus.plugin.file;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Turns a path argument into the file a tool may touch (tools.md §5.2): {@code ~} expansion,
+ * relative paths against the workspace root, normalization, the longest existing prefix resolved
+ * through symlinks, the workspace boundary and the protected files.
+ *
+ * <p>Relative paths resolve against the workspace root, never the session's terminal directory:
+ * that directory belongs to the terminal plugin and is not visible through the SPI.
+ * Immutable; thread-safe.
+ */
+final class PathGuard {
+    private static final List<String> WRITE_PROTECTED_NAMES =
+            List.of(".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".pgpass", ".npmrc", ".pypirc");
+    private static final List<String> WRITE_PROTECTED_HOME_DIRS = List.of(".ssh", ".aws", ".gnupg", ".kube");
+    private static final List<String> WRITE_PROTECTED_ROOTS =
+            List.of("/etc", "/usr", "/bin", "/sbin", "/boot", "/dev", "/proc", "/sys");
+
+    private final Path workspace;
+    private final FileSettings settings;
+
+    /** @param workspace the call's workspace; created (0700) by the caller when missing */
+    PathGuard(Path workspace, FileSettings settings) {
+        this.workspace = realPrefix(workspace.toAbsolutePath().normalize());
+        this.settings = settings;
+    }
+
+    /** The workspace root, real path. */
+    Path workspace() {
+        return workspace;
+    }
+
+    /** The resolved file for reading; throws the §5.2 error when the path is refused. */
+    Path forRead(String raw) throws ToolFailure {
+        return resolve(raw, false);
+    }
+
+    /** The resolved file for writing; throws the §5.2 error when the path is refused. */
+    Path forWrite(String raw) throws ToolFailure {
+        return resolve(raw, true);
+    }
+
+    /** Whether a resolved path may be read (used while walking directories: skip, don't fail). */
+    boolean readable(Path resolved) {
+        var real = realPrefix(resolved);
+        return (settings.allowOutside() || real.startsWith(workspace)) && !isProtected(real, false);
+    }
+
+    /** How results name a resolved path: relative to the workspace when inside it, else absolute. */
+    String display(Path resolved) {
+        if (resolved.startsWith(workspace) && !resolved.equals(workspace))
+            return workspace.relativize(resolved).toString();
+        return resolved.equals(workspace) ? "." : resolved.toString();
+    }
+
+    private Path resolve(String raw, boolean write) throws ToolFailure {
+        Path logical;
+        try {
+            logical = expand(raw);
+        } catch (InvalidPathException e) {
+            throw new ToolFailure("Invalid path: " + raw);
+        }
+        var real = realPrefix(logical);
+        if (isProtected(logical, write) || isProtected(real, write))
+            throw new ToolFailure("Access to " + raw + " is not allowed (protected file).");
+        if (!settings.allowOutside() && !real.startsWith(workspace))
+            throw new ToolFailure("Path is outside the workspace: " + raw + ". File tools are limited to " + workspace + ".");
+        return real;
+    }
+
+    private Path expand(String raw) {
+        String p = raw;
+        if (p.equals("~")) return settings.home().toAbsolutePath().normalize();
+        if (p.startsWith("~/")) return settings.home().resolve(p.substring(2)).toAbsolutePath().normalize();
+        var path = Path.of(p);
+        return (path.isAbsolute() ? path : workspace.resolve(path)).normalize();
+    }
+
+    /** The longest existing prefix resolved through symlinks, with the rest appended. */
+    static Path realPrefix(Path absolute) {
+        var existing = absolute;
+        var rest = new java.util.ArrayDeque<Path>();
+        while (existing != null) {
+            try {
+                var real = existing.toRealPath();
+                for (var part : rest) real = real.resolve(part);
+                return real.normalize();
+            } catch (IOException e) {
+                if (existing.getFileName() != null) rest.push(existing.getFileName());
+                existing = existing.getParent();
+            }
+        }
+        return absolute;
+    }
+
+    private boolean isProtected(Path p, boolean write) {
+        var home = settings.home().toAbsolutePath().normalize();
+        var state = settings.stateDir().toAbsolutePath().normalize();
+        return isProtected(p, write, home, state) || isProtected(p, write, realPrefix(home), realPrefix(state));
+    }
+
+    private static boolean isProtected(Path p, boolean write, Path home, Path state) {
+        var name = p.getFileName() == null ? "" : p.getFileName().toString();
+        var parent = p.getParent();
+        boolean secret = p.equals(state.resolve("api_key")) || p.equals(state.resolve("config.yaml"))
+                || name.startsWith("caduceus.db")
+                || (home.resolve(".ssh").equals(parent) && name.startsWith("id_"))
+                || p.equals(home.resolve(".aws/credentials")) || p.equals(home.resolve(".netrc"));
+        if (secret || !write) return secret;
+        if (WRITE_PROTECTED_NAMES.contains(name)) return true;
+        for (var dir : WRITE_PROTECTED_HOME_DIRS) if (p.startsWith(home.resolve(dir))) return true;
+        for (var root : WRITE_PROTECTED_ROOTS) if (p.startsWith(Path.of(root))) return true;
+        return false;
+    }
+
+    /** Creates the workspace with mode 0700 when missing. */
+    static void ensureWorkspace(Path workspace) throws IOException {
+        if (Files.isDirectory(workspace, LinkOption.NOFOLLOW_LINKS) || Files.isDirectory(workspace)) return;
+        Files.createDirectories(workspace);
+        try {
+            Files.setPosixFilePermissions(workspace, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: the default permissions stay
+        }
+    }
+}
