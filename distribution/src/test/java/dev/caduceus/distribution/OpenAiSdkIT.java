@@ -38,6 +38,7 @@ class OpenAiSdkIT {
             var env = new HashMap<>(Caduceus.KEY_ENV);
             env.put("OPENAI_BASE_URL", upstream.baseUrl());
             env.put("CADUCEUS_MODEL", "scripted-model");
+            env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
             try (var server = Caduceus.serve(home, env)) {
                 var node = new ProcessBuilder("node", "sdk-check.mjs").directory(SDK_DIR.toFile())
                         .redirectErrorStream(true);

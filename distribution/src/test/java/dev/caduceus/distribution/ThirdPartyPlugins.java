@@ -149,7 +149,10 @@ final class ThirdPartyPlugins {
                 .writeTo(dir);
     }
 
-    /** {@code calc}: one tool, {@code add}, that adds two integers (a third-party tool plugin). */
+    /**
+     * {@code calc}: one tool, {@code add}, that adds two integers, and the toolset {@code calc} that
+     * holds it (a third-party tool plugin; enable it with {@code agent.toolsets}).
+     */
     static Path calc(Path dir) {
         return TestPluginJars.plugin("calc")
                 .source("com.example.calc.CalcPlugin", """
@@ -164,9 +167,15 @@ final class ThirdPartyPlugins {
                         import dev.caduceus.spi.tool.ToolResult;
                         import dev.caduceus.spi.tool.ToolRisk;
                         import dev.caduceus.spi.tool.ToolSpec;
+                        import dev.caduceus.spi.tool.ToolsetSpec;
                         import java.util.List;
 
                         public final class CalcPlugin implements PlatformPlugin {
+                            @Override
+                            public List<ToolsetSpec> toolsets(PlatformContext ctx) {
+                                return List.of(new ToolsetSpec("calc", "Arithmetic", List.of("add"), List.of()));
+                            }
+
                             @Override
                             public List<Tool> tools(PlatformContext ctx) {
                                 var params = JsonNodeFactory.instance.objectNode().put("type", "object");

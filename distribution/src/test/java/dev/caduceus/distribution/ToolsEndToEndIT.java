@@ -69,6 +69,18 @@ class ToolsEndToEndIT {
     }
 
     @Test
+    void processManagesABackgroundCommandStartedByTerminal() throws Exception {
+        var session = Map.of("X-Hermes-Session-Id", "process-e2e");
+        var started = askWithTool("terminal", "{\"command\":\"sleep 30\",\"background\":true}", session);
+        var sessionId = JSON.readTree(started.substring("Tool result: ".length())).path("session_id").asText();
+        assertTrue(!sessionId.isEmpty(), started);
+        var listed = askWithTool("process", "{\"action\":\"list\"}", session);
+        assertTrue(listed.contains(sessionId), listed);
+        var killed = askWithTool("process", "{\"action\":\"kill\",\"session_id\":\"" + sessionId + "\"}", session);
+        assertTrue(killed.contains("\"killed\": true"), killed);
+    }
+
+    @Test
     void fileToolsWriteReadPatchAndSearchInsideTheWorkspace() throws Exception {
         var wrote = askWithTool("write_file", "{\"path\":\"notes/todo.txt\",\"content\":\"alpha beta\\ngamma\\n\"}", Map.of());
         assertTrue(wrote.startsWith("Tool result: "), wrote);

@@ -48,7 +48,9 @@ public final class PluginJarAssertions {
                 var name = entries.nextElement().getName();
                 for (var prefix : FORBIDDEN)
                     if (name.startsWith(prefix)) problems.add("forbidden entry " + name);
-                if (name.startsWith("db/migration/") && id != null && !name.startsWith("db/migration/" + id + "/"))
+                var own = "db/migration/" + id + "/";
+                var ancestorDirectory = name.endsWith("/") && own.startsWith(name);
+                if (name.startsWith("db/migration/") && id != null && !name.startsWith(own) && !ancestorDirectory)
                     problems.add("migration outside db/migration/" + id + "/: " + name);
             }
         }

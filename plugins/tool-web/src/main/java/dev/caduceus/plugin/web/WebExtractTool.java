@@ -43,7 +43,7 @@ public final class WebExtractTool implements Tool {
     private record Extracted(String title, String text) {}
 
     WebExtractTool(PageFetcher fetcher, WebSettings settings, ObjectMapper json) {
-        this.spec = new ToolSpec("web_extract", DESCRIPTION, schema(), "web", List.of(), ToolRisk.READ_ONLY,
+        this.spec = new ToolSpec("web_extract", DESCRIPTION, schema(), "web", List.of(), ToolRisk.NETWORK,
                 100_000, true, false, "🌐");
         this.fetcher = fetcher;
         this.window = new TextWindow(settings.maxChars());

@@ -29,7 +29,7 @@ public final class WebSearchTool implements Tool {
     private final ObjectMapper json;
 
     WebSearchTool(BackendChoice choice, int maxResults, ObjectMapper json) {
-        this.spec = new ToolSpec("web_search", DESCRIPTION, schema(), "web", List.of(), ToolRisk.READ_ONLY,
+        this.spec = new ToolSpec("web_search", DESCRIPTION, schema(), "web", List.of(), ToolRisk.NETWORK,
                 100_000, true, false, "🔍");
         this.choice = choice;
         this.maxResults = maxResults;
