@@ -42,6 +42,15 @@ public interface PlatformContext {
         throw new UnsupportedOperationException("toolsConfig() is not provided by this host");
     }
 
+    /**
+     * A documented top-level configuration section other than {@code plugins} ({@code responses},
+     * {@code runs}, {@code sessions}, {@code idempotency}, …), keys relative to it: the endpoint
+     * family that owns a section reads its settings here ({@code section("responses").integer("max_stored", 10000)}).
+     */
+    default PluginConfig section(String name) {
+        throw new UnsupportedOperationException("section() is not provided by this host");
+    }
+
     /** This plugin's copy of the host mapper (java.time support, ISO dates, unknown fields ignored). */
     ObjectMapper json();
 

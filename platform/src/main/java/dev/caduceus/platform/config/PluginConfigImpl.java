@@ -38,7 +38,14 @@ public final class PluginConfigImpl implements PluginConfig {
 
     /** The shared {@code tools.*} section as a config view (keys like {@code terminal.timeout}). */
     public static PluginConfigImpl toolsSection(ConfigTree tree) {
-        return new PluginConfigImpl("tools", tree, "tools.");
+        return section("tools", tree);
+    }
+
+    /** A top-level section ({@code responses}, {@code runs}, …) as a config view; {@code plugins} is refused. */
+    public static PluginConfigImpl section(String name, ConfigTree tree) {
+        if (name.equals("plugins") || name.isBlank() || name.contains("."))
+            throw new IllegalArgumentException("not a shareable config section: " + name);
+        return new PluginConfigImpl(name, tree, name + ".");
     }
 
     /** The plugin id this subtree belongs to. */

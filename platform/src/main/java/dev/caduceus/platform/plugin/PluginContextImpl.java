@@ -22,8 +22,14 @@ import java.time.Clock;
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
-                                ModelSettings modelSettings, PluginConfigImpl toolsConfig, LateServices late)
+                                ModelSettings modelSettings, PluginConfigImpl toolsConfig,
+                                dev.caduceus.platform.config.ConfigTree configTree, LateServices late)
         implements PlatformContext {
+
+    @Override
+    public dev.caduceus.spi.config.PluginConfig section(String name) {
+        return PluginConfigImpl.section(name, configTree);
+    }
 
     @Override
     public ToolCatalog tools() {

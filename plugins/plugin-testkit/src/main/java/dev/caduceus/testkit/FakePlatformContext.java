@@ -59,6 +59,10 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public PluginConfig toolsConfig() { return b.toolsConfig; }
 
+    @Override public PluginConfig section(String name) {
+        return PluginConfigImpl.section(name, ConfigLoader.load(b.sectionEnv, Optional.empty(), Map.of()).config().tree());
+    }
+
     @Override public HealthChecks health() { return b.health; }
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
@@ -92,6 +96,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Deployment deployment = FakeDeployment.empty();
         private ModelSettings modelSettings;
         private PluginConfig toolsConfig;
+        private final Map<String, String> sectionEnv = new HashMap<>();
 
         private Builder(String pluginId) {
             var home = Path.of(System.getProperty("java.io.tmpdir"), "caduceus-test-home");
@@ -151,6 +156,13 @@ public final class FakePlatformContext implements PlatformContext {
             env.put("CADUCEUS_HOME", global.stateDir().toString());
             settings.forEach((key, value) -> env.put("CADUCEUS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
             global = ConfigLoader.load(env, Optional.empty(), Map.of()).config().global(global.version());
+            return this;
+        }
+
+        /** Settings of documented sections ({@code responses.max_stored -> 5}) for {@link #section(String)}. */
+        public Builder sections(Map<String, String> settings) {
+            sectionEnv.put("CADUCEUS_HOME", global.stateDir().toString());
+            settings.forEach((key, value) -> sectionEnv.put("CADUCEUS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
             return this;
         }
 
