@@ -104,6 +104,7 @@ public final class FakePlatformContext implements PlatformContext {
                     home.resolve("plugin-data").resolve(pluginId));
             global = new GlobalConfig("hermes-agent", home, home.resolve("workspace"), "1.0.0", 10, 30,
                     List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false);
+            sectionEnv.put("CADUCEUS_HOME", home.toString());
         }
 
         public Builder plugin(PluginInfo v) { plugin = v; return this; }
@@ -161,7 +162,6 @@ public final class FakePlatformContext implements PlatformContext {
 
         /** Settings of documented sections ({@code responses.max_stored -> 5}) for {@link #section(String)}. */
         public Builder sections(Map<String, String> settings) {
-            sectionEnv.put("CADUCEUS_HOME", global.stateDir().toString());
             settings.forEach((key, value) -> sectionEnv.put("CADUCEUS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
             return this;
         }
