@@ -1,21 +1,15 @@
 package dev.caduceus.plugin.file;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.tool.ToolJson;
 import dev.caduceus.spi.tool.ToolResult;
-import java.io.IOException;
 
 /**
- * Writes tool results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does: separators
- * {@code ", "} and {@code ": "}, non-ASCII characters unescaped (tools.md §3.3). Immutable; thread-safe.
+ * Tool results as Hermes writes them, through the SPI's shared {@link ToolJson} (tools.md §3.3), plus
+ * the plugin's Ok/Error conventions. Stateless.
  */
 final class HermesJson {
-    private static final ObjectWriter WRITER = new ObjectMapper().writer(new PythonSeparators());
-
     private HermesJson() {}
 
     /** A new empty object node. */
@@ -25,11 +19,7 @@ final class HermesJson {
 
     /** The node as Hermes-compatible JSON text. */
     static String write(ObjectNode node) {
-        try {
-            return WRITER.writeValueAsString(node);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot serialize a tree node", e);
-        }
+        return ToolJson.compact(node);
     }
 
     /** {@code Ok} carrying the node's JSON. */
@@ -49,21 +39,4 @@ final class HermesJson {
         return object().put("error", message);
     }
 
-    /** Python's default separators, on one line. */
-    private static final class PythonSeparators extends MinimalPrettyPrinter {
-        @Override
-        public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(": ");
-        }
-
-        @Override
-        public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(", ");
-        }
-
-        @Override
-        public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(", ");
-        }
-    }
 }

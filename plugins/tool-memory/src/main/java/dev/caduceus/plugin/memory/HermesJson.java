@@ -1,47 +1,19 @@
 package dev.caduceus.plugin.memory;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import java.io.IOException;
+import dev.caduceus.spi.tool.ToolJson;
 
 /**
- * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does (tools.md §3.3):
- * separators {@code ", "} and {@code ": "}, non-ASCII characters unescaped. Thread-safe.
+ * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does (tools.md §3.3),
+ * through the SPI's shared {@link ToolJson}. Thread-safe.
  */
 final class HermesJson {
-    private final ObjectWriter writer;
-
     HermesJson(ObjectMapper mapper) {
-        this.writer = mapper.writer(new PythonSeparators());
+        // the mapper is kept in the signature for callers that build nodes with it
     }
 
     String write(JsonNode node) {
-        try {
-            return writer.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a JSON tree", e);
-        }
-    }
-
-    /** One line, Python's default separators. */
-    private static final class PythonSeparators extends MinimalPrettyPrinter {
-        @Override
-        public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(": ");
-        }
-
-        @Override
-        public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(", ");
-        }
-
-        @Override
-        public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
-            g.writeRaw(", ");
-        }
+        return ToolJson.compact(node);
     }
 }

@@ -1,0 +1,93 @@
+package dev.caduceus.spi.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Writes tool results byte-compatible with Hermes (tools.md §3.3), which produces them with Python's
+ * {@code json.dumps(..., ensure_ascii=False)}: {@link #compact} uses the separators {@code ", "} and
+ * {@code ": "} on one line; {@link #indented} is {@code indent=2} (web tools). Non-ASCII characters
+ * stay unescaped; only the quote, the backslash and control characters are escaped. Stateless and
+ * thread-safe; every tool plugin shares this one writer so datasets stay byte-identical.
+ */
+public final class ToolJson {
+    private ToolJson() {}
+
+    /** One line, {@code ", "} and {@code ": "} separators. */
+    public static String compact(JsonNode node) {
+        var out = new StringBuilder();
+        write(node, out, -1);
+        return out.toString();
+    }
+
+    /** Two-space indentation, {@code ": "} after keys, empty containers as {@code []}/{@code {}}. */
+    public static String indented(JsonNode node) {
+        var out = new StringBuilder();
+        write(node, out, 0);
+        return out.toString();
+    }
+
+    /** {@code depth < 0}: compact; otherwise the current indentation depth. */
+    private static void write(JsonNode node, StringBuilder out, int depth) {
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            out.append("null");
+        } else if (node.isObject()) {
+            if (node.isEmpty()) { out.append("{}"); return; }
+            out.append('{');
+            boolean first = true;
+            for (var field : node.properties()) {
+                separator(out, depth, first);
+                first = false;
+                string(field.getKey(), out);
+                out.append(": ");
+                write(field.getValue(), out, depth < 0 ? -1 : depth + 1);
+            }
+            close(out, depth, '}');
+        } else if (node.isArray()) {
+            if (node.isEmpty()) { out.append("[]"); return; }
+            out.append('[');
+            for (int i = 0; i < node.size(); i++) {
+                separator(out, depth, i == 0);
+                write(node.get(i), out, depth < 0 ? -1 : depth + 1);
+            }
+            close(out, depth, ']');
+        } else if (node.isTextual()) {
+            string(node.textValue(), out);
+        } else {
+            out.append(node.toString()); // numbers and booleans
+        }
+    }
+
+    private static void separator(StringBuilder out, int depth, boolean first) {
+        if (depth < 0) {
+            if (!first) out.append(", ");
+            return;
+        }
+        out.append(first ? "\n" : ",\n").append("  ".repeat(depth + 1));
+    }
+
+    private static void close(StringBuilder out, int depth, char bracket) {
+        if (depth >= 0) out.append('\n').append("  ".repeat(depth));
+        out.append(bracket);
+    }
+
+    private static void string(String s, StringBuilder out) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+                    else out.append(c);
+                }
+            }
+        }
+        out.append('"');
+    }
+}
