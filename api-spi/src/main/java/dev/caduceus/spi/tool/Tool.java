@@ -26,5 +26,12 @@ public interface Tool {
      */
     default String systemPromptSection(String memoryScope) { return null; }
 
+    /**
+     * A run in which this tool was offered was stopped or lost its client (tools.md §2.6): reap the
+     * session's background work (the terminal kills its background processes). Not called when a
+     * run completes normally. Called on the run thread with the plugin's class loader; keep it short.
+     */
+    default void runInterrupted(String sessionId) {}
+
     ToolResult call(ToolCall call, ToolContext ctx) throws Exception;
 }

@@ -64,14 +64,21 @@ public final class LocalAgentRuntime implements AgentRuntime {
 
     @Override
     public RunResult execute(RunRequest request, RunContext ctx) throws InterruptedException {
+        var scope = TurnScope.of(ctx.runId(), request);
+        var offered = new LinkedHashMap<String, Tool>();
+        tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
+        var result = loop(request, ctx, scope, offered);
+        if (result.stopReason() == StopReason.INTERRUPTED) dispatcher.runInterrupted(offered.values(), scope.sessionId());
+        return result;
+    }
+
+    private RunResult loop(RunRequest request, RunContext ctx, TurnScope scope, Map<String, Tool> offered)
+            throws InterruptedException {
         var model = request.model() != null ? request.model() : settings.model();
         if (caller == null || model == null)
             return RunResult.of(StopReason.UPSTREAM_ERROR, null, Usage.ZERO, "model_not_configured",
                     RunService.MODEL_NOT_CONFIGURED, List.of());
-        var offered = new LinkedHashMap<String, Tool>();
-        tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
         var specs = offered.values().stream().map(Tool::spec).toList();
-        var scope = TurnScope.of(ctx.runId(), request);
         var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
         var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();

@@ -60,6 +60,19 @@ public final class ToolDispatcher {
         return sections;
     }
 
+    /** Tells the offered tools that the run was interrupted, each with its plugin's class loader. */
+    void runInterrupted(java.util.Collection<Tool> tools, String sessionId) {
+        for (var tool : tools) {
+            var loader = loaders.getOrDefault(tool.spec().name(), ToolDispatcher.class.getClassLoader());
+            try {
+                PluginCalls.run(loader, () -> tool.runInterrupted(sessionId));
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(ToolDispatcher.class)
+                        .warn("Tool {} failed to clean up after an interrupted run", tool.spec().name(), e);
+            }
+        }
+    }
+
     /** Calls {@code offered.get(call.name())}; never throws except {@link InterruptedException}. */
     ToolOutcome dispatch(ToolCall call, Map<String, Tool> offered, TurnScope scope, Cancellation cancel)
             throws InterruptedException {

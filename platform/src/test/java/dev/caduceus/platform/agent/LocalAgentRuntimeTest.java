@@ -281,6 +281,27 @@ class LocalAgentRuntimeTest {
     }
 
     @Test
+    void anInterruptedRunTellsItsToolsButACompletedOneDoesNot() throws Exception {
+        var interrupted = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        var inner = Tools.tool("reaper", (c, ctx) -> new ToolResult.Ok("ok"));
+        var reaper = new dev.caduceus.spi.tool.Tool() {
+            @Override public dev.caduceus.spi.tool.ToolSpec spec() { return inner.spec(); }
+            @Override public ToolResult call(dev.caduceus.spi.tool.ToolCall c, dev.caduceus.spi.tool.ToolContext ctx)
+                    throws Exception { return inner.call(c, ctx); }
+            @Override public void runInterrupted(String sessionId) { interrupted.add(sessionId); }
+        };
+        new Harness(new ScriptedModel().answer("done"), reaper).runs.start(Harness.request("hi", "s-done")).await();
+        assertTrue(interrupted.isEmpty(), "a normal completion reaps nothing");
+
+        var entered = new CountDownLatch(1);
+        var run = new Harness(new ScriptedModel().hang(entered), reaper).runs.start(Harness.request("go", "s-stop"));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        run.cancel("client gone");
+        run.await();
+        assertEquals(List.of("s-stop"), interrupted);
+    }
+
+    @Test
     void cancelDuringSlowToolInterruptsPromptly() throws Exception {
         var entered = new CountDownLatch(1);
         var slow = Tools.tool("slow", (c, ctx) -> {

@@ -58,6 +58,16 @@ final class TerminalTool implements Tool {
         return spec;
     }
 
+    /** A stopped or disconnected run reaps its session's background processes (tools.md §2.6). */
+    @Override
+    public void runInterrupted(String sessionId) {
+        try {
+            registry.killSession(sessionId);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public ToolResult call(ToolCall call, ToolContext ctx) throws Exception {
         var args = call.arguments();

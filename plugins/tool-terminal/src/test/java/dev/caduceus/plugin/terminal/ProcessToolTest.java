@@ -108,6 +108,17 @@ class ProcessToolTest {
     }
 
     @Test
+    void anInterruptedRunReapsItsSessionsBackgroundProcessesOnly() throws Exception {
+        try (var h = new Harness(tmp)) {
+            long mine = background(h, h.session("s1"), "sleep 1000").path("pid").asLong();
+            long other = background(h, h.session("s2"), "sleep 1000").path("pid").asLong();
+            h.terminal.runInterrupted(h.session("s1").sessionId());
+            TerminalToolTest.assertGone(mine);
+            assertTrue(ProcessHandle.of(other).isPresent(), "another session's process keeps running");
+        }
+    }
+
+    @Test
     void pluginStopKillsBackgroundProcesses() throws Exception {
         long pid;
         try (var h = new Harness(tmp)) {
