@@ -1,0 +1,98 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * /v1/responses end to end: the official openai npm SDK (create, chained turns, streaming,
+ * stream().finalResponse() over a tool call), and a conversation that survives a server restart.
+ */
+class ResponsesEndToEndIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir Path home;
+
+    private Map<String, String> env(ScriptedUpstream upstream) {
+        var env = new HashMap<>(Caduceus.KEY_ENV);
+        env.put("OPENAI_BASE_URL", upstream.baseUrl());
+        env.put("CADUCEUS_MODEL", "scripted-model");
+        env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
+        return env;
+    }
+
+    @Test
+    void theOfficialSdkCreatesChainsStreamsAndFinishesAResponseStream() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.enqueue(Turn.text("first answer"), Turn.text("second answer"), Turn.text("third answer"),
+                    Turn.textChunks("streamed ", "answer"),
+                    Turn.toolCalls(Turn.ToolCall.of("call_1", "add", "{\"a\":40,\"b\":2}")));
+            upstream.enqueue(Turn::quotingLastToolResult);
+            ThirdPartyPlugins.calc(home.resolve("plugins"));
+            try (var server = Caduceus.serve(home, env(upstream))) {
+                var result = NodeSdk.run("sdk-responses.mjs", server.awaitListening(), Caduceus.TEST_KEY, server.stderr());
+                assertEquals("first answer", result.path("first").asText(), result.toString());
+                assertEquals("completed", result.path("firstStatus").asText());
+                assertEquals("third answer", result.path("third").asText());
+                assertEquals("streamed answer", result.path("stream").asText());
+                assertEquals("Tool result: {\"sum\": 42}", result.path("helper").asText());
+                assertEquals("completed", result.path("helperStatus").asText());
+                assertEquals("[\"function_call\",\"function_call_output\",\"message\"]",
+                        result.path("helperItems").toString());
+
+                var third = texts(upstream.chatRequests().get(2).body());
+                assertTrue(third.containsAll(List.of("turn one", "first answer", "turn two", "second answer", "turn three")),
+                        "turn 3 is sent with the whole chain: " + third);
+            }
+        }
+    }
+
+    @Test
+    void aConversationSurvivesARestartBetweenTwoTurns() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.enqueue(Turn.text("Nice to meet you, Ana."));
+            String firstId;
+            try (var server = Caduceus.serve(home, env(upstream))) {
+                var first = create(server, "{\"input\":\"My name is Ana.\",\"conversation\":\"intro\"}");
+                assertEquals("completed", first.path("status").asText(), first.toString());
+                firstId = first.path("id").asText();
+            }
+            upstream.enqueue(Turn.text("You are Ana."));
+            try (var server = Caduceus.serve(home, env(upstream))) {
+                var second = create(server, "{\"input\":\"What is my name?\",\"conversation\":\"intro\"}");
+                assertEquals("You are Ana.", second.path("output").get(0).path("content").get(0).path("text").asText());
+                var sent = texts(upstream.chatRequests().getLast().body());
+                assertTrue(sent.containsAll(List.of("My name is Ana.", "Nice to meet you, Ana.", "What is my name?")), sent.toString());
+                var stored = server.get("/v1/responses/" + firstId, Caduceus.KEY_AUTH);
+                assertEquals(200, stored.statusCode(), "responses are kept across restarts");
+            }
+        }
+    }
+
+    private static JsonNode create(Caduceus server, String body) throws Exception {
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var response = server.send("POST", "/v1/responses", body, headers);
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
+    private static List<String> texts(JsonNode upstreamBody) {
+        var out = new java.util.ArrayList<String>();
+        for (var message : upstreamBody.path("messages")) {
+            var content = message.path("content");
+            if (content.isTextual()) out.add(content.asText());
+        }
+        return out;
+    }
+}
