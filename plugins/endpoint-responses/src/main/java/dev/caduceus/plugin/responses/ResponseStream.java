@@ -103,8 +103,8 @@ final class ResponseStream implements RunEventTranslator {
 
     private void text(String delta) throws ClientGoneException {
         if (delta.isEmpty()) return;
+        text.append(delta); // first, so a disconnect while opening the item still keeps the text
         openMessage();
-        text.append(delta);
     }
 
     private void openMessage() throws ClientGoneException {
@@ -227,9 +227,11 @@ final class ResponseStream implements RunEventTranslator {
         }
     }
 
+    /** The emitted tool items in emission order, then the message item (§8.4 item 7). */
     private ArrayNode output() {
         var output = Envelope.JSON.arrayNode();
-        items.forEach(i -> output.add(i.deepCopy()));
+        for (int i = 0; i < items.size(); i++) if (i != messageIndex) output.add(items.get(i).deepCopy());
+        if (messageIndex >= 0) output.add(items.get(messageIndex).deepCopy());
         return output;
     }
 
