@@ -44,7 +44,8 @@ final class RetrieveHandler implements HttpHandler {
         }
         var expired = ctx.clock().instant().getEpochSecond() > found.createdAt() + retention.toSeconds();
         try (var out = exchange.openEventStream()) {
-            if (found.streamed() && !expired && store.lastSeq(id).isPresent()) replayJournal(id, after, out);
+            if (found.streamed() && !expired && (live.contains(id) || store.lastSeq(id).isPresent()))
+                replayJournal(id, after, out);
             else ResponseEvents.synthesize(found.envelope(), new EventWriter(out, null, id, 0, after));
         } catch (ClientGoneException e) {
             // The client left the replay; nothing else depends on it.

@@ -200,4 +200,42 @@ class ResponsesStreamTest {
         assertEquals("response.completed", data.getLast().get("type").asText());
         assertEquals(404, api.get(data.getFirst().get("response").get("id").asText()).status());
     }
+
+    private static ScriptedRuns.Script slowText() {
+        return new ScriptedRuns.Script(List.of(ScriptedRuns.Step.of(new RunEvent.TextDelta("a")),
+                ScriptedRuns.Step.of(new RunEvent.TextDelta("b")),
+                new ScriptedRuns.Step(new RunEvent.TextDelta("c"), java.time.Duration.ofMillis(300))),
+                RunResult.completed("abc", ResponsesFixture.USAGE, List.of()), false);
+    }
+
+    @Test
+    void textDeltasAreCoalescedInFiftyMillisecondBatches() throws Exception {
+        api.runs.script(slowText());
+        var deltas = ResponsesFixture.data(api.post(STREAM).stream()).stream()
+                .filter(d -> d.get("type").asText().equals("response.output_text.delta"))
+                .map(d -> d.get("delta").asText()).toList();
+        assertEquals(List.of("ab", "c"), deltas);
+    }
+
+    @Test
+    void replayOfALiveStreamContinuesToTheTerminalEvent() throws Exception {
+        api.runs.script(slowText());
+        var post = new java.util.concurrent.atomic.AtomicReference<dev.caduceus.testkit.FakeExchange>();
+        var thread = Thread.ofVirtual().start(() -> {
+            try {
+                post.set(api.post(STREAM));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String id = null;
+        for (int i = 0; i < 100 && id == null; i++) {
+            id = db.read(sql -> sql.queryOne("SELECT id FROM responses", r -> r.getString(1))).orElse(null);
+            if (id == null) Thread.sleep(10);
+        }
+        var replay = ResponsesFixture.data(api.get(id, "stream", "true").stream());
+        thread.join();
+        assertEquals("response.completed", replay.getLast().get("type").asText());
+        assertEquals(ResponsesFixture.data(post.get().stream()).toString(), replay.toString());
+    }
 }
