@@ -49,18 +49,20 @@ final class ResponseStream implements RunEventTranslator {
         this.run = run;
         this.writer = new EventWriter(out, store, turn.envelope().id(), 0, -1);
         try (out) {
-            var batch = new TextBatch(run.subscribe(0), this);
-            try (batch) {
+            try {
                 var created = turn.envelope().build("in_progress", Envelope.JSON.arrayNode(), null, null);
                 save(created, List.of());
                 writer.emit("response.created", ResponseEvents.response(created));
                 writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
-                var result = out.pump(batch, this);
-                if (result == EventStream.PumpResult.CLIENT_GONE || batch.clientGone()) disconnected();
-                else if (!ended) fail("Agent run ended without a result", Usage.ZERO);
+                try (var batch = new TextBatch(run.subscribe(0), this)) {
+                    var result = out.pump(batch, this);
+                    if (result == EventStream.PumpResult.CLIENT_GONE || batch.clientGone()) disconnected();
+                    else if (!ended) fail("Agent run ended without a result", Usage.ZERO);
+                }
             } catch (ClientGoneException e) {
                 disconnected();
             } catch (RuntimeException e) {
+                // The run's journal or the store broke under us: end the stream the way a failure does.
                 run.cancel("stream failed");
                 if (!ended) failQuietly();
             }
