@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.http.ApiError;
@@ -18,6 +20,7 @@ import java.util.Set;
  */
 final class RetrieveHandler implements HttpHandler {
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration KEEPALIVE = Duration.ofSeconds(15);
     private static final Set<String> TERMINAL = Set.of("response.completed", "response.failed", "response.incomplete");
 
     private final PlatformContext ctx;
@@ -54,14 +57,26 @@ final class RetrieveHandler implements HttpHandler {
 
     private void replayJournal(String id, long after, EventStream out) throws Exception {
         long last = after;
+        long quietSince = System.nanoTime();
         while (true) {
             var stillLive = live.contains(id);
             for (var frame : store.frames(id, last)) {
-                out.event(null, frame.type(), ctx.json().readTree(frame.json()));
                 last = frame.seq();
+                quietSince = System.nanoTime();
+                JsonNode data;
+                try {
+                    data = ctx.json().readTree(frame.json());
+                } catch (JsonProcessingException e) {
+                    continue; // a corrupt journal row is skipped; replay is best effort
+                }
+                out.event(null, frame.type(), data);
                 if (TERMINAL.contains(frame.type())) return;
             }
             if (!stillLive) break; // read once more after the stream ended, then give up
+            if (System.nanoTime() - quietSince >= KEEPALIVE.toNanos()) {
+                out.comment("keepalive"); // following a live stream through a long tool call
+                quietSince = System.nanoTime();
+            }
             Thread.sleep(POLL);
         }
         // The journal ends without a terminal event (client disconnect, crash): close it synthetically.
