@@ -1,0 +1,142 @@
+package dev.caduceus.plugin.responses;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+import dev.caduceus.spi.http.HttpStatusException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code POST /v1/responses}, in the contract's order (http-api §3, §8): admission (draining, model,
+ * concurrency cap) before the body, then the session key header, the body, the chain, and one agent
+ * run answered as a response object or as an event stream. Thread-safe; one call per request.
+ */
+final class CreateHandler implements HttpHandler {
+    static final String PATH = "/v1/responses";
+    static final String CANCEL_REASON = "client disconnected";
+    static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
+
+    private final PlatformContext ctx;
+    private final ResponseStore store;
+    private final TurnResolver resolver;
+    private final IdempotencyCache idempotency;
+    private final Set<String> live;
+
+    CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live) {
+        this.ctx = ctx;
+        this.store = store;
+        this.resolver = new TurnResolver(ctx, store);
+        this.idempotency = idempotency;
+        this.live = live;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws Exception {
+        try {
+            ctx.runs().checkAdmission();
+        } catch (RunRejectedException e) {
+            throw rejected(e);
+        }
+        var session = SessionHeaders.from(exchange);
+        var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName());
+        var turn = resolver.resolve(request, session);
+        exchange.header(SessionHeaders.SESSION_ID, turn.sessionId());
+        if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
+        if (request.stream()) stream(exchange, turn);
+        else complete(exchange, turn, session);
+    }
+
+    private void stream(HttpExchange exchange, Turn turn) throws Exception {
+        var run = start(turn.run());
+        exchange.onClientGone(() -> run.cancel(CANCEL_REASON));
+        var stored = turn.request().store() ? store : null;
+        live.add(turn.envelope().id());
+        try {
+            new ResponseStream(turn, stored).run(run, exchange.openEventStream());
+        } finally {
+            live.remove(turn.envelope().id());
+        }
+    }
+
+    private void complete(HttpExchange exchange, Turn turn, SessionHeaders session) throws Exception {
+        var gone = new AtomicBoolean();
+        var handle = new AtomicReference<RunHandle>();
+        exchange.onClientGone(() -> {
+            gone.set(true);
+            var h = handle.get();
+            if (h != null) h.cancel(CANCEL_REASON);
+        });
+        Callable<RunResult> compute = () -> {
+            var h = start(turn.run());
+            handle.set(h);
+            if (gone.get()) h.cancel(CANCEL_REASON);
+            var result = h.await();
+            if (gone.get()) throw new ClientLeft(); // a cancelled turn nobody reads is not worth caching
+            return result;
+        };
+        var key = exchange.header("Idempotency-Key").filter(k -> !k.isBlank());
+        RunResult result;
+        try {
+            result = key.isEmpty() ? compute.call()
+                    : idempotency.resolve(PATH + "\0" + key.get(),
+                            IdempotencyCache.fingerprint(turn.request().body(), session), compute);
+        } catch (ClientLeft e) {
+            return;
+        } catch (HttpStatusException e) {
+            throw e; // 429/503 from start(): the contract's error, not a failed response
+        } catch (RuntimeException e) {
+            // §8.3: an exception is still a 200 with status "failed" (and is never cached).
+            result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO, "internal_error",
+                    TurnOutput.INTERNAL_ERROR, List.of());
+        }
+        var body = TurnOutput.envelope(turn.envelope(), result);
+        if (turn.request().store())
+            store.save(turn.snapshot(body, TurnOutput.produced(result), turn.envelope().createdAt()),
+                    turn.request().conversation());
+        if (TurnOutput.failed(result)) {
+            exchange.header("X-Hermes-Completed", "false")
+                    .header("X-Hermes-Partial", String.valueOf(result.stopReason().partial()));
+        }
+        exchange.respond(200, body);
+    }
+
+    private RunHandle start(RunRequest request) {
+        try {
+            return ctx.runs().start(request);
+        } catch (RunRejectedException e) {
+            throw rejected(e);
+        }
+    }
+
+    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3); as endpoint-chat. */
+    static HttpStatusException rejected(RunRejectedException e) {
+        var message = e.getMessage() == null ? "" : e.getMessage();
+        var error = switch (e.reason()) {
+            case DRAINING -> new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+            case MODEL_NOT_CONFIGURED -> new ApiError(503, message, ApiError.SERVER, null, "model_not_configured")
+                    .withHeader("x-should-retry", "false");
+            case AT_CAPACITY -> new ApiError(429, message, ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+        };
+        return error.exception();
+    }
+
+    /** The client left a non-streaming request; nothing is answered or cached. */
+    private static final class ClientLeft extends RuntimeException {
+        ClientLeft() {
+            super("client left", null, false, false);
+        }
+    }
+}

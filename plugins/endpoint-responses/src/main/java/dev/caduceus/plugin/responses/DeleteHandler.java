@@ -1,0 +1,23 @@
+package dev.caduceus.plugin.responses;
+
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+
+/**
+ * {@code DELETE /v1/responses/{response_id}} (http-api §8.7): removes the response, its event journal
+ * and every conversation name pointing to it. Thread-safe.
+ */
+final class DeleteHandler implements HttpHandler {
+    private final ResponseStore store;
+
+    DeleteHandler(ResponseStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        var id = exchange.pathParam("response_id");
+        if (!store.delete(id)) throw RetrieveHandler.notFound(id);
+        exchange.respond(200, Envelope.JSON.objectNode().put("id", id).put("object", "response").put("deleted", true));
+    }
+}

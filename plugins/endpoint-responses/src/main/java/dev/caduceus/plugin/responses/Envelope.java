@@ -1,0 +1,101 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.Usage;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+/**
+ * The fixed parts of one response object (http-api §8.3) and the JSON shapes of its items, keys in
+ * the contract's order. Immutable; {@code metadata} is copied into every envelope.
+ */
+record Envelope(String id, long createdAt, String model, String instructions, String previousResponseId,
+                ObjectNode metadata) {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+    /** {@code resp_} + 28 hex. */
+    static String newResponseId() {
+        return "resp_" + hex(14);
+    }
+
+    /** {@code prefix} + 24 hex ({@code msg_}, {@code fc_}, {@code fco_}). */
+    static String newItemId(String prefix) {
+        return prefix + hex(12);
+    }
+
+    private static String hex(int bytes) {
+        var b = new byte[bytes];
+        RANDOM.nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** The response object; {@code usage} and {@code error} may be null. */
+    ObjectNode build(String status, ArrayNode output, Usage usage, ObjectNode error) {
+        var body = JSON.objectNode().put("id", id).put("object", "response").put("status", status)
+                .put("created_at", createdAt).put("model", model);
+        body.set("output", output);
+        body.set("usage", usage == null ? JSON.nullNode() : usage(usage));
+        body.set("error", error == null ? JSON.nullNode() : error);
+        body.putNull("incomplete_details");
+        body.put("instructions", instructions);
+        body.put("previous_response_id", previousResponseId);
+        body.set("metadata", metadata.deepCopy());
+        body.put("parallel_tool_calls", true).put("tool_choice", "auto");
+        body.putArray("tools");
+        body.putNull("temperature").putNull("top_p");
+        return body;
+    }
+
+    static ObjectNode usage(Usage usage) {
+        var node = JSON.objectNode().put("input_tokens", usage.inputTokens());
+        node.putObject("input_tokens_details").put("cached_tokens", 0);
+        node.put("output_tokens", usage.outputTokens());
+        node.putObject("output_tokens_details").put("reasoning_tokens", 0);
+        node.put("total_tokens", usage.totalTokens());
+        return node;
+    }
+
+    /** {@code {"code":"server_error","message":…,"type":"server_error"}}. */
+    static ObjectNode error(String message) {
+        return JSON.objectNode().put("code", "server_error").put("message", message).put("type", "server_error");
+    }
+
+    static ObjectNode functionCall(String id, String status, String name, String arguments, String callId) {
+        return JSON.objectNode().put("id", id).put("type", "function_call").put("status", status).put("name", name)
+                .put("arguments", arguments).put("call_id", callId);
+    }
+
+    /** Non-streaming form: {@code output} is the raw result string (§8.2). */
+    static ObjectNode functionCallOutput(String id, String callId, String output) {
+        return JSON.objectNode().put("id", id).put("type", "function_call_output").put("status", "completed")
+                .put("call_id", callId).put("output", output);
+    }
+
+    /** Streaming form: {@code output} is {@code [{"type":"input_text","text":…}]} (§8.2, §8.4). */
+    static ObjectNode streamedCallOutput(String id, String callId, String text) {
+        var item = JSON.objectNode().put("id", id).put("type", "function_call_output").put("call_id", callId);
+        item.putArray("output").addObject().put("type", "input_text").put("text", text);
+        item.put("status", "completed");
+        return item;
+    }
+
+    /** A message item; {@code text == null} gives the in-progress form with empty content. */
+    static ObjectNode message(String id, String status, String text) {
+        var item = JSON.objectNode().put("id", id).put("type", "message").put("status", status)
+                .put("role", "assistant");
+        var content = item.putArray("content");
+        if (text != null) content.addObject().put("type", "output_text").put("text", text).putArray("annotations");
+        return item;
+    }
+
+    /** The text of a tool output item in either form. */
+    static String outputText(JsonNode item) {
+        var output = item.path("output");
+        if (output.isArray()) return output.path(0).path("text").asText("");
+        return output.asText("");
+    }
+}

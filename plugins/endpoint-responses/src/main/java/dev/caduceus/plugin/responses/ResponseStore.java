@@ -1,0 +1,131 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.store.Sql;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The SQLite response store (http-api §8.6): responses with their whole transcript, conversation
+ * names, and the event journals of streamed responses. Writes evict the least recently used rows
+ * beyond {@code maxStored}; removing a response also removes its journal and every name pointing to
+ * it; a row that no longer parses is dropped on read. Thread-safe (the database serializes writes).
+ */
+final class ResponseStore {
+    private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
+
+    /** One journal frame as sent. */
+    record Frame(long seq, String type, String json) {}
+
+    private final PluginDatabase db;
+    private final ObjectMapper json;
+    private final int maxStored;
+
+    ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored) {
+        this.db = db;
+        this.json = json;
+        this.maxStored = Math.max(1, maxStored);
+    }
+
+    /** Inserts or replaces {@code response}, points {@code conversation} (if any) at it, then evicts. */
+    void save(StoredResponse response, String conversation) {
+        String envelope;
+        String transcript;
+        try {
+            envelope = json.writeValueAsString(response.envelope());
+            transcript = json.writeValueAsString(response.transcript());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot serialize response " + response.id(), e);
+        }
+        db.write(sql -> {
+            sql.update("""
+                    INSERT INTO responses (id, envelope, transcript, instructions, session_id, streamed, created_at, accessed_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses))
+                    ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
+                        instructions = excluded.instructions, session_id = excluded.session_id,
+                        streamed = excluded.streamed, accessed_at = excluded.accessed_at""",
+                    response.id(), envelope, transcript, response.instructions(), response.sessionId(),
+                    response.streamed() ? 1 : 0, response.createdAt());
+            if (conversation != null)
+                sql.update("""
+                        INSERT INTO conversations (name, response_id) VALUES (?, ?)
+                        ON CONFLICT (name) DO UPDATE SET response_id = excluded.response_id""",
+                        conversation, response.id());
+            evict(sql);
+            return null;
+        });
+    }
+
+    /** The stored response, refreshing its access tick; a corrupt row is deleted and reported absent. */
+    Optional<StoredResponse> find(String id) {
+        var row = db.read(sql -> sql.queryOne(
+                "SELECT envelope, transcript, instructions, session_id, streamed, created_at FROM responses WHERE id = ?",
+                r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getInt(5),
+                        r.getLong(6)}, id));
+        if (row.isEmpty()) return Optional.empty();
+        var v = row.get();
+        StoredResponse response;
+        try {
+            var envelope = json.readTree((String) v[0]);
+            if (!(envelope instanceof ObjectNode object) || !id.equals(object.path("id").asText()))
+                throw new IllegalStateException("envelope is not a response object");
+            response = new StoredResponse(id, object, json.readValue((String) v[1], MESSAGES), (String) v[2],
+                    (String) v[3], ((Integer) v[4]) != 0, (Long) v[5]);
+        } catch (Exception e) {
+            delete(id); // a corrupt row is dropped (§8.6); the chain restarts from nothing
+            return Optional.empty();
+        }
+        db.write(sql -> sql.update(
+                "UPDATE responses SET accessed_at = (SELECT MAX(accessed_at) + 1 FROM responses) WHERE id = ?", id));
+        return Optional.of(response);
+    }
+
+    /** The latest response id of conversation {@code name}. */
+    Optional<String> conversation(String name) {
+        return db.read(sql -> sql.queryOne("SELECT response_id FROM conversations WHERE name = ?",
+                r -> r.getString(1), name));
+    }
+
+    /** Removes the response, its journal and the names pointing to it; false when it did not exist. */
+    boolean delete(String id) {
+        return db.write(sql -> remove(sql, id));
+    }
+
+    /** Appends one sent frame to the response's journal. */
+    void append(String id, long seq, String type, String frame) {
+        db.write(sql -> sql.update("""
+                INSERT INTO response_events (response_id, seq, type, frame) VALUES (?, ?, ?, ?)
+                ON CONFLICT (response_id, seq) DO NOTHING""", id, seq, type, frame));
+    }
+
+    /** The journal frames with {@code seq > afterSeq}, in order. */
+    List<Frame> frames(String id, long afterSeq) {
+        return db.read(sql -> sql.query(
+                "SELECT seq, type, frame FROM response_events WHERE response_id = ? AND seq > ? ORDER BY seq",
+                r -> new Frame(r.getLong(1), r.getString(2), r.getString(3)), id, afterSeq));
+    }
+
+    /** The highest journal sequence number of the response, or empty when it has no journal. */
+    Optional<Long> lastSeq(String id) {
+        return db.read(sql -> sql.queryOne("SELECT MAX(seq) FROM response_events WHERE response_id = ?",
+                r -> r.getObject(1) == null ? null : r.getLong(1), id));
+    }
+
+    private void evict(Sql sql) {
+        long count = sql.queryOne("SELECT COUNT(*) FROM responses", r -> r.getLong(1)).orElse(0L);
+        if (count <= maxStored) return;
+        var victims = sql.query("SELECT id FROM responses ORDER BY accessed_at ASC LIMIT ?", r -> r.getString(1),
+                count - maxStored);
+        for (var victim : victims) remove(sql, victim);
+    }
+
+    private static boolean remove(Sql sql, String id) {
+        sql.update("DELETE FROM response_events WHERE response_id = ?", id);
+        sql.update("DELETE FROM conversations WHERE response_id = ?", id);
+        return sql.update("DELETE FROM responses WHERE id = ?", id) > 0;
+    }
+}

@@ -1,0 +1,248 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunEventTranslator;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.http.ClientGoneException;
+import dev.caduceus.spi.http.EventStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One streamed response (http-api §8.4, §8.5): created and in_progress, the run's tool calls and text
+ * as output items, then exactly one terminal event. Text is coalesced by {@link TextBatch}; every
+ * frame goes to the journal and snapshots go to the store when {@code store} is set (null otherwise).
+ * A client that leaves cancels the run and leaves an {@code incomplete} snapshot. Confined to the
+ * handler's thread.
+ */
+final class ResponseStream implements RunEventTranslator {
+    private static final int ERROR_LIMIT = 500;
+
+    private final Turn turn;
+    private final ResponseStore store;
+    private final List<ObjectNode> items = new ArrayList<>();
+    private final Map<String, Integer> openCalls = new HashMap<>();
+    private final StringBuilder text = new StringBuilder();
+    private EventWriter writer;
+    private RunHandle run;
+    private String messageId;
+    private int messageIndex = -1;
+    private int flushed;
+    private boolean ended;
+
+    ResponseStream(Turn turn, ResponseStore store) {
+        this.turn = turn;
+        this.store = store;
+    }
+
+    /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
+    void run(RunHandle run, EventStream out) throws InterruptedException {
+        this.run = run;
+        this.writer = new EventWriter(out, store, turn.envelope().id(), 0, -1);
+        try (out) {
+            try {
+                var created = turn.envelope().build("in_progress", Envelope.JSON.arrayNode(), null, null);
+                save(created, List.of());
+                writer.emit("response.created", ResponseEvents.response(created));
+                writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
+                try (var batch = new TextBatch(run.subscribe(0), this)) {
+                    var result = out.pump(batch, this);
+                    if (result == EventStream.PumpResult.CLIENT_GONE || batch.clientGone()) disconnected();
+                    else if (!ended) fail("Agent run ended without a result", Usage.ZERO);
+                }
+            } catch (ClientGoneException e) {
+                disconnected();
+            } catch (RuntimeException e) {
+                // The run's journal or the store broke under us: end the stream the way a failure does.
+                run.cancel("stream failed");
+                if (!ended) failQuietly();
+            }
+        }
+    }
+
+    @Override
+    public void translate(JournalEntry entry, EventStream out) throws ClientGoneException {
+        switch (entry.event()) {
+            case RunEvent.TextDelta d -> text(d.text());
+            case RunEvent.ToolCallStarted s -> toolStarted(s);
+            case RunEvent.ToolCallFinished f -> toolFinished(f);
+            case RunEvent.Completed c -> completed(c);
+            case RunEvent.Failed f -> fail(f.message() == null || f.message().isBlank()
+                    ? "Agent did not complete (" + reason(f.stopReason()) + ")" : f.message(), f.usage());
+            case RunEvent.Cancelled c -> cancelled(c.reason(), c.usage());
+            case RunEvent.Interrupted i -> cancelled(i.reason(), Usage.ZERO);
+            // Not shown on the Responses wire (§8.4 has no frame for them).
+            case RunEvent.Started s -> { }
+            case RunEvent.ReasoningDelta r -> { }
+            case RunEvent.ApprovalRequested a -> { }
+            case RunEvent.ApprovalResolved a -> { }
+            case RunEvent.Steered s -> { }
+            case RunEvent.UsageReported u -> { }
+        }
+    }
+
+    /** Whether text is waiting for its batch to be sent. */
+    boolean pending() {
+        return flushed < text.length();
+    }
+
+    /** Sends the waiting text as one delta. */
+    void flush() throws ClientGoneException {
+        if (!pending()) return;
+        var delta = text.substring(flushed);
+        flushed = text.length();
+        writer.emit("response.output_text.delta", ResponseEvents.textDelta(messageId, messageIndex, delta));
+    }
+
+    private void text(String delta) throws ClientGoneException {
+        if (delta.isEmpty()) return;
+        text.append(delta); // first, so a disconnect while opening the item still keeps the text
+        openMessage();
+    }
+
+    private void openMessage() throws ClientGoneException {
+        if (messageId != null) return;
+        messageId = Envelope.newItemId("msg_");
+        messageIndex = items.size();
+        var item = Envelope.message(messageId, "in_progress", null);
+        items.add(item);
+        writer.emit("response.output_item.added", ResponseEvents.item(messageIndex, item.deepCopy()));
+        writer.emit("response.content_part.added", ResponseEvents.partAdded(messageId, messageIndex));
+    }
+
+    private void toolStarted(RunEvent.ToolCallStarted s) throws ClientGoneException {
+        flush();
+        var arguments = s.arguments() == null ? "{}" : s.arguments().toString();
+        var item = Envelope.functionCall(Envelope.newItemId("fc_"), "in_progress", s.tool(), arguments, s.callId());
+        var index = items.size();
+        items.add(item);
+        openCalls.put(s.callId(), index);
+        writer.emit("response.output_item.added", ResponseEvents.item(index, item.deepCopy()));
+    }
+
+    private void toolFinished(RunEvent.ToolCallFinished f) throws ClientGoneException {
+        flush();
+        var index = openCalls.remove(f.callId());
+        if (index == null) return; // unmatched completions are dropped (§8.4)
+        var call = items.get(index).deepCopy().put("status", "completed");
+        items.set(index, call);
+        writer.emit("response.output_item.done", ResponseEvents.item(index, call.deepCopy()));
+        var output = Envelope.streamedCallOutput(Envelope.newItemId("fco_"), f.callId(),
+                f.result() == null ? "" : f.result());
+        var outputIndex = items.size();
+        items.add(output);
+        writer.emit("response.output_item.added", ResponseEvents.item(outputIndex, output.deepCopy()));
+        writer.emit("response.output_item.done", ResponseEvents.item(outputIndex, output.deepCopy()));
+    }
+
+    private void closeMessage(String status) throws ClientGoneException {
+        if (messageId == null) return;
+        flush();
+        var full = text.toString();
+        writer.emit("response.output_text.done", ResponseEvents.textDone(messageId, messageIndex, full));
+        writer.emit("response.content_part.done", ResponseEvents.partDone(messageId, messageIndex, full));
+        var done = Envelope.message(messageId, status, full);
+        items.set(messageIndex, done);
+        writer.emit("response.output_item.done", ResponseEvents.item(messageIndex, done.deepCopy()));
+    }
+
+    private void completed(RunEvent.Completed c) throws ClientGoneException {
+        var reason = c.stopReason() == null ? StopReason.STOP : c.stopReason();
+        var answer = c.output() == null ? "" : c.output();
+        var usage = c.usage() == null ? Usage.ZERO : c.usage();
+        if (reason.failed() || answer.isBlank()) {
+            fail(c.error() != null && !c.error().isBlank() ? c.error()
+                    : "Agent did not complete (" + reason.wireName() + ")", usage);
+            return;
+        }
+        if (messageId == null) text(answer); // nothing was streamed: one delta with the whole answer
+        closeMessage("completed");
+        ended = true;
+        var body = turn.envelope().build("completed", output(), usage, null);
+        save(body, produced(answer));
+        writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
+    }
+
+    private void fail(String error, Usage usage) throws ClientGoneException {
+        closeMessage("completed");
+        ended = true;
+        var message = error.length() > ERROR_LIMIT ? error.substring(0, ERROR_LIMIT) : error;
+        var body = turn.envelope().build("failed", output(), usage, Envelope.error(message));
+        save(body, List.of(Message.assistant(error)));
+        writer.emit("response.failed", ResponseEvents.response(body));
+    }
+
+    /**
+     * Server-side cancellation: the snapshot is {@code incomplete} (§8.4), but a live stream never
+     * sends {@code response.incomplete}, so the client gets {@code response.failed}.
+     */
+    private void cancelled(String reason, Usage usage) throws ClientGoneException {
+        closeMessage("incomplete");
+        ended = true;
+        var message = reason == null || reason.isBlank() ? "Interrupted" : reason;
+        saveIncomplete();
+        writer.emit("response.failed", ResponseEvents.response(turn.envelope().build("failed", output(),
+                usage == null ? Usage.ZERO : usage, Envelope.error(message))));
+    }
+
+    private void disconnected() {
+        run.cancel(CreateHandler.CANCEL_REASON);
+        if (!ended) saveIncomplete();
+    }
+
+    /** Emitted items plus a message item holding the text so far (§8.4). */
+    private void saveIncomplete() {
+        if (messageId != null && items.get(messageIndex).path("status").asText().equals("in_progress"))
+            items.set(messageIndex, Envelope.message(messageId, "incomplete", text.toString()));
+        var partial = text.isEmpty() ? List.<Message>of() : List.of(Message.assistant(text.toString()));
+        save(turn.envelope().build("incomplete", output(), null, null), partial);
+    }
+
+    private void failQuietly() {
+        try {
+            fail(TurnOutput.INTERNAL_ERROR, Usage.ZERO);
+        } catch (ClientGoneException | RuntimeException ignored) {
+            // Nobody is listening or the store broke; the run was cancelled.
+        }
+    }
+
+    /** The turn's new messages: the run's messages, or the answer alone when the run reported none. */
+    private List<Message> produced(String answer) {
+        try {
+            var result = run.await(); // the terminal event is in: this returns at once
+            return TurnOutput.produced(RunResult.of(result.stopReason(), answer, result.usage(), null, null,
+                    result.messages()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of(Message.assistant(answer));
+        } catch (RuntimeException e) {
+            return List.of(Message.assistant(answer));
+        }
+    }
+
+    /** The emitted tool items in emission order, then the message item (§8.4 item 7). */
+    private ArrayNode output() {
+        var output = Envelope.JSON.arrayNode();
+        for (int i = 0; i < items.size(); i++) if (i != messageIndex) output.add(items.get(i).deepCopy());
+        if (messageIndex >= 0) output.add(items.get(messageIndex).deepCopy());
+        return output;
+    }
+
+    private void save(ObjectNode body, List<Message> produced) {
+        if (store != null)
+            store.save(turn.snapshot(body, produced, turn.envelope().createdAt()), turn.request().conversation());
+    }
+
+    private static String reason(StopReason reason) {
+        return reason == null ? "internal_error" : reason.wireName();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.http.EndpointFamily;
+import dev.caduceus.spi.http.HttpHandler;
+import dev.caduceus.spi.http.Routes;
+
+/** The {@code responses} family: create, retrieve (or replay) and delete, and its capability flags. */
+record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler delete, ResponsesSettings settings)
+        implements EndpointFamily {
+    static final String ITEM = CreateHandler.PATH + "/{response_id}";
+
+    @Override public String id() { return "responses"; }
+
+    @Override public String basePath() { return CreateHandler.PATH; }
+
+    @Override
+    public void routes(Routes routes) {
+        routes.post(CreateHandler.PATH, "responses", create);
+        routes.get(ITEM, "response", retrieve);
+        routes.delete(ITEM, null, delete);
+    }
+
+    /** The host merges the nested {@code idempotency} object with endpoint-chat's key by key. */
+    @Override
+    public ObjectNode features() {
+        var features = JsonNodeFactory.instance.objectNode()
+                .put("responses_api", true)
+                .put("responses_streaming", true)
+                .put("responses_event_replay", true);
+        features.putObject("idempotency").putObject("responses")
+                .put("supported", true)
+                .put("durable", false)
+                .put("retention_seconds", settings.idempotencyTtl().toSeconds());
+        return features;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.caduceus.plugin.responses;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.http.EndpointFamily;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The OpenAI Responses API: contributes the {@code responses} family ({@code POST /v1/responses},
+ * {@code GET} and {@code DELETE /v1/responses/{response_id}}) over agent runs, with the conversation
+ * state kept in this plugin's SQLite tables.
+ */
+public final class ResponsesPlugin implements PlatformPlugin {
+
+    @Override
+    public List<EndpointFamily> endpoints(PlatformContext ctx) {
+        var settings = ResponsesSettings.from(ctx);
+        var store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
+        var idempotency = new IdempotencyCache(ctx.clock(), settings.idempotencyTtl(), settings.idempotencyEntries());
+        var live = ConcurrentHashMap.<String>newKeySet(); // ids this process is streaming right now
+        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live),
+                new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), settings));
+    }
+}

@@ -1,0 +1,107 @@
+package dev.caduceus.plugin.responses;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.RunSubscription;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.http.HttpHandler;
+import dev.caduceus.spi.http.Routes;
+import dev.caduceus.testkit.FakeExchange;
+import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.testkit.ScriptedRuns;
+import dev.caduceus.testkit.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResponsesFaultTest {
+    @TempDir Path dir;
+    TestDatabase db;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabase.open(dir, "endpoint-responses");
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+    }
+
+    /** Runs whose await throws, as a runtime bug would. */
+    private static final class BrokenRuns implements Runs {
+        @Override public void checkAdmission() {}
+
+        @Override
+        public RunHandle start(RunRequest request) {
+            return new RunHandle() {
+                @Override public String id() { return "run_broken"; }
+                @Override public RunSubscription subscribe(long afterSeq) { throw new IllegalStateException("no journal"); }
+                @Override public RunResult await() { throw new IllegalStateException("secret internal detail"); }
+                @Override public void cancel(String reason) {}
+            };
+        }
+
+        @Override public Optional<RunHandle> find(String runId) { return Optional.empty(); }
+        @Override public boolean approve(String runId, String approvalId, String choice) { return false; }
+        @Override public boolean steer(String runId, String text) { return false; }
+    }
+
+    @Test
+    void anExceptionIsAFailedResponseNotA500() throws Exception {
+        var ctx = FakePlatformContext.builder("endpoint-responses").runs(new BrokenRuns()).database(db).build();
+        var family = new ResponsesPlugin().endpoints(ctx).getFirst();
+        var handlers = new ArrayList<HttpHandler>();
+        family.routes(new Routes() {
+            @Override
+            public Routes route(String method, String template, String name, HttpHandler h) {
+                handlers.add(h);
+                return this;
+            }
+        });
+        var ex = new FakeExchange(ctx.json(), "POST", "/v1/responses").body("{\"input\":\"hi\"}").call(handlers.get(0));
+        assertEquals(200, ex.status());
+        assertEquals("failed", ex.responseBody().get("status").asText());
+        assertEquals("Internal server error", ex.responseBody().get("error").get("message").asText());
+        var stream = new FakeExchange(ctx.json(), "POST", "/v1/responses")
+                .body("{\"input\":\"hi\",\"stream\":true}").call(handlers.get(0)).stream();
+        var last = ResponsesFixture.data(stream).getLast();
+        assertEquals("response.failed", last.get("type").asText());
+    }
+
+    @Test
+    void aClientThatLeavesANonStreamingRequestCancelsTheRunAndGetsNoAnswer() throws Exception {
+        var api = new ResponsesFixture(db);
+        api.runs.script(ScriptedRuns.Script.hanging(new RunEvent.TextDelta("x")));
+        var ex = api.exchange("{\"input\":\"hi\"}");
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            ex.disconnect();
+        });
+        ex.call(api.handlers.get("POST /v1/responses"));
+        assertEquals(1, api.runs.cancellations().size());
+        assertNull(ex.responseBody());
+    }
+
+    @Test
+    void serviceFileNamesThePlugin() throws Exception {
+        var file = Path.of("src/main/resources/META-INF/services/dev.caduceus.spi.PlatformPlugin");
+        assertEquals(ResponsesPlugin.class.getName(), Files.readString(file).trim());
+        assertTrue(Files.exists(Path.of("src/main/resources/db/migration/endpoint-responses/sqlite/V1__responses.sql")));
+    }
+}
