@@ -22,7 +22,9 @@ out.stream = streamed;
 
 const helper = client.responses.stream({ model: 'hermes-agent', input: 'use the tool', previous_response_id: third.id });
 const final = await helper.finalResponse();
-out.helper = final.output_text;
+// The stream helper's final response does not fill the `output_text` convenience field; read the item.
+out.helper = final.output.filter((item) => item.type === 'message')
+  .flatMap((item) => item.content).map((part) => part.text).join('');
 out.helperStatus = final.status;
 out.helperItems = final.output.map((item) => item.type);
 

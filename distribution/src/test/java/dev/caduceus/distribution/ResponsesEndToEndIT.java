@@ -27,7 +27,6 @@ class ResponsesEndToEndIT {
         var env = new HashMap<>(Caduceus.KEY_ENV);
         env.put("OPENAI_BASE_URL", upstream.baseUrl());
         env.put("CADUCEUS_MODEL", "scripted-model");
-        env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
         return env;
     }
 
@@ -39,13 +38,15 @@ class ResponsesEndToEndIT {
                     Turn.toolCalls(Turn.ToolCall.of("call_1", "add", "{\"a\":40,\"b\":2}")));
             upstream.enqueue(Turn::quotingLastToolResult);
             ThirdPartyPlugins.calc(home.resolve("plugins"));
-            try (var server = Caduceus.serve(home, env(upstream))) {
+            var env = env(upstream);
+            env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
+            try (var server = Caduceus.serve(home, env)) {
                 var result = NodeSdk.run("sdk-responses.mjs", server.awaitListening(), Caduceus.TEST_KEY, server.stderr());
                 assertEquals("first answer", result.path("first").asText(), result.toString());
                 assertEquals("completed", result.path("firstStatus").asText());
                 assertEquals("third answer", result.path("third").asText());
                 assertEquals("streamed answer", result.path("stream").asText());
-                assertEquals("Tool result: {\"sum\": 42}", result.path("helper").asText());
+                assertEquals("Tool result: {\"sum\": 42}", result.path("helper").asText(), result.toString());
                 assertEquals("completed", result.path("helperStatus").asText());
                 assertEquals("[\"function_call\",\"function_call_output\",\"message\"]",
                         result.path("helperItems").toString());
