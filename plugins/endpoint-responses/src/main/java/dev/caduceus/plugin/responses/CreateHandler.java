@@ -102,7 +102,7 @@ final class CreateHandler implements HttpHandler {
         }
         var body = TurnOutput.envelope(turn.envelope(), result);
         if (turn.request().store())
-            store.save(turn.snapshot(body, TurnOutput.produced(result), turn.envelope().createdAt()),
+            store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),
                     turn.request().conversation());
         if (TurnOutput.failed(result)) {
             exchange.header("X-Hermes-Completed", "false")

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The SQLite response store (http-api §8.6): responses with their whole transcript, conversation
- * names, and the event journals of streamed responses. Writes evict the least recently used rows
+ * The SQLite response store (http-api §8.6): responses, their transcripts as chain messages
+ * ({@link ChainMessages}), conversation names, and the event journals of streamed responses. Writes evict the least recently used rows
  * beyond {@code maxStored}; removing a response also removes its journal and every name pointing to
  * it; a row that no longer parses is dropped on read. Thread-safe (the database serializes writes).
  */
@@ -24,32 +24,40 @@ final class ResponseStore {
     private final PluginDatabase db;
     private final ObjectMapper json;
     private final int maxStored;
+    private final ChainMessages chain;
 
     ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored) {
         this.db = db;
         this.json = json;
         this.maxStored = Math.max(1, maxStored);
+        this.chain = new ChainMessages(json);
     }
 
-    /** Inserts or replaces {@code response}, points {@code conversation} (if any) at it, then evicts. */
-    void save(StoredResponse response, String conversation) {
+    /**
+     * Inserts or replaces {@code response} with its messages written to the chain store (O(own
+     * messages), see {@link ChainMessages}), points {@code conversation} (if any) at it, then evicts.
+     */
+    void save(StoredResponse response, TranscriptWrite transcript, String conversation) {
         String envelope;
-        String transcript;
         try {
             envelope = json.writeValueAsString(response.envelope());
-            transcript = json.writeValueAsString(response.transcript());
         } catch (Exception e) {
             throw new IllegalStateException("cannot serialize response " + response.id(), e);
         }
         db.write(sql -> {
+            var previous = chainOf(sql, response.id());
+            var at = chain.append(sql, response.id(), transcript);
             sql.update("""
-                    INSERT INTO responses (id, envelope, transcript, instructions, session_id, streamed, created_at, accessed_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses))
+                    INSERT INTO responses (id, envelope, transcript, instructions, session_id, streamed, created_at,
+                        accessed_at, chain_id, base_seq, last_seq)
+                    VALUES (?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
-                        streamed = excluded.streamed, accessed_at = excluded.accessed_at""",
-                    response.id(), envelope, transcript, response.instructions(), response.sessionId(),
-                    response.streamed() ? 1 : 0, response.createdAt());
+                        streamed = excluded.streamed, accessed_at = excluded.accessed_at,
+                        chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq""",
+                    response.id(), envelope, response.instructions(), response.sessionId(),
+                    response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq());
+            if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (conversation != null)
                 sql.update("""
                         INSERT INTO conversations (name, response_id) VALUES (?, ?)
@@ -62,10 +70,11 @@ final class ResponseStore {
 
     /** The stored response, refreshing its access tick; a corrupt row is deleted and reported absent. */
     Optional<StoredResponse> find(String id) {
-        var row = db.read(sql -> sql.queryOne(
-                "SELECT envelope, transcript, instructions, session_id, streamed, created_at FROM responses WHERE id = ?",
-                r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getInt(5),
-                        r.getLong(6)}, id));
+        var row = db.read(sql -> sql.queryOne("""
+                SELECT envelope, instructions, session_id, streamed, created_at, chain_id, last_seq
+                FROM responses WHERE id = ?""",
+                r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getInt(4), r.getLong(5),
+                        r.getString(6), r.getLong(7)}, id));
         if (row.isEmpty()) return Optional.empty();
         var v = row.get();
         StoredResponse response;
@@ -73,8 +82,9 @@ final class ResponseStore {
             var envelope = json.readTree((String) v[0]);
             if (!(envelope instanceof ObjectNode object) || !id.equals(object.path("id").asText()))
                 throw new IllegalStateException("envelope is not a response object");
-            response = new StoredResponse(id, object, json.readValue((String) v[1], MESSAGES), (String) v[2],
-                    (String) v[3], ((Integer) v[4]) != 0, (Long) v[5]);
+            var position = v[5] == null ? null : new ChainPosition((String) v[5], (Long) v[6]);
+            response = new StoredResponse(id, object, (String) v[1], (String) v[2], ((Integer) v[3]) != 0,
+                    (Long) v[4], position);
         } catch (Exception e) {
             delete(id); // a corrupt row is dropped (§8.6); the chain restarts from nothing
             return Optional.empty();
@@ -82,6 +92,24 @@ final class ResponseStore {
         db.write(sql -> sql.update(
                 "UPDATE responses SET accessed_at = (SELECT MAX(accessed_at) + 1 FROM responses) WHERE id = ?", id));
         return Optional.of(response);
+    }
+
+    /**
+     * The last {@code limit} messages of the response's transcript (one range query), or the whole
+     * transcript of a V1 row (no chain: read from its own column). Empty when the transcript is gone
+     * (removed meanwhile) or corrupt; a corrupt one also drops the response.
+     */
+    Optional<List<Message>> history(StoredResponse response, int limit) {
+        try {
+            if (response.position() == null)
+                return Optional.of(json.readValue(db.read(sql -> sql.queryOne(
+                        "SELECT transcript FROM responses WHERE id = ?", r -> r.getString(1), response.id()))
+                        .orElseThrow(), MESSAGES));
+            return Optional.ofNullable(db.read(sql -> chain.read(sql, response.position(), limit)));
+        } catch (Exception e) {
+            delete(response.id());
+            return Optional.empty();
+        }
     }
 
     /** The latest response id of conversation {@code name}. */
@@ -123,9 +151,17 @@ final class ResponseStore {
         for (var victim : victims) remove(sql, victim);
     }
 
-    private static boolean remove(Sql sql, String id) {
+    /** Removes the row and then the chain messages no remaining response reaches. */
+    private boolean remove(Sql sql, String id) {
+        var chainId = chainOf(sql, id);
         sql.update("DELETE FROM response_events WHERE response_id = ?", id);
         sql.update("DELETE FROM conversations WHERE response_id = ?", id);
-        return sql.update("DELETE FROM responses WHERE id = ?", id) > 0;
+        var removed = sql.update("DELETE FROM responses WHERE id = ?", id) > 0;
+        if (chainId != null) chain.prune(sql, chainId);
+        return removed;
+    }
+
+    private static String chainOf(Sql sql, String id) {
+        return sql.queryOne("SELECT chain_id FROM responses WHERE id = ?", r -> r.getString(1), id).orElse(null);
     }
 }

@@ -239,7 +239,8 @@ final class ResponseStream implements RunEventTranslator {
 
     private void save(ObjectNode body, List<Message> produced) {
         if (store != null)
-            store.save(turn.snapshot(body, produced, turn.envelope().createdAt()), turn.request().conversation());
+            store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(produced),
+                    turn.request().conversation());
     }
 
     private static String reason(StopReason reason) {

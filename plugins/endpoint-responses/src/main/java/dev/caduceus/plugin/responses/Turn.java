@@ -13,11 +13,14 @@ import java.util.List;
  *
  * @param request   the validated body
  * @param envelope  the fixed parts of the response object
- * @param prior     the whole history before this turn (untruncated; what is stored)
+ * @param prior     the history before this turn as read (with {@code truncation: "auto"} from a chain,
+ *                  only its last 100 messages); stored only when the turn starts a new chain
+ * @param parent    where that history ends in the chain store, or null when the turn starts a chain
  * @param sessionId the chain's session id
  * @param run       what the agent executes (history possibly truncated, plus the input)
  */
-record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, String sessionId, RunRequest run) {
+record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String sessionId,
+            RunRequest run) {
     Turn {
         requireNonNull(request, "request");
         requireNonNull(envelope, "envelope");
@@ -26,18 +29,17 @@ record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, Str
         requireNonNull(run, "run");
     }
 
-    /** Prior history, this turn's input messages, then {@code produced}. */
-    List<Message> transcript(List<Message> produced) {
-        var all = new ArrayList<Message>(prior.size() + request.input().size() + produced.size());
-        all.addAll(prior);
-        all.addAll(request.input());
-        all.addAll(produced);
-        return all;
+    /** The store row for {@code body} (its transcript is written from {@link #write}). */
+    StoredResponse snapshot(ObjectNode body, long createdAt) {
+        return new StoredResponse(envelope.id(), body, envelope.instructions(), sessionId, request.stream(), createdAt,
+                null);
     }
 
-    /** The store row for {@code body} with {@code produced} as this turn's new messages. */
-    StoredResponse snapshot(ObjectNode body, List<Message> produced, long createdAt) {
-        return new StoredResponse(envelope.id(), body, transcript(produced), envelope.instructions(), sessionId,
-                request.stream(), createdAt);
+    /** The chain write of this turn: its input messages, then {@code produced}. */
+    TranscriptWrite write(List<Message> produced) {
+        var own = new ArrayList<Message>(request.input().size() + produced.size());
+        own.addAll(request.input());
+        own.addAll(produced);
+        return new TranscriptWrite(parent, prior, own);
     }
 }

@@ -13,8 +13,9 @@ import java.util.UUID;
 /**
  * Resolves a request against the store (http-api §8.1): history is explicit
  * {@code conversation_history} &gt; the chain ({@code previous_response_id} or the conversation's
- * latest response) &gt; none; instructions and the session id are inherited from the chain. One
- * store read per turn whatever the chain's length. Thread-safe.
+ * latest response) &gt; none; instructions and the session id are inherited from the chain. The
+ * history is one range query of the chain store whatever the chain's length (with
+ * {@code truncation: "auto"}, of its last 100 messages only). Thread-safe.
  */
 final class TurnResolver {
     private final PlatformContext ctx;
@@ -27,8 +28,21 @@ final class TurnResolver {
 
     Turn resolve(ResponseRequest request, SessionHeaders session) {
         var chain = chain(request);
-        List<Message> prior = request.explicitHistory() != null ? request.explicitHistory()
-                : chain.map(StoredResponse::transcript).orElse(List.of());
+        List<Message> prior = List.of();
+        ChainPosition parent = null;
+        if (request.explicitHistory() != null) {
+            prior = request.explicitHistory();
+        } else if (chain.isPresent()) {
+            var history = store.history(chain.get(), request.truncateAuto()
+                    ? ResponseRequest.AUTO_TRUNCATION_MESSAGES : Integer.MAX_VALUE);
+            if (history.isEmpty()) { // removed meanwhile or corrupt: as if it had never been stored
+                if (request.previousResponseId() != null) throw previousNotFound(request);
+                chain = Optional.empty();
+            } else {
+                prior = history.get();
+                parent = chain.get().position();
+            }
+        }
         var instructions = request.instructions() != null ? request.instructions()
                 : chain.map(StoredResponse::instructions).orElse(null);
         var sessionId = chain.map(StoredResponse::sessionId).orElseGet(() -> session.sessionKey() != null
@@ -42,7 +56,7 @@ final class TurnResolver {
                 request.model(), instructions, request.previousResponseId(), request.metadata());
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), 0, Map.of("source", "responses"));
-        return new Turn(request, envelope, prior, sessionId, run);
+        return new Turn(request, envelope, prior, parent, sessionId, run);
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */
@@ -50,13 +64,17 @@ final class TurnResolver {
         if (request.previousResponseId() != null) {
             var found = store.find(request.previousResponseId());
             if (found.isEmpty() && request.explicitHistory() == null)
-                throw ApiError.notFound("previous_response_not_found",
-                        "Previous response not found: " + request.previousResponseId()).exception();
+                throw previousNotFound(request);
             return found;
         }
         if (request.conversation() != null) // an unknown or evicted name starts a new conversation
             return store.conversation(request.conversation()).flatMap(store::find);
         return Optional.empty();
+    }
+
+    private static RuntimeException previousNotFound(ResponseRequest request) {
+        return ApiError.notFound("previous_response_not_found",
+                "Previous response not found: " + request.previousResponseId()).exception();
     }
 
     /**

@@ -3,8 +3,10 @@ package dev.caduceus.plugin.responses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.spi.agent.Message;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,15 +59,26 @@ class ResponseStoreTest {
     }
 
     @Test
-    void aCorruptRowIsDroppedOnRead() throws Exception {
+    void aCorruptEnvelopeIsDroppedOnRead() throws Exception {
         var api = new ResponsesFixture(db).answers("ok");
         var id = create(api, "{\"input\":\"a\",\"conversation\":\"c1\"}");
-        db.write(sql -> sql.update("UPDATE responses SET transcript = '{not json' WHERE id = ?", id));
+        db.write(sql -> sql.update("UPDATE responses SET envelope = '{not json' WHERE id = ?", id));
         assertEquals(404, api.get(id).status());
         assertEquals(0, count("responses"));
         assertEquals(0, count("conversations"));
+        assertEquals(0, count("response_messages"));
+    }
+
+    @Test
+    void aCorruptTranscriptIsDroppedWhenTheChainIsContinued() throws Exception {
+        var api = new ResponsesFixture(db).answers("ok");
+        var id = create(api, "{\"input\":\"a\",\"conversation\":\"c1\"}");
+        db.write(sql -> sql.update("UPDATE response_messages SET message_json = '{not json'"));
         var ex = api.post("{\"input\":\"b\",\"previous_response_id\":\"" + id + "\"}");
         assertEquals(404, ex.status());
+        assertEquals(0, count("responses"));
+        assertEquals(0, count("conversations"));
+        assertEquals(404, api.get(id).status());
         api.post("{\"input\":\"b\",\"conversation\":\"c1\"}");
         assertEquals("user:b|", ResponsesFixture.texts(api.lastRequest().messages()));
     }
@@ -89,15 +102,108 @@ class ResponseStoreTest {
     }
 
     @Test
-    void aLongChainIsRebuiltFromOneRow() throws Exception {
+    void aLongChainIsRebuiltFromItsLastRowAlone() throws Exception {
         var api = new ResponsesFixture(db).answers("ok");
         var id = create(api, "{\"input\":\"t0\"}");
         for (int i = 1; i < 30; i++) id = create(api, "{\"input\":\"t" + i + "\",\"previous_response_id\":\"" + id + "\"}");
         assertEquals(59, api.lastRequest().messages().size());
-        // Deleting every earlier turn does not matter: the last row holds the whole transcript.
+        // Deleting every earlier row does not matter: the last row points at the whole transcript.
         var last = id;
         db.write(sql -> sql.update("DELETE FROM responses WHERE id <> ?", last));
         create(api, "{\"input\":\"t30\",\"previous_response_id\":\"" + last + "\"}");
         assertEquals(61, api.lastRequest().messages().size());
+    }
+
+    private String next(ResponsesFixture api, String previous, String input) throws Exception {
+        return create(api, "{\"input\":\"" + input + "\",\"previous_response_id\":\"" + previous + "\"}");
+    }
+
+    private String history(ResponsesFixture api) {
+        return ResponsesFixture.texts(api.lastRequest().messages());
+    }
+
+    @Test
+    void branchingFromAMiddleResponseGivesThatResponsesHistory() throws Exception {
+        var api = new ResponsesFixture(db).answers("ok");
+        var a = create(api, "{\"input\":\"a\"}");
+        var b = next(api, a, "b");
+        var c = next(api, b, "c");
+        var x = next(api, b, "x"); // a branch: b is not the chain's tip
+        assertEquals("user:a|assistant:ok|user:b|assistant:ok|user:x|", history(api));
+        var y = next(api, b, "y"); // a second branch from the same response
+        assertEquals("user:a|assistant:ok|user:b|assistant:ok|user:y|", history(api));
+        next(api, c, "d"); // the original line is intact
+        assertEquals("user:a|assistant:ok|user:b|assistant:ok|user:c|assistant:ok|user:d|", history(api));
+        next(api, x, "x2");
+        assertEquals("user:a|assistant:ok|user:b|assistant:ok|user:x|assistant:ok|user:x2|", history(api));
+        next(api, y, "y2");
+        assertEquals("user:a|assistant:ok|user:b|assistant:ok|user:y|assistant:ok|user:y2|", history(api));
+        next(api, a, "a2"); // from the very first response
+        assertEquals("user:a|assistant:ok|user:a2|", history(api));
+    }
+
+    @Test
+    void evictionAndDeleteKeepChainsStillReferencedAndPruneTheRest() throws Exception {
+        var api = new ResponsesFixture(db, Map.of("responses.max_stored", "3")).answers("ok");
+        var id = create(api, "{\"input\":\"t1\"}");
+        for (int i = 2; i <= 5; i++) id = next(api, id, "t" + i);
+        assertEquals(3, count("responses"));
+        assertEquals(10, count("response_messages")); // t1 .. t5 and answers: the kept rows reach them all
+        var tip = id;
+        var before = next(api, tip, "t6");
+        assertEquals(11, api.lastRequest().messages().size());
+        assertEquals("user:t1|", ResponsesFixture.texts(api.lastRequest().messages().subList(0, 1)));
+        assertEquals(200, api.delete(before).status()); // the tip's own messages go, the rest stays
+        assertEquals(10, count("response_messages"));
+        next(api, tip, "t6b");
+        assertEquals(11, api.lastRequest().messages().size());
+        var ids = db.read(sql -> sql.query("SELECT id FROM responses", r -> r.getString(1)));
+        for (var stored : ids) api.delete(stored);
+        assertEquals(0, count("responses"));
+        assertEquals(0, count("response_messages"));
+    }
+
+    @Test
+    void eachTurnOfA200TurnChainWritesOnlyItsOwnMessages() throws Exception {
+        var api = new ResponsesFixture(db).answers("ok");
+        var id = create(api, "{\"input\":\"t1\"}");
+        for (int i = 2; i <= 200; i++) {
+            long before = count("response_messages");
+            id = next(api, id, "t" + i);
+            assertEquals(before + 2, count("response_messages"), "turn " + i);
+        }
+        assertEquals(399, api.lastRequest().messages().size());
+        long chains = db.read(sql -> sql.queryOne("SELECT COUNT(DISTINCT chain_id) FROM responses",
+                r -> r.getLong(1)).orElseThrow());
+        assertEquals(1, chains);
+    }
+
+    @Test
+    void truncationAutoReadsOnlyTheLast100MessagesOfAChain() throws Exception {
+        var api = new ResponsesFixture(db).answers("ok");
+        var id = create(api, "{\"input\":\"t1\"}");
+        for (int i = 2; i <= 60; i++) id = next(api, id, "t" + i);
+        create(api, "{\"input\":\"q\",\"truncation\":\"auto\",\"previous_response_id\":\"" + id + "\"}");
+        var sent = api.lastRequest().messages();
+        assertEquals(101, sent.size());
+        assertEquals("user:t11|", ResponsesFixture.texts(sent.subList(0, 1)));
+        next(api, id, "full"); // the stored chain itself is whole
+        assertEquals(121, api.lastRequest().messages().size());
+    }
+
+    @Test
+    void aV1RowWithoutAChainIsReadFromItsTranscriptColumn() throws Exception {
+        var api = new ResponsesFixture(db).answers("ok");
+        var id = create(api, "{\"input\":\"a\"}");
+        var transcript = api.ctx.json().writeValueAsString(
+                List.of(Message.user("old"), Message.assistant("reply")));
+        db.write(sql -> sql.update("""
+                UPDATE responses SET chain_id = NULL, base_seq = NULL, last_seq = NULL, transcript = ?
+                WHERE id = ?""", transcript, id));
+        db.write(sql -> sql.update("DELETE FROM response_messages"));
+        var b = next(api, id, "b");
+        assertEquals("user:old|assistant:reply|user:b|", history(api));
+        next(api, b, "c"); // the next turn continues the chain seeded from the V1 transcript
+        assertEquals("user:old|assistant:reply|user:b|assistant:ok|user:c|", history(api));
     }
 }
