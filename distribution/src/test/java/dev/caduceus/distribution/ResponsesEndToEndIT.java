@@ -80,6 +80,46 @@ class ResponsesEndToEndIT {
         }
     }
 
+    @Test
+    void aClientThatLeavesMidStreamLeavesAnIncompleteSnapshotAndFreesTheSlot() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.enqueue(Turn.textChunks("one ", "two ", "three ", "four ", "five").chunkDelayMillis(400));
+            var env = env(upstream);
+            env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1");
+            try (var server = Caduceus.serve(home, env)) {
+                var uri = server.awaitListening();
+                var body = "{\"input\":\"count slowly\",\"stream\":true}";
+                String id = null;
+                try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+                    socket.getOutputStream().write(("POST /v1/responses HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                            + Caduceus.TEST_KEY + "\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.length() + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    var reader = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                            java.nio.charset.StandardCharsets.UTF_8));
+                    String line;
+                    while ((line = reader.readLine()) != null && !line.contains("response.output_text.delta")) {
+                        if (id == null && line.startsWith("data: ") && line.contains("response.created"))
+                            id = JSON.readTree(line.substring(6)).path("response").path("id").asText();
+                    }
+                } // gone after the first text delta
+                upstream.enqueue(Turn.text("free again"));
+                var deadline = System.nanoTime() + 10_000_000_000L;
+                java.net.http.HttpResponse<String> next;
+                var headers = new HashMap<>(Caduceus.KEY_AUTH);
+                headers.put("Content-Type", "application/json");
+                do {
+                    next = server.send("POST", "/v1/responses", "{\"input\":\"are you free?\"}", headers);
+                    if (next.statusCode() == 200) break;
+                    assertEquals(429, next.statusCode(), next.body());
+                    Thread.sleep(100);
+                } while (System.nanoTime() < deadline);
+                assertEquals(200, next.statusCode(), "the slot was released: " + next.body());
+                var stored = JSON.readTree(server.get("/v1/responses/" + id, Caduceus.KEY_AUTH).body());
+                assertEquals("incomplete", stored.path("status").asText(), stored.toString());
+            }
+        }
+    }
+
     private static JsonNode create(Caduceus server, String body) throws Exception {
         var headers = new HashMap<>(Caduceus.KEY_AUTH);
         headers.put("Content-Type", "application/json");

@@ -143,6 +143,16 @@ final class ResponseStore {
                 r -> r.getObject(1) == null ? null : r.getLong(1), id));
     }
 
+    /**
+     * Deletes the event journals of responses created before {@code cutoffEpochSecond}
+     * ({@code responses.event_retention_hours}); replay then synthesizes their events from the
+     * stored envelope. Returns the number of frames deleted.
+     */
+    int pruneJournals(long cutoffEpochSecond) {
+        return db.write(sql -> sql.update("DELETE FROM response_events WHERE response_id IN "
+                + "(SELECT id FROM responses WHERE created_at < ?)", cutoffEpochSecond));
+    }
+
     private void evict(Sql sql) {
         long count = sql.queryOne("SELECT COUNT(*) FROM responses", r -> r.getLong(1)).orElse(0L);
         if (count <= maxStored) return;

@@ -19,6 +19,9 @@ public final class ResponsesPlugin implements PlatformPlugin {
         var store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
         var idempotency = new IdempotencyCache(ctx.clock(), settings.idempotencyTtl(), settings.idempotencyEntries());
         var live = ConcurrentHashMap.<String>newKeySet(); // ids this process is streaming right now
+        ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
+                java.time.Duration.ofHours(1), () -> store.pruneJournals(
+                        ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
         return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live),
                 new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), settings));
     }

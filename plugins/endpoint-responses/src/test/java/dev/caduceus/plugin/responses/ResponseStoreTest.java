@@ -38,6 +38,19 @@ class ResponseStoreTest {
     }
 
     @Test
+    void journalsOlderThanTheRetentionArePrunedButTheResponseStays() throws Exception {
+        var api = new ResponsesFixture(db, Map.of()).answers("ok");
+        var id = create(api, "{\"input\":\"a\",\"stream\":true}");
+        assertTrue(count("response_events") > 0);
+        var store = new ResponseStore(db, new com.fasterxml.jackson.databind.ObjectMapper(), 10);
+        var created = java.time.Instant.parse("2026-01-15T09:00:00Z").getEpochSecond(); // the fixture's clock
+        assertEquals(0, store.pruneJournals(created), "not older than the cutoff yet");
+        assertTrue(store.pruneJournals(created + 1) > 0);
+        assertEquals(0, count("response_events"));
+        assertEquals(200, api.get(id).status());
+    }
+
+    @Test
     void evictionAtMaxStoredRemovesTheLeastRecentlyUsedWithJournalAndNames() throws Exception {
         var api = new ResponsesFixture(db, Map.of("responses.max_stored", "2")).answers("ok");
         var a = create(api, "{\"input\":\"a\",\"stream\":true,\"conversation\":\"conv-a\"}");
