@@ -194,6 +194,9 @@ public final class ScriptedUpstream implements AutoCloseable {
                 if (i == turn.cutAfterChunks()) {
                     // FIN first, so the chunks already sent reach the client before the abort (no RST race)
                     request.getConnectionMetaData().getConnection().getEndPoint().shutdownOutput();
+                    // Let the client read the data and the FIN before the abort's RST can discard them
+                    // (under load the reset otherwise overtook the chunks and a cut looked like "no output").
+                    Thread.sleep(200);
                     callback.failed(new EofException("ScriptedUpstream: scripted cut"));
                     return false;
                 }
