@@ -192,10 +192,11 @@ public final class ScriptedUpstream implements AutoCloseable {
             response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
             for (int i = 0; i < events.size(); i++) {
                 if (i == turn.cutAfterChunks()) {
-                    // FIN first, so the chunks already sent reach the client before the abort (no RST race)
+                    // Give the client time to read (and act on) the chunks already sent, then FIN, then
+                    // the abort: under load a reset that overtook the chunks made "cut after output" look
+                    // like "cut before output" (the client discards unread data on a reset).
+                    Thread.sleep(300);
                     request.getConnectionMetaData().getConnection().getEndPoint().shutdownOutput();
-                    // Let the client read the data and the FIN before the abort's RST can discard them
-                    // (under load the reset otherwise overtook the chunks and a cut looked like "no output").
                     Thread.sleep(200);
                     callback.failed(new EofException("ScriptedUpstream: scripted cut"));
                     return false;
