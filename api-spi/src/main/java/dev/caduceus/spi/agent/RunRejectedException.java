@@ -17,5 +17,28 @@ public final class RunRejectedException extends Exception {
         return reason;
     }
 
+    /**
+     * The contract's answer to this refusal (http-api §3, §13.3): draining → 503
+     * {@code gateway_draining} and model missing → 503 {@code model_not_configured} (no retry), both
+     * before any work; at capacity → 429 {@code rate_limit_exceeded} with retry hints.
+     */
+    public dev.caduceus.spi.http.ApiError toApiError() {
+        var message = getMessage() == null ? "" : getMessage();
+        return switch (reason) {
+            case DRAINING -> new dev.caduceus.spi.http.ApiError(503, DRAINING_MESSAGE,
+                    dev.caduceus.spi.http.ApiError.INVALID_REQUEST, null, "gateway_draining")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+            case MODEL_NOT_CONFIGURED -> new dev.caduceus.spi.http.ApiError(503, message,
+                    dev.caduceus.spi.http.ApiError.SERVER, null, "model_not_configured")
+                    .withHeader("x-should-retry", "false");
+            case AT_CAPACITY -> new dev.caduceus.spi.http.ApiError(429, message,
+                    dev.caduceus.spi.http.ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
+                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+        };
+    }
+
+    /** The contract's draining message. */
+    public static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
+
     public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED }
 }

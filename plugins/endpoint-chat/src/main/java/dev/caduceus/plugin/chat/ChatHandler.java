@@ -3,6 +3,7 @@ package dev.caduceus.plugin.chat;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.IdempotencyCache;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
@@ -23,8 +24,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * answered as JSON or as a stream. Thread-safe; one call per request on its own virtual thread.
  */
 final class ChatHandler implements HttpHandler {
+    /** The body fields of the idempotency fingerprint (http-api §13.1). */
+    static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("model", "provider", "model_options", "messages", "tools", "tool_choice", "stream");
     static final String PATH = "/v1/chat/completions";
-    static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
 
     private final PlatformContext ctx;
     private final ChatSettings settings;
@@ -84,7 +86,7 @@ final class ChatHandler implements HttpHandler {
         try {
             result = key.isEmpty() ? compute.call()
                     : idempotency.resolve(PATH + "\0" + key.get(),
-                            IdempotencyCache.fingerprint(request.body(), session), compute);
+                            IdempotencyCache.fingerprint(request.body(), FINGERPRINT_FIELDS, session.sessionId(), session.sessionKey()), compute);
         } catch (ClientLeft e) {
             return;
         }
@@ -143,16 +145,7 @@ final class ChatHandler implements HttpHandler {
 
     /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3). */
     static HttpStatusException rejected(RunRejectedException e) {
-        var message = e.getMessage() == null ? "" : e.getMessage();
-        var error = switch (e.reason()) {
-            case DRAINING -> new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
-                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
-            case MODEL_NOT_CONFIGURED -> new ApiError(503, message, ApiError.SERVER, null, "model_not_configured")
-                    .withHeader("x-should-retry", "false");
-            case AT_CAPACITY -> new ApiError(429, message, ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
-                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
-        };
-        return error.exception();
+        return e.toApiError().exception();
     }
 
     private static String headerSafe(String text, int max) {

@@ -2,6 +2,7 @@ package dev.caduceus.plugin.responses;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.IdempotencyCache;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
@@ -23,9 +24,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * run answered as a response object or as an event stream. Thread-safe; one call per request.
  */
 final class CreateHandler implements HttpHandler {
+    /** The body fields of the idempotency fingerprint (http-api §13.1). */
+    static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
+            "model_options", "tools");
     static final String PATH = "/v1/responses";
     static final String CANCEL_REASON = "client disconnected";
-    static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
 
     private final PlatformContext ctx;
     private final ResponseStore store;
@@ -90,7 +93,7 @@ final class CreateHandler implements HttpHandler {
         try {
             result = key.isEmpty() ? compute.call()
                     : idempotency.resolve(PATH + "\0" + key.get(),
-                            IdempotencyCache.fingerprint(turn.request().body(), session), compute);
+                            IdempotencyCache.fingerprint(turn.request().body(), FINGERPRINT_FIELDS, session.sessionId(), session.sessionKey()), compute);
         } catch (ClientLeft e) {
             return;
         } catch (HttpStatusException e) {
@@ -119,18 +122,9 @@ final class CreateHandler implements HttpHandler {
         }
     }
 
-    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3); as endpoint-chat. */
+    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3). */
     static HttpStatusException rejected(RunRejectedException e) {
-        var message = e.getMessage() == null ? "" : e.getMessage();
-        var error = switch (e.reason()) {
-            case DRAINING -> new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
-                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
-            case MODEL_NOT_CONFIGURED -> new ApiError(503, message, ApiError.SERVER, null, "model_not_configured")
-                    .withHeader("x-should-retry", "false");
-            case AT_CAPACITY -> new ApiError(429, message, ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
-                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
-        };
-        return error.exception();
+        return e.toApiError().exception();
     }
 
     /** The client left a non-streaming request; nothing is answered or cached. */

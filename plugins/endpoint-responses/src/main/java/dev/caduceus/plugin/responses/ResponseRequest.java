@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.http.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;

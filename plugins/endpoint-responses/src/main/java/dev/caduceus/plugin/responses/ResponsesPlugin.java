@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.agent.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.http.EndpointFamily;

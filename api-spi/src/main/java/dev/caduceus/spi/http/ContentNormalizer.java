@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.responses;
+package dev.caduceus.spi.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.agent.ContentPart;
@@ -12,18 +12,19 @@ import java.util.Locale;
  * Normalizes one message's wire {@code content} into content parts (http-api §7.2): strings and text
  * parts become text, image parts are checked and become {@link ContentPart.ImageUrl}, everything else
  * is a 400. All-text content collapses into one {@link ContentPart.Text} joined with {@code \n}.
- * Stateless; errors name {@code param} (for example {@code input[2].content}). A copy of
- * endpoint-chat's normalizer: plugins do not depend on each other.
+ * Shared by every endpoint family that accepts message content (chat, Responses, runs), so the same
+ * input gets the same 400 everywhere. Stateless and thread-safe; errors name {@code param} (for
+ * example {@code messages[2].content}).
  */
-final class ContentNormalizer {
-    static final int MAX_TEXT = 65_536;
-    static final int MAX_PARTS = 1_000;
-    static final int MAX_DEPTH = 10;
+public final class ContentNormalizer {
+    public static final int MAX_TEXT = 65_536;
+    public static final int MAX_PARTS = 1_000;
+    public static final int MAX_DEPTH = 10;
 
     private ContentNormalizer() {}
 
     /** The normalized parts of {@code content}; an empty text yields an empty list. */
-    static List<ContentPart> normalize(JsonNode content, String param) {
+    public static List<ContentPart> normalize(JsonNode content, String param) {
         var parts = new ArrayList<ContentPart>();
         if (content == null || content.isNull() || content.isMissingNode()) return parts;
         if (content.isArray()) {
@@ -37,7 +38,7 @@ final class ContentNormalizer {
     }
 
     /** The text of {@code content} with images and unknown parts dropped, never an error (system prompts). */
-    static String flattenText(JsonNode content) {
+    public static String flattenText(JsonNode content) {
         if (content == null || content.isNull() || content.isMissingNode()) return "";
         if (!content.isArray() && !content.isObject()) return content.asText();
         var texts = new ArrayList<String>();

@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.responses;
+package dev.caduceus.spi.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.RunResult;
-import dev.caduceus.spi.agent.Usage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,20 +81,14 @@ class IdempotencyCacheTest {
     @Test
     void fingerprintCoversBodyFieldsAndSessionHeadersButNotOtherFields() throws Exception {
         var json = new ObjectMapper();
-        var a = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"temperature\":1}");
-        var reordered = json.readTree("{\"model\":\"m\",\"input\":\"hi\",\"user\":\"u\"}");
-        var none = new SessionHeaders(null, null);
-        assertEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(reordered, none));
-        assertNotEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(a, new SessionHeaders("s", null)));
-        assertNotEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(a, new SessionHeaders(null, "k")));
-        var tools = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"tools\":[]}");
-        assertNotEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(tools, none));
-        for (var field : new String[] {"instructions", "previous_response_id", "conversation", "provider"}) {
-            var changed = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"" + field + "\":\"x\"}");
-            assertNotEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(changed, none), field);
-        }
-        var choice = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"tool_choice\":\"none\",\"metadata\":{}}");
-        assertEquals(IdempotencyCache.fingerprint(a, none), IdempotencyCache.fingerprint(choice, none));
+        var a = json.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"temperature\":1}");
+        var reordered = json.readTree("{\"model\":\"m\",\"messages\":[{\"content\":\"hi\",\"role\":\"user\"}],\"user\":\"u\"}");
+        var fields = List.of("model", "messages", "tools");
+        assertEquals(IdempotencyCache.fingerprint(a, fields, null, null), IdempotencyCache.fingerprint(reordered, fields, null, null));
+        assertNotEquals(IdempotencyCache.fingerprint(a, fields, null, null), IdempotencyCache.fingerprint(a, fields, "s", null));
+        assertNotEquals(IdempotencyCache.fingerprint(a, fields, null, null), IdempotencyCache.fingerprint(a, fields, null, "k"));
+        var tools = json.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"tools\":[]}");
+        assertNotEquals(IdempotencyCache.fingerprint(a, fields, null, null), IdempotencyCache.fingerprint(tools, fields, null, null));
     }
 
     private RunResult resolveQuietly(Callable<RunResult> compute) {

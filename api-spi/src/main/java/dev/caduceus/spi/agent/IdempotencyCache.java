@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.chat;
+package dev.caduceus.spi.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -18,22 +18,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The in-memory {@code Idempotency-Key} cache of non-streaming chat completions (http-api §13.1):
+ * The in-memory {@code Idempotency-Key} cache of non-streaming agent requests (http-api §13.1), one
+ * instance per endpoint family (chat, Responses):
  * the same key with the same fingerprint reuses the agent result, concurrent identical requests share
  * one computation, a different fingerprint runs again and replaces the entry. Entries live
  * {@code ttl} after completion, at most {@code maxEntries} (oldest evicted); exceptions are never
  * cached. Best effort, lost on restart. Thread-safe.
  */
-final class IdempotencyCache {
-    private static final List<String> FINGERPRINT_FIELDS =
-            List.of("model", "provider", "model_options", "messages", "tools", "tool_choice", "stream");
-
+public final class IdempotencyCache {
     private final Clock clock;
     private final Duration ttl;
     private final int maxEntries;
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
 
-    IdempotencyCache(Clock clock, Duration ttl, int maxEntries) {
+    public IdempotencyCache(Clock clock, Duration ttl, int maxEntries) {
         this.clock = clock;
         this.ttl = ttl;
         this.maxEntries = Math.max(1, maxEntries);
@@ -50,7 +48,7 @@ final class IdempotencyCache {
     }
 
     /** The cached result for {@code key} and {@code fingerprint}, or {@code compute}'s, which is then cached. */
-    RunResult resolve(String key, String fingerprint, Callable<RunResult> compute) throws Exception {
+    public RunResult resolve(String key, String fingerprint, Callable<RunResult> compute) throws Exception {
         while (true) {
             Entry entry;
             boolean owner;
@@ -101,19 +99,20 @@ final class IdempotencyCache {
         expired.forEach(entries::remove);
     }
 
-    synchronized int size() {
+    public synchronized int size() {
         return entries.size();
     }
 
     /**
-     * sha256 of the canonical JSON (sorted keys, no spaces) of the body fields that make a chat
-     * request, plus the session id and key headers.
+     * sha256 of the canonical JSON (sorted keys, no spaces) of the body {@code fields} that make a
+     * request of the family, plus the {@code X-Hermes-Session-Id} and {@code X-Hermes-Session-Key}
+     * values (either may be null).
      */
-    static String fingerprint(JsonNode body, SessionHeaders session) {
+    public static String fingerprint(JsonNode body, List<String> fields, String sessionId, String sessionKey) {
         var subject = JsonNodeFactory.instance.objectNode();
-        for (var field : FINGERPRINT_FIELDS) subject.set(field, body.get(field)); // missing → null
-        subject.put("x_hermes_session_id", session.sessionId());
-        subject.put("x_hermes_session_key", session.sessionKey());
+        for (var field : fields) subject.set(field, body.get(field)); // missing → null
+        subject.put("x_hermes_session_id", sessionId);
+        subject.put("x_hermes_session_key", sessionKey);
         return sha256Hex(canonical(subject).toString());
     }
 
@@ -134,7 +133,8 @@ final class IdempotencyCache {
         return node;
     }
 
-    static String sha256Hex(String text) {
+    /** Lowercase hex sha256 of the UTF-8 bytes of {@code text}. */
+    public static String sha256Hex(String text) {
         try {
             var digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest);

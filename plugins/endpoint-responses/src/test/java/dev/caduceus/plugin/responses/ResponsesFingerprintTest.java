@@ -1,0 +1,28 @@
+package dev.caduceus.plugin.responses;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.agent.IdempotencyCache;
+import org.junit.jupiter.api.Test;
+
+/** The Responses fingerprint covers the §13.1 Responses fields and ignores the rest. */
+class ResponsesFingerprintTest {
+    private static String fp(JsonNode body) {
+        return IdempotencyCache.fingerprint(body, CreateHandler.FINGERPRINT_FIELDS, null, null);
+    }
+
+    @Test
+    void responsesFieldsCountOthersDoNot() throws Exception {
+        var json = new ObjectMapper();
+        var a = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"temperature\":1}");
+        var choice = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"tool_choice\":\"none\",\"metadata\":{}}");
+        assertEquals(fp(a), fp(choice));
+        for (var field : new String[] {"instructions", "previous_response_id", "conversation", "provider", "tools"}) {
+            var changed = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"" + field + "\":\"x\"}");
+            assertNotEquals(fp(a), fp(changed), field);
+        }
+    }
+}
