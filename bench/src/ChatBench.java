@@ -1,11 +1,8 @@
 import dev.caduceus.testkit.ScriptedUpstream;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 
 /**
  * Non-streaming chat completions: requests/s and latency at 1, 16 and 64 concurrent clients (closed
@@ -27,7 +23,7 @@ import java.util.regex.Pattern;
  * with the same load sent straight to that upstream. Run through {@code bench/chat-throughput}.
  */
 public final class ChatBench {
-    static final String KEY = "bench-key-0123456789abcdef";
+    static final String KEY = BenchServer.KEY;
     static final String BODY = "{\"model\":\"hermes-agent\",\"messages\":[{\"role\":\"user\",\"content\":\"Say ok\"}]}";
 
     record Sample(String target, int clients, int repeat, long requests, long errors, double seconds,
@@ -38,9 +34,9 @@ public final class ChatBench {
         try (var upstream = ScriptedUpstream.start()) {
             upstream.setDefault(dev.caduceus.testkit.Turn.text("ok").usage(12, 1));
             var home = Files.createTempDirectory("caduceus-bench");
-            var server = launch(options.dist, home, upstream.baseUrl());
+            var server = BenchServer.launch(options.dist, home, upstream.baseUrl(), Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
             try {
-                var caduceus = server.uri.resolve("/v1/chat/completions");
+                var caduceus = server.uri().resolve("/v1/chat/completions");
                 var direct = URI.create(upstream.baseUrl() + "/chat/completions");
                 var samples = new ArrayList<Sample>();
                 for (int clients : options.clients) {
@@ -51,8 +47,8 @@ public final class ChatBench {
                 }
                 report(samples, options);
             } finally {
-                server.process.destroy();
-                server.process.waitFor(30, TimeUnit.SECONDS);
+                server.process().destroy();
+                server.process().waitFor(30, TimeUnit.SECONDS);
             }
         }
     }
@@ -143,34 +139,6 @@ public final class ChatBench {
         Arrays.sort(values);
         int n = values.length;
         return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-    }
-
-    record Server(Process process, URI uri) {}
-
-    static Server launch(Path dist, Path home, String upstream) throws Exception {
-        var builder = new ProcessBuilder(dist.resolve("bin/caduceus").toString(), "serve");
-        var env = builder.environment();
-        env.put("CADUCEUS_HOME", home.toString());
-        env.put("API_SERVER_PORT", "0");
-        env.put("API_SERVER_KEY", KEY);
-        env.put("OPENAI_BASE_URL", upstream);
-        env.put("CADUCEUS_MODEL", "bench-model");
-        env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0");
-        env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
-        env.put("CADUCEUS_LOG_LEVEL", "warn");
-        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-        var process = builder.start();
-        var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        var listening = Pattern.compile("listening on (http://\\S+)");
-        String line;
-        while ((line = reader.readLine()) != null) {
-            var m = listening.matcher(line);
-            if (m.find()) {
-                Thread.ofVirtual().start(() -> reader.lines().forEach(l -> {}));
-                return new Server(process, URI.create(m.group(1)));
-            }
-        }
-        throw new IllegalStateException("caduceus did not start");
     }
 
     /** Latencies of successful requests, in nanoseconds. Thread-safe. */

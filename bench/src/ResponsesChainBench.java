@@ -1,20 +1,17 @@
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * One /v1/responses conversation chained with previous_response_id for N turns through the real
@@ -22,7 +19,7 @@ import java.util.regex.Pattern;
  * the 10 turns ending there), with and without truncation:auto. Run through bench/responses-chain.
  */
 public final class ResponsesChainBench {
-    static final String KEY = "bench-key-0123456789abcdef";
+    static final String KEY = BenchServer.KEY;
     static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) throws Exception {
@@ -31,9 +28,9 @@ public final class ResponsesChainBench {
         var marks = List.of(1, 10, 100, 1000).stream().filter(t -> t <= turns).toList();
         try (var upstream = ScriptedUpstream.start()) {
             upstream.recordRequests(false).setDefault(Turn.text("ok").usage(12, 1));
-            var process = launch(dist, Files.createTempDirectory("caduceus-bench"), upstream.baseUrl());
+            var server = BenchServer.launch(dist, Files.createTempDirectory("caduceus-bench"), upstream.baseUrl(), Map.of());
             try {
-                var uri = process.uri.resolve("/v1/responses");
+                var uri = server.uri().resolve("/v1/responses");
                 var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
                 System.out.printf("Responses chain of %d turns (previous_response_id), ms per turn: that turn / mean of the 10 ending there%n", turns);
                 System.out.printf("%-8s | %-26s | %-26s%n", "turn", "full history", "truncation: auto");
@@ -43,8 +40,8 @@ public final class ResponsesChainBench {
                     System.out.printf(Locale.ROOT, "%-8d | %8.2f / %8.2f          | %8.2f / %8.2f%n", t,
                             full[t - 1], mean(full, t), auto[t - 1], mean(auto, t));
             } finally {
-                process.process.destroy();
-                process.process.waitFor(30, TimeUnit.SECONDS);
+                server.process().destroy();
+                server.process().waitFor(30, TimeUnit.SECONDS);
             }
         }
     }
@@ -75,30 +72,4 @@ public final class ResponsesChainBench {
         return sum / (upTo - from);
     }
 
-    record Server(Process process, URI uri) {}
-
-    static Server launch(Path dist, Path home, String upstream) throws Exception {
-        var builder = new ProcessBuilder(dist.resolve("bin/caduceus").toString(), "serve");
-        var env = builder.environment();
-        env.put("CADUCEUS_HOME", home.toString());
-        env.put("API_SERVER_PORT", "0");
-        env.put("API_SERVER_KEY", KEY);
-        env.put("OPENAI_BASE_URL", upstream);
-        env.put("CADUCEUS_MODEL", "bench-model");
-        env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
-        env.put("CADUCEUS_LOG_LEVEL", "warn");
-        builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-        var process = builder.start();
-        var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        var listening = Pattern.compile("listening on (http://\\S+)");
-        String line;
-        while ((line = reader.readLine()) != null) {
-            var m = listening.matcher(line);
-            if (m.find()) {
-                Thread.ofVirtual().start(() -> reader.lines().forEach(l -> {}));
-                return new Server(process, URI.create(m.group(1)));
-            }
-        }
-        throw new IllegalStateException("caduceus did not start");
-    }
 }
