@@ -71,6 +71,14 @@ public interface PlatformContext {
         throw new UnsupportedOperationException("runs() is not provided by this host");
     }
 
+    /**
+     * The stored Responses conversations, when a plugin contributes them ({@code endpoint-responses});
+     * empty otherwise. After boot.
+     */
+    default java.util.Optional<dev.caduceus.spi.agent.ResponseHistory> responseHistory() {
+        return java.util.Optional.empty();
+    }
+
     /** Session transcripts ({@code X-Hermes-Session-Id} continuity), written by the host after each turn. */
     default Sessions sessions() {
         throw new UnsupportedOperationException("sessions() is not provided by this host");

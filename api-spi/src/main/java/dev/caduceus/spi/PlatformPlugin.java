@@ -45,6 +45,12 @@ public interface PlatformPlugin {
     /** Alternative agent runtimes (for example the relay). */
     default List<AgentRuntime> agentRuntimes(PlatformContext ctx) { return List.of(); }
 
+    /**
+     * Read access to a stored Responses conversation store; at most one plugin of a deployment may
+     * contribute one (others reach it through {@link PlatformContext#responseHistory()}).
+     */
+    default List<dev.caduceus.spi.agent.ResponseHistory> responseHistories(PlatformContext ctx) { return List.of(); }
+
     /** Releases what {@link #start} acquired. Called once, after HTTP has stopped. */
     default void stop() throws Exception {}
 }

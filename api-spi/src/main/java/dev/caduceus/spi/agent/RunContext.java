@@ -1,5 +1,7 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.tool.ToolContext;
+
 import dev.caduceus.spi.Cancellation;
 import java.util.List;
 
@@ -23,4 +25,21 @@ public interface RunContext {
 
     /** Steering texts queued since the last call, oldest first; empty when none. */
     List<String> drainSteering();
+
+    /**
+     * Whether a person can answer approvals for this run (runs and job runs: yes; chat, Responses
+     * and batch: no).
+     */
+    default boolean approvalChannel() { return false; }
+
+    /**
+     * Asks for approval of a dangerous action: the host journals an approval request, sets the run
+     * to {@code waiting_for_approval} and blocks until it is answered, times out
+     * ({@link ToolContext.ApprovalChoice#TIMED_OUT}) or the run is stopped
+     * ({@link ToolContext.ApprovalChoice#DENY}). Without an approval channel it answers
+     * {@code DENY} at once. Thread-safe: tool threads of one batch may ask concurrently.
+     */
+    default ToolContext.ApprovalChoice requestApproval(ToolContext.ApprovalRequest request) throws InterruptedException {
+        return ToolContext.ApprovalChoice.DENY;
+    }
 }

@@ -66,12 +66,38 @@ public sealed interface RunEvent {
         }
     }
 
-    /** A tool asks for approval of a dangerous action. */
-    record ApprovalRequested(String approvalId, String command, String description, long timeoutSeconds)
-            implements RunEvent {}
+    /**
+     * A tool asks for approval of a dangerous action.
+     *
+     * @param approvalId     the request id (32 hex)
+     * @param patternKey     the matched rule ({@code rm-recursive}), or null
+     * @param allowPermanent whether {@code always} is offered
+     */
+    record ApprovalRequested(String approvalId, String command, String description, long timeoutSeconds,
+                             String patternKey, boolean allowPermanent) implements RunEvent {
+        public ApprovalRequested(String approvalId, String command, String description, long timeoutSeconds) {
+            this(approvalId, command, description, timeoutSeconds, null, true);
+        }
+    }
 
-    /** An approval was answered ({@code once}, {@code session}, {@code always}, {@code deny}) or timed out. */
-    record ApprovalResolved(String approvalId, String choice, String by) implements RunEvent {}
+    /**
+     * Approvals were answered ({@code once}, {@code session}, {@code always}, {@code deny}) or one
+     * timed out.
+     *
+     * @param approvalId the answered request (the first one when several were resolved)
+     * @param by         {@code user}, {@code timeout} or {@code stop}
+     * @param resolved   how many pending requests this answer resolved
+     */
+    record ApprovalResolved(String approvalId, String choice, String by, int resolved) implements RunEvent {
+        public ApprovalResolved(String approvalId, String choice, String by) {
+            this(approvalId, choice, by, 1);
+        }
+
+        /** Whether nobody answered in time. */
+        public boolean timedOut() {
+            return "timeout".equals(by);
+        }
+    }
 
     /** Steering input was accepted into the running turn. */
     record Steered(String text) implements RunEvent {}
@@ -81,9 +107,15 @@ public sealed interface RunEvent {
 
     /**
      * The run ended with an answer: a final one ({@code STOP}) or a partial one (iteration limit,
-     * output length, context length), then with {@code error} saying why.
+     * output length, context length), then with {@code error} saying why. {@code pendingSteer} is
+     * steering text that arrived after the final answer and was not applied, or null.
      */
-    record Completed(String output, StopReason stopReason, String error, Usage usage) implements RunEvent {}
+    record Completed(String output, StopReason stopReason, String error, Usage usage, String pendingSteer)
+            implements RunEvent {
+        public Completed(String output, StopReason stopReason, String error, Usage usage) {
+            this(output, stopReason, error, usage, null);
+        }
+    }
 
     /** The run ended with an error. {@code code} is a contract error code; {@code message} is redacted. */
     record Failed(String code, String message, StopReason stopReason, String partialOutput, Usage usage)

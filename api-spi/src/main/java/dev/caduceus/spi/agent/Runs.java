@@ -29,4 +29,49 @@ public interface Runs {
 
     /** Queues steering text for a running run; false when it cannot accept it. */
     boolean steer(String runId, String text);
+
+    /**
+     * Admits and starts a run kept as {@code options} says. For a durable run the status record
+     * exists (status {@code queued}) when this returns. With an idempotency key: a key already
+     * recorded with the same fingerprint returns the original run ({@code replayed}, nothing
+     * started, no admission check); with another fingerprint it throws
+     * {@link RunRejectedException.Reason#IDEMPOTENCY_CONFLICT}. Admission (draining, model,
+     * concurrency cap) is checked after the key lookup.
+     */
+    default RunStart submit(RunRequest request, RunOptions options) throws RunRejectedException {
+        if (options.durable()) throw new UnsupportedOperationException("durable runs are not provided by this host");
+        return new RunStart(start(request), RunStatus.RUNNING, false);
+    }
+
+    /** The status record of a durable run (live or within retention). */
+    default Optional<RunRecord> record(String runId) {
+        throw new UnsupportedOperationException("run records are not provided by this host");
+    }
+
+    /** Durable runs matching {@code query}, newest first. */
+    default RunPage list(RunQuery query) {
+        throw new UnsupportedOperationException("run listing is not provided by this host");
+    }
+
+    /**
+     * Asks a live run to stop (http-api.md §9.6): status {@code stopping}, pending approvals resolve
+     * as deny, the agent is interrupted; the run ends {@code cancelled}. Idempotent while the run is
+     * live; false when it is not live (unknown or finished).
+     */
+    default boolean stop(String runId) {
+        var run = find(runId);
+        run.ifPresent(r -> r.cancel("stopped"));
+        return run.isPresent();
+    }
+
+    /** Answers pending approvals of a durable run. */
+    default ApprovalOutcome approve(String runId, ApprovalAnswer answer) {
+        throw new UnsupportedOperationException("approvals are not provided by this host");
+    }
+
+    /** Queues steering text and says why when it cannot. */
+    default SteerOutcome submitSteer(String runId, String text) {
+        if (find(runId).isEmpty()) return SteerOutcome.RUN_NOT_FOUND;
+        return steer(runId, text) ? SteerOutcome.ACCEPTED : SteerOutcome.NOT_ACCEPTED;
+    }
 }

@@ -48,9 +48,19 @@ public interface ToolContext {
      */
     ApprovalChoice approval(ApprovalRequest request) throws InterruptedException;
 
-    /** A dangerous action awaiting approval. */
-    record ApprovalRequest(String command, String description, String pattern) {}
+    /**
+     * A dangerous action awaiting approval.
+     *
+     * @param pattern        the matched rule's key ({@code rm-recursive})
+     * @param allowPermanent whether {@code always} may be offered for this rule
+     */
+    record ApprovalRequest(String command, String description, String pattern, boolean allowPermanent) {
+        /** A request whose rule may be allowed permanently. */
+        public ApprovalRequest(String command, String description, String pattern) {
+            this(command, description, pattern, true);
+        }
+    }
 
-    /** An approval answer. */
-    enum ApprovalChoice { ONCE, SESSION, ALWAYS, DENY }
+    /** An approval answer; {@code TIMED_OUT} when nobody answered within {@code approvals.timeout}. */
+    enum ApprovalChoice { ONCE, SESSION, ALWAYS, DENY, TIMED_OUT }
 }

@@ -47,7 +47,7 @@ final class ApprovalGate {
         if (!ctx.approvalChannel())
             return new Decision.Blocked("Command blocked: " + description + " (" + key + "). It needs human approval, "
                     + "which is not available here; use a safer alternative.");
-        var choice = ctx.approval(new ApprovalRequest(command, description, key));
+        var choice = ctx.approval(new ApprovalRequest(command, description, key, match.allowPermanent()));
         return switch (choice) {
             case ONCE -> new Decision.Run("approved once by the user (" + key + ")");
             case SESSION -> {
@@ -63,6 +63,7 @@ final class ApprovalGate {
                 yield new Decision.Run("approved permanently by the user (" + key + ")");
             }
             case DENY -> new Decision.Blocked("Command denied by the user: " + description);
+            case TIMED_OUT -> new Decision.Blocked("Approval timed out: " + description);
         };
     }
 

@@ -1,0 +1,19 @@
+package dev.caduceus.spi.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
+
+/**
+ * A person's answer to a run's pending approvals (http-api.md §9.4). Immutable.
+ *
+ * @param choice    {@code ONCE}, {@code SESSION}, {@code ALWAYS} or {@code DENY}
+ * @param requestId the one request to answer, or null for the oldest
+ * @param all       answer every pending request
+ */
+public record ApprovalAnswer(ApprovalChoice choice, String requestId, boolean all) {
+    public ApprovalAnswer {
+        requireNonNull(choice, "choice");
+        if (choice == ApprovalChoice.TIMED_OUT) throw new IllegalArgumentException("a person cannot answer TIMED_OUT");
+    }
+}

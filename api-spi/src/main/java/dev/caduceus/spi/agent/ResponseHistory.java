@@ -1,0 +1,35 @@
+package dev.caduceus.spi.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read access to stored Responses conversations, contributed by the plugin that owns the response
+ * store ({@code endpoint-responses}), so that other endpoint families can continue a chain
+ * ({@code previous_response_id} on {@code POST /v1/runs}, http-api.md §9.1) without depending on
+ * that plugin.
+ *
+ * <p>Threading: thread-safe; may block on the database (call it from a request thread).
+ */
+public interface ResponseHistory {
+
+    /** The conversation up to and including {@code responseId}, or empty when it is not stored. */
+    Optional<Conversation> load(String responseId);
+
+    /**
+     * A stored conversation.
+     *
+     * @param sessionId    the chain's session id
+     * @param instructions the instructions of the stored response, or null
+     * @param messages     the chain's messages oldest first (user inputs, assistant answers with their
+     *                     tool calls, tool results), ready to be sent as history
+     */
+    record Conversation(String sessionId, String instructions, List<Message> messages) {
+        public Conversation {
+            requireNonNull(sessionId, "sessionId");
+            messages = List.copyOf(messages);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.caduceus.spi.agent;
+
+/**
+ * How a run is kept and answered, beyond its {@link RunRequest}. Immutable.
+ *
+ * <p>A <em>durable</em> run (runs API, job firings) has a status record and an event journal in the
+ * host's database: it is listed and findable for {@code runs.retention_days}, resumable by sequence
+ * number, survives a restart as {@code interrupted}, and has an approval channel. An ephemeral run
+ * (chat, Responses) lives in memory only and is never listed.
+ *
+ * @param durable        whether the run is journaled in the database
+ * @param idempotencyKey the caller's {@code Idempotency-Key}, or null (durable runs only)
+ * @param fingerprint    the request fingerprint stored with the key (http-api.md §13.2), or null
+ */
+public record RunOptions(boolean durable, String idempotencyKey, String fingerprint) {
+    public RunOptions {
+        if ((idempotencyKey == null) != (fingerprint == null))
+            throw new IllegalArgumentException("idempotencyKey and fingerprint go together");
+        if (idempotencyKey != null && !durable) throw new IllegalArgumentException("only durable runs take an idempotency key");
+    }
+
+    /** An in-memory run (chat, Responses). */
+    public static RunOptions ephemeral() {
+        return new RunOptions(false, null, null);
+    }
+
+    /** A journaled run without an idempotency key. */
+    public static RunOptions journaled() {
+        return new RunOptions(true, null, null);
+    }
+
+    /** A journaled run recorded under {@code key} with the request's {@code fingerprint}. */
+    public static RunOptions journaled(String key, String fingerprint) {
+        return new RunOptions(true, key, fingerprint);
+    }
+}

@@ -1,0 +1,25 @@
+package dev.caduceus.spi.agent;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * A page request over durable runs, newest first ({@code created_at} desc, then {@code run_id}
+ * desc). Immutable.
+ *
+ * @param statuses        statuses to keep; empty for all
+ * @param sessionId       only runs of this session, or null
+ * @param jobId           only runs fired by this job, or null
+ * @param limit           page size, 1–100
+ * @param beforeCreatedAt keyset cursor: only runs strictly after this position in the order, or null
+ * @param beforeRunId     the cursor's run id (with {@code beforeCreatedAt})
+ */
+public record RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
+                       String beforeRunId) {
+    public RunQuery {
+        statuses = Set.copyOf(statuses);
+        if (limit < 1 || limit > 100) throw new IllegalArgumentException("limit must be 1-100");
+        if ((beforeCreatedAt == null) != (beforeRunId == null))
+            throw new IllegalArgumentException("beforeCreatedAt and beforeRunId go together");
+    }
+}

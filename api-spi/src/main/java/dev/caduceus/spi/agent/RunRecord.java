@@ -1,0 +1,32 @@
+package dev.caduceus.spi.agent;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+
+/**
+ * The status record of a durable run, as committed to the journal. Immutable.
+ *
+ * @param model        the model string the caller asked for (echoed), or the configured one
+ * @param jobId        the job that fired the run, or null
+ * @param lastSeq      sequence number of the latest committed event, 0 before the first
+ * @param lastEvent    logical name of the latest change: an event type as stored in the journal
+ *                     ({@code text_delta}, {@code tool_call_started}, {@code completed}, …) or
+ *                     {@code stopping}; null before the first
+ * @param output       final answer when completed, else null
+ * @param usage        token usage when completed, else null
+ * @param error        redacted error text when failed or interrupted, else null
+ * @param pendingSteer steering text accepted after the final answer, else null
+ * @param approval     the oldest pending approval request payload while waiting, else null
+ */
+public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
+                        String model, String jobId, long lastSeq, String lastEvent, String output, Usage usage,
+                        String error, String pendingSteer, ObjectNode approval) {
+    public RunRecord {
+        requireNonNull(runId, "runId");
+        requireNonNull(status, "status");
+        requireNonNull(createdAt, "createdAt");
+        requireNonNull(updatedAt, "updatedAt");
+    }
+}
