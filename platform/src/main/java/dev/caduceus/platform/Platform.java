@@ -3,6 +3,7 @@ package dev.caduceus.platform;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.agent.AgentServices;
 import dev.caduceus.platform.agent.RunService;
+import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.platform.auth.ApiKey;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
@@ -85,11 +86,13 @@ public final class Platform implements AutoCloseable {
     private final HttpServer server;
     private final GatewayState state;
     private final RunService runs;
+    private final RunJournal journal;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
     private Platform(PlatformConfig config, Database database, TaskScheduler scheduler, PluginHost plugins,
-                     HttpServer server, GatewayState state, RunService runs) {
+                     HttpServer server, GatewayState state, RunService runs, RunJournal journal) {
+        this.journal = journal;
         this.config = config;
         this.database = database;
         this.scheduler = scheduler;
@@ -126,6 +129,7 @@ public final class Platform implements AutoCloseable {
         boot.lap("database");
         var scheduler = new TaskScheduler();
         PluginHost host = null;
+        RunJournal journal = null;
         try {
             host = PluginHost.load(hostOptions(options, config));                // 3. load
             var late = new LateServices();
@@ -135,6 +139,8 @@ public final class Platform implements AutoCloseable {
             var registries = Registries.freeze(booted);                          // 6. freeze
             boot.lap("plugins");
             var agents = AgentServices.create(config, registries, database, json, options.env(), clock);
+            journal = agents.journal();
+            agents.runs().recover();                                             //    runs left live → interrupted
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock);
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
@@ -149,21 +155,27 @@ public final class Platform implements AutoCloseable {
             scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("session-retention",
                     Duration.ofMinutes(1), Duration.ofHours(6),
                     () -> agents.sessions().prune(Duration.ofDays(config.retention().sessionsRetentionDays())));
+            scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("run-retention",
+                    Duration.ofMinutes(1), Duration.ofHours(1),
+                    () -> agents.runs().prune(Duration.ofDays(config.retention().runsRetentionDays())));
             var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
             boot.lap("http");
             LOG.info("Booted in {}", boot);
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
-            var platform = new Platform(config, database, scheduler, host, server, state, agents.runs());
+            var platform = new Platform(config, database, scheduler, host, server, state, agents.runs(), journal);
             StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey);
             return platform;
         } catch (PluginBootException | MigrationException e) {
+            closeQuietly(journal);
             cleanUp(host, scheduler, database);
             throw new BootException(e.getMessage(), 1, e);
         } catch (BootException e) {
+            closeQuietly(journal);
             cleanUp(host, scheduler, database);
             throw e;
         } catch (RuntimeException e) {
+            closeQuietly(journal);
             cleanUp(host, scheduler, database);
             throw new BootException("Caduceus failed to start: " + e, 1, e);
         }
@@ -243,6 +255,7 @@ public final class Platform implements AutoCloseable {
                 LOG.warn("Drain timeout reached; stopping with requests in flight");
             }
             server.stop();
+            journal.close();                                                     // commits the last events
             cleanUp(plugins, scheduler, database);
             LOG.info("Caduceus stopped");
         } finally {
@@ -354,6 +367,10 @@ public final class Platform implements AutoCloseable {
             if (source.equals("default")) source = "API_SERVER_PORT";
             throw new BootException("Port " + e.port() + " is already in use (" + source + ")", 2, e);
         }
+    }
+
+    private static void closeQuietly(RunJournal journal) {
+        if (journal != null) journal.close();
     }
 
     private static void cleanUp(PluginHost host, TaskScheduler scheduler, Database database) {

@@ -2,7 +2,6 @@ package dev.caduceus.spi.agent;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 
 /**
@@ -18,11 +17,11 @@ import java.time.Instant;
  * @param usage        token usage when completed, else null
  * @param error        redacted error text when failed or interrupted, else null
  * @param pendingSteer steering text accepted after the final answer, else null
- * @param approval     the oldest pending approval request payload while waiting, else null
+ * @param approval     the oldest pending approval request while waiting, else null
  */
 public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
                         String model, String jobId, long lastSeq, String lastEvent, String output, Usage usage,
-                        String error, String pendingSteer, ObjectNode approval) {
+                        String error, String pendingSteer, RunEvent.ApprovalRequested approval) {
     public RunRecord {
         requireNonNull(runId, "runId");
         requireNonNull(status, "status");

@@ -1,5 +1,9 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.platform.journal.InMemoryEventLog;
+import dev.caduceus.platform.journal.RunJournal;
+import java.time.Duration;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.BootException;
 import dev.caduceus.platform.config.PlatformConfig;
@@ -20,21 +24,25 @@ import java.util.Optional;
 /**
  * Boot step 6 for agents: selects the model provider (the single contributed one, or none) and the
  * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
- * when {@code gateway.proxy_url} is set), and builds the {@link RunService} and {@link SessionStore}.
+ * when {@code gateway.proxy_url} is set), and builds the {@link RunService} with its durable
+ * {@link RunJournal}, and the {@link SessionStore}.
  * Immutable.
  *
  * @param runtimeId the selected runtime id, for the deployment view and the banner
  */
-public record AgentServices(RunService runs, SessionStore sessions, String runtimeId) {
+public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId) {
 
     /** Builds the services; a selection the configuration cannot be met with stops the boot. */
     public static AgentServices create(PlatformConfig config, Registries registries, Database database,
                                        ObjectMapper json, Map<String, String> env, Clock clock) throws BootException {
         var sessions = new SessionStore(database, json, clock);
+        var journal = new RunJournal(database, json);
+        var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
+                Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
         var relay = relay(config, registries);
         if (relay.isPresent())
-            return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), sessions,
-                    config.server().maxConcurrentRuns(), true, clock), sessions, "relay");
+            return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
+                    config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay");
         var provider = provider(registries);
         var settings = config.modelSettings();
         var redactor = redactor(config, env);
@@ -54,8 +62,8 @@ public record AgentServices(RunService runs, SessionStore sessions, String runti
                         RetryPolicy.DEFAULT),
                 redactor, clock);
         boolean ready = settings.configured() && provider != null && provider.configured();
-        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), sessions,
-                config.server().maxConcurrentRuns(), ready, clock), sessions, "local");
+        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
+                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local");
     }
 
     private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {

@@ -6,8 +6,9 @@ import dev.caduceus.spi.tool.ToolContext;
 import java.nio.file.Path;
 
 /**
- * The {@link ToolContext} of one call. There is no approval channel yet, so every approval request
- * is answered {@link ApprovalChoice#DENY} at once; progress labels are logged at debug level.
+ * The {@link ToolContext} of one call. Approval requests go to the run (which answers
+ * {@link ApprovalChoice#DENY} at once where no person can answer); progress labels are logged at
+ * debug level.
  */
 record CallContext(TurnScope scope, Path workspace, ObjectMapper json, Cancellation cancellation, String tool)
         implements ToolContext {
@@ -38,7 +39,7 @@ record CallContext(TurnScope scope, Path workspace, ObjectMapper json, Cancellat
     }
 
     @Override
-    public ApprovalChoice approval(ApprovalRequest request) {
-        return ApprovalChoice.DENY;
+    public ApprovalChoice approval(ApprovalRequest request) throws InterruptedException {
+        return scope.run().requestApproval(request);
     }
 }

@@ -64,7 +64,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
 
     @Override
     public RunResult execute(RunRequest request, RunContext ctx) throws InterruptedException {
-        var scope = TurnScope.of(ctx.runId(), request);
+        var scope = TurnScope.of(ctx, request);
         var offered = new LinkedHashMap<String, Tool>();
         tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
         var result = loop(request, ctx, scope, offered);
@@ -154,10 +154,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
             turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),
                     calls.get(i).id(), calls.get(i).name()), null);
         turn.budgetNotice();
-        for (var steer : ctx.drainSteering()) {
-            ctx.emit(new RunEvent.Steered(steer));
-            turn.add(Message.user(steer), null);
-        }
+        for (var steer : ctx.drainSteering()) turn.add(Message.user(steer), null); // the run journals run.steered on acceptance
         return true;
     }
 }

@@ -1,14 +1,23 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.platform.journal.EventLog;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunSubscription;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Optional;
 
-/** A {@link RunSubscription} reading an {@link EventLog} from a cursor. Confined to one reader thread. */
+/**
+ * A {@link RunSubscription} reading an {@link EventLog} from a cursor, a page at a time (a reader
+ * catching up from the database reads {@value #PAGE} entries per query). Confined to one reader
+ * thread.
+ */
 final class LogSubscription implements RunSubscription {
+    static final int PAGE = 256;
+
     private final EventLog log;
     private final String runId;
+    private final ArrayDeque<JournalEntry> buffered = new ArrayDeque<>();
     private long cursor;
     private boolean finished;
     private boolean closed;
@@ -28,12 +37,18 @@ final class LogSubscription implements RunSubscription {
     @Override
     public Optional<JournalEntry> next(Duration timeout) throws InterruptedException {
         if (finished || closed) return Optional.empty();
-        var entry = log.next(runId, cursor, timeout);
-        entry.ifPresent(e -> {
-            cursor = e.seq();
-            finished = e.event().isTerminal();
-        });
-        return entry;
+        if (buffered.isEmpty()) {
+            var page = log.read(runId, cursor, PAGE, timeout);
+            if (page.entries().isEmpty()) {
+                finished = page.end();
+                return Optional.empty();
+            }
+            buffered.addAll(page.entries());
+        }
+        var entry = buffered.poll();
+        cursor = entry.seq();
+        finished = entry.event().isTerminal();
+        return Optional.of(entry);
     }
 
     @Override
@@ -44,5 +59,6 @@ final class LogSubscription implements RunSubscription {
     @Override
     public void close() {
         closed = true;
+        buffered.clear();
     }
 }

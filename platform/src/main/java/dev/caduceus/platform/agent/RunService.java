@@ -1,6 +1,18 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.platform.journal.EventLog;
+import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunPage;
+import dev.caduceus.spi.agent.RunQuery;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.RunStart;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.agent.SteerOutcome;
+import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
@@ -17,6 +29,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,11 +42,14 @@ import org.slf4j.LoggerFactory;
  * The host's {@link Runs}: admission (draining, model configured, {@code server.max_concurrent_runs}),
  * one virtual thread per run executing the selected {@link AgentRuntime}, the terminal event written
  * from the {@link RunResult}, the session transcript appended, and the events served from an
- * {@link EventLog}. A run holds its concurrency slot until its terminal event and transcript are
- * written. The last {@value #RETAINED_FINISHED_RUNS} finished runs stay findable.
+ * {@link EventLog}: ephemeral runs (chat, Responses) from memory, durable runs (runs API, jobs) from
+ * the {@link RunJournal}, which also holds their status records and idempotency keys. A run holds its
+ * concurrency slot until its terminal event is committed and its transcript written. The last
+ * {@value #RETAINED_FINISHED_RUNS} finished ephemeral runs stay findable; durable ones stay in the
+ * journal for {@code runs.retention_days}.
  *
  * <p>Shutdown (architecture rule 10): {@link #drain} stops admitting, waits for live runs, then
- * cancels the rest. Threading: thread-safe.
+ * cancels the rest; durable runs cancelled by shutdown end {@code interrupted}. Threading: thread-safe.
  */
 public final class RunService implements Runs {
     /** The http-api.md §14.1 message. */
@@ -41,11 +57,17 @@ public final class RunService implements Runs {
             + "and model.name in ~/.caduceus/config.yaml (or export OPENAI_BASE_URL, OPENAI_API_KEY and CADUCEUS_MODEL) "
             + "and restart Caduceus.";
     static final String DRAINING = "Gateway is draining existing work; retry shortly.";
+    static final String SHUTDOWN = "shutdown";
+    static final String NO_ANSWER = "The agent finished without a final answer.";
     static final int RETAINED_FINISHED_RUNS = 1000;
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
 
+    /** Durable-run settings. */
+    public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {}
+
     private final AgentRuntime runtime;
     private final EventLog log;
+    private final Durability durability;
     private final SessionStore sessions;
     private final int maxConcurrentRuns;
     private final boolean modelReady;
@@ -58,15 +80,18 @@ public final class RunService implements Runs {
     private boolean draining;
 
     /**
+     * @param log               where ephemeral runs' events live
+     * @param durability        the journal for durable runs, or null when this host keeps none
      * @param sessions          transcripts to append to, or null to keep none
      * @param maxConcurrentRuns 0 for unlimited
      * @param modelReady        whether an upstream is configured and a provider contributed (or the
      *                          runtime needs none)
      */
-    public RunService(AgentRuntime runtime, EventLog log, SessionStore sessions, int maxConcurrentRuns,
-                      boolean modelReady, Clock clock) {
+    public RunService(AgentRuntime runtime, EventLog log, Durability durability, SessionStore sessions,
+                      int maxConcurrentRuns, boolean modelReady, Clock clock) {
         this.runtime = runtime;
         this.log = log;
+        this.durability = durability;
         this.sessions = sessions;
         this.maxConcurrentRuns = maxConcurrentRuns;
         this.modelReady = modelReady;
@@ -90,24 +115,81 @@ public final class RunService implements Runs {
             throw new RunRejectedException(Reason.AT_CAPACITY, "Too many concurrent runs (max " + maxConcurrentRuns + ")");
     }
 
-    @Override
-    public RunHandle start(RunRequest request) throws RunRejectedException {
-        var run = new LiveRun("run_" + UUID.randomUUID().toString().replace("-", ""), request, log, clock);
+    private void admit() throws RunRejectedException {
         lock.lock();
         try {
             refuseIfFull();
             active++;
-            live.put(run.id(), run);
         } finally {
             lock.unlock();
         }
-        Thread.ofVirtual().name(run.id()).start(() -> execute(run));
+    }
+
+    private void release() {
+        lock.lock();
+        try {
+            active--;
+            idle.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public RunHandle start(RunRequest request) throws RunRejectedException {
+        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
+        admit();
+        launch(run);
         return run;
+    }
+
+    @Override
+    public RunStart submit(RunRequest request, RunOptions options) throws RunRejectedException {
+        if (!options.durable()) return new RunStart(start(request), RunStatus.RUNNING, false);
+        if (durability == null) throw new UnsupportedOperationException("this host keeps no run journal");
+        var journal = durability.journal();
+        var keyNotBefore = clock.instant().minus(durability.idempotencyRetention());
+        if (options.idempotencyKey() != null) {
+            var recorded = journal.findKey(options.idempotencyKey(), keyNotBefore);
+            if (recorded.isPresent()) return replay(recorded.get(), options);
+        }
+        var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout());
+        admit();
+        try {
+            var raced = journal.create(run.record(), options.idempotencyKey(), options.fingerprint(), keyNotBefore);
+            if (raced.isPresent()) {
+                release();
+                return replay(raced.get(), options);
+            }
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+        launch(run);
+        return new RunStart(run, RunStatus.QUEUED, false);
+    }
+
+    private RunStart replay(RunJournal.RecordedKey key, RunOptions options) throws RunRejectedException {
+        if (!key.fingerprint().equals(options.fingerprint()))
+            throw new RunRejectedException(Reason.IDEMPOTENCY_CONFLICT, RunRejectedException.IDEMPOTENCY_CONFLICT_MESSAGE);
+        var handle = find(key.runId()).orElseThrow(() -> new IllegalStateException("recorded run vanished: " + key.runId()));
+        var status = record(key.runId()).map(RunRecord::status).orElse(RunStatus.INTERRUPTED);
+        return new RunStart(handle, status, true);
+    }
+
+    private static String newId() {
+        return "run_" + UUID.randomUUID().toString().replace("-", "");
+    }
+
+    private void launch(LiveRun run) {
+        live.put(run.id(), run);
+        Thread.ofVirtual().name(run.id()).start(() -> execute(run));
     }
 
     private void execute(LiveRun run) {
         RunResult result = null;
         try {
+            run.markRunning();
             result = runtime.execute(run.request(), run.context());
             if (result == null) throw new IllegalStateException("runtime '" + runtime.id() + "' returned no result");
         } catch (Throwable e) {
@@ -121,7 +203,7 @@ public final class RunService implements Runs {
 
     private void finish(LiveRun run, RunResult result) {
         try {
-            run.append(terminal(result, run.cancellation().reason()));
+            run.finish(terminal(result, run.cancellation().reason(), run.durable()));
             appendTranscript(run.request(), result);
         } catch (RuntimeException e) {
             LOG.error("Run {} could not be finished cleanly", run.id(), e);
@@ -130,11 +212,15 @@ public final class RunService implements Runs {
             try {
                 active--;
                 live.remove(run.id());
-                finished.put(run.id(), run);
-                if (finished.size() > RETAINED_FINISHED_RUNS) {
-                    var eldest = finished.keySet().iterator().next();
-                    finished.remove(eldest);
-                    log.forget(eldest);
+                if (run.durable()) {
+                    durability.journal().forget(run.id());
+                } else {
+                    finished.put(run.id(), run);
+                    if (finished.size() > RETAINED_FINISHED_RUNS) {
+                        var eldest = finished.keySet().iterator().next();
+                        finished.remove(eldest);
+                        log.forget(eldest);
+                    }
                 }
                 idle.signalAll();
             } finally {
@@ -144,8 +230,17 @@ public final class RunService implements Runs {
         }
     }
 
-    /** The terminal event for a result: Completed, Failed or Cancelled. */
-    static RunEvent terminal(RunResult r, String cancelReason) {
+    /**
+     * The terminal event for a result: Completed, Failed or Cancelled. A durable run cancelled by
+     * shutdown ends Interrupted, and one that completed without any answer text ends Failed (a runs
+     * client needs a final answer, http-api.md §9.3).
+     */
+    static RunEvent terminal(RunResult r, String cancelReason, boolean durable) {
+        if (durable && r.status() == RunStatus.CANCELLED && SHUTDOWN.equals(cancelReason))
+            return new RunEvent.Interrupted(RunJournal.INTERRUPTED_ERROR);
+        if (durable && r.status() == RunStatus.COMPLETED && (r.output() == null || r.output().isBlank()))
+            return new RunEvent.Failed(r.errorCode() == null ? "agent_incomplete" : r.errorCode(),
+                    r.error() == null ? NO_ANSWER : r.error(), r.stopReason(), r.output(), r.usage());
         return switch (r.status()) {
             case COMPLETED -> new RunEvent.Completed(r.output(), r.stopReason(), r.error(), r.usage());
             case CANCELLED -> new RunEvent.Cancelled(cancelReason == null ? "cancelled" : cancelReason, r.output(), r.usage());
@@ -169,22 +264,87 @@ public final class RunService implements Runs {
         if (run != null) return Optional.of(run);
         lock.lock();
         try {
-            return Optional.ofNullable(finished.get(runId));
+            var done = finished.get(runId);
+            if (done != null) return Optional.of(done);
         } finally {
             lock.unlock();
         }
+        if (durability == null || !looksLikeRunId(runId)) return Optional.empty();
+        return durability.journal().record(runId).map(r -> new StoredRun(r, durability.journal()));
     }
 
-    /** Approvals arrive with the runs API; no run waits for one yet. */
+    @Override
+    public Optional<RunRecord> record(String runId) {
+        var run = live.get(runId);
+        if (run != null) return run.durable() ? Optional.of(run.record()) : Optional.empty();
+        if (durability == null || !looksLikeRunId(runId)) return Optional.empty();
+        return durability.journal().record(runId);
+    }
+
+    @Override
+    public RunPage list(RunQuery query) {
+        if (durability == null) return new RunPage(List.of(), false);
+        return durability.journal().list(query);
+    }
+
+    @Override
+    public boolean stop(String runId) {
+        var run = live.get(runId);
+        return run != null && run.stop();
+    }
+
+    @Override
+    public ApprovalOutcome approve(String runId, ApprovalAnswer answer) {
+        var run = live.get(runId);
+        if (run != null) return run.approve(answer);
+        return record(runId).isPresent() ? new ApprovalOutcome.NotActive() : new ApprovalOutcome.RunNotFound();
+    }
+
     @Override
     public boolean approve(String runId, String approvalId, String choice) {
-        return false;
+        ApprovalChoice parsed;
+        try {
+            parsed = ApprovalChoice.valueOf(choice.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return false;
+        }
+        if (parsed == ApprovalChoice.TIMED_OUT) return false;
+        return approve(runId, new ApprovalAnswer(parsed, approvalId, false)) instanceof ApprovalOutcome.Resolved;
+    }
+
+    @Override
+    public SteerOutcome submitSteer(String runId, String text) {
+        var run = live.get(runId);
+        if (run != null) {
+            if (text == null || text.isBlank()) return SteerOutcome.NOT_ACCEPTED;
+            return run.steer(text);
+        }
+        return record(runId).isPresent() ? SteerOutcome.NOT_RUNNING : SteerOutcome.RUN_NOT_FOUND;
     }
 
     @Override
     public boolean steer(String runId, String text) {
-        var run = live.get(runId);
-        return run != null && text != null && !text.isBlank() && run.steer(text);
+        return submitSteer(runId, text) == SteerOutcome.ACCEPTED;
+    }
+
+    /** Boot recovery: runs an earlier process left live become {@code interrupted}. Returns how many. */
+    public int recover() {
+        if (durability == null) return 0;
+        var ids = durability.journal().recover(clock.instant());
+        if (!ids.isEmpty()) LOG.warn("{} run(s) were live when the server stopped; marked interrupted: {}", ids.size(),
+                ids.size() > 10 ? ids.subList(0, 10) + " …" : ids);
+        return ids.size();
+    }
+
+    /** Retention sweep ({@code runs.retention_days}); returns the runs deleted. */
+    public int prune(Duration retention) {
+        if (durability == null) return 0;
+        var now = clock.instant();
+        return durability.journal().prune(now.minus(retention), now.minus(durability.idempotencyRetention()));
+    }
+
+    private static boolean looksLikeRunId(String id) {
+        return id != null && id.length() <= 64 && id.startsWith("run_");
     }
 
     /** Runs admitted and not yet ended (the health counters). */
@@ -235,7 +395,7 @@ public final class RunService implements Runs {
         beginDrain();
         if (awaitIdle(timeout)) return;
         LOG.warn("Drain timeout reached; cancelling {} live run(s)", activeRuns());
-        cancelAll("shutdown");
+        cancelAll(SHUTDOWN);
         if (!awaitIdle(Duration.ofSeconds(5))) LOG.warn("{} run(s) did not stop in time", activeRuns());
     }
 }

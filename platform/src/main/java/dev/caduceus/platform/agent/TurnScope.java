@@ -1,5 +1,6 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -9,18 +10,24 @@ import java.util.HexFormat;
 /**
  * Who a turn's tool calls belong to: the run, the session (terminal state is kept per session) and
  * the memory scope of http-api.md §6 ({@code key:} + sha256 of the session key, else
- * {@code session:<id>}, job runs {@code job:<id>}). Immutable.
+ * {@code session:<id>}, job runs {@code job:<id>}), and the run's context, through which approvals
+ * are asked. Immutable.
  */
-record TurnScope(String runId, String sessionId, String memoryScope, boolean approvalChannel) {
+record TurnScope(String runId, String sessionId, String memoryScope, RunContext run) {
 
-    static TurnScope of(String runId, RunRequest request) {
+    static TurnScope of(RunContext run, RunRequest request) {
+        var runId = run.runId();
         var sessionId = request.sessionId() != null ? request.sessionId() : runId;
         String scope;
         if (request.metadata().containsKey("job_id")) scope = "job:" + request.metadata().get("job_id");
         else if (request.sessionKey() != null && !request.sessionKey().isBlank()) scope = "key:" + sha256(request.sessionKey());
         else scope = request.sessionId() != null ? "session:" + request.sessionId() : null;
-        // No approval channel yet: the runs API (its own issue) will answer approvals.
-        return new TurnScope(runId, sessionId, scope, false);
+        return new TurnScope(runId, sessionId, scope, run);
+    }
+
+    /** Whether a person can answer approvals for this turn (runs and job runs). */
+    boolean approvalChannel() {
+        return run.approvalChannel();
     }
 
     private static String sha256(String text) {

@@ -1,5 +1,6 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.platform.journal.InMemoryEventLog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.json.Json;
 import dev.caduceus.spi.agent.JournalEntry;
@@ -39,7 +40,7 @@ final class Harness {
                 new ToolDispatcher(loaders, JSON, redactor, Path.of("/work/space")),
                 SystemPrompt.builtIn(Path.of("/work/space")),
                 new AgentSettings("test-model", maxIterations, 8, true, FAST), redactor, Clock.systemUTC());
-        runs = new RunService(runtime, new InMemoryEventLog(), sessions, maxConcurrent, model != null,
+        runs = new RunService(runtime, new InMemoryEventLog(), null, sessions, maxConcurrent, model != null,
                 Clock.systemUTC());
     }
 

@@ -1,5 +1,6 @@
 package dev.caduceus.platform.agent;
 
+import dev.caduceus.platform.journal.InMemoryEventLog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -120,7 +121,7 @@ class RunServiceTest {
                                                             dev.caduceus.spi.agent.RunContext c) {
                 throw new IllegalStateException("bug");
             }
-        }, new InMemoryEventLog(), null, 0, true, Clock.systemUTC());
+        }, new InMemoryEventLog(), null, null, 0, true, Clock.systemUTC());
         var run = runs.start(Harness.request("x"));
         assertEquals("internal_error", run.await().errorCode());
         var failed = (RunEvent.Failed) Harness.events(run).getLast();

@@ -1,33 +1,33 @@
-package dev.caduceus.platform.agent;
+package dev.caduceus.platform.journal;
 
 import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.RunRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An {@link EventLog} in memory: one list per run with a lock and a condition, so readers block
- * without polling until the entry they wait for is appended. Entries live until {@link #forget}
- * ({@link RunService} keeps the last {@value RunService#RETAINED_FINISHED_RUNS} finished runs).
- * Nothing survives a restart. Thread-safe.
+ * An {@link EventLog} in memory, for ephemeral runs: one list per run with a lock and a condition,
+ * so readers block without polling until the entry they wait for is appended. Entries live until
+ * {@link #forget} (the run service keeps the last finished runs). Nothing survives a restart.
+ * Thread-safe.
  */
 public final class InMemoryEventLog implements EventLog {
     private final Map<String, RunEntries> runs = new ConcurrentHashMap<>();
 
     @Override
-    public void append(JournalEntry entry) {
+    public void append(JournalEntry entry, RunRecord after) {
         runs.computeIfAbsent(entry.runId(), id -> new RunEntries()).add(entry);
     }
 
     @Override
-    public Optional<JournalEntry> next(String runId, long afterSeq, Duration timeout) throws InterruptedException {
+    public EventPage read(String runId, long afterSeq, int max, Duration timeout) throws InterruptedException {
         var entries = runs.get(runId);
-        return entries == null ? Optional.empty() : entries.await(afterSeq, timeout);
+        return entries == null ? EventPage.END : entries.await(afterSeq, max, timeout);
     }
 
     @Override
@@ -53,15 +53,17 @@ public final class InMemoryEventLog implements EventLog {
             }
         }
 
-        Optional<JournalEntry> await(long afterSeq, Duration timeout) throws InterruptedException {
+        EventPage await(long afterSeq, int max, Duration timeout) throws InterruptedException {
             long nanos = timeout.toNanos();
             lock.lock();
             try {
                 while (entries.size() <= afterSeq) {
-                    if (nanos <= 0) return Optional.empty();
+                    if (!entries.isEmpty() && entries.getLast().event().isTerminal()) return EventPage.END;
+                    if (nanos <= 0) return EventPage.TIMED_OUT;
                     nanos = appended.awaitNanos(nanos);
                 }
-                return Optional.of(entries.get((int) afterSeq));
+                int from = (int) afterSeq;
+                return new EventPage(List.copyOf(entries.subList(from, Math.min(entries.size(), from + max))), false);
             } finally {
                 lock.unlock();
             }

@@ -1,0 +1,36 @@
+package dev.caduceus.platform.journal;
+
+import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.RunRecord;
+import java.time.Duration;
+
+/**
+ * Where a run's events are committed and read back: {@link InMemoryEventLog} for ephemeral runs
+ * (chat, Responses), {@link RunJournal} for durable ones (runs API, jobs).
+ *
+ * <p>Threading: {@link #append} and {@link #update} are called by the owner of a run under its
+ * lock, in {@code seq} order; readers call {@link #read} from any thread, concurrently.
+ */
+public interface EventLog {
+
+    /**
+     * Appends one entry whose {@code seq} is the run's previous one plus 1, with the run's status
+     * record after it ({@code null} for ephemeral runs). Readers see it once it is committed.
+     */
+    void append(JournalEntry entry, RunRecord after);
+
+    /** Records a status change that has no event ({@code running}, {@code stopping}); no-op in memory. */
+    default void update(RunRecord after) {}
+
+    /** Blocks until everything appended or updated so far for any run is committed and published. */
+    default void flush() {}
+
+    /**
+     * Up to {@code max} committed entries of {@code runId} with {@code seq > afterSeq}, waiting at
+     * most {@code timeout} for the first one.
+     */
+    EventPage read(String runId, long afterSeq, int max, Duration timeout) throws InterruptedException;
+
+    /** Marks a run's log as complete: once its terminal entry is committed, readers at the end get {@link EventPage#END}. */
+    void forget(String runId);
+}
