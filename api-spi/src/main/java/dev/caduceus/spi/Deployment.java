@@ -34,7 +34,8 @@ public interface Deployment {
      * One plugin jar and what it contributes.
      *
      * @param kinds  what it contributed: {@code endpoints}, {@code tools}, {@code toolsets},
-     *               {@code distributions}, {@code model_providers}, {@code agent_runtimes}
+     *               {@code distributions}, {@code model_providers}, {@code agent_runtimes},
+     *               {@code response_history}
      * @param reason why it is disabled or failed; {@code null} when started
      */
     record PluginStatus(String id, String version, State state, List<String> kinds, String reason) {

@@ -147,7 +147,7 @@ public final class Platform implements AutoCloseable {
                     r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
             var router = Router.of(routes);
             var deployment = deployment(registries, routes, config, agents.runtimeId());
-            late.bind(registries.tools(), deployment);
+            late.bind(registries.tools(), deployment, registries.responseHistory());
             late.bindAgents(agents.runs(), agents.sessions());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, agents.runs()::activeRuns);

@@ -1,6 +1,7 @@
 package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.DistributionSpec;
@@ -17,6 +18,7 @@ final class ContributionCollector {
     private final List<Contribution<DistributionSpec>> distributions = new ArrayList<>();
     private final List<Contribution<ModelProvider>> modelProviders = new ArrayList<>();
     private final List<Contribution<AgentRuntime>> agentRuntimes = new ArrayList<>();
+    private final List<Contribution<ResponseHistory>> responseHistories = new ArrayList<>();
 
     void add(PluginStarter.Result result) {
         var c = result.contributions();
@@ -26,9 +28,11 @@ final class ContributionCollector {
         distributions.addAll(c.distributions());
         modelProviders.addAll(c.modelProviders());
         agentRuntimes.addAll(c.agentRuntimes());
+        responseHistories.addAll(c.responseHistories());
     }
 
     Contributions build() {
-        return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes);
+        return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes,
+                responseHistories);
     }
 }

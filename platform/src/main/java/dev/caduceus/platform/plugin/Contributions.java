@@ -1,6 +1,7 @@
 package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.DistributionSpec;
@@ -17,7 +18,8 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
                             List<Contribution<ToolsetSpec>> toolsets,
                             List<Contribution<DistributionSpec>> distributions,
                             List<Contribution<ModelProvider>> modelProviders,
-                            List<Contribution<AgentRuntime>> agentRuntimes) {
+                            List<Contribution<AgentRuntime>> agentRuntimes,
+                            List<Contribution<ResponseHistory>> responseHistories) {
     public Contributions {
         endpoints = List.copyOf(endpoints);
         tools = List.copyOf(tools);
@@ -25,5 +27,6 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
         distributions = List.copyOf(distributions);
         modelProviders = List.copyOf(modelProviders);
         agentRuntimes = List.copyOf(agentRuntimes);
+        responseHistories = List.copyOf(responseHistories);
     }
 }

@@ -1,9 +1,12 @@
 package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.tool.ToolCatalog;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The "after boot" services of {@link dev.caduceus.spi.PlatformContext}: they exist only once the
@@ -13,14 +16,19 @@ import dev.caduceus.spi.tool.ToolCatalog;
 public final class LateServices {
     private volatile ToolCatalog tools;
     private volatile Deployment deployment;
+    private volatile Optional<ResponseHistory> responseHistory;
     private volatile Runs runs;
     private volatile Sessions sessions;
 
-    /** Binds the frozen views; called once by the platform at the end of boot step 6. */
-    public void bind(ToolCatalog tools, Deployment deployment) {
+    /**
+     * Binds the frozen views and the response history ({@link Registries#responseHistory()}, empty when
+     * no plugin contributes one); called once by the platform at the end of boot step 6.
+     */
+    public void bind(ToolCatalog tools, Deployment deployment, Optional<ResponseHistory> responseHistory) {
         if (this.tools != null) throw new IllegalStateException("late services are already bound");
-        this.tools = tools;
+        this.responseHistory = Objects.requireNonNull(responseHistory, "responseHistory");
         this.deployment = deployment;
+        this.tools = tools;
     }
 
     /** Binds the run service and the session transcripts; called once, after {@link #bind}. */
@@ -44,6 +52,10 @@ public final class LateServices {
 
     public Deployment deployment() {
         return require(deployment, "deployment()");
+    }
+
+    public Optional<ResponseHistory> responseHistory() {
+        return require(responseHistory, "responseHistory()");
     }
 
     private static <T> T require(T value, String name) {

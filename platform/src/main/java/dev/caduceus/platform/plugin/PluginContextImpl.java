@@ -7,6 +7,7 @@ import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
@@ -14,11 +15,13 @@ import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.tool.ToolCatalog;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * One plugin's {@link PlatformContext}: host services made once in {@code Platform} and handed to
  * the plugin. The "after boot" services ({@code tools()}, {@code deployment()}, {@code runs()},
- * {@code sessions()}) come from {@link LateServices} and throw {@link IllegalStateException} before.
+ * {@code sessions()}, {@code responseHistory()}) come from {@link LateServices} and throw
+ * {@link IllegalStateException} before.
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
@@ -44,6 +47,11 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
     @Override
     public Sessions sessions() {
         return late.sessions();
+    }
+
+    @Override
+    public Optional<ResponseHistory> responseHistory() {
+        return late.responseHistory();
     }
 
     @Override

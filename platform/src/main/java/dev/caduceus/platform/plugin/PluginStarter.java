@@ -55,7 +55,8 @@ final class PluginStarter {
                     collect(view, "toolsets", () -> plugin.toolsets(ctx)),
                     collect(view, "distributions", () -> plugin.distributions(ctx)),
                     collect(view, "modelProviders", () -> plugin.modelProviders(ctx)),
-                    collect(view, "agentRuntimes", () -> plugin.agentRuntimes(ctx)));
+                    collect(view, "agentRuntimes", () -> plugin.agentRuntimes(ctx)),
+                    collect(view, "responseHistories", () -> plugin.responseHistories(ctx)));
             var kinds = new ArrayList<String>();
             if (!contributions.endpoints().isEmpty()) kinds.add("endpoints");
             if (!contributions.tools().isEmpty()) kinds.add("tools");
@@ -63,6 +64,7 @@ final class PluginStarter {
             if (!contributions.distributions().isEmpty()) kinds.add("distributions");
             if (!contributions.modelProviders().isEmpty()) kinds.add("model_providers");
             if (!contributions.agentRuntimes().isEmpty()) kinds.add("agent_runtimes");
+            if (!contributions.responseHistories().isEmpty()) kinds.add("response_history");
             var started = new StartedPlugin(view, plugin, ctx, kinds);
             log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);
             return new Result(started, contributions);

@@ -121,6 +121,57 @@ class RegistriesTest {
         assertEquals("duplicate toolset name 'web': contributed by plugin 'a' and plugin 'b'", e.getMessage());
     }
 
+    /** A plugin contributing {@code count} response histories that know {@code resp_1}; the session id tells the TCCL. */
+    private static String histories(int count) {
+        return """
+                @Override public List<dev.caduceus.spi.agent.ResponseHistory> responseHistories(PlatformContext c) {
+                    var list = new ArrayList<dev.caduceus.spi.agent.ResponseHistory>();
+                    for (int i = 0; i < %d; i++)
+                        list.add(id -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
+                                "tccl=" + tccl(), "be brief", List.of(dev.caduceus.spi.agent.Message.user("hi"))))
+                                : Optional.empty());
+                    return list;
+                }
+                """.formatted(count);
+    }
+
+    @Test
+    void oneResponseHistoryIsExposedAndCalledWithItsPluginsLoader() {
+        jar("responses", "", histories(1)).writeTo(plugins());
+        jar("other").writeTo(plugins());
+        var registries = freeze();
+        var history = registries.responseHistory().orElseThrow();
+        var conversation = history.load("resp_1").orElseThrow();
+        assertEquals("tccl=true", conversation.sessionId());
+        assertEquals("be brief", conversation.instructions());
+        assertEquals("hi", conversation.messages().getFirst().text());
+        assertTrue(history.load("resp_unknown").isEmpty());
+        assertEquals(List.of("response_history"), registries.kinds().get("responses"));
+        assertEquals(List.of(), registries.kinds().get("other"));
+    }
+
+    @Test
+    void noResponseHistoryIsEmpty() {
+        jar("other").writeTo(plugins());
+        assertTrue(freeze().responseHistory().isEmpty());
+    }
+
+    @Test
+    void twoPluginsContributingAResponseHistoryFailNamingBoth() {
+        jar("first", "", histories(1)).writeTo(plugins());
+        jar("second", "", histories(1)).writeTo(plugins());
+        var e = assertThrows(PluginBootException.class, this::freeze);
+        assertEquals("more than one response history: contributed by plugin 'first' and plugin 'second'; "
+                + "at most one plugin may contribute one, so enable only one of them", e.getMessage());
+    }
+
+    @Test
+    void onePluginContributingTwoResponseHistoriesFails() {
+        jar("greedy", "", histories(2)).writeTo(plugins());
+        var e = assertThrows(PluginBootException.class, this::freeze);
+        assertEquals("plugin 'greedy' contributed 2 response history objects; at most one is allowed", e.getMessage());
+    }
+
     @Test
     void toolCatalogResolvesIncludesAndLeavesOutMissingTools() {
         jar("tools", "", """

@@ -9,6 +9,7 @@ import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
@@ -69,6 +70,9 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 
+    /** Empty unless given, as on a host where no plugin contributes one. */
+    @Override public Optional<ResponseHistory> responseHistory() { return Optional.ofNullable(b.responseHistory); }
+
     @Override public ToolCatalog tools() { return b.tools; }
 
     @Override public Deployment deployment() { return b.deployment; }
@@ -92,6 +96,7 @@ public final class FakePlatformContext implements PlatformContext {
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
         private Sessions sessions;
+        private ResponseHistory responseHistory;
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
         private ModelSettings modelSettings;
@@ -131,6 +136,8 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
+        /** The stored Responses conversations ({@code previous_response_id} for other families); none by default. */
+        public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
         public Builder tools(ToolCatalog v) { tools = v; return this; }
         public Builder deployment(Deployment v) { deployment = v; return this; }
         /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */

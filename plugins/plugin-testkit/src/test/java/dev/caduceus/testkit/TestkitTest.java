@@ -1,6 +1,7 @@
 package dev.caduceus.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,13 @@ class TestkitTest {
         var bad = FakePlatformContext.builder("tool-terminal").config(Map.of("timeout", "soon")).build();
         var e = assertThrows(ConfigException.class, () -> bad.config().duration("timeout", Duration.ZERO));
         assertTrue(e.getMessage().contains("plugins.tool-terminal.timeout"), e.getMessage());
+    }
+
+    @Test
+    void fakeContextHasNoResponseHistoryUnlessGiven() {
+        assertTrue(FakePlatformContext.builder("x").build().responseHistory().isEmpty());
+        dev.caduceus.spi.agent.ResponseHistory history = id -> java.util.Optional.empty();
+        assertSame(history, FakePlatformContext.builder("x").responseHistory(history).build().responseHistory().orElseThrow());
     }
 
     @Test

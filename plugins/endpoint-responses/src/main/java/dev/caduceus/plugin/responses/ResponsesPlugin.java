@@ -3,6 +3,7 @@ package dev.caduceus.plugin.responses;
 import dev.caduceus.spi.agent.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,14 +11,21 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The OpenAI Responses API: contributes the {@code responses} family ({@code POST /v1/responses},
  * {@code GET} and {@code DELETE /v1/responses/{response_id}}) over agent runs, with the conversation
- * state kept in this plugin's SQLite tables.
+ * state kept in this plugin's SQLite tables, and read access to those conversations
+ * ({@link StoredHistory}) for other families. {@link #start} opens the store both share.
  */
 public final class ResponsesPlugin implements PlatformPlugin {
+    private ResponsesSettings settings;
+    private ResponseStore store;
+
+    @Override
+    public void start(PlatformContext ctx) {
+        settings = ResponsesSettings.from(ctx);
+        store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
+    }
 
     @Override
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
-        var settings = ResponsesSettings.from(ctx);
-        var store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
         var idempotency = new IdempotencyCache(ctx.clock(), settings.idempotencyTtl(), settings.idempotencyEntries());
         var live = ConcurrentHashMap.<String>newKeySet(); // ids this process is streaming right now
         ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
@@ -25,5 +33,10 @@ public final class ResponsesPlugin implements PlatformPlugin {
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
         return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live),
                 new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), settings));
+    }
+
+    @Override
+    public List<ResponseHistory> responseHistories(PlatformContext ctx) {
+        return List.of(new StoredHistory(store));
     }
 }

@@ -61,7 +61,9 @@ class ResponsesFaultTest {
     @Test
     void anExceptionIsAFailedResponseNotA500() throws Exception {
         var ctx = FakePlatformContext.builder("endpoint-responses").runs(new BrokenRuns()).database(db).build();
-        var family = new ResponsesPlugin().endpoints(ctx).getFirst();
+        var plugin = new ResponsesPlugin();
+        plugin.start(ctx);
+        var family = plugin.endpoints(ctx).getFirst();
         var handlers = new ArrayList<HttpHandler>();
         family.routes(new Routes() {
             @Override

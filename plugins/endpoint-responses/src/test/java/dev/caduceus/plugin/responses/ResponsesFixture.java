@@ -28,6 +28,7 @@ final class ResponsesFixture {
     final ScriptedRuns runs = new ScriptedRuns();
     final TestDatabase db;
     final FakePlatformContext ctx;
+    final ResponsesPlugin plugin = new ResponsesPlugin();
     final ResponsesFamily family;
     final Map<String, HttpHandler> handlers = new HashMap<>();
 
@@ -38,7 +39,8 @@ final class ResponsesFixture {
     ResponsesFixture(TestDatabase db, Map<String, String> sections) {
         this.db = db;
         ctx = FakePlatformContext.builder("endpoint-responses").runs(runs).database(db).sections(sections).build();
-        family = (ResponsesFamily) new ResponsesPlugin().endpoints(ctx).getFirst();
+        plugin.start(ctx);
+        family = (ResponsesFamily) plugin.endpoints(ctx).getFirst();
         family.routes(new Routes() {
             @Override
             public Routes route(String method, String template, String name, HttpHandler h) {
