@@ -12,14 +12,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * everything else; otherwise the user is asked over the approval channel, and without one the
  * command is blocked.
  *
- * <p>Both allowlists are kept in memory only: {@code always} lasts until the server restarts
- * (Caduceus has no persistent allowlist store yet), {@code session} until the server restarts or
- * {@link #forget} is called at session end. {@code always} for a pattern with
- * {@code allow_permanent: false} is kept for the session only. Threading: thread-safe.
+ * <p>{@code always} patterns are stored ({@link PermanentAllowlist}, the plugin's
+ * {@code approval_allowlist} table) and survive restarts; {@code session} patterns are kept in
+ * memory until the server restarts or {@link #forget} is called at session end. {@code always}
+ * for a pattern with {@code allow_permanent: false} is kept for the session only. Threading:
+ * thread-safe.
  */
 final class ApprovalGate {
     private final boolean approvalsOff;
-    private final Set<String> always = ConcurrentHashMap.newKeySet();
+    private final PermanentAllowlist always;
     private final Map<String, Set<String>> bySession = new ConcurrentHashMap<>();
 
     /** The decision. */
@@ -31,8 +32,9 @@ final class ApprovalGate {
         record Blocked(String error) implements Decision {}
     }
 
-    ApprovalGate(boolean approvalsOff) {
+    ApprovalGate(boolean approvalsOff, PermanentAllowlist always) {
         this.approvalsOff = approvalsOff;
+        this.always = always;
     }
 
     Decision decide(DangerousCommands.Match match, String command, String session, ToolContext ctx)

@@ -61,7 +61,7 @@ public final class TerminalPlugin implements PlatformPlugin {
             throw new IOException("temporary directory path has shell-special characters: " + stateDir);
         registry = new ProcessRegistry(settings, ctx.clock());
         sessions = new ShellSessions(System.getenv(), settings);
-        gate = new ApprovalGate(settings.approvalsOff());
+        gate = new ApprovalGate(settings.approvalsOff(), PermanentAllowlist.load(ctx.database(), ctx.clock()));
         var dangerous = new DangerousCommands("root".equals(System.getProperty("user.name")));
         var json = ctx.json();
         tools = List.of(

@@ -115,6 +115,27 @@ class ApprovalTest {
     }
 
     @Test
+    void alwaysIsStoredAndSurvivesARestart() throws Exception {
+        try (var h = new Harness(tmp)) {
+            h.run(h.session("s1", true, ApprovalChoice.ALWAYS), "rm -rf nothing-here-1");
+        }
+        try (var restarted = new Harness(tmp)) {
+            var s2 = restarted.session("s2", true, ApprovalChoice.DENY);
+            assertFalse(restarted.run(s2, "rm -rf nothing-here-2").has("status"), "the stored pattern still applies");
+            assertTrue(s2.approvals.isEmpty());
+        }
+    }
+
+    @Test
+    void aTimedOutApprovalBlocksTheCommandAndSaysSo() throws Exception {
+        try (var h = new Harness(tmp)) {
+            var r = h.run(h.session("s1", true, ApprovalChoice.TIMED_OUT), "rm -rf nothing-here");
+            assertEquals("blocked", r.path("status").asText());
+            assertEquals("Approval timed out: recursive delete", r.path("error").asText());
+        }
+    }
+
+    @Test
     void alwaysForANonPermanentPatternLastsForTheSessionOnly() throws Exception {
         try (var h = new Harness(tmp)) {
             var s1 = h.session("s1", true, ApprovalChoice.ALWAYS);

@@ -9,6 +9,7 @@ import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,10 +24,14 @@ final class Harness implements AutoCloseable {
     final Tool terminal;
     final Tool process;
 
+    final TestDatabase database;
+
     Harness(Path tmp, String approvalsMode, Map<String, String> tools) throws Exception {
         home = tmp.resolve("home");
         workspace = tmp.resolve("workspace");
+        database = TestDatabase.open(tmp, "tool-terminal");
         var ctx = FakePlatformContext.builder("tool-terminal")
+                .database(database)
                 .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
                         90, approvalsMode, "opt_in", 300, 1000, false))
                 .toolsConfig(tools)
@@ -75,5 +80,6 @@ final class Harness implements AutoCloseable {
     @Override
     public void close() throws Exception {
         plugin.stop();
+        database.close();
     }
 }

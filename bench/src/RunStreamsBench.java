@@ -1,0 +1,217 @@
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+/**
+ * Run event streams: how many concurrent {@code GET /v1/runs/{id}/events} subscribers one server
+ * process holds with {@code -Xmx1g}, and how long an event takes from its commit (the event's
+ * {@code timestamp}) to each subscriber, at 1, 1,000 and 10,000 subscribers of one run. Every
+ * subscriber must receive every event, gap-free; misses and connection errors are counted. Run
+ * through {@code bench/run-streams}.
+ *
+ * <p>Each round: a fresh server; one run whose model call is held by the scripted upstream until
+ * all subscribers are connected (so connecting is measured separately from delivery); then the
+ * upstream streams EVENTS text chunks {@code GAP_MS} apart and the run completes.
+ */
+public final class RunStreamsBench {
+    static final String KEY = BenchServer.KEY;
+    static final Pattern TIMESTAMP = Pattern.compile("\"timestamp\":([0-9.]+)");
+    static final Pattern SEQ = Pattern.compile("\"seq\":([0-9]+)");
+
+    record Round(int subscribers, int connected, int connectErrors, double connectSeconds, long heapUsedMiB,
+                 long rssMiB, int complete, int incomplete, double p50ms, double p99ms, double maxms) {}
+
+    public static void main(String[] args) throws Exception {
+        Path dist = Path.of("distribution/target/caduceus");
+        List<Integer> counts = List.of(1, 1000, 10000);
+        int events = 50;
+        int gapMs = 100;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--dist" -> dist = Path.of(args[++i]);
+                case "--subscribers" -> counts = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+                case "--events" -> events = Integer.parseInt(args[++i]);
+                case "--gap-ms" -> gapMs = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; use --subscribers 1,1000,10000 --events 50 --gap-ms 100 --dist DIR");
+            }
+        }
+        var rounds = new ArrayList<Round>();
+        for (int n : counts) rounds.add(round(dist, n, events, gapMs));
+        report(rounds, events, gapMs);
+    }
+
+    static Round round(Path dist, int subscribers, int events, int gapMs) throws Exception {
+        var gate = new CountDownLatch(1);
+        try (var upstream = ScriptedUpstream.start()) {
+            var chunks = new String[events];
+            for (int i = 0; i < events; i++) chunks[i] = "t" + i + " ";
+            upstream.enqueue(body -> {
+                try {
+                    gate.await(10, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Turn.textChunks(chunks).chunkDelayMillis(gapMs);
+            });
+            var home = Files.createTempDirectory("caduceus-bench-streams");
+            var server = BenchServer.launch(dist, home, upstream.baseUrl(), Map.of("JAVA_OPTS", "-Xmx1g",
+                    "CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
+            try {
+                var http = HttpClient.newHttpClient();
+                var created = http.send(HttpRequest.newBuilder(server.uri().resolve("/v1/runs"))
+                        .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"input\":\"stream to everyone\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (created.statusCode() != 202) throw new IllegalStateException("POST /v1/runs: " + created.body());
+                var runId = created.body().replaceAll(".*\"run_id\":\"([^\"]+)\".*", "$1");
+
+                var connected = new AtomicInteger();
+                var errors = new AtomicInteger();
+                var complete = new AtomicInteger();
+                var latencies = new ConcurrentLinkedQueue<long[]>();
+                var done = new CountDownLatch(subscribers);
+                long t0 = System.nanoTime();
+                for (int i = 0; i < subscribers; i++)
+                    Thread.ofVirtual().start(() -> subscribe(server.uri(), runId, events + 1, connected, errors, complete,
+                            latencies, done));
+                while (connected.get() + errors.get() < subscribers && System.nanoTime() - t0 < TimeUnit.MINUTES.toNanos(5))
+                    Thread.sleep(50);
+                double connectSeconds = (System.nanoTime() - t0) / 1e9;
+                Thread.sleep(500); // every handler is parked on the journal
+                long heap = heapUsedMiB(server.process().pid());
+                long rss = rssMiB(server.process().pid());
+                System.err.printf(Locale.ROOT, "  %d subscribers: %d connected, %d errors in %.1f s; heap after GC %d MiB, RSS %d MiB%n",
+                        subscribers, connected.get(), errors.get(), connectSeconds, heap, rss);
+                gate.countDown();
+                done.await(10, TimeUnit.MINUTES);
+                long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+                return new Round(subscribers, connected.get(), errors.get(), connectSeconds, heap, rss, complete.get(),
+                        subscribers - complete.get(), pct(all, 0.50), pct(all, 0.99), all.length == 0 ? 0 : all[all.length - 1]);
+            } finally {
+                server.process().destroy();
+                server.process().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * One subscriber over a raw HTTP/1.0 socket (no chunked framing to undo): counts the frames,
+     * checks they are 1..expected without a gap, and records each frame's delivery latency.
+     */
+    static void subscribe(URI server, String runId, int expected, AtomicInteger connected, AtomicInteger errors,
+                          AtomicInteger complete, ConcurrentLinkedQueue<long[]> latencies, CountDownLatch done) {
+        boolean counted = false;
+        try (var socket = new Socket()) {
+            socket.connect(new InetSocketAddress(server.getHost(), server.getPort()), 30_000);
+            socket.setSoTimeout(300_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /v1/runs/" + runId + "/events HTTP/1.0\r\nHost: " + server.getHost() + "\r\nAuthorization: Bearer "
+                    + KEY + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            var in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 4096);
+            var status = in.readLine();
+            if (status == null || !status.contains(" 200 ")) throw new IllegalStateException("status " + status);
+            connected.incrementAndGet();
+            counted = true;
+            var lat = new long[expected];
+            int frames = 0;
+            long lastSeq = 0;
+            boolean gap = false;
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (!line.startsWith("data: ")) continue;
+                long now = System.currentTimeMillis();
+                var ts = TIMESTAMP.matcher(line);
+                var seq = SEQ.matcher(line);
+                if (!ts.find() || !seq.find()) continue;
+                long s = Long.parseLong(seq.group(1));
+                if (s != lastSeq + 1) gap = true;
+                lastSeq = s;
+                if (frames < lat.length) lat[frames] = now - Math.round(Double.parseDouble(ts.group(1)) * 1000);
+                frames++;
+            }
+            latencies.add(Arrays.copyOf(lat, Math.min(frames, lat.length)));
+            if (frames == expected && !gap) complete.incrementAndGet();
+        } catch (Exception e) {
+            if (!counted) errors.incrementAndGet();
+        } finally {
+            done.countDown();
+        }
+    }
+
+    static double pct(long[] sorted, double q) {
+        if (sorted.length == 0) return 0;
+        return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+    }
+
+    /** Heap in use after a full GC, from {@code jcmd GC.heap_info}; -1 when jcmd is unavailable. */
+    static long heapUsedMiB(long pid) {
+        try {
+            var jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+            new ProcessBuilder(jcmd, String.valueOf(pid), "GC.run").redirectErrorStream(true).start().waitFor(60, TimeUnit.SECONDS);
+            var p = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.heap_info").redirectErrorStream(true).start();
+            var text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            var m = Pattern.compile("used (\\d+)K").matcher(text);
+            return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    static long rssMiB(long pid) {
+        try {
+            for (var line : Files.readAllLines(Path.of("/proc/" + pid + "/status")))
+                if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("\\D+", "")) / 1024;
+        } catch (Exception e) {
+            // not Linux
+        }
+        return -1;
+    }
+
+    static void report(List<Round> rounds, int events, int gapMs) throws Exception {
+        System.out.printf(Locale.ROOT, "Run event streams: one run, %d text events %d ms apart, N subscribers, server -Xmx1g%n",
+                events, gapMs);
+        System.out.printf(Locale.ROOT, "%-12s %10s %8s %10s %10s %9s %10s %12s %9s %9s %9s %8s%n", "subscribers", "connected",
+                "errors", "connect s", "heap MiB", "RSS MiB", "complete", "incomplete", "p50 ms", "p99 ms", "max ms", "p50 x1");
+        double base = rounds.isEmpty() ? 0 : Math.max(1, rounds.getFirst().p50ms());
+        var json = new StringBuilder("[");
+        for (var r : rounds) {
+            System.out.printf(Locale.ROOT, "%-12d %10d %8d %10.1f %10d %9d %10d %12d %9.0f %9.0f %9.0f %8.1f%n", r.subscribers(),
+                    r.connected(), r.connectErrors(), r.connectSeconds(), r.heapUsedMiB(), r.rssMiB(), r.complete(),
+                    r.incomplete(), r.p50ms(), r.p99ms(), r.maxms(), r.p50ms() / base);
+            if (json.length() > 1) json.append(',');
+            json.append(String.format(Locale.ROOT, "{\"subscribers\":%d,\"connected\":%d,\"connect_errors\":%d,\"connect_seconds\":%.2f,"
+                            + "\"heap_used_mib\":%d,\"rss_mib\":%d,\"complete\":%d,\"incomplete\":%d,\"p50_ms\":%.1f,\"p99_ms\":%.1f,\"max_ms\":%.1f}",
+                    r.subscribers(), r.connected(), r.connectErrors(), r.connectSeconds(), r.heapUsedMiB(), r.rssMiB(), r.complete(),
+                    r.incomplete(), r.p50ms(), r.p99ms(), r.maxms()));
+        }
+        json.append(']');
+        Files.createDirectories(Path.of("bench/results"));
+        Files.writeString(Path.of("bench/results/run-streams.json"), json + "\n");
+        System.out.println("Latency = receipt time minus the event's timestamp (set when the event is journaled; ms precision, same clock).");
+        System.out.println("Raw figures: bench/results/run-streams.json");
+    }
+}
