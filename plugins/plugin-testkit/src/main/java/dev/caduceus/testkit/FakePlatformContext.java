@@ -9,6 +9,7 @@ import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
@@ -67,6 +68,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
 
+    @Override public Optional<ResponseHistory> responseHistory() { return Optional.ofNullable(b.responseHistory); }
+
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 
     @Override public ToolCatalog tools() { return b.tools; }
@@ -91,6 +94,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
+        private ResponseHistory responseHistory;
         private Sessions sessions;
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
@@ -130,6 +134,8 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
+        /** The stored Responses conversations another plugin contributes; absent unless given. */
+        public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
         public Builder tools(ToolCatalog v) { tools = v; return this; }
         public Builder deployment(Deployment v) { deployment = v; return this; }
