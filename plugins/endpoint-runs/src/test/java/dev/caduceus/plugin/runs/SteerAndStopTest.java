@@ -47,6 +47,11 @@ class SteerAndStopTest {
     }
 
     @Test
+    void malformedJsonIs400() throws Exception {
+        assertError(api.steer(api.newRun(), "{\"input\":"), 400, "invalid_json", null);
+    }
+
+    @Test
     void steerOnAnUnknownRunIs404() throws Exception {
         assertError(api.steer("run_nope", "{\"input\":\"x\"}"), 404, "run_not_found", "Run not found: run_nope");
     }
