@@ -68,6 +68,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
 
+    @Override public Optional<ResponseHistory> responseHistory() { return Optional.ofNullable(b.responseHistory); }
+
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 
     /** Empty unless given, as on a host where no plugin contributes one. */
@@ -95,6 +97,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
+        private ResponseHistory responseHistory;
         private Sessions sessions;
         private ResponseHistory responseHistory;
         private ToolCatalog tools = FakeToolCatalog.empty();
@@ -135,6 +138,8 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
+        /** The stored Responses conversations another plugin contributes; absent unless given. */
+        public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
         /** The stored Responses conversations ({@code previous_response_id} for other families); none by default. */
         public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }

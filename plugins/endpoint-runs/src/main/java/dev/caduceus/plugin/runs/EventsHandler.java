@@ -1,0 +1,75 @@
+package dev.caduceus.plugin.runs;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.http.ClientGoneException;
+import dev.caduceus.spi.http.EventStream;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+import java.time.Duration;
+
+/**
+ * {@code GET /v1/runs/{run_id}/events} (http-api §9.3): replays the run's journal after the cursor,
+ * then follows the live tail, and ends with {@code : stream closed} after the terminal event. Any
+ * number of subscribers; a client that leaves only ends its own stream, never the run.
+ *
+ * <p>Before the stream opens: unknown run → 404; a malformed cursor → 400; a cursor beyond the
+ * run's {@code last_seq} → 400 (a cursor the server never issued would silently skip events). While
+ * the run is live such a cursor may first wait up to {@code cursorGrace} for the record to catch up,
+ * since the journal commits in batches and a subscriber may already have seen that event. A terminal
+ * run with nothing after the cursor closes at once. Thread-safe; blocks its request thread for the
+ * stream's life.
+ */
+final class EventsHandler implements HttpHandler {
+    static final String CLOSED = "stream closed";
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final PlatformContext ctx;
+    private final Duration cursorGrace;
+
+    EventsHandler(PlatformContext ctx, Duration cursorGrace) {
+        this.ctx = ctx;
+        this.cursorGrace = cursorGrace;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws InterruptedException {
+        var id = exchange.pathParam("run_id");
+        var runs = ctx.runs();
+        var record = runs.record(id).orElseThrow(() -> RunErrors.runNotFound(id));
+        var cursor = EventCursor.read(exchange);
+        record = settle(runs, record, cursor);
+        if (cursor > record.lastSeq()) throw EventCursor.beyondLastEvent(cursor, record.lastSeq());
+        if (record.status().isTerminal() && cursor >= record.lastSeq()) {
+            closeAtOnce(exchange.openEventStream());
+            return;
+        }
+        var handle = runs.find(id).orElseThrow(() -> RunErrors.runNotFound(id));
+        try (var subscription = handle.subscribe(cursor); var out = exchange.openEventStream()) {
+            if (out.pump(subscription, new RunEventFrames()) == EventStream.PumpResult.FINISHED) out.comment(CLOSED);
+        } catch (ClientGoneException e) {
+            // The client left after the last frame; the run is not affected.
+        }
+    }
+
+    /** The record once its {@code last_seq} reaches {@code cursor}, the run ends, or the grace is over. */
+    private RunRecord settle(Runs runs, RunRecord record, long cursor) throws InterruptedException {
+        long deadline = System.nanoTime() + cursorGrace.toNanos();
+        while (cursor > record.lastSeq() && !record.status().isTerminal()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) break;
+            Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
+            record = runs.record(record.runId()).orElse(record);
+        }
+        return record;
+    }
+
+    private static void closeAtOnce(EventStream out) {
+        try (out) {
+            out.comment(CLOSED);
+        } catch (ClientGoneException e) {
+            // Nobody is listening; nothing to close for.
+        }
+    }
+}

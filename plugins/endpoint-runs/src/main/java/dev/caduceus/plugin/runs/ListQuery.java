@@ -1,0 +1,61 @@
+package dev.caduceus.plugin.runs;
+
+import dev.caduceus.spi.agent.RunQuery;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.http.HttpExchange;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The query of {@code GET /v1/runs} (http-api §9.2) as a {@link RunQuery}: {@code status} (wire
+ * names, a comma list and/or repeated), {@code session_id}, {@code job_id}, {@code limit} (1–100,
+ * default 20) and {@code cursor}. Each bad value is its own 400. Stateless.
+ */
+final class ListQuery {
+    static final int DEFAULT_LIMIT = 20;
+    static final int MAX_LIMIT = 100;
+
+    private ListQuery() {}
+
+    static RunQuery from(HttpExchange exchange) {
+        var statuses = statuses(exchange);
+        var limit = limit(exchange);
+        var cursor = exchange.query("cursor").filter(c -> !c.isBlank()).map(ListCursor::decode).orElse(null);
+        return new RunQuery(statuses, text(exchange, "session_id"), text(exchange, "job_id"), limit,
+                cursor == null ? null : cursor.createdAt(), cursor == null ? null : cursor.runId());
+    }
+
+    private static Set<RunStatus> statuses(HttpExchange exchange) {
+        var statuses = EnumSet.noneOf(RunStatus.class);
+        for (var value : exchange.queryAll("status"))
+            for (var name : value.split(",", -1)) {
+                var wire = name.trim().toLowerCase(Locale.ROOT);
+                if (wire.isEmpty()) continue;
+                statuses.add(status(wire, value));
+            }
+        return statuses;
+    }
+
+    private static RunStatus status(String wire, String value) {
+        for (var status : RunStatus.values()) if (status.wireName().equals(wire)) return status;
+        throw RunErrors.badRequest("invalid_status_filter", "Invalid status filter: " + value
+                + " (use queued, running, waiting_for_approval, stopping, completed, failed, cancelled or interrupted)",
+                "status");
+    }
+
+    private static int limit(HttpExchange exchange) {
+        var raw = exchange.query("limit");
+        if (raw.isEmpty()) return DEFAULT_LIMIT;
+        var value = raw.get().trim();
+        if (value.matches("[0-9]{1,3}")) {
+            int limit = Integer.parseInt(value);
+            if (limit >= 1 && limit <= MAX_LIMIT) return limit;
+        }
+        throw RunErrors.badRequest("invalid_limit", "Invalid limit: " + raw.get() + " (use 1-100)", "limit");
+    }
+
+    private static String text(HttpExchange exchange, String name) {
+        return exchange.query(name).filter(v -> !v.isEmpty()).orElse(null);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.caduceus.plugin.runs;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.spi.model.ModelOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One {@code POST /v1/runs} body after validation (http-api §9.1). Immutable.
+ *
+ * @param input              the turn input: the normalized content of {@code input} (a string, or the
+ *                           last array element's {@code content}); never without visible payload
+ * @param inputHistory       the earlier {@code input} array elements with a role and content, text
+ *                           flattened; used only when no other history source is given
+ * @param explicitHistory    {@code conversation_history} as text messages, or null when absent
+ * @param instructions       {@code instructions}, or null
+ * @param previousResponseId {@code previous_response_id}, or null
+ * @param sessionId          {@code session_id}, or null
+ * @param model              the {@code model} string as sent, or null
+ * @param provider           the {@code provider} string as sent, or null (recorded only, §14.2)
+ * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
+ */
+record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<Message> explicitHistory,
+                     String instructions, String previousResponseId, String sessionId, String model,
+                     String provider, ModelOptions options) {
+    RunSubmission {
+        input = List.copyOf(input);
+        inputHistory = List.copyOf(inputHistory);
+        if (explicitHistory != null) explicitHistory = List.copyOf(explicitHistory);
+        requireNonNull(options, "options");
+    }
+
+    /** Validates {@code body}; every problem is a 400 in the contract's words. */
+    static RunSubmission parse(JsonNode body) {
+        var input = body.get("input");
+        if (falsy(input)) throw RunErrors.badRequest("missing_input", "Missing 'input' field", "input");
+        if (!input.isTextual() && !input.isArray())
+            throw RunErrors.badRequest("invalid_input", "'input' must be a string or array", "input");
+        var content = input.isTextual() ? ContentNormalizer.normalize(input, "input") : last(input);
+        if (!visible(content))
+            throw RunErrors.badRequest("no_user_message", "No user message found in input", "input");
+        return new RunSubmission(content, input.isArray() ? earlier(input) : List.of(),
+                history(body.get("conversation_history")), text(body.get("instructions")),
+                text(body.get("previous_response_id")), SessionRules.sessionId(body.get("session_id")),
+                text(body.get("model")), text(body.get("provider")), options(body.get("model_options")));
+    }
+
+    /** Python's falsiness, which Hermes applies to {@code input}: absent, null, "", [], {}, false, 0. */
+    private static boolean falsy(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) return true;
+        if (node.isTextual()) return node.asText().isEmpty();
+        if (node.isContainerNode()) return node.isEmpty();
+        if (node.isBoolean()) return !node.asBoolean();
+        if (node.isNumber()) return node.decimalValue().signum() == 0;
+        return false;
+    }
+
+    /** The last array element's {@code content} (a bare element is its own content), normalized. */
+    private static List<ContentPart> last(JsonNode input) {
+        int i = input.size() - 1;
+        var item = input.get(i);
+        if (item.isObject()) return ContentNormalizer.normalize(item.get("content"), "input[" + i + "].content");
+        return ContentNormalizer.normalize(item, "input[" + i + "]");
+    }
+
+    /** Earlier elements with a {@code role} and non-empty {@code content}, as user or assistant text messages. */
+    private static List<Message> earlier(JsonNode input) {
+        var messages = new ArrayList<Message>();
+        for (int i = 0; i < input.size() - 1; i++) {
+            var item = input.get(i);
+            if (!item.isObject()) continue;
+            textMessage(item.get("role"), item.get("content")).ifPresent(messages::add);
+        }
+        return messages;
+    }
+
+    /** {@code conversation_history}: null when absent; entries need both {@code role} and {@code content} (§8.1). */
+    private static List<Message> history(JsonNode node) {
+        if (node == null || node.isNull()) return null;
+        if (!node.isArray())
+            throw RunErrors.badRequest("invalid_conversation_history",
+                    "'conversation_history' must be an array of message objects", "conversation_history");
+        var messages = new ArrayList<Message>();
+        for (int i = 0; i < node.size(); i++) {
+            var entry = node.get(i);
+            if (!entry.isObject() || !entry.has("role") || !entry.has("content"))
+                throw RunErrors.badRequest("invalid_conversation_history",
+                        "conversation_history[" + i + "] must have 'role' and 'content' fields",
+                        "conversation_history[" + i + "]");
+            textMessage(entry.get("role"), entry.get("content")).ifPresent(messages::add);
+        }
+        return messages;
+    }
+
+    /**
+     * A history message with its content flattened to text; only {@code user} and {@code assistant}
+     * are kept (other roles are dropped, as chat and Responses do) and empty text is skipped.
+     */
+    private static Optional<Message> textMessage(JsonNode roleNode, JsonNode content) {
+        var role = roleNode == null || !roleNode.isTextual() ? "" : roleNode.asText().trim().toLowerCase(Locale.ROOT);
+        if (!role.equals("user") && !role.equals("assistant")) return Optional.empty();
+        var text = ContentNormalizer.flattenText(content);
+        if (text.isEmpty()) return Optional.empty();
+        var cut = TextLimit.cut(text, ContentNormalizer.MAX_TEXT);
+        return Optional.of(new Message(role, List.of(new ContentPart.Text(cut)), List.of(), null, null));
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isTextual() && !node.asText().isBlank() ? node.asText() : null;
+    }
+
+    /** {@code reasoning_effort} and {@code service_tier}; other keys are ignored (§14.2). */
+    private static ModelOptions options(JsonNode node) {
+        if (node == null || node.isNull()) return ModelOptions.DEFAULTS;
+        if (!node.isObject())
+            throw RunErrors.badRequest("invalid_model_options", "'model_options' must be an object", "model_options");
+        var effort = node.path("reasoning_effort").isTextual() ? node.get("reasoning_effort").asText() : null;
+        ObjectNode extra = null;
+        if (node.path("service_tier").isTextual())
+            extra = JsonNodeFactory.instance.objectNode().put("service_tier", node.get("service_tier").asText());
+        return new ModelOptions(null, null, effort, extra);
+    }
+
+    private static boolean visible(List<ContentPart> parts) {
+        return parts.stream().anyMatch(p -> switch (p) {
+            case ContentPart.Text t -> !t.text().isBlank();
+            case ContentPart.ImageUrl i -> true;
+        });
+    }
+}

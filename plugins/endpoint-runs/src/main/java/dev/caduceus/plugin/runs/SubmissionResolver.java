@@ -1,0 +1,63 @@
+package dev.caduceus.plugin.runs;
+
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.spi.agent.RunRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns a validated submission into the {@link RunRequest} the host runs (http-api §9.1):
+ * <ul>
+ *   <li>history: {@code conversation_history} &gt; the {@code previous_response_id} chain &gt; the
+ *       earlier {@code input} elements;</li>
+ *   <li>instructions and session id: the body's, else the chain's; no session id leaves it to the
+ *       host, which uses the run id;</li>
+ *   <li>the chain comes from the Responses store when a plugin contributes one
+ *       ({@link PlatformContext#responseHistory()}); an unknown id, or no store, is ignored;</li>
+ *   <li>model (§14.2): absent or the advertised name means the configured upstream model; any other
+ *       name is sent upstream (a bare {@code model} is honored on runs); {@code model.routes}
+ *       aliases are not supported yet, as in chat and Responses.</li>
+ * </ul>
+ * Metadata: {@code source=runs}, plus {@code model} and {@code provider} as sent (labels the host may
+ * echo). Thread-safe; may block on the Responses store.
+ */
+final class SubmissionResolver {
+    private final PlatformContext ctx;
+
+    SubmissionResolver(PlatformContext ctx) {
+        this.ctx = ctx;
+    }
+
+    RunRequest resolve(RunSubmission submission, String sessionKey) {
+        var chain = chain(submission.previousResponseId());
+        List<Message> history;
+        if (submission.explicitHistory() != null) history = submission.explicitHistory();
+        else if (chain.isPresent()) history = chain.get().messages();
+        else history = submission.inputHistory();
+        var messages = new ArrayList<Message>(history);
+        messages.add(new Message("user", submission.input(), List.of(), null, null));
+        var instructions = submission.instructions() != null ? submission.instructions()
+                : chain.map(ResponseHistory.Conversation::instructions).orElse(null);
+        var sessionId = submission.sessionId() != null ? submission.sessionId()
+                : chain.map(ResponseHistory.Conversation::sessionId).orElse(null);
+        var metadata = new LinkedHashMap<String, String>();
+        metadata.put("source", "runs");
+        if (submission.model() != null) metadata.put("model", submission.model());
+        if (submission.provider() != null) metadata.put("provider", submission.provider());
+        return new RunRequest(upstreamModel(submission.model()), messages, instructions, List.of(), sessionId,
+                sessionKey, submission.options(), 0, metadata);
+    }
+
+    private Optional<ResponseHistory.Conversation> chain(String previousResponseId) {
+        if (previousResponseId == null) return Optional.empty();
+        return ctx.responseHistory().flatMap(store -> store.load(previousResponseId));
+    }
+
+    private String upstreamModel(String requested) {
+        return requested == null || requested.equals(ctx.global().modelName()) ? null : requested;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.caduceus.plugin.runs;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunStart;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+
+/**
+ * {@code POST /v1/runs} (http-api §9.1, §13.2), in the contract's order: every 400 first (session
+ * key, idempotency key, body), then {@code Runs.submit}, which looks the key up (replay or 409
+ * conflict) and only then checks admission (503 draining or no model, 429 at the cap), so a replay
+ * answers even at the cap. A new run is 202 {@code started}; a replay is 202 with the run's current
+ * status and {@code Idempotency-Replayed: true}. The run is detached: nothing here watches the
+ * client. Thread-safe.
+ */
+final class SubmitHandler implements HttpHandler {
+    private final PlatformContext ctx;
+    private final SubmissionResolver resolver;
+
+    SubmitHandler(PlatformContext ctx) {
+        this.ctx = ctx;
+        this.resolver = new SubmissionResolver(ctx);
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        var sessionKey = SessionRules.sessionKey(exchange);
+        var key = IdempotencyKeyHeader.read(exchange);
+        var body = exchange.body();
+        var request = resolver.resolve(RunSubmission.parse(body), sessionKey);
+        var options = key.map(k -> RunOptions.journaled(k, Fingerprint.of(body, sessionKey)))
+                .orElseGet(RunOptions::journaled);
+        RunStart start;
+        try {
+            start = ctx.runs().submit(request, options);
+        } catch (RunRejectedException e) {
+            throw e.toApiError().exception();
+        }
+        var id = start.handle().id();
+        exchange.header("Location", RunsFamily.BASE + "/" + id);
+        if (sessionKey != null) exchange.header(SessionRules.SESSION_KEY, sessionKey);
+        var answer = JsonNodeFactory.instance.objectNode().put("run_id", id);
+        if (start.replayed()) {
+            exchange.header("Idempotency-Replayed", "true");
+            answer.put("status", start.status().wireName()).put("replayed", true);
+        } else {
+            answer.put("status", "started").put("replayed", false);
+        }
+        exchange.respond(202, answer);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.caduceus.plugin.runs;
+
+import java.util.Map;
+
+/**
+ * The runs API's event names (http-api §9.3) and the map from the journal's logical event names
+ * (and the host's {@code stopping} marker) to them, for {@code last_event} (§9.2). Stateless.
+ */
+final class WireEvents {
+    static final String MESSAGE_DELTA = "message.delta";
+    static final String TOOL_STARTED = "tool.started";
+    static final String TOOL_COMPLETED = "tool.completed";
+    static final String REASONING = "reasoning.available";
+    static final String APPROVAL_REQUEST = "approval.request";
+    static final String APPROVAL_RESPONDED = "approval.responded";
+    static final String STEERED = "run.steered";
+    static final String COMPLETED = "run.completed";
+    static final String FAILED = "run.failed";
+    static final String CANCELLED = "run.cancelled";
+    static final String STOPPING = "run.stopping";
+
+    private static final Map<String, String> BY_LOGICAL_NAME = Map.ofEntries(
+            Map.entry("text_delta", MESSAGE_DELTA),
+            Map.entry("tool_call_started", TOOL_STARTED),
+            Map.entry("tool_call_finished", TOOL_COMPLETED),
+            Map.entry("reasoning_delta", REASONING),
+            Map.entry("approval_requested", APPROVAL_REQUEST),
+            Map.entry("approval_resolved", APPROVAL_RESPONDED),
+            Map.entry("steered", STEERED),
+            Map.entry("completed", COMPLETED),
+            Map.entry("failed", FAILED),
+            Map.entry("interrupted", FAILED),
+            Map.entry("cancelled", CANCELLED),
+            Map.entry("stopping", STOPPING));
+
+    private WireEvents() {}
+
+    /**
+     * The wire name for a record's {@code lastEvent}; null for null and for names that have none
+     * ({@code started}, {@code usage}: the host does not journal them for durable runs, and no
+     * internal name should reach a client).
+     */
+    static String forLogicalName(String logicalName) {
+        return logicalName == null ? null : BY_LOGICAL_NAME.get(logicalName);
+    }
+}

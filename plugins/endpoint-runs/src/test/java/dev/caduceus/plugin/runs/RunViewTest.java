@@ -1,0 +1,123 @@
+package dev.caduceus.plugin.runs;
+
+import static dev.caduceus.plugin.runs.RunsFixture.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.agent.Usage;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code GET /v1/runs/{run_id}} and the status object of §9.2. */
+class RunViewTest {
+    static final String ID = "run_4b8f0c00000000000000000000000000";
+    static final Instant CREATED = Instant.parse("2026-01-01T00:00:00.114Z");
+    static final Instant UPDATED = Instant.parse("2026-01-01T00:00:40.551Z");
+
+    final RunsFixture api = new RunsFixture();
+
+    static RunRecord record(RunStatus status, String lastEvent, String output, Usage usage, String error,
+                            String pendingSteer) {
+        return new RunRecord(ID, status, CREATED, UPDATED, "space-session", "hermes-agent", null, 57, lastEvent, output,
+                usage, error, pendingSteer, null);
+    }
+
+    @Test
+    void aCompletedRunInTheContractsKeyOrder() throws Exception {
+        api.runs.put(record(RunStatus.COMPLETED, "completed", "Done.", new Usage(50, 200, 250), null, null));
+        var ex = api.status(ID);
+        assertEquals(200, ex.status());
+        assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"completed\","
+                + "\"updated_at\":1767225640.551,\"created_at\":1767225600.114,\"session_id\":\"space-session\","
+                + "\"model\":\"hermes-agent\",\"last_event\":\"run.completed\",\"output\":\"Done.\","
+                + "\"usage\":{\"input_tokens\":50,\"output_tokens\":200,\"total_tokens\":250},"
+                + "\"job_id\":null,\"last_seq\":57}", api.written(ex.responseBody()));
+    }
+
+    @Test
+    void timestampsKeepThreeDecimalsAndNeverUseExponents() throws Exception {
+        var whole = Instant.parse("2026-01-15T09:00:00Z");
+        var run = new RunRecord(ID, RunStatus.QUEUED, whole, whole.plusMillis(5), null, "m", "a1b2c3d4e5f6", 0, null,
+                null, null, null, null, null);
+        var json = api.written(RunView.of(run));
+        assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"queued\","
+                + "\"updated_at\":1768467600.005,\"created_at\":1768467600.000,\"session_id\":null,\"model\":\"m\","
+                + "\"job_id\":\"a1b2c3d4e5f6\",\"last_seq\":0}", json);
+    }
+
+    @Test
+    void aRunningRunHasNoOutputUsageOrError() {
+        var view = RunView.of(record(RunStatus.RUNNING, "text_delta", null, null, null, null));
+        assertEquals("message.delta", view.get("last_event").asText());
+        assertFalse(view.has("output"));
+        assertFalse(view.has("usage"));
+        assertFalse(view.has("error"));
+        assertFalse(view.has("pending_steer"));
+        assertFalse(view.has("approval"));
+    }
+
+    @Test
+    void failedAndInterruptedRunsCarryTheirError() {
+        assertEquals("Upstream model returned 401",
+                RunView.of(record(RunStatus.FAILED, "failed", null, null, "Upstream model returned 401", null))
+                        .get("error").asText());
+        var interrupted = RunView.of(record(RunStatus.INTERRUPTED, "interrupted", null, null, null, null));
+        assertEquals("The server restarted before this run settled.", interrupted.get("error").asText());
+        assertEquals("run.failed", interrupted.get("last_event").asText());
+        assertFalse(interrupted.has("output"));
+    }
+
+    @Test
+    void pendingSteerAndApprovalWhenPresent() {
+        var completed = RunView.of(record(RunStatus.COMPLETED, "completed", "ok", null, null, "also check tests"));
+        assertEquals("also check tests", completed.get("pending_steer").asText());
+        assertEquals("{\"input_tokens\":0,\"output_tokens\":0,\"total_tokens\":0}", completed.get("usage").toString());
+        var approval = JsonNodeFactory.instance.objectNode().put("command", "rm -rf build/").put("request_id", "r1");
+        var waiting = new RunRecord(ID, RunStatus.WAITING_FOR_APPROVAL, CREATED, UPDATED, "s", "m", null, 13,
+                "approval_requested", null, null, null, null, approval);
+        var view = RunView.of(waiting);
+        assertEquals(approval, view.get("approval"));
+        assertEquals("approval.request", view.get("last_event").asText());
+        var keys = new java.util.ArrayList<String>();
+        view.fieldNames().forEachRemaining(keys::add);
+        assertEquals(java.util.List.of("object", "run_id", "status", "updated_at", "created_at", "session_id", "model",
+                "last_event", "approval", "job_id", "last_seq"), keys);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"text_delta,message.delta", "tool_call_started,tool.started", "tool_call_finished,tool.completed",
+            "reasoning_delta,reasoning.available", "approval_requested,approval.request",
+            "approval_resolved,approval.responded", "steered,run.steered", "completed,run.completed",
+            "failed,run.failed", "interrupted,run.failed", "cancelled,run.cancelled", "stopping,run.stopping"})
+    void lastEventIsTheWireName(String logical, String wire) {
+        assertEquals(wire, WireEvents.forLogicalName(logical));
+        assertEquals(wire, RunView.of(record(RunStatus.RUNNING, logical, null, null, null, null)).get("last_event").asText());
+    }
+
+    @Test
+    void noLastEventBeforeTheFirstOrForNamesWithoutAWireForm() {
+        assertFalse(RunView.of(record(RunStatus.QUEUED, null, null, null, null, null)).has("last_event"));
+        assertNull(WireEvents.forLogicalName("started"));
+        assertNull(WireEvents.forLogicalName("usage"));
+        assertFalse(RunView.of(record(RunStatus.RUNNING, "usage", null, null, null, null)).has("last_event"));
+    }
+
+    @Test
+    void anUnknownRunIs404() throws Exception {
+        assertError(api.status("run_nope"), 404, "run_not_found", "Run not found: run_nope");
+    }
+
+    @Test
+    void aSubmittedRunIsFoundQueued() throws Exception {
+        var id = api.newRun();
+        var view = api.status(id).responseBody();
+        assertEquals("queued", view.get("status").asText());
+        assertEquals(0, view.get("last_seq").asLong());
+    }
+}

@@ -1,0 +1,107 @@
+package dev.caduceus.plugin.runs;
+
+import static dev.caduceus.plugin.runs.RunsFixture.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every 400 of {@code POST /v1/runs}; none of them reaches the run service. */
+class SubmitValidationTest {
+    final RunsFixture api = new RunsFixture();
+
+    @AfterEach
+    void nothingWasSubmitted() {
+        assertTrue(api.runs.submissions().isEmpty(), "a rejected body must not reach Runs.submit");
+    }
+
+    @Test
+    void malformedJson() throws Exception {
+        assertError(api.submit("{\"input\":"), 400, "invalid_json", null);
+        assertError(api.submit(""), 400, "invalid_json", null);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{}", "{\"input\":null}", "{\"input\":\"\"}", "{\"input\":[]}", "{\"input\":{}}",
+            "{\"input\":false}", "{\"input\":0}", "[]", "\"hi\""})
+    void missingOrFalsyInput(String body) throws Exception {
+        assertError(api.submit(body), 400, "missing_input", "Missing 'input' field");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"input\":42}", "{\"input\":true}", "{\"input\":{\"role\":\"user\",\"content\":\"hi\"}}"})
+    void inputOfAnotherType(String body) throws Exception {
+        assertError(api.submit(body), 400, "invalid_input", "'input' must be a string or array");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"input\":\"   \"}", "{\"input\":[{\"role\":\"user\",\"content\":\"\"}]}",
+            "{\"input\":[{\"role\":\"user\"}]}", "{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\" \"}]}]}",
+            "{\"input\":[\"earlier\",{\"role\":\"user\",\"content\":null}]}"})
+    void noVisibleUserMessage(String body) throws Exception {
+        assertError(api.submit(body), 400, "no_user_message", "No user message found in input");
+    }
+
+    @Test
+    void contentNormalizationErrorsNameTheLastElement() throws Exception {
+        var ex = api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":\"ftp://x/y.png\"}]}]}");
+        assertError(ex, 400, "invalid_image_url", null);
+        assertEquals("input[0].content", ex.responseBody().get("error").get("param").asText());
+        assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_file\",\"file_id\":\"f\"}]}]}"),
+                400, "unsupported_content_type",
+                "Unsupported content part type 'input_file'. Only text and image_url/input_image parts are supported.");
+        assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":\"data:text/plain,x\"}]}]}"),
+                400, "unsupported_content_type", null);
+        assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/a.png\",\"detail\":5}}]}]}"),
+                400, "invalid_content_part", null);
+    }
+
+    @Test
+    void malformedConversationHistory() throws Exception {
+        assertError(api.submit("{\"input\":\"hi\",\"conversation_history\":\"x\"}"), 400,
+                "invalid_conversation_history", null);
+        assertError(api.submit("{\"input\":\"hi\",\"conversation_history\":[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"user\"}]}"),
+                400, "invalid_conversation_history", "conversation_history[1] must have 'role' and 'content' fields");
+        assertError(api.submit("{\"input\":\"hi\",\"conversation_history\":[\"text\"]}"), 400,
+                "invalid_conversation_history", "conversation_history[0] must have 'role' and 'content' fields");
+    }
+
+    @Test
+    void modelOptionsMustBeAnObject() throws Exception {
+        assertError(api.submit("{\"input\":\"hi\",\"model_options\":\"fast\"}"), 400, "invalid_model_options", null);
+    }
+
+    @Test
+    void sessionKeyHeader() throws Exception {
+        assertError(api.submit("{\"input\":\"hi\"}", "X-Hermes-Session-Key", "a\nb"), 400, "invalid_session_key",
+                "Invalid session key");
+        assertError(api.submit("{\"input\":\"hi\"}", "X-Hermes-Session-Key", "k".repeat(257)), 400,
+                "session_key_too_long", "Session key too long");
+    }
+
+    @Test
+    void bodySessionIdTakesTheSessionIdRules() throws Exception {
+        assertError(api.submit("{\"input\":\"hi\",\"session_id\":\"../etc\"}"), 400, "invalid_session_id",
+                "Invalid session ID");
+        assertError(api.submit("{\"input\":\"hi\",\"session_id\":\"a b\"}"), 400, "invalid_session_id", null);
+        assertError(api.submit("{\"input\":\"hi\",\"session_id\":42}"), 400, "invalid_session_id", null);
+        assertError(api.submit("{\"input\":\"hi\",\"session_id\":\"" + "s".repeat(257) + "\"}"), 400,
+                "session_id_too_long", "Session ID too long");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "has space", "tab\tkey", "caf\u00e9", "\u007f"})
+    void idempotencyKeyMustBeVisibleAscii(String key) throws Exception {
+        assertError(api.submit("{\"input\":\"hi\"}", "Idempotency-Key", key), 400, "invalid_idempotency_key",
+                "Idempotency-Key must be 1-255 visible ASCII characters");
+    }
+
+    @Test
+    void idempotencyKeyOfMoreThan255Characters() throws Exception {
+        assertError(api.submit("{\"input\":\"hi\"}", "Idempotency-Key", "k".repeat(256)), 400,
+                "invalid_idempotency_key", null);
+    }
+}
