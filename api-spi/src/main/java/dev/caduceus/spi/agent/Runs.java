@@ -18,6 +18,13 @@ public interface Runs {
      */
     void checkAdmission() throws RunRejectedException;
 
+    /**
+     * Throws if no run can start at all right now (draining, no model), ignoring the concurrency cap.
+     * The runs API calls it before validating the body (http-api.md §3 steps 5 and 6) and leaves the
+     * cap to {@link #submit}, after the idempotency-key lookup.
+     */
+    default void checkReady() throws RunRejectedException {}
+
     /** Admits and starts a run on its own thread; returns at once. */
     RunHandle start(RunRequest request) throws RunRejectedException;
 

@@ -108,9 +108,23 @@ public final class RunService implements Runs {
         }
     }
 
-    private void refuseIfFull() throws RunRejectedException {
+    @Override
+    public void checkReady() throws RunRejectedException {
+        lock.lock();
+        try {
+            refuseIfNotReady();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void refuseIfNotReady() throws RunRejectedException {
         if (draining) throw new RunRejectedException(Reason.DRAINING, DRAINING);
         if (!modelReady) throw new RunRejectedException(Reason.MODEL_NOT_CONFIGURED, MODEL_NOT_CONFIGURED);
+    }
+
+    private void refuseIfFull() throws RunRejectedException {
+        refuseIfNotReady();
         if (maxConcurrentRuns > 0 && active >= maxConcurrentRuns)
             throw new RunRejectedException(Reason.AT_CAPACITY, "Too many concurrent runs (max " + maxConcurrentRuns + ")");
     }

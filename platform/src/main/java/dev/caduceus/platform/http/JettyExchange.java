@@ -70,7 +70,8 @@ final class JettyExchange implements HttpExchange {
 
     @Override
     public List<String> queryAll(String name) {
-        return List.copyOf(query().getValues(name));
+        var values = query().getValues(name); // null when the parameter is absent
+        return values == null ? List.of() : List.copyOf(values);
     }
 
     private Fields query() {

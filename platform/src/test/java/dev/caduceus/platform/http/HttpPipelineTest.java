@@ -34,7 +34,8 @@ class HttpPipelineTest {
                 .route("POST", "/v1/runs", ex -> ex.respond(202, ok))
                 .route("GET", "/v1/runs/{run_id}", ex -> ex.respond(200,
                         JsonNodeFactory.instance.objectNode().put("run_id", ex.pathParam("run_id"))
-                                .put("q", ex.query("q").orElse(null))))
+                                .put("q", ex.query("q").orElse(null))
+                                .put("all", String.join("|", ex.queryAll("s")))))
                 .route("GET", "/v1/missing", ex -> {
                     throw ApiError.notFound("run_not_found", "Run not found: run_1").withHeader("X-Test", "yes").exception();
                 })
@@ -157,8 +158,10 @@ class HttpPipelineTest {
 
     @Test
     void pathParamsAndQueryReachTheHandler() throws Exception {
-        var r = t.send(t.authed("/v1/runs/run_abc?q=x%20y").GET().build());
-        assertEquals("{\"run_id\":\"run_abc\",\"q\":\"x y\"}", r.body());
+        var r = t.send(t.authed("/v1/runs/run_abc?q=x%20y&s=a&s=b").GET().build());
+        assertEquals("{\"run_id\":\"run_abc\",\"q\":\"x y\",\"all\":\"a|b\"}", r.body());
+        var absent = t.send(t.authed("/v1/runs/run_abc").GET().build());
+        assertEquals("{\"run_id\":\"run_abc\",\"q\":null,\"all\":\"\"}", absent.body(), "absent repeated parameter: empty");
     }
 
     @Test

@@ -1,8 +1,6 @@
 package dev.caduceus.testkit;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.ApprovalOutcome;
 import dev.caduceus.spi.agent.JournalEntry;
@@ -68,6 +66,13 @@ public final class FakeDurableRuns implements Runs {
 
     // ---- scripting -------------------------------------------------------------------------
 
+    /** Refuses like the host: draining and a missing model before anything else; the cap only in submit. */
+    @Override
+    public synchronized void checkReady() throws RunRejectedException {
+        if (admissionFailure != null && admissionFailure.reason() != RunRejectedException.Reason.AT_CAPACITY)
+            throw admissionFailure;
+    }
+
     /** Makes admission refuse new runs with {@code failure} (null admits again); replays still pass. */
     public synchronized FakeDurableRuns rejectWith(RunRejectedException failure) {
         admissionFailure = failure;
@@ -118,13 +123,11 @@ public final class FakeDurableRuns implements Runs {
         var status = r.status() == RunStatus.QUEUED ? RunStatus.RUNNING : r.status();
         String output = r.output(), error = r.error(), pendingSteer = r.pendingSteer();
         Usage usage = r.usage();
-        ObjectNode approval = r.approval();
+        RunEvent.ApprovalRequested approval = r.approval();
         switch (entry.event()) {
             case RunEvent.ApprovalRequested a -> {
                 status = RunStatus.WAITING_FOR_APPROVAL;
-                approval = JsonNodeFactory.instance.objectNode().put("command", a.command())
-                        .put("pattern_key", a.patternKey()).put("description", a.description())
-                        .put("request_id", a.approvalId());
+                approval = a;
             }
             case RunEvent.ApprovalResolved a -> {
                 status = status == RunStatus.STOPPING ? status : RunStatus.RUNNING;

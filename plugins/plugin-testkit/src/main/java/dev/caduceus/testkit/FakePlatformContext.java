@@ -72,8 +72,6 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 
-    /** Empty unless given, as on a host where no plugin contributes one. */
-    @Override public Optional<ResponseHistory> responseHistory() { return Optional.ofNullable(b.responseHistory); }
 
     @Override public ToolCatalog tools() { return b.tools; }
 
@@ -99,7 +97,6 @@ public final class FakePlatformContext implements PlatformContext {
         private Runs runs;
         private ResponseHistory responseHistory;
         private Sessions sessions;
-        private ResponseHistory responseHistory;
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
         private ModelSettings modelSettings;
@@ -141,8 +138,6 @@ public final class FakePlatformContext implements PlatformContext {
         /** The stored Responses conversations another plugin contributes; absent unless given. */
         public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
-        /** The stored Responses conversations ({@code previous_response_id} for other families); none by default. */
-        public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
         public Builder tools(ToolCatalog v) { tools = v; return this; }
         public Builder deployment(Deployment v) { deployment = v; return this; }
         /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */

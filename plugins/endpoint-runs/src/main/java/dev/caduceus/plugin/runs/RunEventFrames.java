@@ -58,8 +58,14 @@ final class RunEventFrames implements RunEventTranslator {
         };
     }
 
-    /** The approval payload of §9.4 plus {@code choices}. */
     private static ObjectNode approvalRequest(ObjectNode frame, RunEvent.ApprovalRequested a) {
+        frame.setAll(approvalPayload(a));
+        return frame;
+    }
+
+    /** The approval payload of §9.4 plus {@code choices}: the frame's body and a waiting run's {@code approval}. */
+    static ObjectNode approvalPayload(RunEvent.ApprovalRequested a) {
+        var frame = JsonNodeFactory.instance.objectNode();
         frame.put("command", a.command()).put("pattern_key", a.patternKey());
         var keys = frame.putArray("pattern_keys");
         if (a.patternKey() != null) keys.add(a.patternKey());

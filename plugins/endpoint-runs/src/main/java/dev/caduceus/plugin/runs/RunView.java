@@ -36,7 +36,7 @@ final class RunView {
         if (run.status() == RunStatus.INTERRUPTED)
             view.put("error", run.error() == null ? INTERRUPTED_ERROR : run.error());
         if (run.pendingSteer() != null) view.put("pending_steer", run.pendingSteer());
-        if (run.approval() != null) view.set("approval", run.approval().deepCopy());
+        if (run.approval() != null) view.set("approval", RunEventFrames.approvalPayload(run.approval()));
         view.put("job_id", run.jobId()).put("last_seq", run.lastSeq());
         return view;
     }

@@ -22,8 +22,8 @@ import java.util.Optional;
  *       name is sent upstream (a bare {@code model} is honored on runs); {@code model.routes}
  *       aliases are not supported yet, as in chat and Responses.</li>
  * </ul>
- * Metadata: {@code source=runs}, plus {@code model} and {@code provider} as sent (labels the host may
- * echo). Thread-safe; may block on the Responses store.
+ * Metadata: {@code source=runs}, {@code model} as sent (else the advertised name; the host echoes
+ * it in the run's status) and {@code provider} as sent. Thread-safe; may block on the Responses store.
  */
 final class SubmissionResolver {
     private final PlatformContext ctx;
@@ -46,7 +46,7 @@ final class SubmissionResolver {
                 : chain.map(ResponseHistory.Conversation::sessionId).orElse(null);
         var metadata = new LinkedHashMap<String, String>();
         metadata.put("source", "runs");
-        if (submission.model() != null) metadata.put("model", submission.model());
+        metadata.put("model", submission.model() != null ? submission.model() : ctx.global().modelName());
         if (submission.provider() != null) metadata.put("provider", submission.provider());
         return new RunRequest(upstreamModel(submission.model()), messages, instructions, List.of(), sessionId,
                 sessionKey, submission.options(), 0, metadata);

@@ -27,6 +27,11 @@ final class SubmitHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
+        try {
+            ctx.runs().checkReady(); // draining and no model answer before the body is read (§3 steps 5-6)
+        } catch (RunRejectedException e) {
+            throw e.toApiError().exception();
+        }
         var sessionKey = SessionRules.sessionKey(exchange);
         var key = IdempotencyKeyHeader.read(exchange);
         var body = exchange.body();

@@ -78,11 +78,14 @@ class RunViewTest {
         var completed = RunView.of(record(RunStatus.COMPLETED, "completed", "ok", null, null, "also check tests"));
         assertEquals("also check tests", completed.get("pending_steer").asText());
         assertEquals("{\"input_tokens\":0,\"output_tokens\":0,\"total_tokens\":0}", completed.get("usage").toString());
-        var approval = JsonNodeFactory.instance.objectNode().put("command", "rm -rf build/").put("request_id", "r1");
+        var approval = new dev.caduceus.spi.agent.RunEvent.ApprovalRequested("r1", "rm -rf build/", "Recursive delete", 300,
+                "rm-recursive", false);
         var waiting = new RunRecord(ID, RunStatus.WAITING_FOR_APPROVAL, CREATED, UPDATED, "s", "m", null, 13,
                 "approval_requested", null, null, null, null, approval);
         var view = RunView.of(waiting);
-        assertEquals(approval, view.get("approval"));
+        assertEquals("{\"command\":\"rm -rf build/\",\"pattern_key\":\"rm-recursive\",\"pattern_keys\":[\"rm-recursive\"],"
+                + "\"description\":\"Recursive delete\",\"allow_permanent\":false,\"allow_session\":true,"
+                + "\"request_id\":\"r1\",\"choices\":[\"once\",\"session\",\"deny\"]}", view.get("approval").toString());
         assertEquals("approval.request", view.get("last_event").asText());
         var keys = new java.util.ArrayList<String>();
         view.fieldNames().forEachRemaining(keys::add);
