@@ -153,6 +153,7 @@ public final class RunService implements Runs {
     public RunHandle start(RunRequest request) throws RunRejectedException {
         var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
         admit();
+        log.open(run.id());
         launch(run);
         return run;
     }

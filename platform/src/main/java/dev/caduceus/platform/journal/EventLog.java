@@ -13,6 +13,9 @@ import java.time.Duration;
  */
 public interface EventLog {
 
+    /** Starts a run's log before its first event, so readers wait for events instead of seeing an unknown run. */
+    default void open(String runId) {}
+
     /**
      * Appends one entry whose {@code seq} is the run's previous one plus 1, with the run's status
      * record after it ({@code null} for ephemeral runs). Readers see it once it is committed.

@@ -20,6 +20,11 @@ public final class InMemoryEventLog implements EventLog {
     private final Map<String, RunEntries> runs = new ConcurrentHashMap<>();
 
     @Override
+    public void open(String runId) {
+        runs.computeIfAbsent(runId, id -> new RunEntries());
+    }
+
+    @Override
     public void append(JournalEntry entry, RunRecord after) {
         runs.computeIfAbsent(entry.runId(), id -> new RunEntries()).add(entry);
     }

@@ -109,6 +109,33 @@ class RunServiceTest {
     }
 
     @Test
+    void aSubscriberOfARunWithNoEventsYetWaitsInsteadOfEnding() throws Exception {
+        var release = new CountDownLatch(1);
+        var runs = new RunService(new dev.caduceus.spi.agent.AgentRuntime() {
+            @Override
+            public String id() {
+                return "slow-start";
+            }
+
+            @Override
+            public dev.caduceus.spi.agent.RunResult execute(dev.caduceus.spi.agent.RunRequest r,
+                                                            dev.caduceus.spi.agent.RunContext c) throws InterruptedException {
+                release.await();
+                c.emit(new RunEvent.TextDelta("hi"));
+                return dev.caduceus.spi.agent.RunResult.completed("hi", dev.caduceus.spi.agent.Usage.ZERO, java.util.List.of());
+            }
+        }, new InMemoryEventLog(), null, null, 0, true, Clock.systemUTC());
+        var run = runs.start(Harness.request("x"));
+        try (var sub = run.subscribe(0)) {
+            assertTrue(sub.next(Duration.ofMillis(200)).isEmpty());
+            assertTrue(!sub.finished(), "no event yet is not the end");
+            release.countDown();
+            assertEquals(1, sub.next(Duration.ofSeconds(5)).orElseThrow().seq());
+            assertTrue(sub.next(Duration.ofSeconds(5)).orElseThrow().event().isTerminal());
+        }
+    }
+
+    @Test
     void runtimeExceptionBecomesInternalError() throws Exception {
         var runs = new RunService(new dev.caduceus.spi.agent.AgentRuntime() {
             @Override

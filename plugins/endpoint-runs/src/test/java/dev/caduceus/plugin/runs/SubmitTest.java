@@ -48,7 +48,7 @@ class SubmitTest {
         assertNull(request.instructions());
         assertNull(request.sessionId(), "no session id: the host uses the run id");
         assertNull(request.sessionKey());
-        assertEquals(Map.of("source", "runs"), request.metadata());
+        assertEquals(Map.of("source", "runs", "model", "hermes-agent"), request.metadata(), "the advertised name is echoed");
         assertEquals(List.of(), request.toolsets());
         assertTrue(api.lastOptions().durable());
         assertNull(api.lastOptions().idempotencyKey());
