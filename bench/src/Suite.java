@@ -1,0 +1,576 @@
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+/**
+ * The benchmark suite (issue "One benchmark suite"): every scenario side by side with a baseline
+ * measured in the same run on the same loopback, one table of medians and ratios, raw figures as
+ * JSON. Run through {@code bench/run}; it builds nothing and starts what it needs: the assembled
+ * distribution, a zero-delay {@link ScriptedUpstream} in this JVM, and nginx ({@code proxy_pass} to
+ * the same upstream) configured in a temporary prefix. Load comes from wrk (closed loop) and from
+ * an open-loop generator on virtual threads (latency at a fixed offered rate, measured from each
+ * request's intended start so a stall is not hidden).
+ *
+ * <ul>
+ *   <li>S1 non-streaming chat: req/s, p50, p99 at 1, 16, 64, 256 connections (wrk), Caduceus vs
+ *       nginx→upstream vs upstream direct; and p50/p99 at a fixed offered rate (open loop).</li>
+ *   <li>S2 streaming chat, 500-token answer: time to first token and to {@code [DONE]}.</li>
+ *   <li>S3 run event streams held with -Xmx1g and delivery latency (RunStreamsBench).</li>
+ *   <li>S4 cold start to first /health 200 and to a first completed chat turn (median of 10), idle RSS.</li>
+ *   <li>S5 Responses turn latency at chain depth 1, 10, 100, 1000.</li>
+ *   <li>S6 batch throughput, when the batch runner's bench exists.</li>
+ * </ul>
+ */
+public final class Suite {
+    static final String KEY = BenchServer.KEY;
+    static final String CHAT = "{\"model\":\"hermes-agent\",\"messages\":[{\"role\":\"user\",\"content\":\"Say ok\"}]}";
+
+    /** One line of the table. */
+    record Row(String scenario, String metric, double caduceus, String baselineName, double baseline, String better,
+               String target) {
+        double ratio() {
+            return baseline == 0 || Double.isNaN(baseline) ? Double.NaN : caduceus / baseline;
+        }
+    }
+
+    record Options(Path dist, List<String> scenarios, List<Integer> connections, int repeats, int seconds, boolean quick) {}
+
+    private final Options options;
+    private final List<Row> rows = new ArrayList<>();
+    private final Map<String, Object> raw = new LinkedHashMap<>();
+
+    Suite(Options options) {
+        this.options = options;
+    }
+
+    public static void main(String[] args) throws Exception {
+        var dist = Path.of("distribution/target/caduceus");
+        var scenarios = List.of("S1", "S2", "S3", "S4", "S5", "S6");
+        var connections = List.of(1, 16, 64, 256);
+        int repeats = 3;
+        int seconds = 10;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--dist" -> dist = Path.of(args[++i]);
+                case "--scenarios" -> scenarios = List.of(args[++i].toUpperCase(Locale.ROOT).split(","));
+                case "--connections" -> connections = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+                case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--quick" -> quick = true;
+                case "--help", "-h" -> {
+                    System.out.println("bench/run [--scenarios S1,S2,S3,S4,S5,S6] [--connections 1,16,64,256] [--repeats 3] "
+                            + "[--seconds 10] [--quick]\n  --quick: 1 repeat, 5 s runs, smaller S3/S4/S5 (a smoke run, not figures to quote)");
+                    return;
+                }
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (try --help)");
+            }
+        }
+        if (quick) {
+            repeats = 1;
+            seconds = 5;
+        }
+        var suite = new Suite(new Options(dist, scenarios, connections, repeats, seconds, quick));
+        suite.run();
+    }
+
+    void run() throws Exception {
+        System.out.println("Caduceus benchmark suite, " + Instant.now() + ", " + Runtime.getRuntime().availableProcessors()
+                + " cores; load generator, upstream, nginx and Caduceus share them");
+        if (options.scenarios.contains("S1") || options.scenarios.contains("S2")) withServers();
+        if (options.scenarios.contains("S3")) s3();
+        if (options.scenarios.contains("S4")) s4();
+        if (options.scenarios.contains("S5")) s5();
+        if (options.scenarios.contains("S6")) s6();
+        print();
+        save();
+    }
+
+    // ---- S1, S2: Caduceus, nginx and the upstream up together ------------------------------------
+
+    void withServers() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.recordRequests(false).setDefault(Turn.text("ok").usage(12, 1));
+            var server = BenchServer.launch(options.dist, Files.createTempDirectory("caduceus-suite"), upstream.baseUrl(),
+                    Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
+            var nginx = Nginx.start(upstream.port());
+            try {
+                var caduceus = server.uri().resolve("/v1/chat/completions");
+                var viaNginx = URI.create("http://127.0.0.1:" + nginx.port() + "/v1/chat/completions");
+                var direct = URI.create(upstream.baseUrl() + "/chat/completions");
+                if (options.scenarios.contains("S1")) s1(caduceus, viaNginx, direct);
+                if (options.scenarios.contains("S2")) s2(upstream, caduceus, viaNginx);
+            } finally {
+                nginx.stop();
+                server.process().destroy();
+                server.process().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    void s1(URI caduceus, URI nginx, URI direct) throws Exception {
+        var samples = new ArrayList<Map<String, Object>>();
+        double caduceus64 = Double.NaN;
+        for (int c : options.connections) {
+            var medians = new LinkedHashMap<String, double[]>();
+            for (var target : List.of(Map.entry("upstream direct", direct), Map.entry("nginx", nginx), Map.entry("caduceus", caduceus))) {
+                Wrk.run(target.getValue(), c, 3); // warm-up
+                var runs = new ArrayList<double[]>();
+                for (int r = 0; r < options.repeats; r++) {
+                    var w = Wrk.run(target.getValue(), c, options.seconds);
+                    runs.add(new double[] {w.rps(), w.p50ms(), w.p99ms(), w.errors()});
+                    samples.add(Map.of("target", target.getKey(), "connections", c, "repeat", r + 1, "rps", w.rps(),
+                            "p50_ms", w.p50ms(), "p99_ms", w.p99ms(), "errors", w.errors()));
+                }
+                medians.put(target.getKey(), new double[] {median(runs, 0), median(runs, 1), median(runs, 2), sum(runs, 3)});
+            }
+            var ours = medians.get("caduceus");
+            var theirs = medians.get("nginx");
+            var raw = medians.get("upstream direct");
+            if (c == 64) caduceus64 = ours[0];
+            rows.add(new Row("S1 chat", c + " conn: req/s", ours[0], "nginx", theirs[0], "higher", c == 64 ? "≥ 0.5× nginx" : ""));
+            rows.add(new Row("S1 chat", c + " conn: p50 ms", ours[1], "nginx", theirs[1], "lower", ""));
+            rows.add(new Row("S1 chat", c + " conn: p99 ms", ours[2], "nginx", theirs[2], "lower", c == 64 ? "≤ 3× nginx" : ""));
+            rows.add(new Row("S1 chat", c + " conn: nginx req/s vs direct", theirs[0], "upstream direct", raw[0], "higher", ""));
+            if (ours[3] + theirs[3] > 0)
+                System.out.printf("  WARNING: errors at %d connections: caduceus %.0f, nginx %.0f%n", c, ours[3], theirs[3]);
+        }
+        raw.put("s1_closed_loop", samples);
+        // open loop at half of Caduceus's 64-connection throughput: latency when not saturated
+        double rate = Double.isNaN(caduceus64) ? 200 : Math.max(50, Math.floor(caduceus64 / 2));
+        var ol = new LinkedHashMap<String, Object>();
+        double[] ours = OpenLoop.run(caduceus, rate, options.seconds);
+        double[] theirs = OpenLoop.run(nginx, rate, options.seconds);
+        rows.add(new Row("S1 chat", "open loop " + (int) rate + " req/s: p50 ms", ours[0], "nginx", theirs[0], "lower", ""));
+        rows.add(new Row("S1 chat", "open loop " + (int) rate + " req/s: p99 ms", ours[1], "nginx", theirs[1], "lower", ""));
+        ol.put("rate", rate);
+        ol.put("caduceus", Map.of("p50_ms", ours[0], "p99_ms", ours[1], "errors", ours[2]));
+        ol.put("nginx", Map.of("p50_ms", theirs[0], "p99_ms", theirs[1], "errors", theirs[2]));
+        raw.put("s1_open_loop", ol);
+    }
+
+    void s2(ScriptedUpstream upstream, URI caduceus, URI nginx) throws Exception {
+        var tokens = new String[500];
+        for (int i = 0; i < tokens.length; i++) tokens[i] = "tok" + i + " ";
+        upstream.setDefault(Turn.textChunks(tokens).usage(12, 500));
+        var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        var body = "{\"model\":\"hermes-agent\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Write 500 tokens\"}]}";
+        int n = options.quick ? 20 : 60;
+        var results = new LinkedHashMap<String, double[]>();
+        for (var target : List.of(Map.entry("nginx", nginx), Map.entry("caduceus", caduceus))) {
+            for (int i = 0; i < 10; i++) Stream.once(client, target.getValue(), body); // warm-up
+            var first = new double[n];
+            var done = new double[n];
+            for (int i = 0; i < n; i++) {
+                var t = Stream.once(client, target.getValue(), body);
+                first[i] = t[0];
+                done[i] = t[1];
+            }
+            results.put(target.getKey(), new double[] {med(first), med(done)});
+        }
+        upstream.setDefault(Turn.text("ok").usage(12, 1));
+        var ours = results.get("caduceus");
+        var theirs = results.get("nginx");
+        rows.add(new Row("S2 stream", "first token ms", ours[0], "nginx", theirs[0], "lower",
+                String.format(Locale.ROOT, "≤ nginx + 2 ms (added %.2f)", ours[0] - theirs[0])));
+        rows.add(new Row("S2 stream", "[DONE] ms (500 tokens)", ours[1], "nginx", theirs[1], "lower", ""));
+        raw.put("s2", Map.of("requests", n, "caduceus", Map.of("first_token_ms", ours[0], "done_ms", ours[1]),
+                "nginx", Map.of("first_token_ms", theirs[0], "done_ms", theirs[1])));
+    }
+
+    // ---- S3: open streams --------------------------------------------------------------------
+
+    void s3() throws Exception {
+        int big = options.quick ? 1000 : 10000;
+        int events = options.quick ? 5 : 20;
+        var one = RunStreamsBench.round(options.dist, 1, events, 1000);
+        var many = RunStreamsBench.round(options.dist, big, events, 1000);
+        rows.add(new Row("S3 run streams", big + " streams held (errors " + many.connectErrors() + ", incomplete "
+                + many.incomplete() + ")", many.connected(), "target", big, "higher", "≥ 10,000, 0 errors"));
+        rows.add(new Row("S3 run streams", "heap MiB after GC, " + big + " open", many.heapUsedMiB(), "1 stream", one.heapUsedMiB(),
+                "lower", "≤ 1024"));
+        rows.add(new Row("S3 run streams", "delivery p50 ms at " + big, many.p50ms(), "1 stream", one.p50ms(), "lower", ""));
+        rows.add(new Row("S3 run streams", "delivery p99 ms at " + big, many.p99ms(), "1 stream", one.p99ms(), "lower", ""));
+        raw.put("s3", Map.of("one", one.toString(), "many", many.toString()));
+    }
+
+    // ---- S4: cold start -------------------------------------------------------------------------
+
+    void s4() throws Exception {
+        int runs = options.quick ? 3 : 10;
+        var health = new double[runs];
+        var firstTurn = new double[runs];
+        long rss = -1;
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.recordRequests(false).setDefault(Turn.text("ok").usage(12, 1));
+            var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(1)).build();
+            for (int i = 0; i < runs; i++) {
+                var home = Files.createTempDirectory("caduceus-cold");
+                int port = 20000 + i;
+                var builder = new ProcessBuilder(options.dist.resolve("bin/caduceus").toString(), "serve");
+                var env = builder.environment();
+                env.put("CADUCEUS_HOME", home.toString());
+                env.put("API_SERVER_PORT", String.valueOf(port));
+                env.put("API_SERVER_KEY", KEY);
+                env.put("OPENAI_BASE_URL", upstream.baseUrl());
+                env.put("CADUCEUS_MODEL", "bench-model");
+                env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
+                env.put("CADUCEUS_LOG_LEVEL", "warn");
+                builder.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+                long t0 = System.nanoTime();
+                var process = builder.start();
+                var base = URI.create("http://127.0.0.1:" + port);
+                while (true) {
+                    try {
+                        if (client.send(HttpRequest.newBuilder(base.resolve("/health")).build(),
+                                HttpResponse.BodyHandlers.discarding()).statusCode() == 200) break;
+                    } catch (Exception e) {
+                        if (!process.isAlive()) throw new IllegalStateException("server exited during cold start");
+                        Thread.sleep(2);
+                    }
+                }
+                health[i] = (System.nanoTime() - t0) / 1e6;
+                var chat = client.send(HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+                        .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(CHAT)).build(), HttpResponse.BodyHandlers.ofString());
+                if (chat.statusCode() != 200) throw new IllegalStateException("first chat turn: " + chat.body());
+                firstTurn[i] = (System.nanoTime() - t0) / 1e6;
+                if (i == runs - 1) {
+                    Thread.sleep(3000); // idle
+                    rss = RunStreamsBench.rssMiB(process.pid());
+                }
+                process.destroy();
+                process.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+        var nginxStart = nginxColdStart(runs);
+        rows.add(new Row("S4 cold start", "to first /health 200 ms (median of " + runs + ")", med(health), "nginx start",
+                nginxStart, "lower", "≤ 1000"));
+        rows.add(new Row("S4 cold start", "to first completed chat turn ms", med(firstTurn), "nginx start", nginxStart, "lower", ""));
+        rows.add(new Row("S4 cold start", "idle RSS MiB (all plugins)", rss, "", Double.NaN, "lower", "≤ 300"));
+        raw.put("s4", Map.of("health_ms", health, "first_turn_ms", firstTurn, "idle_rss_mib", rss, "nginx_start_ms", nginxStart));
+    }
+
+    /** nginx process start to its first proxied answer, median of {@code runs} (a floor for "start a relay"). */
+    double nginxColdStart(int runs) throws Exception {
+        var times = new double[runs];
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.recordRequests(false);
+            var client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+            for (int i = 0; i < runs; i++) {
+                long t0 = System.nanoTime();
+                var nginx = Nginx.start(upstream.port());
+                try {
+                    var uri = URI.create("http://127.0.0.1:" + nginx.port() + "/v1/models");
+                    while (true) {
+                        try {
+                            client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.discarding());
+                            break;
+                        } catch (Exception e) {
+                            Thread.sleep(1);
+                        }
+                    }
+                    times[i] = (System.nanoTime() - t0) / 1e6;
+                } finally {
+                    nginx.stop();
+                }
+            }
+        }
+        return med(times);
+    }
+
+    // ---- S5: conversation depth -----------------------------------------------------------------
+
+    void s5() throws Exception {
+        int turns = options.quick ? 100 : 1000;
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.recordRequests(false).setDefault(Turn.text("ok").usage(12, 1));
+            var server = BenchServer.launch(options.dist, Files.createTempDirectory("caduceus-suite"), upstream.baseUrl(), Map.of());
+            try {
+                var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                var uri = server.uri().resolve("/v1/responses");
+                ResponsesChainBench.chain(client, uri, 20, true); // warm-up chain
+                var full = ResponsesChainBench.chain(client, uri, turns, false);
+                var auto = ResponsesChainBench.chain(client, uri, turns, true);
+                double depth1 = ResponsesChainBench.mean(full, 10); // turns 1-10: the depth-1 regime
+                for (int depth : List.of(10, 100, 1000)) {
+                    if (depth > turns) continue;
+                    rows.add(new Row("S5 responses", "depth " + depth + " turn ms (full history)",
+                            ResponsesChainBench.mean(full, depth), "depth 1-10", depth1, "lower", depth == 1000 ? "≤ 1.5× depth 1" : ""));
+                }
+                rows.add(new Row("S5 responses", "depth " + turns + " turn ms (truncation auto)", ResponsesChainBench.mean(auto, turns),
+                        "depth 1-10", ResponsesChainBench.mean(auto, 10), "lower", ""));
+                raw.put("s5", Map.of("full_ms", full, "auto_ms", auto));
+            } finally {
+                server.process().destroy();
+                server.process().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    // ---- S6: batch --------------------------------------------------------------------------------
+
+    void s6() {
+        var script = Path.of("bench/batch-throughput");
+        if (!Files.isExecutable(script)) {
+            System.out.println("S6 batch: skipped (bench/batch-throughput not present yet)");
+            return;
+        }
+        try {
+            var p = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
+            var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            System.out.println("S6 batch (bench/batch-throughput):\n" + out);
+            raw.put("s6", out);
+        } catch (Exception e) {
+            System.out.println("S6 batch failed: " + e);
+        }
+    }
+
+    // ---- output ----------------------------------------------------------------------------------
+
+    void print() {
+        System.out.println();
+        System.out.printf("%-15s | %-52s | %10s | %-16s | %10s | %7s | %s%n", "scenario", "metric", "caduceus", "baseline",
+                "value", "ratio", "target");
+        System.out.println("-".repeat(140));
+        for (var r : rows)
+            System.out.printf(Locale.ROOT, "%-15s | %-52s | %10.2f | %-16s | %10.2f | %7s | %s%n", r.scenario(), r.metric(),
+                    r.caduceus(), r.baselineName(), r.baseline(),
+                    Double.isNaN(r.ratio()) ? "" : String.format(Locale.ROOT, "%.2f×", r.ratio()), r.target());
+    }
+
+    void save() throws Exception {
+        var out = new StringBuilder("{\"when\":\"" + Instant.now() + "\",\"rows\":[");
+        for (int i = 0; i < rows.size(); i++) {
+            var r = rows.get(i);
+            out.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                    "{\"scenario\":\"%s\",\"metric\":\"%s\",\"caduceus\":%s,\"baseline\":\"%s\",\"baseline_value\":%s,\"target\":\"%s\"}",
+                    r.scenario(), r.metric().replace("\"", "'"), num(r.caduceus()), r.baselineName(), num(r.baseline()), r.target()));
+        }
+        out.append("],\"raw\":").append(Json.of(raw)).append("}\n");
+        Files.createDirectories(Path.of("bench/results"));
+        Files.writeString(Path.of("bench/results/suite.json"), out);
+        System.out.println("raw figures: bench/results/suite.json");
+    }
+
+    static String num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    static double median(List<double[]> runs, int column) {
+        return med(runs.stream().mapToDouble(r -> r[column]).toArray());
+    }
+
+    static double sum(List<double[]> runs, int column) {
+        return runs.stream().mapToDouble(r -> r[column]).sum();
+    }
+
+    static double med(double[] values) {
+        var v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        if (n == 0) return Double.NaN;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+
+    /** Just enough JSON for the raw figures. */
+    static final class Json {
+        static String of(Object o) {
+            return switch (o) {
+                case null -> "null";
+                case String s -> "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+                case Double d -> num(d);
+                case Number n -> n.toString();
+                case Boolean b -> b.toString();
+                case double[] a -> "[" + String.join(",", Arrays.stream(a).mapToObj(Suite::num).toList()) + "]";
+                case Map<?, ?> m -> {
+                    var parts = new ArrayList<String>();
+                    m.forEach((k, v) -> parts.add(of(String.valueOf(k)) + ":" + of(v)));
+                    yield "{" + String.join(",", parts) + "}";
+                }
+                case List<?> l -> "[" + String.join(",", l.stream().map(Json::of).toList()) + "]";
+                default -> of(o.toString());
+            };
+        }
+    }
+
+    // ---- tools -----------------------------------------------------------------------------------
+
+    /** wrk, closed loop, with a POST script. */
+    static final class Wrk {
+        record Result(double rps, double p50ms, double p99ms, double errors) {}
+
+        static Result run(URI uri, int connections, int seconds) throws Exception {
+            var script = Files.createTempFile("wrk-post", ".lua");
+            Files.writeString(script, "wrk.method = \"POST\"\nwrk.body = '" + CHAT + "'\n"
+                    + "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+                    + "wrk.headers[\"Authorization\"] = \"Bearer " + KEY + "\"\n");
+            int threads = Math.min(2, connections);
+            var p = new ProcessBuilder("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s", "--latency",
+                    "--timeout", "10s", "-s", script.toString(), uri.toString()).redirectErrorStream(true).start();
+            var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor();
+            Files.deleteIfExists(script);
+            double rps = find(out, "Requests/sec:\\s+([0-9.]+)");
+            double p50 = latency(out, "50%");
+            double p99 = latency(out, "99%");
+            double errors = find(out, "Non-2xx or 3xx responses:\\s+(\\d+)");
+            var socket = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)").matcher(out);
+            if (socket.find())
+                for (int g = 1; g <= 4; g++) errors += Double.parseDouble(socket.group(g));
+            if (Double.isNaN(rps)) throw new IllegalStateException("wrk output not understood:\n" + out);
+            return new Result(rps, p50, p99, Double.isNaN(errors) ? 0 : errors);
+        }
+
+        static double find(String text, String regex) {
+            var m = Pattern.compile(regex).matcher(text);
+            return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+        }
+
+        /** wrk prints "50%  1.23ms" (us, ms or s). */
+        static double latency(String text, String pct) {
+            var m = Pattern.compile(Pattern.quote(pct) + "\\s+([0-9.]+)(us|ms|s)\\b").matcher(text);
+            if (!m.find()) return Double.NaN;
+            double v = Double.parseDouble(m.group(1));
+            return switch (m.group(2)) {
+                case "us" -> v / 1000;
+                case "s" -> v * 1000;
+                default -> v;
+            };
+        }
+    }
+
+    /**
+     * Open loop: requests start at a fixed rate whatever the answers do; latency counts from the
+     * intended start, so queueing behind a stall shows up (no coordinated omission).
+     */
+    static final class OpenLoop {
+        static double[] run(URI uri, double rate, int seconds) throws Exception {
+            var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            var request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + KEY)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(CHAT)).build();
+            // warm-up at the same rate
+            fire(client, request, rate, 2, null, new AtomicLong());
+            var latencies = new ConcurrentLinkedQueue<Long>();
+            var errors = new AtomicLong();
+            fire(client, request, rate, seconds, latencies, errors);
+            var sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
+            return new double[] {pct(sorted, 0.50), pct(sorted, 0.99), errors.get()};
+        }
+
+        static void fire(HttpClient client, HttpRequest request, double rate, int seconds, ConcurrentLinkedQueue<Long> out,
+                         AtomicLong errors) throws Exception {
+            long interval = (long) (1e9 / rate);
+            long start = System.nanoTime();
+            long total = (long) (rate * seconds);
+            try (var exec = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (long i = 0; i < total; i++) {
+                    long intended = start + i * interval;
+                    long wait = intended - System.nanoTime();
+                    if (wait > 0) TimeUnit.NANOSECONDS.sleep(wait);
+                    exec.submit(() -> {
+                        try {
+                            var r = client.send(request, HttpResponse.BodyHandlers.discarding());
+                            if (r.statusCode() != 200) errors.incrementAndGet();
+                            else if (out != null) out.add(System.nanoTime() - intended);
+                        } catch (Exception e) {
+                            errors.incrementAndGet();
+                        }
+                    });
+                }
+            }
+        }
+
+        static double pct(long[] sorted, double q) {
+            if (sorted.length == 0) return Double.NaN;
+            return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
+        }
+    }
+
+    /** One streaming request: ms to the first content token and to {@code [DONE]}. */
+    static final class Stream {
+        static double[] once(HttpClient client, URI uri, String body) throws Exception {
+            var request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + KEY)
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+            long t0 = System.nanoTime();
+            var response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            double first = Double.NaN;
+            try (var in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (Double.isNaN(first) && line.startsWith("data: {") && line.contains("\"content\":\""))
+                        first = (System.nanoTime() - t0) / 1e6;
+                    if (line.equals("data: [DONE]")) return new double[] {first, (System.nanoTime() - t0) / 1e6};
+                }
+            }
+            throw new IllegalStateException("stream from " + uri + " ended without [DONE] (status " + response.statusCode() + ")");
+        }
+    }
+
+    /** nginx in a temporary prefix, proxying to the scripted upstream with keep-alive and no buffering. */
+    record Nginx(Process process, int port, Path prefix) {
+        static Nginx start(int upstreamPort) throws Exception {
+            var prefix = Files.createTempDirectory("caduceus-nginx");
+            int port;
+            try (var s = new java.net.ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            Files.writeString(prefix.resolve("nginx.conf"), """
+                    worker_processes auto;
+                    daemon off;
+                    pid %1$s/nginx.pid;
+                    error_log %1$s/error.log warn;
+                    events { worker_connections 8192; }
+                    http {
+                      access_log off;
+                      client_body_temp_path %1$s/body;
+                      proxy_temp_path %1$s/proxy;
+                      fastcgi_temp_path %1$s/fastcgi;
+                      uwsgi_temp_path %1$s/uwsgi;
+                      scgi_temp_path %1$s/scgi;
+                      upstream scripted { server 127.0.0.1:%2$d; keepalive 512; }
+                      server {
+                        listen 127.0.0.1:%3$d;
+                        location / {
+                          proxy_pass http://scripted;
+                          proxy_http_version 1.1;
+                          proxy_set_header Connection "";
+                          proxy_buffering off;
+                        }
+                      }
+                    }
+                    """.formatted(prefix, upstreamPort, port));
+            var process = new ProcessBuilder("nginx", "-p", prefix.toString(), "-c", prefix.resolve("nginx.conf").toString(),
+                    "-e", prefix.resolve("error.log").toString()).redirectErrorStream(true)
+                    .redirectOutput(prefix.resolve("stdout.log").toFile()).start();
+            return new Nginx(process, port, prefix);
+        }
+
+        void stop() throws Exception {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
+        }
+    }
+}
