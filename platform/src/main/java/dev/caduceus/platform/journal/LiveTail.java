@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The last committed entries of each live durable run, in memory, so that subscribers following a
@@ -53,55 +55,75 @@ final class LiveTail {
         return window == null ? null : window.read(afterSeq, max, timeout);
     }
 
-    /** One run's window: a ring holding entries {@code lastSeq - count + 1 .. lastSeq}, entry {@code s} at {@code s % capacity}. */
+    /**
+     * One run's window: a ring holding entries {@code lastSeq - count + 1 .. lastSeq}, entry {@code s}
+     * at {@code s % capacity}. The writer (the journal thread, one at a time per run) fills the slot,
+     * then publishes {@code lastSeq} (volatile) and completes the current generation's future, which
+     * wakes every waiting reader without a lock: a thousand readers of one run do not queue on a
+     * monitor to read the entry they were woken for. A reader re-checks each slot's {@code seq}, so a
+     * slot overwritten by the ring wrapping around sends it to the database instead.
+     */
     private static final class Window {
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition published = lock.newCondition();
+        private final Object writeLock = new Object();
         private final JournalEntry[] ring;
-        private int count;
-        private long lastSeq;
-        private boolean ended;
+        private volatile long lastSeq;
+        private volatile long firstSeq;
+        private volatile boolean ended;
+        private volatile CompletableFuture<Void> generation = new CompletableFuture<>();
 
         Window(int capacity, long lastSeq) {
             this.ring = new JournalEntry[capacity];
             this.lastSeq = lastSeq;
+            this.firstSeq = lastSeq + 1;
         }
 
         void add(JournalEntry entry) {
-            lock.lock();
-            try {
-                if (entry.seq() <= lastSeq) return; // already published
-                if (entry.seq() != lastSeq + 1) { // a gap cannot be served from memory: start the window afresh
-                    count = 0;
-                }
+            CompletableFuture<Void> wake;
+            synchronized (writeLock) {
+                long last = lastSeq;
+                if (entry.seq() <= last) return; // already published
+                if (entry.seq() != last + 1) firstSeq = entry.seq(); // a gap cannot be served from memory
                 ring[(int) (entry.seq() % ring.length)] = entry;
-                count = Math.min(count + 1, ring.length);
-                lastSeq = entry.seq();
-                ended = entry.event().isTerminal();
-                published.signalAll();
-            } finally {
-                lock.unlock();
+                firstSeq = Math.max(firstSeq, entry.seq() - ring.length + 1);
+                wake = generation;
+                generation = new CompletableFuture<>();
+                lastSeq = entry.seq(); // publishes the slot
+                if (entry.event().isTerminal()) ended = true; // after lastSeq: a reader that sees it sees the entry
             }
+            wake.complete(null);
         }
 
         EventPage read(long afterSeq, int max, Duration timeout) throws InterruptedException {
-            long nanos = timeout.toNanos();
-            lock.lock();
-            try {
-                while (afterSeq >= lastSeq) {
-                    if (ended) return EventPage.END;
-                    if (nanos <= 0) return EventPage.TIMED_OUT;
-                    nanos = published.awaitNanos(nanos);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (true) {
+                var waitFor = generation; // taken before lastSeq: an add after this completes it
+                boolean end = ended;        // read before lastSeq (written after it)
+                long last = lastSeq;
+                if (afterSeq < last) return page(afterSeq, last, max);
+                if (end) return EventPage.END;
+                long nanos = deadline - System.nanoTime();
+                if (nanos <= 0) return EventPage.TIMED_OUT;
+                try {
+                    waitFor.get(nanos, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    return EventPage.TIMED_OUT;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException(e);
                 }
-                long firstSeq = lastSeq - count + 1;
-                if (afterSeq + 1 < firstSeq) return null; // fell out of the window: read the journal
-                long to = Math.min(lastSeq, afterSeq + max);
-                var page = new ArrayList<JournalEntry>((int) (to - afterSeq));
-                for (long s = afterSeq + 1; s <= to; s++) page.add(ring[(int) (s % ring.length)]);
-                return new EventPage(page, false);
-            } finally {
-                lock.unlock();
             }
+        }
+
+        /** Entries after {@code afterSeq} up to {@code last}; null when they left the ring. */
+        private EventPage page(long afterSeq, long last, int max) {
+            if (afterSeq + 1 < firstSeq) return null;
+            long to = Math.min(last, afterSeq + max);
+            var page = new ArrayList<JournalEntry>((int) (to - afterSeq));
+            for (long s = afterSeq + 1; s <= to; s++) {
+                var e = ring[(int) (s % ring.length)];
+                if (e == null || e.seq() != s) return null; // overwritten meanwhile: read the journal
+                page.add(e);
+            }
+            return new EventPage(page, false);
         }
     }
 }
