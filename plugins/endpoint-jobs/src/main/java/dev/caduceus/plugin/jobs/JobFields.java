@@ -1,0 +1,19 @@
+package dev.caduceus.plugin.jobs;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.plugin.jobs.schedule.Schedule;
+import java.util.List;
+
+/** The validated fields of a create request (http-api §10.2). Immutable. */
+public record JobFields(String name, String scheduleText, String tz, Schedule schedule, String prompt,
+                        Integer repeatTimes, String deliver, List<String> skills, String skill) {
+    public JobFields {
+        requireNonNull(name, "name");
+        requireNonNull(scheduleText, "scheduleText");
+        requireNonNull(schedule, "schedule");
+        requireNonNull(prompt, "prompt");
+        requireNonNull(deliver, "deliver");
+        skills = List.copyOf(skills);
+    }
+}

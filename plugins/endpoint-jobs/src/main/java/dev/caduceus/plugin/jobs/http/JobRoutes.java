@@ -1,0 +1,76 @@
+package dev.caduceus.plugin.jobs.http;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.plugin.jobs.JobCommands;
+import dev.caduceus.plugin.jobs.JobStore;
+import dev.caduceus.spi.http.HttpExchange;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.Locale;
+
+/**
+ * The job routes of http-api §10.1 except the run history: list, create, fetch, PATCH, DELETE,
+ * pause, resume, run now. Validates, calls {@link JobCommands}, answers with the job object.
+ * Thread-safe (stateless beyond its collaborators).
+ */
+final class JobRoutes {
+    private final JobStore store;
+    private final JobCommands commands;
+    private final Clock clock;
+    private final ZoneId defaultZone;
+
+    JobRoutes(JobStore store, JobCommands commands, Clock clock, ZoneId defaultZone) {
+        this.store = store;
+        this.commands = commands;
+        this.clock = clock;
+        this.defaultZone = defaultZone;
+    }
+
+    /** {@code GET /api/jobs[?include_disabled=true]}. */
+    void list(HttpExchange exchange) {
+        var include = exchange.query("include_disabled").map(v -> v.trim().toLowerCase(Locale.ROOT))
+                .filter(v -> v.equals("1") || v.equals("true") || v.equals("yes") || v.equals("on")).isPresent();
+        var answer = JsonNodeFactory.instance.objectNode();
+        var jobs = answer.putArray("jobs");
+        store.list(include).forEach(job -> jobs.add(JobView.of(job)));
+        exchange.respond(200, answer);
+    }
+
+    /** {@code POST /api/jobs}: 201. */
+    void create(HttpExchange exchange) {
+        var fields = JobValidation.create(JobValidation.body(exchange), defaultZone, clock.instant());
+        exchange.respond(201, JobView.wrapped(commands.create(fields)));
+    }
+
+    void get(HttpExchange exchange) {
+        var id = JobValidation.jobId(exchange);
+        exchange.respond(200, JobView.wrapped(store.find(id).orElseThrow(JobError::notFound)));
+    }
+
+    /** {@code PATCH}: the body is validated against the job as stored (a new tz re-reads its schedule). */
+    void patch(HttpExchange exchange) {
+        var id = JobValidation.jobId(exchange);
+        var body = JobValidation.body(exchange);
+        var current = store.find(id).orElseThrow(JobError::notFound);
+        var patch = JobValidation.patch(body, current, defaultZone, clock.instant());
+        exchange.respond(200, JobView.wrapped(commands.update(id, patch).orElseThrow(JobError::notFound)));
+    }
+
+    void delete(HttpExchange exchange) {
+        var id = JobValidation.jobId(exchange);
+        if (!commands.delete(id)) throw JobError.notFound();
+        exchange.respond(200, JsonNodeFactory.instance.objectNode().put("ok", true));
+    }
+
+    void pause(HttpExchange exchange) {
+        exchange.respond(200, JobView.wrapped(commands.pause(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+    }
+
+    void resume(HttpExchange exchange) {
+        exchange.respond(200, JobView.wrapped(commands.resume(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+    }
+
+    void runNow(HttpExchange exchange) {
+        exchange.respond(200, JobView.wrapped(commands.runNow(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+    }
+}
