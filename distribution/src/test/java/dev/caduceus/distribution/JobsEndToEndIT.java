@@ -136,6 +136,9 @@ class JobsEndToEndIT {
         var runId = runs.path("runs").get(0).path("run_id").asText();
         assertEquals("running", json(get("/api/jobs/" + id)).path("job").path("state").asText());
         Thread.sleep(300); // the tool is running
+        var queues = json(get("/health/detailed")).path("readiness").path("checks").path("background_queues");
+        assertEquals(1, queues.path("active_job_runs").asInt(), queues.toString());
+        assertEquals(0, queues.path("active_api_runs").asInt(), queues.toString());
         var deleted = server.send("DELETE", "/api/jobs/" + id, null, AUTH);
         assertEquals(200, deleted.statusCode(), deleted.body());
         assertEquals("{\"ok\":true}", deleted.body());

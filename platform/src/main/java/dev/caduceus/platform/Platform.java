@@ -150,7 +150,8 @@ public final class Platform implements AutoCloseable {
             late.bind(registries.tools(), deployment, registries.responseHistory());
             late.bindAgents(agents.runs(), agents.sessions());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
-                    booted.failed().size(), clock, agents.runs()::activeRuns);
+                    booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),
+                    agents.runs()::activeJobRuns);
             contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
             scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("session-retention",
                     Duration.ofMinutes(1), Duration.ofHours(6),

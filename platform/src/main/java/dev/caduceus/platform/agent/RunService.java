@@ -362,6 +362,11 @@ public final class RunService implements Runs {
         return id != null && id.length() <= 64 && id.startsWith("run_");
     }
 
+    /** Live runs fired by jobs ({@code metadata.job_id}), for {@code active_job_runs}. */
+    public int activeJobRuns() {
+        return (int) live.values().stream().filter(r -> r.request().metadata().containsKey("job_id")).count();
+    }
+
     /** Runs admitted and not yet ended (the health counters). */
     public int activeRuns() {
         lock.lock();

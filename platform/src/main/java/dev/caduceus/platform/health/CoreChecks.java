@@ -32,7 +32,7 @@ public final class CoreChecks {
     /** Registers the six core checks, in the contract's order. */
     public static void registerAll(Readiness readiness, PlatformConfig config, Database database,
                                    BooleanSupplier schedulerRunning, int startedPlugins, int failedPlugins, Clock clock,
-                                   IntSupplier activeRuns) {
+                                   IntSupplier activeApiRuns, IntSupplier activeJobRuns) {
         var model = config.model();
         Optional<ModelProbe> probe = model.configured() && model.healthProbe()
                 ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
@@ -43,8 +43,8 @@ public final class CoreChecks {
         readiness.register("model", model(model.configured(), probe));
         readiness.register("disk", disk(config.home()));
         readiness.register("plugins", plugins(startedPlugins, failedPlugins));
-        // Job runs and background processes arrive with their issues; until then they are 0.
-        readiness.register("background_queues", backgroundQueues(activeRuns, () -> 0, () -> 0, schedulerRunning));
+        // Background processes of the terminal tool are not reported to the host yet: 0.
+        readiness.register("background_queues", backgroundQueues(activeApiRuns, activeJobRuns, () -> 0, schedulerRunning));
     }
 
     /** {@code database}: a {@code SELECT 1} answered within 2 s. */
