@@ -18,4 +18,5 @@ module dev.caduceus.platform {
     uses dev.caduceus.spi.PlatformPlugin;                    // found per plugin class loader
 
     opens dev.caduceus.platform to info.picocli;             // command classes are reflected on
+    opens dev.caduceus.platform.batch to info.picocli;       // the batch command's options
 }

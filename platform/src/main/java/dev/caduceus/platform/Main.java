@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 @Command(name = "caduceus", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
                 "With no command, runs 'serve'."},
-        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, CommandLine.HelpCommand.class})
+        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, dev.caduceus.platform.batch.BatchCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
 
     public static void main(String[] args) {

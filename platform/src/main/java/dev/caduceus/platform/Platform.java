@@ -213,6 +213,47 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /**
+     * Boot steps 1 to 6 without Jetty (architecture 1.2) against the database {@code <databaseDir>/batch.db}
+     * (created if missing), never the server's {@code caduceus.db}: {@code caduceus batch} may run while a
+     * server uses the same {@code $CADUCEUS_HOME}. {@code flags} override the configuration (the batch
+     * model flags).
+     */
+    public static HeadlessHost headless(Options options, Path databaseDir) throws BootException {
+        var config = loadConfig(options);
+        prepareWorkspace(config.workspace());
+        Database database;
+        try {
+            Files.createDirectories(databaseDir);
+            database = Database.open(databaseDir.resolve("batch.db"));
+            Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts());
+        } catch (IOException | RuntimeException e) {
+            throw new BootException("Cannot open " + databaseDir.resolve("batch.db") + ": " + e.getMessage(), 1, e);
+        }
+        var scheduler = new TaskScheduler();
+        var json = Json.newMapper();
+        PluginHost host = null;
+        try {
+            host = PluginHost.load(hostOptions(options, config));
+            var late = new LateServices();
+            var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, new Readiness(),
+                    late, Clock.systemUTC());
+            var booted = host.start(migrate(database), contexts::create);
+            var registries = Registries.freeze(booted);
+            late.bind(registries.tools(), deployment(registries, List.of(), config, "local"),
+                    registries.responseHistory());
+            scheduler.open();
+            var started = host;
+            return new HeadlessHost(config, registries, json, () -> cleanUp(started, scheduler, database));
+        } catch (PluginBootException | MigrationException e) {
+            cleanUp(host, scheduler, database);
+            throw new BootException(e.getMessage(), 1, e);
+        } catch (RuntimeException e) {
+            cleanUp(host, scheduler, database);
+            throw new BootException("Caduceus failed to start: " + e, 1, e);
+        }
+    }
+
     /** The bound address. */
     public URI uri() {
         return server.uri();

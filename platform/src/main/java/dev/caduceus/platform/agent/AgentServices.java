@@ -45,6 +45,32 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                     config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay");
         var provider = provider(registries);
         var settings = config.modelSettings();
+        var runtime = localRuntime(config, registries, json, env, clock, provider, sessionId -> config.workspace());
+        boolean ready = settings.configured() && provider != null && provider.configured();
+        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
+                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local");
+    }
+
+    /**
+     * The run service of {@code caduceus batch} (architecture 1.2): the local runtime with the tool
+     * calls of each session in {@code workspaceOf(sessionId)}, ephemeral runs only, no transcripts, no
+     * concurrency cap (the runner's {@code --num_workers} is the cap, batch.md §5.2).
+     */
+    public static RunService batch(PlatformConfig config, Registries registries, ObjectMapper json,
+                                   Map<String, String> env, Clock clock,
+                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf)
+            throws BootException {
+        var provider = provider(registries);
+        var runtime = localRuntime(config, registries, json, env, clock, provider, workspaceOf);
+        boolean ready = config.modelSettings().configured() && provider != null && provider.configured();
+        return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
+    }
+
+    private static LocalAgentRuntime localRuntime(PlatformConfig config, Registries registries, ObjectMapper json,
+                                                  Map<String, String> env, Clock clock, ModelProvider provider,
+                                                  java.util.function.Function<String, java.nio.file.Path> workspaceOf)
+            throws BootException {
+        var settings = config.modelSettings();
         var redactor = redactor(config, env);
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets());
         try {
@@ -55,15 +81,12 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var loaders = new HashMap<String, ClassLoader>();
         registries.toolEntries().forEach(t -> loaders.put(t.value().spec().name(), t.classLoader()));
         var agent = config.agent();
-        var runtime = new LocalAgentRuntime(provider, selection,
-                new ToolDispatcher(loaders, json, redactor, config.workspace()),
+        return new LocalAgentRuntime(provider, selection,
+                new ToolDispatcher(loaders, json, redactor, workspaceOf),
                 new SystemPrompt(identity(config), config.workspace()),
                 new AgentSettings(settings.name(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
                 redactor, clock);
-        boolean ready = settings.configured() && provider != null && provider.configured();
-        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
-                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local");
     }
 
     private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {

@@ -30,15 +30,24 @@ public final class ToolDispatcher {
     private final Map<String, ClassLoader> loaders;
     private final ObjectMapper json;
     private final Redactor redactor;
-    private final Path workspace;
+    private final java.util.function.Function<String, Path> workspaceOf;
     private final Map<ClassLoader, ObjectMapper> mappers = new ConcurrentHashMap<>();
 
     /** @param loaders each tool's plugin class loader by tool name; missing → this module's loader */
     public ToolDispatcher(Map<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor, Path workspace) {
+        this(loaders, json, redactor, sessionId -> workspace);
+    }
+
+    /**
+     * @param workspaceOf the working directory of a session's tool calls, by session id ({@code caduceus
+     *                    batch} gives every prompt its own directory)
+     */
+    public ToolDispatcher(Map<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor,
+                          java.util.function.Function<String, Path> workspaceOf) {
         this.loaders = Map.copyOf(loaders);
         this.json = json;
         this.redactor = redactor;
-        this.workspace = workspace;
+        this.workspaceOf = workspaceOf;
     }
 
     /**
@@ -101,7 +110,7 @@ public final class ToolDispatcher {
 
     private ToolResult invoke(Tool tool, ToolCall call, TurnScope scope, Cancellation cancel) throws InterruptedException {
         var loader = loaders.getOrDefault(call.name(), ToolDispatcher.class.getClassLoader());
-        var context = new CallContext(scope, workspace, mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
+        var context = new CallContext(scope, workspaceOf.apply(scope.sessionId()), mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
                 cancel, call.name());
         try {
             var result = PluginCalls.with(loader, () -> tool.call(call, context));

@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.toolsets;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,14 +9,16 @@ import java.util.List;
 
 /**
  * The bundled {@code toolsets.json}, next to this class in the jar: {@code {"toolsets": [{name,
- * description, tools, includes}]}}. Distributions (batch.md §2.3) will be a {@code distributions}
- * section of the same file, added as a field here. Immutable.
+ * description, tools, includes}], "distributions": [{name, description, toolsetPercent}]}}: the
+ * toolsets of tools.md §4 and the distributions of batch.md §2.3 (key order of {@code toolsetPercent}
+ * is the sampling order). Immutable.
  */
-record ToolsetsFile(List<ToolsetSpec> toolsets) {
+record ToolsetsFile(List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
     static final String RESOURCE = "toolsets.json";
 
     ToolsetsFile {
         toolsets = toolsets == null ? List.of() : List.copyOf(toolsets);
+        distributions = distributions == null ? List.of() : List.copyOf(distributions);
     }
 
     /** Reads the resource with this plugin's class loader; a missing or malformed file is a packaging bug. */

@@ -82,10 +82,9 @@ class ToolsetsPluginTest {
     }
 
     @Test
-    void contributesNoToolsAndNoDistributionsYet() {
+    void contributesNoTools() {
         var ctx = FakePlatformContext.builder("toolsets-hermes").build();
         assertTrue(new ToolsetsPlugin().tools(ctx).isEmpty());
-        assertTrue(new ToolsetsPlugin().distributions(ctx).isEmpty());
     }
 
     static Tool tool(String name) {

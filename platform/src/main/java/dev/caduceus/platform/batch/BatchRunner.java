@@ -1,0 +1,304 @@
+package dev.caduceus.platform.batch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One invocation of {@code caduceus batch} after the flags were checked and the plugins booted
+ * (batch.md §1 steps 2 to 5): works out what remains (§7.3), runs batches of prompts on virtual
+ * threads, at most {@code --num_workers} at a time, records every outcome in a batch file and the
+ * checkpoint under one lock, then merges and writes the statistics. Single use.
+ */
+final class BatchRunner {
+    /** Exit statuses of batch.md §9. */
+    static final int OK = 0, FATAL = 1, USAGE = 2, SOME_FAILED = 3, INTERRUPTED = 130;
+
+    private final BatchOptions options;
+    private final Dataset dataset;
+    private final RunFolder folder;
+    private final Checkpoint checkpoint;
+    private final PromptRunner prompts;
+    private final String model;
+    private final ObjectMapper json;
+    private final PrintStream err;
+    private final Progress progress;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final List<Thread> workers = new ArrayList<>();
+    private final String startedAt = now();
+    private final long startNanos = System.nanoTime();
+    private int processed;
+    private int failed;
+    private int discarded;
+    private final List<List<Dataset.Entry>> batches;
+    private final int firstBatch;
+
+    BatchRunner(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
+                List<Dataset.Entry> remaining, PromptRunner prompts, String model, ObjectMapper json, PrintStream err,
+                boolean terminal) {
+        this.options = options;
+        this.dataset = dataset;
+        this.folder = folder;
+        this.checkpoint = checkpoint;
+        this.prompts = prompts;
+        this.model = model;
+        this.json = json;
+        this.err = err;
+        this.batches = new ArrayList<>();
+        for (int i = 0; i < remaining.size(); i += options.batchSize())
+            batches.add(remaining.subList(i, Math.min(remaining.size(), i + options.batchSize())));
+        this.firstBatch = checkpoint.nextBatchNum;
+        int done = dataset.entries().size() - remaining.size();
+        this.progress = Progress.create(options.runName(), dataset.entries().size(), done, err, terminal,
+                options.noProgress());
+    }
+
+    static String now() {
+        return LocalDateTime.now().format(PromptRunner.TIMESTAMP);
+    }
+
+    /** Runs every batch; returns the exit status. */
+    int run(PrintStream out) throws IOException, InterruptedException {
+        checkpoint.nextBatchNum = firstBatch + batches.size();
+        checkpoint.invocations.add(new Checkpoint.Invocation(startedAt, null, 0, 0, 0));
+        writeCheckpoint();
+        var slots = new Semaphore(Math.max(1, options.numWorkers()));
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var futures = new ArrayList<Future<?>>();
+            for (int b = 0; b < batches.size(); b++) {
+                int batchNum = firstBatch + b;
+                var batch = batches.get(b);
+                futures.add(pool.submit(() -> {
+                    slots.acquire();
+                    try {
+                        runBatch(batchNum, batch);
+                    } finally {
+                        slots.release();
+                    }
+                    return null;
+                }));
+            }
+            for (var f : futures) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IOException("a batch failed: " + e.getCause(), e.getCause());
+                }
+            }
+        }
+        progress.finish();
+        if (stopping.get()) return INTERRUPTED;
+        finishInvocation();
+        var merge = mergeAndWriteStatistics();
+        Summary.print(out, checkpoint, merge, processed, failed, discarded, seconds(), folder);
+        return checkpoint.failed.isEmpty() ? OK : SOME_FAILED;
+    }
+
+    /** Ctrl+C: stop scheduling, interrupt running prompts (they count as not run), write the checkpoint. */
+    void stop() {
+        if (!stopping.compareAndSet(false, true)) return;
+        lock.lock();
+        try {
+            workers.forEach(Thread::interrupt);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void runBatch(int batchNum, List<Dataset.Entry> batch) throws IOException {
+        int inBatch = 0, failedInBatch = 0, discardedInBatch = 0;
+        register(Thread.currentThread(), true);
+        try {
+            for (var entry : batch) {
+                if (stopping.get()) return;
+                var prefix = "[B" + batchNum + ":P" + entry.promptIndex() + "] " + preview(entry.prompt());
+                if (options.verbose()) progress.log(prefix + " toolsets " + "starting");
+                PromptOutcome outcome;
+                try {
+                    outcome = prompts.run(entry, batchNum);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (stopping.get() && outcome instanceof PromptOutcome.Failed) return; // cut short by the stop
+                record(outcome, batchNum, entry);
+                switch (outcome) {
+                    case PromptOutcome.Failed f -> {
+                        failedInBatch++;
+                        progress.log(prefix + " failed: " + f.error());
+                    }
+                    case PromptOutcome.Discarded d -> discardedInBatch++;
+                    default -> { }
+                }
+                if (!(outcome instanceof PromptOutcome.Interrupted)) inBatch++;
+                progress.prompt(outcome);
+            }
+            progress.batchDone(batchNum, inBatch, failedInBatch, discardedInBatch);
+        } finally {
+            register(Thread.currentThread(), false);
+        }
+    }
+
+    private void register(Thread thread, boolean add) {
+        lock.lock();
+        try {
+            if (add) workers.add(thread);
+            else workers.remove(thread);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private String preview(String prompt) {
+        var flat = prompt.replace('\n', ' ');
+        return flat.length() <= options.logPrefixChars() ? flat : flat.substring(0, options.logPrefixChars()) + "…";
+    }
+
+    /** Appends the line (if any), updates the counters and rewrites the checkpoint, atomically per prompt. */
+    void record(PromptOutcome outcome, int batchNum, Dataset.Entry entry) throws IOException {
+        lock.lock();
+        try {
+            var stat = checkpoint.batch(batchNum);
+            int index = outcome.promptIndex();
+            switch (outcome) {
+                case PromptOutcome.Success s -> {
+                    AtomicFiles.append(folder.batch(batchNum), s.line() + "\n");
+                    checkpoint.completed.add(index);
+                    checkpoint.failed.remove(index);
+                    stat.processed++;
+                    s.tools().byName().forEach((name, c) -> {
+                        var t = stat.tools.computeIfAbsent(name, n -> new ToolStats.Counts());
+                        t.count += c.count;
+                        t.success += c.success;
+                        t.failure += c.failure;
+                    });
+                    stat.assistantTurns += s.reasoning().assistantTurns();
+                    stat.turnsWithReasoning += s.reasoning().withReasoning();
+                    stat.turnsWithoutReasoning += s.reasoning().without();
+                    processed++;
+                }
+                case PromptOutcome.Discarded d -> {
+                    AtomicFiles.append(folder.batch(batchNum), d.line() + "\n");
+                    checkpoint.discarded.add(index);
+                    checkpoint.failed.remove(index);
+                    stat.processed++;
+                    stat.discarded++;
+                    processed++;
+                    discarded++;
+                }
+                case PromptOutcome.Failed f -> {
+                    var before = checkpoint.failed.get(index);
+                    checkpoint.failed.put(index, new Checkpoint.Failure(before == null ? 1 : before.attempts() + 1,
+                            f.error(), now()));
+                    stat.processed++;
+                    stat.failed++;
+                    processed++;
+                    failed++;
+                }
+                case PromptOutcome.Interrupted i -> { return; }
+            }
+            updateInvocation(null);
+            writeCheckpoint();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void updateInvocation(String finishedAt) {
+        var last = checkpoint.invocations.removeLast();
+        checkpoint.invocations.add(new Checkpoint.Invocation(last.startedAt(), finishedAt, processed, failed, discarded));
+    }
+
+    void writeCheckpoint() throws IOException {
+        lock.lock();
+        try {
+            checkpoint.lastUpdated = now();
+            AtomicFiles.replace(folder.checkpoint(), PyJson.indented(checkpoint.toJson()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** After a stop: the checkpoint as it stands, with this invocation's end. */
+    void writeFinalCheckpoint() {
+        lock.lock();
+        try {
+            updateInvocation(now());
+            writeCheckpoint();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void finishInvocation() throws IOException {
+        lock.lock();
+        try {
+            updateInvocation(now());
+            writeCheckpoint();
+            writeFailed();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void writeFailed() throws IOException {
+        var text = new StringBuilder();
+        var prompts = new java.util.HashMap<Integer, String>();
+        dataset.entries().forEach(e -> prompts.put(e.promptIndex(), e.prompt()));
+        checkpoint.failed.forEach((index, f) -> {
+            var o = JsonNodeFactory.instance.objectNode();
+            o.put("prompt_index", index).put("prompt", prompts.getOrDefault(index, "")).put("error", f.error())
+                    .put("attempts", f.attempts()).put("last_attempt", f.lastAttempt());
+            text.append(PyJson.line(o)).append('\n');
+        });
+        AtomicFiles.replace(folder.failed(), text.toString());
+    }
+
+    private double seconds() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    /** §8: merge the batch files and write {@code statistics.json}; also used by an all-done resume. */
+    RunFolder.MergeResult mergeAndWriteStatistics() throws IOException {
+        Set<String> registered = new HashSet<>(prompts.registeredTools());
+        var merge = folder.merge(registered, json);
+        double total = 0;
+        for (var inv : checkpoint.invocations) total += durationOf(inv);
+        var last = checkpoint.invocations.isEmpty() ? null : checkpoint.invocations.getLast();
+        var stats = Statistics.build(checkpoint, options.batchSize(), model, now(), merge, last,
+                last == null ? 0 : durationOf(last), total);
+        AtomicFiles.replace(folder.statistics(), PyJson.indented(stats));
+        return merge;
+    }
+
+    private static double durationOf(Checkpoint.Invocation inv) {
+        try {
+            if (inv.finishedAt() == null) return 0;
+            var start = LocalDateTime.parse(inv.startedAt(), PromptRunner.TIMESTAMP);
+            var end = LocalDateTime.parse(inv.finishedAt(), PromptRunner.TIMESTAMP);
+            return Duration.between(start, end).toNanos() / 1e9;
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
+    static boolean exists(java.nio.file.Path p) {
+        return Files.exists(p);
+    }
+}

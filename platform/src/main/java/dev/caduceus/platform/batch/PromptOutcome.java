@@ -1,0 +1,26 @@
+package dev.caduceus.platform.batch;
+
+/**
+ * How one prompt ended (batch.md §5.3 outcome table). Immutable.
+ */
+sealed interface PromptOutcome {
+    int promptIndex();
+
+    /** Per-prompt reasoning counts (§6.4). */
+    record Reasoning(int assistantTurns, int withReasoning) {
+        int without() { return assistantTurns - withReasoning; }
+        boolean any() { return withReasoning > 0; }
+    }
+
+    /** A trajectory line to append. */
+    record Success(int promptIndex, String line, ToolStats tools, Reasoning reasoning) implements PromptOutcome {}
+
+    /** A tombstone line to append: success without reasoning while {@code --require_reasoning}. */
+    record Discarded(int promptIndex, String line) implements PromptOutcome {}
+
+    /** Nothing written; retried on resume. */
+    record Failed(int promptIndex, String error) implements PromptOutcome {}
+
+    /** Stopped by Ctrl+C: nothing recorded, runs again on resume. */
+    record Interrupted(int promptIndex) implements PromptOutcome {}
+}

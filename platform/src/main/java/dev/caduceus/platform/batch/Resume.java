@@ -1,0 +1,53 @@
+package dev.caduceus.platform.batch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * What a run still has to do (batch.md §7.3): with a Caduceus checkpoint for this exact dataset, the
+ * entries not in {@code completed_prompts} ∪ {@code discarded_prompts}; otherwise content matching
+ * against the prompts recorded in the batch files. Carries the previous state into the new
+ * checkpoint. Stateless.
+ */
+final class Resume {
+    private Resume() {}
+
+    static List<Dataset.Entry> remaining(Dataset dataset, Checkpoint previous, RunFolder folder, ObjectMapper json,
+                                         Checkpoint into, PrintStream err) throws IOException {
+        int highest = folder.batchFiles().isEmpty() ? -1 : folder.batchFiles().lastKey();
+        into.nextBatchNum = Math.max(highest + 1, previous == null ? 0 : previous.nextBatchNum);
+        var out = new ArrayList<Dataset.Entry>();
+        if (previous != null && previous.matches(dataset.sha256())) {
+            err.println("↻ Resuming by prompt index (checkpoint matches the dataset)");
+            into.completed.addAll(previous.completed);
+            into.discarded.addAll(previous.discarded);
+            into.failed.putAll(previous.failed);
+            into.batchStats.putAll(previous.batchStats);
+            into.invocations.addAll(previous.invocations);
+            for (var e : dataset.entries())
+                if (!into.completed.contains(e.promptIndex()) && !into.discarded.contains(e.promptIndex())) out.add(e);
+            return out;
+        }
+        if (previous == null && !folder.hasResults()) return new ArrayList<>(dataset.entries());
+        err.println("↻ Resuming by prompt content (dataset changed, checkpoint missing or made by Hermes)");
+        var recorded = folder.recordedPrompts(json);
+        if (previous != null) {
+            into.batchStats.putAll(previous.batchStats);
+            into.invocations.addAll(previous.invocations);
+        }
+        var counted = new HashSet<String>();
+        for (var e : dataset.entries()) {
+            var key = e.prompt().strip();
+            if (recorded.contains(key)) {
+                if (counted.add(key)) into.completed.add(e.promptIndex());
+            } else {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+}

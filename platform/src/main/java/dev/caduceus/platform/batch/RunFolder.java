@@ -1,0 +1,138 @@
+package dev.caduceus.platform.batch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The output directory of one run (batch.md §6.1): the batch files in numeric order, the checkpoint,
+ * the merged {@code trajectories.jsonl} with the §8.1 filters, and the content-matching scan of
+ * §7.3. Stateless apart from its path.
+ */
+record RunFolder(Path dir) {
+    private static final Pattern BATCH_FILE = Pattern.compile("batch_(\\d+)\\.jsonl");
+
+    Path checkpoint() { return dir.resolve("checkpoint.json"); }
+
+    Path trajectories() { return dir.resolve("trajectories.jsonl"); }
+
+    Path statistics() { return dir.resolve("statistics.json"); }
+
+    Path failed() { return dir.resolve("failed.jsonl"); }
+
+    Path log() { return dir.resolve("batch.log"); }
+
+    Path batch(int num) { return dir.resolve("batch_" + num + ".jsonl"); }
+
+    /** The batch files by number (numeric order, not lexicographic). */
+    TreeMap<Integer, Path> batchFiles() throws IOException {
+        var out = new TreeMap<Integer, Path>();
+        if (!Files.isDirectory(dir)) return out;
+        try (var files = Files.list(dir)) {
+            for (var p : (Iterable<Path>) files::iterator) {
+                var m = BATCH_FILE.matcher(p.getFileName().toString());
+                if (m.matches()) out.put(Integer.parseInt(m.group(1)), p);
+            }
+        }
+        return out;
+    }
+
+    boolean hasResults() throws IOException {
+        return Files.exists(checkpoint()) || !batchFiles().isEmpty();
+    }
+
+    /** {@code --overwrite}: the run's result files, nothing else (§7.1). */
+    void deleteResults() throws IOException {
+        for (var p : batchFiles().values()) Files.deleteIfExists(p);
+        for (var p : List.of(checkpoint(), trajectories(), statistics(), failed())) Files.deleteIfExists(p);
+    }
+
+    /** The trimmed prompts recorded in the batch files: first {@code human} value, or a tombstone's {@code prompt}. */
+    Set<String> recordedPrompts(ObjectMapper json) throws IOException {
+        var out = new HashSet<String>();
+        for (var file : batchFiles().values())
+            for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                var node = parse(line, json);
+                if (node == null) continue;
+                var prompt = promptOf(node);
+                if (prompt != null) out.add(prompt.strip());
+            }
+        return out;
+    }
+
+    /** Counts of the §8.1 filters. */
+    record MergeResult(int trajectories, int batchFiles, int invalidJson, int discarded, int unknownTools,
+                       int duplicates) {}
+
+    /**
+     * Rebuilds {@code trajectories.jsonl} from every batch file in numeric order, copying kept lines
+     * verbatim, and renames it into place atomically.
+     */
+    MergeResult merge(Set<String> registeredTools, ObjectMapper json) throws IOException {
+        var files = batchFiles();
+        var seen = new HashSet<String>();
+        var out = new StringBuilder();
+        int kept = 0, invalid = 0, discarded = 0, unknown = 0, duplicates = 0;
+        for (var file : files.values()) {
+            for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (line.isBlank()) continue;
+                var node = parse(line, json);
+                if (node == null || !node.isObject()) {
+                    invalid++;
+                    continue;
+                }
+                if (node.has("discarded")) {
+                    discarded++;
+                    continue;
+                }
+                boolean hallucinated = false;
+                for (var name : (Iterable<String>) () -> node.path("tool_stats").fieldNames())
+                    if (!registeredTools.contains(name)) hallucinated = true;
+                if (hallucinated) {
+                    unknown++;
+                    continue;
+                }
+                var key = node.path("prompt_index").asText() + "\u0000" + promptOf(node);
+                if (!seen.add(key)) {
+                    duplicates++;
+                    continue;
+                }
+                out.append(line).append('\n');
+                kept++;
+            }
+        }
+        AtomicFiles.replace(trajectories(), out.toString());
+        return new MergeResult(kept, files.size(), invalid, discarded, unknown, duplicates);
+    }
+
+    static String promptOf(JsonNode node) {
+        if (node.has("discarded")) return node.path("prompt").isTextual() ? node.path("prompt").asText() : null;
+        for (var c : node.path("conversations"))
+            if ("human".equals(c.path("from").asText())) return c.path("value").asText();
+        return null;
+    }
+
+    private static JsonNode parse(String line, ObjectMapper json) {
+        try {
+            return json.readTree(line);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Every line of the batch files, for tests and tools. */
+    List<String> allLines() throws IOException {
+        var out = new ArrayList<String>();
+        for (var file : batchFiles().values()) out.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+        return out;
+    }
+}

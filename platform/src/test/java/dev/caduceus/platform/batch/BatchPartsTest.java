@@ -1,0 +1,350 @@
+package dev.caduceus.platform.batch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.ToolRisk;
+import dev.caduceus.spi.tool.ToolSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class BatchPartsTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir Path dir;
+
+    static DistributionSpec dist(Object... pairs) {
+        var map = new LinkedHashMap<String, Integer>();
+        for (int i = 0; i < pairs.length; i += 2) map.put((String) pairs[i], (Integer) pairs[i + 1]);
+        return new DistributionSpec("d", "test", map);
+    }
+
+    // ---- sampling ----------------------------------------------------------------------------
+
+    @Test
+    void samplingIsReproduciblePerSeedAndPromptIndex() {
+        var sampler = new ToolsetSampler(dist("web", 50, "terminal", 50, "file", 50), Set.of("web", "terminal", "file"), 42);
+        for (int i = 0; i < 50; i++) assertEquals(sampler.sample(i), sampler.sample(i));
+        var other = new ToolsetSampler(sampler.distribution(), sampler.available(), 43);
+        boolean differs = false;
+        for (int i = 0; i < 50; i++) differs |= !sampler.sample(i).equals(other.sample(i));
+        assertTrue(differs, "another seed samples differently");
+    }
+
+    @Test
+    void theSeedIsTheFirstEightBytesOfSha256() {
+        // sha256("7:0") = 7a9a...; independent check through the JDK
+        var digest = Dataset.sha256("7:0".getBytes());
+        assertEquals(Long.parseUnsignedLong(digest.substring(0, 16), 16), ToolsetSampler.seedFor(7, 0));
+    }
+
+    @Test
+    void atLeastOneToolsetTheHighestValidOneFirstOnTies() {
+        var sampler = new ToolsetSampler(dist("moa", 90, "web", 0, "terminal", 0), Set.of("web", "terminal"), 1);
+        for (int i = 0; i < 20; i++) assertEquals(List.of("web"), sampler.sample(i), "moa is missing: web wins the tie");
+        var none = new ToolsetSampler(dist("browser", 100), Set.of("web"), 1);
+        assertTrue(none.usable().isEmpty());
+        assertEquals(List.of("browser"), none.missing());
+    }
+
+    @Test
+    void hundredAlwaysZeroNeverAndMemoryNeverAndOrderKept() {
+        var sampler = new ToolsetSampler(dist("terminal", 100, "memory", 100, "file", 100, "web", 0),
+                Set.of("web", "terminal", "file", "memory"), 9);
+        for (int i = 0; i < 20; i++) assertEquals(List.of("terminal", "file"), sampler.sample(i));
+    }
+
+    // ---- flags -------------------------------------------------------------------------------
+
+    static BatchCommand parse(String... args) {
+        var command = new BatchCommand();
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    @Test
+    void everyFlagParsesInSnakeAndKebabCase() throws Exception {
+        String[][] spellings = {
+                {"--dataset_file", "--dataset-file"}, {"--batch_size", "--batch-size"}, {"--run_name", "--run-name"},
+                {"--base_url", "--base-url"}, {"--api_key", "--api-key"}, {"--max_turns", "--max-turns"},
+                {"--num_workers", "--num-workers"}, {"--ephemeral_system_prompt", "--ephemeral-system-prompt"},
+                {"--log_prefix_chars", "--log-prefix-chars"}, {"--providers_allowed", "--providers-allowed"},
+                {"--providers_ignored", "--providers-ignored"}, {"--providers_order", "--providers-order"},
+                {"--provider_sort", "--provider-sort"}, {"--max_tokens", "--max-tokens"},
+                {"--reasoning_effort", "--reasoning-effort"}, {"--prefill_messages_file", "--prefill-messages-file"},
+                {"--max_samples", "--max-samples"}, {"--output_dir", "--output-dir"}};
+        String[] values = {"d.jsonl", "5", "run", "http://x", "k", "3", "2", "eph", "20", "a,b", "c", "d,e",
+                "price", "100", "high", "p.json", "7", "out"};
+        for (int form = 0; form < 2; form++) {
+            var args = new java.util.ArrayList<String>();
+            for (int i = 0; i < spellings.length; i++) {
+                if (i % 2 == 0) args.add(spellings[i][form] + "=" + values[i]);
+                else { args.add(spellings[i][form]); args.add(values[i]); }
+            }
+            args.addAll(List.of(form == 0 ? "--list_distributions" : "--list-distributions",
+                    form == 0 ? "--reasoning_disabled" : "--reasoning-disabled=true",
+                    form == 0 ? "--require_reasoning=false" : "--require-reasoning=false",
+                    form == 0 ? "--no_progress" : "--no-progress", "--resume", "--verbose=true", "--overwrite",
+                    "--seed=11", "--model=m", "--distribution=safe", "--config=c.yaml"));
+            var c = parse(args.toArray(String[]::new));
+            assertEquals(Path.of("d.jsonl"), c.datasetFile);
+            assertEquals(5, c.batchSize);
+            assertEquals("run", c.runName);
+            assertEquals("http://x", c.baseUrl);
+            assertEquals(2, c.numWorkers);
+            assertEquals(3, c.maxTurns);
+            assertEquals("eph", c.ephemeralSystemPrompt);
+            assertEquals(20, c.logPrefixChars);
+            assertEquals("d,e", c.providersOrder);
+            assertEquals("price", c.providerSort);
+            assertEquals(100, c.maxTokens);
+            assertEquals("high", c.reasoningEffort);
+            assertEquals(7, c.maxSamples);
+            assertEquals(Path.of("out"), c.outputDir);
+            assertTrue(c.listDistributions && c.reasoningDisabled && c.noProgress && c.resume && c.verbose && c.overwrite);
+            assertFalse(c.requireReasoning);
+            assertEquals(11L, c.seed);
+        }
+        assertTrue(parse().requireReasoning, "--require_reasoning defaults to true");
+    }
+
+    @Test
+    void usageErrorsExitTwo() throws Exception {
+        assertEquals(2, new CommandLine(new BatchCommand()).execute("--bogus"));
+        var refusal = assertThrows(BatchCommand.Refusal.class, () -> parse("--batch_size=1", "--run_name=r").validate());
+        assertEquals("❌ Error: --dataset_file is required", refusal.getMessage());
+        assertEquals(2, refusal.status);
+        assertEquals("❌ Error: --batch_size must be a positive integer", assertThrows(BatchCommand.Refusal.class,
+                () -> parse("--dataset_file=d", "--batch_size=0", "--run_name=r").validate()).getMessage());
+        assertThrows(BatchCommand.Refusal.class, () -> parse("--dataset_file=d", "--batch_size=1", "--run_name=a/b").validate());
+        assertThrows(BatchCommand.Refusal.class,
+                () -> parse("--dataset_file=d", "--batch_size=1", "--run_name=r", "--reasoning_effort=huge").validate());
+        var notArray = Files.writeString(dir.resolve("p.json"), "{\"role\": \"user\"}");
+        assertThrows(BatchCommand.Refusal.class, () -> parse("--dataset_file=d", "--batch_size=1", "--run_name=r",
+                "--prefill_messages_file=" + notArray).validate());
+    }
+
+    @Test
+    void reasoningAndProviderFlagsBecomeRequestFields() throws Exception {
+        var o = parse("--dataset_file=d", "--batch_size=1", "--run_name=r", "--reasoning_effort=low",
+                "--providers_allowed=a, b", "--provider_sort=latency", "--max_tokens=9").validate();
+        var options = BatchCommand.modelOptions(o);
+        assertEquals("{\"provider\":{\"only\":[\"a\",\"b\"],\"sort\":\"latency\"},\"reasoning\":{\"enabled\":true,\"effort\":\"low\"}}",
+                options.extra().toString());
+        assertEquals(9, options.maxTokens());
+        var disabled = parse("--dataset_file=d", "--batch_size=1", "--run_name=r", "--reasoning_effort=low",
+                "--reasoning_disabled").validate();
+        assertEquals("{\"reasoning\":{\"effort\":\"none\"}}", BatchCommand.modelOptions(disabled).extra().toString());
+    }
+
+    // ---- dataset -----------------------------------------------------------------------------
+
+    @Test
+    void datasetSkipsBadLinesWithLineNumbersAndHonorsMaxSamples() throws Exception {
+        var file = Files.writeString(dir.resolve("d.jsonl"),
+                "{\"prompt\": \"a\", \"cwd\": \"p\"}\n\n{oops\n{\"prompt\": \"\"}\n{\"prompt\": \"b\", \"docker_image\": \"img\"}\n{\"prompt\": \"c\"}\n");
+        var d = Dataset.read(file, 0, JSON);
+        assertEquals(List.of("Invalid JSON on line 3", "Line 4 missing 'prompt' field"), d.warnings());
+        assertEquals(2, d.skipped());
+        assertEquals(3, d.entries().size());
+        assertEquals(new Dataset.Entry(1, "b", "img", null, 5), d.entries().get(1));
+        assertEquals("p", d.entries().get(0).cwd());
+        assertEquals(2, Dataset.read(file, 2, JSON).entries().size());
+        assertTrue(Dataset.read(Files.writeString(dir.resolve("e.jsonl"), ""), 0, JSON).entries().isEmpty());
+    }
+
+    // ---- ShareGPT and tool statistics -----------------------------------------------------------
+
+    static Message assistantCalling(String text, String id, String name, String args) throws Exception {
+        return new Message("assistant", text.isEmpty() ? List.of() : List.of(new ContentPart.Text(text)),
+                List.of(new Message.ToolCallRef(id, name, (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(args))),
+                null, null);
+    }
+
+    static Message tool(String id, String name, String content) {
+        return new Message("tool", List.of(new ContentPart.Text(content)), List.of(), id, name);
+    }
+
+    @Test
+    void convertsToTheHermesShareGptShape() throws Exception {
+        var messages = List.of(
+                assistantCalling("", "call_1", "terminal", "{\"command\": \"ls\"}"),
+                tool("call_1", "terminal", "{\"output\": \"README.md\", \"exit_code\": 0, \"error\": null}"),
+                Message.assistant("The directory contains README.md."));
+        var spec = new ToolSpec("terminal", "Run a command", (com.fasterxml.jackson.databind.node.ObjectNode)
+                JSON.readTree("{\"type\": \"object\"}"), "terminal", List.of(), ToolRisk.READ_ONLY, 1000, true, false, null);
+        var conv = ShareGpt.conversations("List files", messages, java.util.Arrays.asList("Let me look.", ""),
+                List.of(spec), JSON);
+        assertEquals(5, conv.size());
+        assertTrue(conv.get(0).path("value").asText().contains(
+                "<tools>\n[{\"name\": \"terminal\", \"description\": \"Run a command\", \"parameters\": {\"type\": \"object\"}, \"required\": null}]\n</tools>"));
+        assertEquals("{\"from\": \"human\", \"value\": \"List files\"}", PyJson.line(conv.get(1)));
+        assertEquals("<think>\nLet me look.\n</think>\n<tool_call>\n{\"name\": \"terminal\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>",
+                conv.get(2).path("value").asText());
+        assertEquals("<tool_response>\n{\"tool_call_id\": \"call_1\", \"name\": \"terminal\", \"content\": {\"output\": \"README.md\", \"exit_code\": 0, \"error\": null}}\n</tool_response>",
+                conv.get(3).path("value").asText());
+        assertEquals("<think>\n</think>\nThe directory contains README.md.", conv.get(4).path("value").asText());
+    }
+
+    @Test
+    void theSystemTextIsHermesByteForByte() {
+        assertEquals("You are a function calling AI model. You are provided with function signatures within <tools> </tools> XML tags. "
+                + "You may call one or more functions to assist with the user query. If available tools are not relevant in assisting "
+                + "with user query, just respond in natural conversational language. Don't make assumptions about what values to plug "
+                + "into functions. After calling & executing the functions, you will be provided with function results within "
+                + "<tool_response> </tool_response> XML tags. Here are the available tools:\n<tools>\n[]\n</tools>\n"
+                + "For each function call return a JSON object, with the following pydantic model json schema for each:\n"
+                + "{'title': 'FunctionCall', 'type': 'object', 'properties': {'name': {'title': 'Name', 'type': 'string'}, "
+                + "'arguments': {'title': 'Arguments', 'type': 'object'}}, 'required': ['name', 'arguments']}\n"
+                + "Each function call should be enclosed within <tool_call> </tool_call> XML tags.\n"
+                + "Example:\n<tool_call>\n{'name': <function-name>,'arguments': <args-dict>}\n</tool_call>",
+                ShareGpt.systemText(List.of()));
+    }
+
+    @Test
+    void toolStatsAreNormalizedOverEveryRegisteredToolThenUnknownNames() throws Exception {
+        var messages = List.of(
+                assistantCalling("", "1", "terminal", "{}"),
+                tool("1", "terminal", "{\"output\": \"\", \"exit_code\": 2, \"error\": null}"),
+                assistantCalling("", "2", "dream_tool", "{}"),
+                tool("2", "dream_tool", "{\"error\": \"Unknown tool: dream_tool\"}"),
+                assistantCalling("", "3", "read_file", "{}"),
+                tool("3", "read_file", "Error: no such file"),
+                tool("999", "read_file", "ignored: unknown id"));
+        var stats = ToolStats.of(messages, JSON);
+        var registered = List.of("memory", "read_file", "terminal");
+        assertEquals("{\"memory\": {\"count\": 0, \"success\": 0, \"failure\": 0}, \"read_file\": {\"count\": 1, \"success\": 0, \"failure\": 1}, "
+                + "\"terminal\": {\"count\": 1, \"success\": 1, \"failure\": 0}, \"dream_tool\": {\"count\": 1, \"success\": 0, \"failure\": 1}}",
+                PyJson.line(stats.toolStats(registered)));
+        assertEquals("{\"memory\": 0, \"read_file\": 1, \"terminal\": 0, \"dream_tool\": 1}",
+                PyJson.line(stats.errorCounts(registered)));
+        assertTrue(ToolStats.isFailure("{\"success\": false}", JSON));
+        assertTrue(ToolStats.isFailure("{\"content\": {\"error\": \"x\"}}", JSON));
+        assertTrue(ToolStats.isFailure("", JSON));
+        assertFalse(ToolStats.isFailure("{\"success\": 0}", JSON));
+    }
+
+    @Test
+    void reasoningIsDetectedInFieldScratchpadOrNonEmptyThink() {
+        assertTrue(ShareGpt.hasReasoning(Message.assistant("x"), "because"));
+        assertTrue(ShareGpt.hasReasoning(Message.assistant("<REASONING_SCRATCHPAD>x</REASONING_SCRATCHPAD>"), null));
+        assertTrue(ShareGpt.hasReasoning(Message.assistant("<think>hm</think> ok"), null));
+        assertFalse(ShareGpt.hasReasoning(Message.assistant("<think>\n</think> ok"), " "));
+    }
+
+    // ---- files: checkpoint, resume, merge, statistics -----------------------------------------------
+
+    @Test
+    void checkpointRoundTripsWithHermesKeysFirstAndIsReplacedAtomically() throws Exception {
+        var c = new Checkpoint("r");
+        c.completed.addAll(List.of(0, 2));
+        c.discarded.add(1);
+        c.failed.put(3, new Checkpoint.Failure(1, "Upstream model returned 503", "2026-01-01T00:00:00.000000"));
+        c.batch(0).processed = 4;
+        c.seed = -5;
+        c.datasetSha256 = "abc";
+        var text = PyJson.indented(c.toJson());
+        assertTrue(text.startsWith("{\n  \"run_name\": \"r\",\n  \"completed_prompts\": [\n    0,\n    2\n  ],\n  \"batch_stats\": {"), text);
+        var back = Checkpoint.fromJson(JSON.readTree(text), "r");
+        assertEquals(text, PyJson.indented(back.toJson()));
+        assertTrue(back.matches("abc"));
+        assertFalse(back.matches("other"));
+        var target = dir.resolve("checkpoint.json");
+        AtomicFiles.replace(target, text);
+        AtomicFiles.replace(target, "{}");
+        assertEquals("{}", Files.readString(target));
+        assertFalse(Files.exists(dir.resolve("checkpoint.json.tmp")), "no temp file left behind");
+    }
+
+    @Test
+    void resumeMatchesByIndexWhenTheDatasetIsUnchangedElseByContent() throws Exception {
+        var file = Files.writeString(dir.resolve("d.jsonl"), "{\"prompt\": \"a\"}\n{\"prompt\": \"b\"}\n{\"prompt\": \"c\"}\n");
+        var dataset = Dataset.read(file, 0, JSON);
+        var folder = new RunFolder(Files.createDirectories(dir.resolve("out")));
+        var previous = new Checkpoint("r");
+        previous.datasetSha256 = dataset.sha256();
+        previous.completed.add(0);
+        previous.discarded.add(2);
+        previous.failed.put(1, new Checkpoint.Failure(1, "boom", "t"));
+        previous.nextBatchNum = 4;
+        var into = new Checkpoint("r");
+        var remaining = Resume.remaining(dataset, previous, folder, JSON, into, System.err);
+        assertEquals(List.of("b"), remaining.stream().map(Dataset.Entry::prompt).toList(), "failed prompts are retried");
+        assertEquals(4, into.nextBatchNum);
+
+        Files.writeString(folder.batch(7), "{\"prompt_index\": 0, \"conversations\": [{\"from\": \"system\", \"value\": \"s\"}, {\"from\": \"human\", \"value\": \" c \"}]}\n"
+                + "{\"prompt_index\": 5, \"discarded\": \"no_reasoning\", \"prompt\": \"a\"}\n");
+        var changed = Dataset.read(Files.writeString(dir.resolve("d.jsonl"),
+                "{\"prompt\": \"c\"}\n{\"prompt\": \"new\"}\n{\"prompt\": \"a\"}\n"), 0, JSON);
+        into = new Checkpoint("r");
+        remaining = Resume.remaining(changed, previous, folder, JSON, into, System.err);
+        assertEquals(List.of("new"), remaining.stream().map(Dataset.Entry::prompt).toList());
+        assertEquals(8, into.nextBatchNum, "one past the highest batch file");
+    }
+
+    @Test
+    void mergeReadsBatchFilesInNumericOrderAndFilters() throws Exception {
+        var folder = new RunFolder(Files.createDirectories(dir.resolve("m")));
+        String ok = "{\"prompt_index\": %d, \"conversations\": [{\"from\": \"system\", \"value\": \"s\"}, {\"from\": \"human\", \"value\": \"%s\"}], \"tool_stats\": {\"terminal\": {}}}\n";
+        Files.writeString(folder.batch(10), ok.formatted(10, "ten"));
+        Files.writeString(folder.batch(2), ok.formatted(2, "two") + "{torn\n" + ok.formatted(2, "two")
+                + "{\"prompt_index\": 3, \"discarded\": \"no_reasoning\", \"prompt\": \"x\"}\n"
+                + "{\"prompt_index\": 4, \"conversations\": [], \"tool_stats\": {\"dream\": {}}}\n");
+        var result = folder.merge(Set.of("terminal"), JSON);
+        var lines = Files.readAllLines(folder.trajectories());
+        assertEquals(2, lines.size());
+        assertTrue(lines.get(0).contains("\"two\"") && lines.get(1).contains("\"ten\""), "batch_2 before batch_10");
+        assertEquals(new RunFolder.MergeResult(2, 2, 1, 1, 1, 1), result);
+    }
+
+    @Test
+    void statisticsSumToolsSortedByCountWithRoundedRates() {
+        var c = new Checkpoint("r");
+        var a = new ToolStats.Counts();
+        a.count = 12; a.success = 11; a.failure = 1;
+        var b = new ToolStats.Counts();
+        b.count = 20; b.success = 20;
+        c.batch(0).tools.put("terminal", a);
+        c.batch(1).tools.put("web_search", b);
+        c.completed.add(0);
+        var stats = Statistics.build(c, 10, "m", "t", new RunFolder.MergeResult(1, 2, 0, 0, 0, 0), null, 0, 1.234);
+        var text = PyJson.line(stats.path("tool_statistics"));
+        assertEquals("{\"web_search\": {\"count\": 20, \"success\": 20, \"failure\": 0, \"success_rate\": 100.0, \"failure_rate\": 0.0}, "
+                + "\"terminal\": {\"count\": 12, \"success\": 11, \"failure\": 1, \"success_rate\": 91.67, \"failure_rate\": 8.33}}", text);
+        assertEquals(1.23, stats.path("duration_seconds").asDouble());
+        assertEquals(0.0, Statistics.rate(0, 0, 0));
+    }
+
+    @Test
+    void pythonStyleJsonSeparatorsAndUnescapedUnicode() {
+        var o = JsonNodeFactory.instance.objectNode();
+        o.put("a", "é ✓ \"q\"\n").putArray("b");
+        o.putObject("c");
+        assertEquals("{\"a\": \"é ✓ \\\"q\\\"\\n\", \"b\": [], \"c\": {}}", PyJson.line(o));
+        assertEquals("{\n  \"a\": \"é ✓ \\\"q\\\"\\n\",\n  \"b\": [],\n  \"c\": {}\n}", PyJson.indented(o));
+    }
+
+    @Test
+    void listingSortsByNameAndPercentAndMarksMissingToolsets() {
+        var bytes = new java.io.ByteArrayOutputStream();
+        DistributionListing.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8),
+                List.of(new DistributionSpec("z", "last", Map.of("web", 5)), dist("web", 50, "vision", 90)),
+                Set.of("web"));
+        var text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(text.startsWith("📊 Available Toolset Distributions\n" + "=".repeat(70) + "\n\n📊 Distribution: d\n"), text);
+        assertTrue(text.contains("     • vision          :  90% chance  (not available)\n     • web             :  50% chance\n"), text);
+    }
+}
