@@ -13,7 +13,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * Durable file writes: {@link #replace} writes a temp file next to the target, forces it to disk and
  * renames it over the target with {@code ATOMIC_MOVE}, so a reader (or a process killed at any
- * moment) sees the old content or the new, never a torn file; {@link #append} appends and forces.
+ * moment) sees the old content or the new, never a torn file; {@link #appendUnsynced} and
+ * {@link #force} let the batch runner fsync many appended lines at once.
  * Stateless.
  */
 final class AtomicFiles {
@@ -33,9 +34,22 @@ final class AtomicFiles {
         }
     }
 
-    /** Appends {@code text} and forces it to disk (batch.md §6.1: flush + fsync per line). */
-    static void append(Path file, String text) throws IOException {
-        write(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+    /**
+     * Appends {@code text} without forcing it; the caller forces the file ({@link #force}) before it
+     * acknowledges the line (the batch runner does it once per checkpoint write, for every line since).
+     */
+    static void appendUnsynced(Path file, String text) throws IOException {
+        try (var channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE)) {
+            var buffer = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            while (buffer.hasRemaining()) channel.write(buffer);
+        }
+    }
+
+    /** Forces a file's content to disk. */
+    static void force(Path file) throws IOException {
+        try (var channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.force(false);
+        }
     }
 
     private static void write(Path file, String content, StandardOpenOption... options) throws IOException {

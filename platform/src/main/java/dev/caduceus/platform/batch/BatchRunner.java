@@ -16,7 +16,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * One invocation of {@code caduceus batch} after the flags were checked and the plugins booted
@@ -38,6 +42,12 @@ final class BatchRunner {
     private final PrintStream err;
     private final Progress progress;
     private final ReentrantLock lock = new ReentrantLock();
+    private final Condition checkpointed = lock.newCondition();
+    // group commit of the checkpoint (guarded by lock): prompts recorded, prompts durable, a writer busy
+    private final Set<Path> unsyncedBatchFiles = new LinkedHashSet<>();
+    private long recorded;
+    private long durable;
+    private boolean committing;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final List<Thread> workers = new ArrayList<>();
     private final String startedAt = now();
@@ -168,15 +178,22 @@ final class BatchRunner {
         return flat.length() <= options.logPrefixChars() ? flat : flat.substring(0, options.logPrefixChars()) + "…";
     }
 
-    /** Appends the line (if any), updates the counters and rewrites the checkpoint, atomically per prompt. */
+    /**
+     * Appends the line (if any), updates the counters, and returns once a checkpoint that includes
+     * this prompt (and the fsynced line it points to) is on disk: a prompt is acknowledged only when
+     * a crash can no longer lose it. Checkpoint writes are group-committed: while one worker fsyncs
+     * the batch files and rewrites {@code checkpoint.json}, the prompts finished meanwhile queue up
+     * and the next write covers them all, so workers do not each pay a full rewrite and two fsyncs.
+     */
     void record(PromptOutcome outcome, int batchNum, Dataset.Entry entry) throws IOException {
+        long mine;
         lock.lock();
         try {
             var stat = checkpoint.batch(batchNum);
             int index = outcome.promptIndex();
             switch (outcome) {
                 case PromptOutcome.Success s -> {
-                    AtomicFiles.append(folder.batch(batchNum), s.line() + "\n");
+                    appendLine(folder.batch(batchNum), s.line());
                     checkpoint.completed.add(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
@@ -192,7 +209,7 @@ final class BatchRunner {
                     processed++;
                 }
                 case PromptOutcome.Discarded d -> {
-                    AtomicFiles.append(folder.batch(batchNum), d.line() + "\n");
+                    appendLine(folder.batch(batchNum), d.line());
                     checkpoint.discarded.add(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
@@ -212,7 +229,45 @@ final class BatchRunner {
                 case PromptOutcome.Interrupted i -> { return; }
             }
             updateInvocation(null);
-            writeCheckpoint();
+            mine = ++recorded;
+        } finally {
+            lock.unlock();
+        }
+        awaitDurable(mine);
+    }
+
+    /** Appends one line to a batch file (lock held); it is fsynced before the next checkpoint write. */
+    private void appendLine(Path file, String line) throws IOException {
+        AtomicFiles.appendUnsynced(file, line + "\n");
+        unsyncedBatchFiles.add(file);
+    }
+
+    /** Blocks until the checkpoint on disk covers record number {@code mine}; one waiter writes for all. */
+    private void awaitDurable(long mine) throws IOException {
+        lock.lock();
+        try {
+            while (durable < mine) {
+                if (committing) {
+                    checkpointed.awaitUninterruptibly();
+                    continue;
+                }
+                committing = true;
+                long covers = recorded;
+                var files = List.copyOf(unsyncedBatchFiles);
+                unsyncedBatchFiles.clear();
+                checkpoint.lastUpdated = now();
+                var content = PyJson.indented(checkpoint.toJson());
+                lock.unlock();
+                try {
+                    for (var file : files) AtomicFiles.force(file); // the lines first, then the checkpoint naming them
+                    AtomicFiles.replace(folder.checkpoint(), content);
+                } finally {
+                    lock.lock();
+                    committing = false;
+                    checkpointed.signalAll();
+                }
+                durable = Math.max(durable, covers);
+            }
         } finally {
             lock.unlock();
         }
@@ -226,8 +281,12 @@ final class BatchRunner {
     void writeCheckpoint() throws IOException {
         lock.lock();
         try {
+            while (committing) checkpointed.awaitUninterruptibly();
+            for (var file : unsyncedBatchFiles) AtomicFiles.force(file);
+            unsyncedBatchFiles.clear();
             checkpoint.lastUpdated = now();
             AtomicFiles.replace(folder.checkpoint(), PyJson.indented(checkpoint.toJson()));
+            durable = recorded;
         } finally {
             lock.unlock();
         }
