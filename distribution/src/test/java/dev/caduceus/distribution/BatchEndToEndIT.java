@@ -169,6 +169,29 @@ class BatchEndToEndIT {
     }
 
     @Test
+    void aThirdPartyPluginAddsADistributionThatBatchListsAndSamples() throws Exception {
+        ThirdPartyPlugins.calc(home.resolve("plugins"));
+        var list = Caduceus.launch(home, env(), "batch", "--list_distributions");
+        assertEquals(0, list.awaitExit(), list.stderr());
+        assertTrue(list.stdout().contains("📊 Distribution: calc_heavy"), list.stdout());
+        assertTrue(list.stdout().contains("Arithmetic first"), list.stdout());
+        assertTrue(list.stdout().contains("     • calc            : 100% chance"), list.stdout());
+
+        upstream.setDefault(Turn.reasoning("Thinking.").withText("Fine."));
+        var args = new ArrayList<>(List.of("batch", "--dataset_file=" + dataset("calc.jsonl", List.of("one", "two", "three")),
+                "--batch_size=3", "--run_name=calc", "--output_dir=" + work.resolve("calc"), "--distribution=calc_heavy",
+                "--seed=3", "--no_progress"));
+        var run = Caduceus.launch(home, env(), args.toArray(String[]::new));
+        assertEquals(0, run.awaitExit(), run.stdout() + run.stderr());
+        for (var t : lines(work.resolve("calc/trajectories.jsonl"))) {
+            var used = new ArrayList<String>();
+            t.path("toolsets_used").forEach(n -> used.add(n.asText()));
+            assertEquals("calc", used.getFirst(), t.toString()); // 100%: always sampled, first in the distribution's order
+            assertTrue(t.path("tool_stats").has("add"), "the plugin's tool is a registered tool: " + t);
+        }
+    }
+
+    @Test
     void malformedLinesAreReportedAndUpstreamFailuresAreRetriedOnResume() throws Exception {
         var file = work.resolve("mixed.jsonl");
         Files.writeString(file, "{\"prompt\": \"first\"}\n{not json\n\n{\"no_prompt\": 1}\n{\"prompt\": \"second\"}\n");

@@ -150,8 +150,9 @@ final class ThirdPartyPlugins {
     }
 
     /**
-     * {@code calc}: one tool, {@code add}, that adds two integers, and the toolset {@code calc} that
-     * holds it (a third-party tool plugin; enable it with {@code agent.toolsets}).
+     * {@code calc}: one tool, {@code add}, that adds two integers, the toolset {@code calc} that holds
+     * it (a third-party tool plugin; enable it with {@code agent.toolsets}), and the batch
+     * distribution {@code calc_heavy} (calc always, terminal half the time).
      */
     static Path calc(Path dir) {
         return TestPluginJars.plugin("calc")
@@ -168,9 +169,19 @@ final class ThirdPartyPlugins {
                         import dev.caduceus.spi.tool.ToolRisk;
                         import dev.caduceus.spi.tool.ToolSpec;
                         import dev.caduceus.spi.tool.ToolsetSpec;
+                        import dev.caduceus.spi.tool.DistributionSpec;
+                        import java.util.LinkedHashMap;
                         import java.util.List;
 
                         public final class CalcPlugin implements PlatformPlugin {
+                            @Override
+                            public List<DistributionSpec> distributions(PlatformContext ctx) {
+                                var percent = new LinkedHashMap<String, Integer>();
+                                percent.put("calc", 100);
+                                percent.put("terminal", 50);
+                                return List.of(new DistributionSpec("calc_heavy", "Arithmetic first", percent));
+                            }
+
                             @Override
                             public List<ToolsetSpec> toolsets(PlatformContext ctx) {
                                 return List.of(new ToolsetSpec("calc", "Arithmetic", List.of("add"), List.of()));
