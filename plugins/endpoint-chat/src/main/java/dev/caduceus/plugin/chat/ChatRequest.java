@@ -4,11 +4,10 @@ import dev.caduceus.spi.http.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Flags;
 import dev.caduceus.spi.model.ModelOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -66,38 +65,11 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
             throw ApiError.badRequest("no_user_message", "No user message found in messages", null).exception();
         var model = body.path("model").isTextual() && !body.get("model").asText().isEmpty()
                 ? body.get("model").asText() : advertisedModel;
-        var stream = flag(body.get("stream"), false);
-        var includeUsage = stream && flag(body.path("stream_options").get("include_usage"), false);
+        var stream = Flags.parse(body.get("stream"), false);
+        var includeUsage = stream && Flags.parse(body.path("stream_options").get("include_usage"), false);
         return new ChatRequest(model, stream, includeUsage, cutUtf8(String.join("\n", systems), MAX_SYSTEM_BYTES),
                 kept.subList(0, kept.size() - 1), kept.getLast(), firstUser == null ? "" : firstUser,
-                options(body.get("model_options")), body);
-    }
-
-    /** {@code reasoning_effort} and {@code service_tier}; other keys are ignored (§14.2). */
-    private static ModelOptions options(JsonNode node) {
-        if (node == null || node.isNull()) return ModelOptions.DEFAULTS;
-        if (!node.isObject())
-            throw ApiError.badRequest("invalid_model_options", "'model_options' must be an object",
-                    "model_options").exception();
-        var effort = node.path("reasoning_effort").isTextual() ? node.get("reasoning_effort").asText() : null;
-        ObjectNode extra = null;
-        if (node.path("service_tier").isTextual()) {
-            extra = JsonNodeFactory.instance.objectNode();
-            extra.put("service_tier", node.get("service_tier").asText());
-        }
-        return new ModelOptions(null, null, effort, extra);
-    }
-
-    /** The contract's flag rule (§2.1): JSON booleans or {@code 1/true/yes/on}, {@code 0/false/no/off}. */
-    static boolean flag(JsonNode node, boolean defaultValue) {
-        if (node == null || node.isNull()) return defaultValue;
-        if (node.isBoolean()) return node.asBoolean();
-        if (!node.isTextual() && !node.isNumber()) return defaultValue;
-        return switch (node.asText().trim().toLowerCase(Locale.ROOT)) {
-            case "1", "true", "yes", "on" -> true;
-            case "0", "false", "no", "off" -> false;
-            default -> defaultValue;
-        };
+                ModelOptions.fromRequest(body.get("model_options")), body);
     }
 
     private static boolean visible(Message m) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Flags;
 import dev.caduceus.spi.model.ModelOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,9 +62,9 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         var metadata = body.path("metadata").isObject() ? ((ObjectNode) body.get("metadata")).deepCopy()
                 : JsonNodeFactory.instance.objectNode();
         var instructions = body.path("instructions").isTextual() ? body.get("instructions").asText() : null;
-        return new ResponseRequest(model, flag(body.get("stream"), false), flag(body.get("store"), true), messages,
+        return new ResponseRequest(model, Flags.parse(body.get("stream"), false), Flags.parse(body.get("store"), true), messages,
                 instructions, previous, conversation, history,
-                "auto".equals(body.path("truncation").asText(null)), metadata, options(body.get("model_options")),
+                "auto".equals(body.path("truncation").asText(null)), metadata, ModelOptions.fromRequest(body.get("model_options")),
                 body);
     }
 
@@ -119,32 +120,6 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
 
     private static String text(JsonNode node) {
         return node != null && node.isTextual() && !node.asText().isBlank() ? node.asText() : null;
-    }
-
-    /** {@code reasoning_effort} and {@code service_tier}; other keys are ignored (§14.2). */
-    private static ModelOptions options(JsonNode node) {
-        if (node == null || node.isNull()) return ModelOptions.DEFAULTS;
-        if (!node.isObject())
-            throw bad("invalid_model_options", "'model_options' must be an object", "model_options");
-        var effort = node.path("reasoning_effort").isTextual() ? node.get("reasoning_effort").asText() : null;
-        ObjectNode extra = null;
-        if (node.path("service_tier").isTextual()) {
-            extra = JsonNodeFactory.instance.objectNode();
-            extra.put("service_tier", node.get("service_tier").asText());
-        }
-        return new ModelOptions(null, null, effort, extra);
-    }
-
-    /** The contract's flag rule (§2.1): JSON booleans or {@code 1/true/yes/on}, {@code 0/false/no/off}. */
-    static boolean flag(JsonNode node, boolean defaultValue) {
-        if (node == null || node.isNull()) return defaultValue;
-        if (node.isBoolean()) return node.asBoolean();
-        if (!node.isTextual() && !node.isNumber()) return defaultValue;
-        return switch (node.asText().trim().toLowerCase(Locale.ROOT)) {
-            case "1", "true", "yes", "on" -> true;
-            case "0", "false", "no", "off" -> false;
-            default -> defaultValue;
-        };
     }
 
     private static Message message(String role, List<ContentPart> parts) {

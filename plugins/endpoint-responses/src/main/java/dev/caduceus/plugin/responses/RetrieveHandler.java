@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.http.Flags;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,7 +40,7 @@ final class RetrieveHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws Exception {
         var id = exchange.pathParam("response_id");
-        var stream = ResponseRequest.flag(exchange.query("stream").map(Envelope.JSON::textNode).orElse(null), false);
+        var stream = Flags.parse(exchange.query("stream").map(Envelope.JSON::textNode).orElse(null), false);
         var after = stream ? cursor(exchange) : -1L;
         var found = store.find(id).orElseThrow(() -> notFound(id));
         if (!stream) {

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.runs;
 
+import dev.caduceus.spi.http.Flags;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;

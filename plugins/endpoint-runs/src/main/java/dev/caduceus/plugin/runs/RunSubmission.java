@@ -3,8 +3,6 @@ package dev.caduceus.plugin.runs;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.http.ContentNormalizer;
@@ -51,7 +49,7 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         return new RunSubmission(content, input.isArray() ? earlier(input) : List.of(),
                 history(body.get("conversation_history")), text(body.get("instructions")),
                 text(body.get("previous_response_id")), SessionRules.sessionId(body.get("session_id")),
-                text(body.get("model")), text(body.get("provider")), options(body.get("model_options")));
+                text(body.get("model")), text(body.get("provider")), ModelOptions.fromRequest(body.get("model_options")));
     }
 
     /** Python's falsiness, which Hermes applies to {@code input}: absent, null, "", [], {}, false, 0. */
@@ -116,18 +114,6 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
 
     private static String text(JsonNode node) {
         return node != null && node.isTextual() && !node.asText().isBlank() ? node.asText() : null;
-    }
-
-    /** {@code reasoning_effort} and {@code service_tier}; other keys are ignored (§14.2). */
-    private static ModelOptions options(JsonNode node) {
-        if (node == null || node.isNull()) return ModelOptions.DEFAULTS;
-        if (!node.isObject())
-            throw RunErrors.badRequest("invalid_model_options", "'model_options' must be an object", "model_options");
-        var effort = node.path("reasoning_effort").isTextual() ? node.get("reasoning_effort").asText() : null;
-        ObjectNode extra = null;
-        if (node.path("service_tier").isTextual())
-            extra = JsonNodeFactory.instance.objectNode().put("service_tier", node.get("service_tier").asText());
-        return new ModelOptions(null, null, effort, extra);
     }
 
     private static boolean visible(List<ContentPart> parts) {
