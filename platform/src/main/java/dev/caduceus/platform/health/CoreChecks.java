@@ -40,7 +40,11 @@ public final class CoreChecks {
                 : Optional.empty();
         readiness.register("database", database(() -> database.ping(Duration.ofSeconds(2))));
         readiness.register("config", config(config.configFile(), ConfigLoader::stillParses));
-        readiness.register("model", model(model.configured(), probe));
+        var proxy = config.gateway().proxyUrl().filter(u -> !config.agent().runtime().equals("local"));
+        if (proxy.isPresent())                                              // proxy mode (§15): the remote's /health
+            readiness.register("model", proxyModel(new ModelProbe(java.net.URI.create(
+                    proxy.get().replaceAll("/+$", "") + "/health"), null, clock)));
+        else readiness.register("model", model(model.configured(), probe));
         readiness.register("disk", disk(config.home()));
         readiness.register("plugins", plugins(startedPlugins, failedPlugins));
         // Background processes of the terminal tool are not reported to the host yet: 0.
@@ -81,6 +85,18 @@ public final class CoreChecks {
             }
             var reachable = probe.get().reachable();
             details.put("reachable", reachable);
+            return reachable ? Result.healthy(details) : Result.degraded(details);
+        };
+    }
+
+    /** {@code model} in proxy mode: the remote's {@code /health} answered, with {@code "mode":"proxy"}. */
+    public static Supplier<Result> proxyModel(ModelProbe probe) {
+        return () -> {
+            var details = new LinkedHashMap<String, Object>();
+            details.put("configured", true);
+            var reachable = probe.reachable();
+            details.put("reachable", reachable);
+            details.put("mode", "proxy");
             return reachable ? Result.healthy(details) : Result.degraded(details);
         };
     }

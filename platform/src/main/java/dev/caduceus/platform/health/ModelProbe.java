@@ -24,7 +24,12 @@ public final class ModelProbe {
     private Instant checkedAt;
 
     public ModelProbe(String baseUrl, String apiKey, Clock clock) {
-        this.modelsUri = URI.create(baseUrl.replaceAll("/+$", "") + "/models");
+        this(URI.create(baseUrl.replaceAll("/+$", "") + "/models"), apiKey, clock);
+    }
+
+    /** Probes {@code uri} itself (proxy mode: {@code {proxy_url}/health}). */
+    public ModelProbe(URI uri, String apiKey, Clock clock) {
+        this.modelsUri = uri;
         this.apiKey = apiKey;
         this.clock = clock;
         this.client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();

@@ -1,0 +1,72 @@
+package dev.caduceus.plugin.relay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.agent.RunRequest;
+import java.net.http.HttpRequest;
+
+/**
+ * The remote request of one turn (contract §15 rules 1 and 2): the streaming chat-completions body with
+ * the full message list, and the headers. Never {@code X-Hermes-Session-Id}: the remote would replace
+ * the sent history with its own stored copy.
+ */
+final class RelayRequest {
+    private RelayRequest() {}
+
+    static HttpRequest build(RelaySettings settings, ObjectMapper json, RunRequest request) throws Exception {
+        var builder = HttpRequest.newBuilder(settings.chatUri())
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .header("User-Agent", "caduceus-relay/" + settings.version())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(settings, json, request))));
+        if (settings.key() != null) builder.header("Authorization", "Bearer " + settings.key());
+        if (settings.toolProgress()) builder.header("X-Hermes-Tool-Progress", "true");
+        if (request.sessionKey() != null && !request.sessionKey().isBlank())
+            builder.header("X-Hermes-Session-Key", request.sessionKey());
+        return builder.build();
+    }
+
+    static ObjectNode body(RelaySettings settings, ObjectMapper json, RunRequest request) {
+        var body = json.createObjectNode();
+        body.put("model", settings.modelName());
+        body.put("stream", true);
+        body.putObject("stream_options").put("include_usage", true);
+        var messages = body.putArray("messages");
+        if (request.instructions() != null && !request.instructions().isBlank())
+            messages.addObject().put("role", "system").put("content", request.instructions());
+        for (var m : request.messages()) message(messages.addObject(), m);
+        return body;
+    }
+
+    private static void message(ObjectNode out, Message m) {
+        out.put("role", m.role());
+        boolean onlyText = m.content().stream().allMatch(p -> p instanceof ContentPart.Text);
+        if (onlyText) {
+            if (m.content().isEmpty() && !m.toolCalls().isEmpty()) out.putNull("content");
+            else out.put("content", m.text());
+        } else {
+            ArrayNode parts = out.putArray("content");
+            for (var part : m.content()) {
+                switch (part) {
+                    case ContentPart.Text t -> parts.addObject().put("type", "text").put("text", t.text());
+                    case ContentPart.ImageUrl i -> {
+                        var image = parts.addObject().put("type", "image_url").putObject("image_url").put("url", i.url());
+                        if (i.detail() != null) image.put("detail", i.detail());
+                    }
+                }
+            }
+        }
+        if (!m.toolCalls().isEmpty()) {
+            var calls = out.putArray("tool_calls");
+            for (var call : m.toolCalls()) {
+                var entry = calls.addObject().put("id", call.id()).put("type", "function");
+                entry.putObject("function").put("name", call.name()).put("arguments", call.arguments().toString());
+            }
+        }
+        if (m.toolCallId() != null) out.put("tool_call_id", m.toolCallId());
+        if (m.name() != null) out.put("name", m.name());
+    }
+}

@@ -1,0 +1,56 @@
+package dev.caduceus.plugin.relay;
+
+import dev.caduceus.spi.PlatformContext;
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * What the relay needs to reach the remote server. Immutable.
+ *
+ * @param target        {@code gateway.proxy_url} without trailing slashes, or null when unset
+ * @param key           {@code gateway.proxy_key}, or null (then no {@code Authorization} header)
+ * @param connectTimeout connect and response-header deadline (10 s): exceeded → {@code proxy_unreachable}
+ * @param readTimeout   longest silence of the remote ({@code gateway.proxy_read_timeout_seconds}) →
+ *                      {@code proxy_timeout}
+ * @param toolProgress  send {@code X-Hermes-Tool-Progress: true} ({@code plugins.relay.tool_progress})
+ * @param modelName     the front's advertised model name, sent as {@code model}
+ * @param version       the Caduceus version, for the {@code User-Agent}
+ */
+record RelaySettings(String target, String key, Duration connectTimeout, Duration readTimeout, boolean toolProgress,
+                     String modelName, String version) {
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+    RelaySettings {
+        if (target != null) {
+            target = target.strip().replaceAll("/+$", "");
+            if (target.isEmpty()) target = null;
+        }
+    }
+
+    static RelaySettings from(PlatformContext ctx) {
+        var gateway = ctx.section("gateway");
+        var url = gateway.string("proxy_url").orElse(null);
+        var key = gateway.string("proxy_key").filter(s -> !s.isBlank()).orElse(null);
+        var read = Duration.ofSeconds(gateway.integer("proxy_read_timeout_seconds", 1800));
+        return new RelaySettings(url, key, CONNECT_TIMEOUT, read, ctx.config().bool("tool_progress", true),
+                ctx.global().modelName(), ctx.global().version());
+    }
+
+    /** {@code {proxy_url}/v1/chat/completions}. */
+    URI chatUri() {
+        return URI.create(target + "/v1/chat/completions");
+    }
+
+    /** {@code scheme://host:port} of the target, for {@code relay.target}. */
+    String origin() {
+        var uri = URI.create(target);
+        int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+        return uri.getScheme() + "://" + uri.getHost() + ":" + port;
+    }
+
+    @Override
+    public String toString() {
+        return "RelaySettings[target=" + target + ", key=" + (key == null ? "none" : "***") + "]";
+    }
+}

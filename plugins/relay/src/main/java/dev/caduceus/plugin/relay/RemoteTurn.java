@@ -1,0 +1,159 @@
+package dev.caduceus.plugin.relay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.agent.RunContext;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.Usage;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The parsing state of one relayed turn (contract §15 rule 3): SSE lines in, run events out.
+ * {@code delta.content} → text delta, {@code delta.reasoning_content} → reasoning delta,
+ * {@code hermes.tool.progress} (named event or comment line) → tool started/completed, usage →
+ * usage reported (once), {@code finish_reason} → how the turn ended, {@code [DONE]} → end.
+ * Confined to the run's thread.
+ */
+final class RemoteTurn {
+    static final String PROGRESS = "hermes.tool.progress";
+
+    /** The remote sent something that is not a chat-completions stream. */
+    static final class Malformed extends Exception {
+        Malformed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final ObjectMapper json;
+    private final RunContext context;
+    private final StringBuilder output = new StringBuilder();
+    private final Map<String, Long> toolStarts = new HashMap<>();
+    private String event;
+    private String finishReason;
+    private String error;
+    private Usage usage = Usage.ZERO;
+    private boolean usageSeen;
+
+    RemoteTurn(ObjectMapper json, RunContext context) {
+        this.json = json;
+        this.context = context;
+    }
+
+    /** Feeds one line; returns true at {@code [DONE]}. */
+    boolean line(String line) throws Malformed {
+        if (line.isEmpty()) {
+            event = null;
+            return false;
+        }
+        if (line.startsWith(":")) {
+            var comment = line.substring(1).strip();
+            if (comment.startsWith(PROGRESS + " ")) progress(parse(comment.substring(PROGRESS.length() + 1)));
+            return false;
+        }
+        if (line.startsWith("event:")) {
+            event = line.substring(6).strip();
+            return false;
+        }
+        if (!line.startsWith("data:")) return false; // id:, retry: and unknown fields are ignored (SSE rules)
+        var data = line.substring(5).strip();
+        if (PROGRESS.equals(event)) {
+            progress(parse(data));
+            return false;
+        }
+        if (data.equals("[DONE]")) return true;
+        chunk(parse(data));
+        return false;
+    }
+
+    private JsonNode parse(String data) throws Malformed {
+        try {
+            var node = json.readTree(data);
+            if (node == null || !node.isObject()) throw new Malformed("expected a JSON object frame");
+            return node;
+        } catch (IOException e) {
+            throw new Malformed("a frame is not JSON");
+        }
+    }
+
+    private void chunk(JsonNode chunk) throws Malformed {
+        var choices = chunk.path("choices");
+        if (!choices.isArray()) {
+            if (chunk.path("error").isObject()) {
+                finishReason = "error";
+                error = chunk.path("error").path("message").asText("The remote agent failed");
+                return;
+            }
+            throw new Malformed("a frame has no 'choices'");
+        }
+        for (var choice : choices) {
+            var delta = choice.path("delta");
+            var text = delta.path("content");
+            if (text.isTextual() && !text.asText().isEmpty()) {
+                output.append(text.asText());
+                context.emit(new RunEvent.TextDelta(text.asText()));
+            }
+            var reasoning = delta.path("reasoning_content");
+            if (reasoning.isTextual() && !reasoning.asText().isEmpty())
+                context.emit(new RunEvent.ReasoningDelta(reasoning.asText()));
+            var finish = choice.path("finish_reason");
+            if (finish.isTextual()) {
+                finishReason = finish.asText();
+                var message = chunk.path("error").path("message");
+                if (message.isTextual()) error = message.asText();
+                else if (chunk.path("hermes").path("error").isTextual()) error = chunk.path("hermes").path("error").asText();
+            }
+        }
+        var u = chunk.path("usage");
+        if (u.isObject() && !usageSeen) {
+            usageSeen = true;
+            usage = new Usage(Math.max(0, u.path("prompt_tokens").asLong()), Math.max(0, u.path("completion_tokens").asLong()),
+                    Math.max(0, u.path("total_tokens").asLong()));
+            context.emit(new RunEvent.UsageReported(usage, usage));
+        }
+    }
+
+    private void progress(JsonNode notice) {
+        var id = notice.path("toolCallId").asText("");
+        var tool = notice.path("tool").asText("");
+        if (id.isEmpty() || tool.isEmpty()) return;
+        switch (notice.path("status").asText("")) {
+            case "running" -> {
+                if (toolStarts.putIfAbsent(id, System.nanoTime()) != null) return;
+                var label = notice.path("label").asText("");
+                String preview = label.startsWith(tool + ": ") ? label.substring(tool.length() + 2)
+                        : label.isEmpty() || label.equals(tool) ? null : label;
+                var emoji = notice.path("emoji").isTextual() ? notice.path("emoji").asText() : null;
+                context.emit(new RunEvent.ToolCallStarted(id, tool, json.createObjectNode(), preview, emoji));
+            }
+            case "completed" -> {
+                var started = toolStarts.remove(id);
+                if (started == null) return;
+                long millis = (System.nanoTime() - started) / 1_000_000;
+                context.emit(new RunEvent.ToolCallFinished(id, tool, millis, notice.path("error").asBoolean(false), ""));
+            }
+            default -> { }
+        }
+    }
+
+    String output() {
+        return output.toString();
+    }
+
+    Usage usage() {
+        return usage;
+    }
+
+    boolean finished() {
+        return finishReason != null;
+    }
+
+    String finishReason() {
+        return finishReason;
+    }
+
+    String error() {
+        return error;
+    }
+}
