@@ -227,6 +227,8 @@ class RelayEndToEndIT {
         var caps = JSON.readTree(front.get("/v1/capabilities", FRONT_AUTH).body());
         assertEquals("proxy", caps.path("runtime").path("mode").asText(), caps.toString());
         assertEquals("remote", caps.path("runtime").path("tool_execution").asText());
+        var backUri = back.awaitListening();
+        assertEquals("http://" + backUri.getHost() + ":" + backUri.getPort(), caps.path("relay").path("target").asText(), caps.toString());
     }
 
     @Test

@@ -71,6 +71,7 @@ final class Documents {
                 .put("version", ctx.global().version());
         root.putObject("auth").put("type", "bearer").put("required", true);
         root.set("runtime", runtime(deployment.runtimeMode()));
+        if (!"local".equals(deployment.runtimeMode())) relayTarget().ifPresent(t -> root.putObject("relay").put("target", t));
         root.set("features", features(deployment));
         root.set("endpoints", endpoints(deployment));
         root.set("plugins", plugins(deployment));
@@ -78,6 +79,19 @@ final class Documents {
         root.set("toolsets", toolsetList());
         root.set("distributions", distributions());
         return root;
+    }
+
+    /** {@code scheme://host:port} of {@code gateway.proxy_url} (never its path, query or credentials). */
+    private java.util.Optional<String> relayTarget() {
+        try {
+            return ctx.section("gateway").string("proxy_url").map(url -> {
+                var uri = java.net.URI.create(url.strip());
+                int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+                return uri.getScheme() + "://" + uri.getHost() + ":" + port;
+            });
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     private ObjectNode runtime(String mode) {
