@@ -227,6 +227,7 @@ class RelayEndToEndIT {
         var caps = JSON.readTree(front.get("/v1/capabilities", FRONT_AUTH).body());
         assertEquals("proxy", caps.path("runtime").path("mode").asText(), caps.toString());
         assertEquals("remote", caps.path("runtime").path("tool_execution").asText());
+        assertEquals(0, caps.path("tools").size(), "tools run remotely: " + caps.path("tools"));
         var backUri = back.awaitListening();
         assertEquals("http://" + backUri.getHost() + ":" + backUri.getPort(), caps.path("relay").path("target").asText(), caps.toString());
     }

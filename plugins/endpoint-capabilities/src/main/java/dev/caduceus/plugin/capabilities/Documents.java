@@ -75,7 +75,8 @@ final class Documents {
         root.set("features", features(deployment));
         root.set("endpoints", endpoints(deployment));
         root.set("plugins", plugins(deployment));
-        root.set("tools", tools());
+        // proxy mode (§15 rule 6): tools run on the remote, so no local tool is listed
+        root.set("tools", "local".equals(deployment.runtimeMode()) ? tools() : ctx.json().createObjectNode());
         root.set("toolsets", toolsetList());
         root.set("distributions", distributions());
         return root;
