@@ -1,0 +1,45 @@
+#!/bin/sh
+# Builds the assembled distribution's ahead-of-time cache, lib/caduceus.aot (JDK 25+, JEP 483/514):
+# starts `bin/caduceus serve` once with -XX:AOTCacheOutput on a scratch home, waits until it listens,
+# asks /health, and stops it; the JVM writes the cache of the classes it loaded and linked at exit.
+# The launcher uses the cache when it exists and the Java running Caduceus is 25 or newer; a cache
+# that no longer matches (other JDK, moved folder, changed jars) is ignored silently. Never fails the
+# build: without JDK 25, or if training goes wrong, there is simply no cache.
+# Usage: train-aot.sh DIST_DIR
+set -u
+DIST=$1
+JAVA="${JAVA_HOME:-}/bin/java"
+[ -x "$JAVA" ] || JAVA=$(command -v java || true)
+[ -n "$JAVA" ] || { echo "AOT cache: skipped (no java)"; exit 0; }
+major=$("$JAVA" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit }')
+if [ "${major:-0}" -lt 25 ] 2>/dev/null; then echo "AOT cache: skipped (Java $major; needs 25+)"; exit 0; fi
+CACHE="$DIST/lib/caduceus.aot"
+rm -f "$CACHE"
+SCRATCH=$(mktemp -d)
+LOG="$SCRATCH/training.log"
+CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=off \
+  JAVA_HOME="${JAVA%/bin/java}" JAVA_OPTS="-XX:AOTCacheOutput=$CACHE -Xlog:aot=off -Xlog:cds=off" \
+  "$DIST/bin/caduceus" serve > "$LOG" 2>&1 &
+pid=$!
+url=""
+i=0
+while [ $i -lt 600 ]; do
+  url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$LOG" | head -1)
+  [ -n "$url" ] && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+  i=$((i + 1))
+done
+if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
+  curl -fs -o /dev/null "$url/health" || true
+  curl -fs -o /dev/null -H "Authorization: Bearer aot-training-key-0123456789" "$url/v1/capabilities" || true
+fi
+kill -TERM "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+if [ -f "$CACHE" ]; then
+  echo "AOT cache: $CACHE ($(du -h "$CACHE" | cut -f1))"
+else
+  echo "AOT cache: not created (training log below)"; tail -20 "$LOG"
+fi
+rm -rf "$SCRATCH"
+exit 0
