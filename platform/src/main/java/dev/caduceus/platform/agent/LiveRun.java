@@ -119,10 +119,10 @@ final class LiveRun implements RunHandle {
         }
     }
 
+    /** Cancels without the {@code stopping} status (client gone, shutdown); {@link #stop} is the runs API's stop. */
     @Override
     public void cancel(String reason) {
-        if ("stopped".equals(reason)) stop();
-        else cancellation.cancel(reason);
+        cancellation.cancel(reason);
     }
 
     /** The status record as of now. */

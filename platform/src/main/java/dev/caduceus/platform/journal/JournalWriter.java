@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +41,6 @@ final class JournalWriter implements AutoCloseable {
     private final LiveTail tail;
     private final LinkedBlockingQueue<Op> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
-    private final AtomicLong batches = new AtomicLong();
-    private final AtomicLong committed = new AtomicLong();
     private volatile boolean closed;
 
     JournalWriter(Database database, RunStore store, LiveTail tail) {
@@ -73,15 +70,6 @@ final class JournalWriter implements AutoCloseable {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             LOG.warn("Run journal flush did not complete: {}", e.toString());
         }
-    }
-
-    /** Batches committed and entries written so far (for benchmarks and health). */
-    long batches() {
-        return batches.get();
-    }
-
-    long committedEntries() {
-        return committed.get();
     }
 
     private void offer(Op op) {
@@ -134,8 +122,6 @@ final class JournalWriter implements AutoCloseable {
                     store.write(sql, entries, records.values());
                     return null;
                 });
-                batches.incrementAndGet();
-                committed.addAndGet(entries.size());
                 return;
             } catch (RuntimeException e) {
                 if (attempt >= ATTEMPTS) {

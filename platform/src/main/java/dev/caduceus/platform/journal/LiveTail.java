@@ -42,10 +42,6 @@ final class LiveTail {
         windows.remove(runId);
     }
 
-    boolean isOpen(String runId) {
-        return windows.containsKey(runId);
-    }
-
     /**
      * Reads from the run's window; null when the run is not open or {@code afterSeq} is older than
      * the window (then the caller reads the journal).

@@ -106,11 +106,6 @@ public final class RunJournal implements EventLog, AutoCloseable {
         return store.prune(runsBefore, keysBefore);
     }
 
-    /** Batches committed so far. */
-    public long batches() {
-        return writer.batches();
-    }
-
     /** Commits what is queued and stops the writer. */
     @Override
     public void close() {
