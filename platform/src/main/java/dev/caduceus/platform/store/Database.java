@@ -17,14 +17,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -33,7 +27,12 @@ import org.jdbi.v3.core.Jdbi;
  * reader handles.
  *
  * <p>Threading: thread-safe; callers may be virtual threads. {@link #write} queues the work on the
- * writer thread and blocks until it committed (one IMMEDIATE transaction per call, serialized).
+ * writer thread and blocks until it committed. Writes are serialized and group-committed: the writer
+ * takes every write queued while the previous commit ran and runs them, in order, in one IMMEDIATE
+ * transaction, each inside its own savepoint, so a write that throws is rolled back alone and the
+ * others still commit. One commit for many writes is what lets the chat path (a session transcript
+ * per turn) sustain thousands of turns a second on one writer thread. If the shared transaction
+ * itself fails, every write in it is run again alone, so a write only ever fails for its own reasons.
  * {@link #read} borrows a reader handle for the duration of the work (one deferred transaction, so
  * the work sees one snapshot). Never call {@link #write} from inside a write; never hold a read
  * while waiting for something else. Lifecycle: {@link #close()} stops accepting work, lets queued
@@ -47,17 +46,14 @@ public final class Database implements AutoCloseable {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
     private final Path file;
-    private final ExecutorService writer;
-    private final AtomicReference<Thread> writerThread = new AtomicReference<>();
-    private final Handle writeHandle;
+    private final GroupCommitWriter writer;
     private final List<Handle> readHandles;
     private final BlockingQueue<Handle> idleReaders;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Database(Path file, ExecutorService writer, Handle writeHandle, List<Handle> readHandles) {
+    private Database(Path file, GroupCommitWriter writer, List<Handle> readHandles) {
         this.file = file;
         this.writer = writer;
-        this.writeHandle = writeHandle;
         this.readHandles = List.copyOf(readHandles);
         this.idleReaders = new ArrayBlockingQueue<>(readHandles.size(), false, readHandles);
     }
@@ -69,26 +65,17 @@ public final class Database implements AutoCloseable {
         String url = "jdbc:sqlite:" + absolute + "?" + PRAGMAS;
         Jdbi writerJdbi = Jdbi.create(url + "&transaction_mode=IMMEDIATE");
         Jdbi readerJdbi = Jdbi.create(url);
-        var started = new AtomicReference<Thread>();
-        ExecutorService writer = Executors.newSingleThreadExecutor(task -> {
-            Thread t = Thread.ofPlatform().name("caduceus-db-writer").daemon(false).unstarted(task);
-            started.set(t);
-            return t;
-        });
         List<Handle> readers = new ArrayList<>();
-        Handle writeHandle = null;
+        GroupCommitWriter writer = null;
         try {
-            writeHandle = writer.submit((java.util.concurrent.Callable<Handle>) writerJdbi::open).get(); // opened first: it switches the file to WAL
+            writer = GroupCommitWriter.start(writerJdbi); // opened first: it switches the file to WAL
             for (int i = 0; i < READERS; i++) readers.add(readerJdbi.open());
         } catch (Exception | Error e) {
             readers.forEach(Handle::close);
-            if (writeHandle != null) writeHandle.close();
-            writer.shutdownNow();
-            Throwable cause = e instanceof ExecutionException ee && ee.getCause() != null ? ee.getCause() : e;
-            throw new StoreException("Cannot open database " + absolute + ": " + cause.getMessage(), cause);
+            if (writer != null) writer.close();
+            throw new StoreException("Cannot open database " + absolute + ": " + e.getMessage(), e);
         }
-        var db = new Database(absolute, writer, writeHandle, readers);
-        db.writerThread.set(started.get());
+        var db = new Database(absolute, writer, readers);
         db.ping(CLOSE_WAIT); // opens the WAL index, so -wal and -shm exist before permissions are fixed
         db.restrictPermissions();
         return db;
@@ -100,13 +87,19 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on the writer thread in one IMMEDIATE transaction and waits for the commit.
-     * An exception from the work rolls the transaction back and is rethrown as a
-     * {@link StoreException} (unless it already is one).
+     * Runs {@code work} on the writer thread inside an IMMEDIATE transaction (shared with the writes
+     * queued next to it, under a savepoint of its own) and waits for the commit. An exception from
+     * the work rolls back what it did and is rethrown as a {@link StoreException} (unless it already
+     * is one).
      */
     public <T> T write(SqlWork<T> work) {
         requireNonNull(work, "work");
-        return writeWithHandle(h -> work.run(new HandleSql(h)));
+        return writer.write(h -> work.run(new HandleSql(h)), false);
+    }
+
+    /** Writes queued behind the one the writer is running (for tests). */
+    int queuedWrites() {
+        return writer.queued();
     }
 
     /** Work that needs the raw handle (migrations run multi-statement scripts). */
@@ -115,26 +108,9 @@ public final class Database implements AutoCloseable {
         T run(Handle handle) throws Exception;
     }
 
-    /** {@link #write} with the writer's jdbi handle, for this package only. */
+    /** {@link #write} with the writer's jdbi handle in a transaction of its own, for this package only. */
     <T> T writeWithHandle(HandleWork<T> work) {
-        if (Thread.currentThread() == writerThread.get())
-            throw new StoreException("write() called from inside a write; do all the work in one call", null);
-        Future<T> future;
-        try {
-            if (closed.get()) throw new RejectedExecutionException();
-            future = writer.submit(() -> writeHandle.inTransaction(work::run));
-        } catch (RejectedExecutionException e) {
-            throw new StoreException("database is closed", null);
-        }
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(false); // not yet started: never run it; already running: it completes
-            Thread.currentThread().interrupt();
-            throw new StoreException("interrupted while waiting for the database writer", e);
-        } catch (ExecutionException e) {
-            throw wrap("write failed", e.getCause());
-        }
+        return writer.write(work, true);
     }
 
     /** Runs {@code work} on a pooled reader handle, in one deferred (read) transaction. */
@@ -165,10 +141,8 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) return;
-        writer.execute(writeHandle::close);
-        writer.shutdown();
+        writer.close(CLOSE_WAIT);
         try {
-            if (!writer.awaitTermination(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS)) writer.shutdownNow();
             for (int i = 0; i < readHandles.size(); i++) {
                 Handle h = idleReaders.poll(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
                 if (h == null) break; // a read is stuck; its handle is closed below regardless

@@ -55,6 +55,78 @@ class DatabaseTest {
         assertEquals((Object) (49 * 50 / 2), db.read(sql -> sql.queryOne("SELECT sum(id) FROM t", r -> r.getInt(1)).orElseThrow()));
     }
 
+    /** Blocks the writer inside a write until the returned latch opens; returns once it is running. */
+    private java.util.concurrent.CountDownLatch occupyWriter(java.util.concurrent.ExecutorService pool) throws Exception {
+        var running = new java.util.concurrent.CountDownLatch(1);
+        var release = new java.util.concurrent.CountDownLatch(1);
+        pool.submit(() -> db.write(sql -> {
+            running.countDown();
+            release.await();
+            return sql.update("INSERT INTO t (id, name) VALUES (1000, 'blocker')");
+        }));
+        running.await();
+        return release;
+    }
+
+    private void awaitQueued(int writes) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (db.queuedWrites() < writes && System.nanoTime() < deadline) Thread.sleep(1);
+        assertEquals(writes, db.queuedWrites());
+    }
+
+    @Test
+    void queuedWritesShareOneCommitAndAFailingOneIsRolledBackAlone() throws Exception {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var release = occupyWriter(pool);
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> db.write(sql -> {
+                    sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
+                    if (n == 5) throw new IllegalStateException("row 5 refused");
+                    return db.read(r -> r.queryOne("SELECT count(*) FROM t", x -> x.getInt(1)).orElseThrow());
+                })));
+            }
+            awaitQueued(10);
+            release.countDown();
+            for (int i = 0; i < 10; i++) {
+                if (i == 5) {
+                    var e = assertThrows(java.util.concurrent.ExecutionException.class, futures.get(i)::get);
+                    assertInstanceOf(StoreException.class, e.getCause());
+                    assertInstanceOf(IllegalStateException.class, e.getCause().getCause());
+                } else {
+                    // a reader saw only the blocker's commit: the ten writes ran in one transaction
+                    assertEquals(1, futures.get(i).get());
+                }
+            }
+        }
+        assertEquals(10, count());
+        assertEquals(Optional.empty(), db.read(sql -> sql.queryOne("SELECT name FROM t WHERE id = 5", r -> r.getString(1))));
+    }
+
+    @Test
+    void aWriteThatBreaksTheSharedTransactionFailsAloneAndTheOthersStillCommit() throws Exception {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var release = occupyWriter(pool);
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> db.write(sql -> {
+                    int changed = sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
+                    if (n == 3) sql.update("ROLLBACK"); // ends whatever transaction it runs in
+                    return changed;
+                })));
+            }
+            awaitQueued(6);
+            release.countDown();
+            for (int i = 0; i < 6; i++) {
+                if (i == 3) assertThrows(java.util.concurrent.ExecutionException.class, futures.get(i)::get);
+                else assertEquals(1, futures.get(i).get());
+            }
+        }
+        assertEquals(List.of(0, 1, 2, 4, 5, 1000), db.read(sql -> sql.query("SELECT id FROM t ORDER BY id", r -> r.getInt(1))));
+    }
+
     @Test
     void failingWriteRollsBackAndIsWrapped() {
         var e = assertThrows(StoreException.class, () -> db.write(sql -> {

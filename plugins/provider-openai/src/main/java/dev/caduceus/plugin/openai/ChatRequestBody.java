@@ -8,8 +8,6 @@ import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.model.ModelRequest;
 import dev.caduceus.spi.model.ModelSettings;
-import dev.caduceus.spi.tool.ToolSpec;
-import java.util.Comparator;
 
 /**
  * Builds the {@code POST /chat/completions} body of tools.md §2.3 from a {@link ModelRequest} and the
@@ -18,10 +16,12 @@ import java.util.Comparator;
 final class ChatRequestBody {
     private final ObjectMapper json;
     private final ModelSettings settings;
+    private final ToolsJson tools;
 
     ChatRequestBody(ObjectMapper json, ModelSettings settings) {
         this.json = json;
         this.settings = settings;
+        this.tools = new ToolsJson(json);
     }
 
     /**
@@ -34,8 +34,7 @@ final class ChatRequestBody {
         var messages = body.putArray("messages");
         for (var message : request.messages()) messages.add(message(message));
         if (!request.tools().isEmpty()) {
-            var tools = body.putArray("tools");
-            request.tools().stream().sorted(Comparator.comparing(ToolSpec::name)).forEach(t -> tools.add(tool(t)));
+            body.putRawValue("tools", tools.of(request.tools()));
             body.put("tool_choice", "auto");
         }
         body.put("stream", stream);
@@ -89,12 +88,5 @@ final class ChatRequestBody {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize tool arguments", e); // a tree always serializes
         }
-    }
-
-    private ObjectNode tool(ToolSpec spec) {
-        var node = json.createObjectNode().put("type", "function");
-        node.putObject("function").put("name", spec.name()).put("description", spec.description())
-                .set("parameters", spec.parameters());
-        return node;
     }
 }

@@ -5,6 +5,9 @@ import dev.caduceus.spi.store.Sql;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -12,10 +15,21 @@ import java.util.function.Function;
  * rewrites the store's rows inside one write transaction, so writes to a scope are serialized and a
  * failed or refused edit stores nothing. An entry whose text survives an edit keeps its
  * {@code created_at}/{@code updated_at}; new text gets the clock's now. Thread-safe.
+ *
+ * <p>Reads are cached per scope and store: every agent turn puts the memory in its system prompt, and
+ * this plugin is the only writer of its table, so a store is read from SQLite once and again only
+ * after an edit. A read that raced with an edit is not cached (the edit count moved meanwhile).
+ * Scopes can be per session, so the cache holds at most {@value #MAX_CACHED} stores and starts over
+ * when full.
  */
 final class MemoryStore {
+    static final int MAX_CACHED = 4096;
     private final PluginDatabase db;
     private final Clock clock;
+    private final Map<Key, List<String>> cache = new ConcurrentHashMap<>();
+    private final AtomicLong edits = new AtomicLong();
+
+    private record Key(String scope, MemoryTarget target) {}
 
     MemoryStore(PluginDatabase db, Clock clock) {
         this.db = db;
@@ -24,17 +38,35 @@ final class MemoryStore {
 
     /** The entries of {@code target} in {@code scope}, in order. */
     List<String> entries(String scope, MemoryTarget target) {
-        return db.read(sql -> texts(load(sql, scope, target)));
+        var key = new Key(scope, target);
+        var cached = cache.get(key);
+        if (cached != null) return cached;
+        long before = edits.get();
+        var entries = db.read(sql -> texts(load(sql, scope, target)));
+        synchronized (cache) {
+            if (edits.get() == before) {
+                if (cache.size() >= MAX_CACHED) cache.clear();
+                cache.put(key, entries);
+            }
+        }
+        return entries;
     }
 
     /** Runs {@code edit} on the current entries and stores its result when it changed them, atomically. */
     Outcome edit(String scope, MemoryTarget target, Function<List<String>, Outcome> edit) {
-        return db.write(sql -> {
-            var rows = load(sql, scope, target);
-            var outcome = edit.apply(texts(rows));
-            if (outcome.changed()) save(sql, scope, target, rows, outcome.entries());
-            return outcome;
-        });
+        try {
+            return db.write(sql -> {
+                var rows = load(sql, scope, target);
+                var outcome = edit.apply(texts(rows));
+                if (outcome.changed()) save(sql, scope, target, rows, outcome.entries());
+                return outcome;
+            });
+        } finally {
+            synchronized (cache) { // after the commit (or a failure): later reads go to the database
+                edits.incrementAndGet();
+                cache.remove(new Key(scope, target));
+            }
+        }
     }
 
     private record Row(String text, String createdAt, String updatedAt) {}
