@@ -14,6 +14,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
@@ -68,8 +69,15 @@ public final class HttpServer implements AutoCloseable {
         requireNonNull(settings, "settings");
         requireNonNull(router, "router");
         requireNonNull(hostMapper, "hostMapper");
-        var pool = new VirtualThreadPool(MAX_CONCURRENT_TASKS);
-        pool.setName("caduceus-http");
+        // Jetty's recommended shape: selectors and the acceptor on a few platform threads, every
+        // request handler on a virtual thread. With a VirtualThreadPool as the server's only pool the
+        // selectors were virtual threads too, and each epoll wait pinned one of the (here two)
+        // carriers; handing a request from a pinned selector to a handler cost milliseconds.
+        var virtual = new VirtualThreadPool(MAX_CONCURRENT_TASKS);
+        virtual.setName("caduceus-http");
+        var pool = new QueuedThreadPool();
+        pool.setName("caduceus-io");
+        pool.setVirtualThreadsExecutor(virtual);
         var server = new Server(pool);
 
         var config = new HttpConfiguration();
