@@ -520,7 +520,10 @@ public final class Suite {
             try (var in = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
-                    if (Double.isNaN(first) && line.startsWith("data: {") && line.contains("\"content\":\""))
+                    // the first non-empty content: the upstream's role chunk carries "content":"" (nginx
+                    // relays it as is), Caduceus' role chunk none; both must count the first real token
+                    if (Double.isNaN(first) && line.startsWith("data: {") && line.contains("\"content\":\"")
+                            && !line.contains("\"content\":\"\""))
                         first = (System.nanoTime() - t0) / 1e6;
                     if (line.equals("data: [DONE]")) return new double[] {first, (System.nanoTime() - t0) / 1e6};
                 }

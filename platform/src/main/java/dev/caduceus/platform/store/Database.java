@@ -14,7 +14,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,7 @@ public final class Database implements AutoCloseable {
 
     private final Path file;
     private final GroupCommitWriter writer;
+    private final Map<Handle, StatementCache> statements = new ConcurrentHashMap<>(); // one per connection
     private final List<Handle> readHandles;
     private final BlockingQueue<Handle> idleReaders;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -94,7 +97,12 @@ public final class Database implements AutoCloseable {
      */
     public <T> T write(SqlWork<T> work) {
         requireNonNull(work, "work");
-        return writer.write(h -> work.run(new HandleSql(h)), false);
+        return writer.write(h -> work.run(sql(h)), false);
+    }
+
+    /** {@link Sql} on {@code handle}, with the statement cache of its connection. */
+    private HandleSql sql(Handle handle) {
+        return new HandleSql(handle, statements.computeIfAbsent(handle, h -> new StatementCache()));
     }
 
     /** Writes queued behind the one the writer is running (for tests). */
@@ -118,7 +126,7 @@ public final class Database implements AutoCloseable {
         requireNonNull(work, "work");
         Handle handle = borrowReader();
         try {
-            return handle.inTransaction(h -> work.run(new HandleSql(h)));
+            return handle.inTransaction(h -> work.run(sql(h)));
         } catch (Exception e) {
             throw wrap("read failed", e);
         } finally {
