@@ -1,0 +1,10 @@
+package dev.caduceus.plugin.openai;
+
+/**
+ * A response whose head has arrived; the body streams from {@code body}, which must be closed.
+ *
+ * @param status  the status code (never 1xx)
+ * @param headers the header fields
+ * @param body    the body as it arrives
+ */
+record Http1Response(int status, ResponseHeaders headers, ResponseBody body) {}
