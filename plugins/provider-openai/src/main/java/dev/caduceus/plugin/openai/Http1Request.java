@@ -13,7 +13,7 @@ import java.util.SequencedMap;
  *
  * @param method  {@code GET}, {@code POST}, …
  * @param uri     an absolute {@code http} or {@code https} URI
- * @param headers header names and values (no CR or LF)
+ * @param headers header names and values (no CR, LF or NUL: {@link IllegalArgumentException})
  * @param body    the body bytes, empty for none
  */
 record Http1Request(String method, URI uri, SequencedMap<String, String> headers, byte[] body) {
@@ -21,7 +21,23 @@ record Http1Request(String method, URI uri, SequencedMap<String, String> headers
         requireNonNull(method, "method");
         requireNonNull(uri, "uri");
         headers = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(headers));
+        headers.forEach(Http1Request::checkField);
         body = body == null ? new byte[0] : body;
+    }
+
+    /** A CR or LF would let a value (an API key from a config file, say) inject header lines. */
+    private static void checkField(String name, String value) {
+        if (name.isEmpty() || name.indexOf(':') >= 0 || !printable(name))
+            throw new IllegalArgumentException("Invalid HTTP header name " + (printable(name) ? name : ""));
+        if (!printable(value)) throw new IllegalArgumentException("Invalid value for HTTP header " + name);
+    }
+
+    private static boolean printable(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\r' || c == '\n' || c == 0 || c > 0xff) return false;
+        }
+        return true;
     }
 
     /** A {@code POST} with a body. */

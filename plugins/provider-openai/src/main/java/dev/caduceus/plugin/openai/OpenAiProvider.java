@@ -179,7 +179,8 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
             Origin.of(uri); // http or https with a host, or fail here rather than mid-exchange
             return Http1Request.post(uri, headers, body);
         } catch (IllegalArgumentException e) {
-            throw new ModelException("Invalid model.base_url " + settings.baseUrl() + ": " + e.getMessage(), false, 0, e);
+            // a base URL that is not http(s), or a key with a line break: a configuration error, not retryable
+            throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);
         }
     }
 

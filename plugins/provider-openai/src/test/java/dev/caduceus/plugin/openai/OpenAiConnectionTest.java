@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.openai;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.model.ModelException;
@@ -68,6 +69,19 @@ class OpenAiConnectionTest {
                 () -> Fixtures.run(provider, Fixtures.request(true)));
         assertTrue(e.retryable());
         assertEquals("Upstream connection failed: Malformed HTTP status line from upstream: garbage", e.getMessage());
+    }
+
+    @Test
+    void anApiKeyWithALineBreakIsRefusedBeforeAnythingIsSent() throws Exception {
+        try (var broken = new OpenAiProvider(Fixtures.settings(server.uri("/v1").toString(), "sk-1\r\nX-Evil: 1",
+                true))) {
+            var e = org.junit.jupiter.api.Assertions.assertThrows(ModelException.class,
+                    () -> Fixtures.run(broken, Fixtures.request(true)));
+            assertFalse(e.retryable());
+            assertEquals("Cannot build the upstream request: Invalid value for HTTP header Authorization",
+                    e.getMessage());
+        }
+        assertEquals(0, server.accepted());
     }
 
     private static String chunk(String data) {
