@@ -18,14 +18,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.LinkedHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,7 +29,7 @@ import java.util.function.Consumer;
 
 /**
  * The {@code openai} {@link ModelProvider}: {@code POST {base_url}/chat/completions} over
- * {@code java.net.http} (HTTP/1.1), streamed as SSE and parsed line by line as bytes arrive, or one
+ * HTTP/1.1 ({@link Http1Client}, blocking on the caller's virtual thread), streamed as SSE and parsed line by line as bytes arrive, or one
  * JSON answer when {@code model.stream} is false (or the request says {@code stream=false}).
  *
  * <p>Threading: thread-safe; {@link #stream} blocks on the caller's thread and delivers events there.
@@ -41,20 +37,23 @@ import java.util.function.Consumer;
  * policy), except that a 400 naming {@code stream_options} is retried once without it, and the field
  * is then omitted for this provider's lifetime. Cancellation aborts the HTTP exchange and
  * {@code stream} throws a non-retryable {@code ModelException("Model call cancelled")} without a
- * {@code Finish}. Lifecycle: {@link #close()} releases the HTTP client and the deadline timer.
+ * {@code Finish}. Lifecycle: {@link #close()} releases the pooled connections and the deadline timer.
  */
 public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     /** The provider id. */
     public static final String ID = "openai";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_ERROR_BODY = 64 * 1024;
+    /** The JDK client sent its own product name; upstream logs and rate limiters may key on one. */
+    private static final String USER_AGENT = "caduceus-provider-openai";
+    /** How long to wait for a stream's framing to end after {@code [DONE]}, to keep the connection. */
+    private static final Duration END_OF_STREAM_WAIT = Duration.ofMillis(20);
 
     private final ModelSettings settings;
     private final ObjectMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     private final ChatRequestBody bodies;
     private final UpstreamErrors errors;
-    private final ExecutorService httpExecutor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient http;
+    private final Http1Client http = new Http1Client(CONNECT_TIMEOUT);
     private final ScheduledExecutorService deadlines;
     private final AtomicBoolean omitStreamOptions = new AtomicBoolean();
 
@@ -62,8 +61,6 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         this.settings = requireNonNull(settings, "settings");
         this.bodies = new ChatRequestBody(json, settings);
         this.errors = new UpstreamErrors(json, settings.apiKey());
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
-                .executor(httpExecutor).build();
         var timer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("openai-deadlines").factory());
         timer.setRemoveOnCancelPolicy(true); // a finished call's deadline must not linger for timeout_seconds
         this.deadlines = timer;
@@ -97,16 +94,16 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
                          Cancellation cancel) throws ModelException {
         if (cancel.isCancelled()) throw cancelled();
         var events = new CallEvents(json, errors, sink);
-        try (var call = UpstreamCall.send(http, httpRequest(request, streaming, streamOptions), cancel, deadlines,
+        try (var call = UpstreamCall.start(http, httpRequest(request, streaming, streamOptions), cancel, deadlines,
                 settings.timeout())) {
             try {
                 var response = call.response();
                 try (var body = response.body()) {
-                    if (response.statusCode() >= 400) {
+                    if (response.status() >= 400) {
                         var text = new String(body.readNBytes(MAX_ERROR_BODY), UTF_8);
-                        if (streamOptions && response.statusCode() == 400 && text.contains("stream_options"))
+                        if (streamOptions && response.status() == 400 && text.contains("stream_options"))
                             return false;
-                        throw errors.status(response.statusCode(), text, response.headers().firstValue("Retry-After"));
+                        throw errors.status(response.status(), text, response.headers().firstValue("Retry-After"));
                     }
                     if (streaming && isEventStream(response)) readStream(body, events, call);
                     else readCompletion(body, events);
@@ -119,7 +116,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         }
     }
 
-    private void readStream(InputStream body, CallEvents events, UpstreamCall call) throws IOException, ModelException {
+    private void readStream(ResponseBody body, CallEvents events, UpstreamCall call) throws IOException, ModelException {
         var reader = new BufferedReader(new InputStreamReader(body, UTF_8));
         var data = new StringBuilder();
         boolean done = false;
@@ -137,6 +134,8 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         if (!done && !events.finished())
             throw errors.transport("Upstream stream ended unexpectedly", null, events.emitted());
         events.finish();
+        // [DONE] comes just before the response's last chunk: read that too, so the connection is reused
+        if (done) body.skipRemainder(END_OF_STREAM_WAIT, MAX_ERROR_BODY);
     }
 
     /** Handles one SSE event's data; {@code true} on {@code [DONE]}. */
@@ -159,7 +158,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         }
     }
 
-    private HttpRequest httpRequest(ModelRequest request, boolean streaming, boolean streamOptions)
+    private Http1Request httpRequest(ModelRequest request, boolean streaming, boolean streamOptions)
             throws ModelException {
         byte[] body;
         try {
@@ -169,19 +168,26 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         }
         var base = settings.baseUrl().endsWith("/") ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
                 : settings.baseUrl();
-        var builder = HttpRequest.newBuilder(URI.create(base + "/chat/completions")).timeout(settings.timeout())
-                .header("Content-Type", "application/json")
-                .header("Accept", streaming ? "text/event-stream" : "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        var headers = new LinkedHashMap<String, String>();
+        headers.put("User-Agent", USER_AGENT);
+        headers.put("Content-Type", "application/json");
+        headers.put("Accept", streaming ? "text/event-stream" : "application/json");
         if (settings.apiKey() != null && !settings.apiKey().isBlank())
-            builder.header("Authorization", "Bearer " + settings.apiKey());
-        return builder.build();
+            headers.put("Authorization", "Bearer " + settings.apiKey());
+        try {
+            var uri = URI.create(base + "/chat/completions");
+            Origin.of(uri); // http or https with a host, or fail here rather than mid-exchange
+            return Http1Request.post(uri, headers, body);
+        } catch (IllegalArgumentException e) {
+            // a base URL that is not http(s), or a key with a line break: a configuration error, not retryable
+            throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);
+        }
     }
 
     private ModelException failure(UpstreamCall call, IOException e, CallEvents events) {
         boolean emitted = events.emitted();
         if (call.cancelled()) return cancelled();
-        if (call.timedOut() || e instanceof HttpTimeoutException)
+        if (call.timedOut() || e instanceof SocketTimeoutException) // only connects and handshakes have a timeout
             return errors.transport("Upstream model timed out after " + settings.timeout().toSeconds() + " s", null,
                     emitted);
         if (e instanceof ConnectException)
@@ -190,7 +196,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         return errors.transport("Upstream connection failed", e, emitted);
     }
 
-    private static boolean isEventStream(HttpResponse<?> response) {
+    private static boolean isEventStream(Http1Response response) {
         // A server that ignores "stream": true answers one JSON document; read it as such.
         return !response.headers().firstValue("content-type").orElse("text/event-stream").startsWith("application/json");
     }
@@ -202,7 +208,6 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     @Override
     public void close() {
         http.close();
-        httpExecutor.shutdownNow();
         deadlines.shutdownNow();
     }
 }

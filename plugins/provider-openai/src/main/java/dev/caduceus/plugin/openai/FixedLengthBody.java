@@ -1,0 +1,42 @@
+package dev.caduceus.plugin.openai;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** A body of {@code Content-Length} bytes. */
+final class FixedLengthBody extends BodyDecoder {
+    private final InputStream in;
+    private long remaining;
+
+    FixedLengthBody(InputStream in, long length) {
+        this.in = in;
+        this.remaining = length;
+    }
+
+    @Override
+    public int read() throws IOException {
+        var one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        if (remaining == 0) return -1;
+        if (len == 0) return 0;
+        int n = in.read(b, off, (int) Math.min(len, remaining));
+        if (n < 0) throw new EOFException("Connection closed with " + remaining + " bytes of the body missing");
+        remaining -= n;
+        return n;
+    }
+
+    @Override
+    public int available() throws IOException {
+        return (int) Math.min(in.available(), remaining);
+    }
+
+    @Override
+    boolean atEnd() {
+        return remaining == 0;
+    }
+}
