@@ -54,7 +54,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private final ChatRequestBody bodies;
     private final UpstreamErrors errors;
     private final ExecutorService httpExecutor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient http;
+    private HttpClient http; // built on first call: building one initialises the JDK's default TLS context (loads and parses the CA certificates, ~0.15 s of a cold start); guarded by this
     private final ScheduledExecutorService deadlines;
     private final AtomicBoolean omitStreamOptions = new AtomicBoolean();
 
@@ -62,8 +62,6 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         this.settings = requireNonNull(settings, "settings");
         this.bodies = new ChatRequestBody(json, settings);
         this.errors = new UpstreamErrors(json, settings.apiKey());
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
-                .executor(httpExecutor).build();
         var timer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("openai-deadlines").factory());
         timer.setRemoveOnCancelPolicy(true); // a finished call's deadline must not linger for timeout_seconds
         this.deadlines = timer;
@@ -97,7 +95,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
                          Cancellation cancel) throws ModelException {
         if (cancel.isCancelled()) throw cancelled();
         var events = new CallEvents(json, errors, sink);
-        try (var call = UpstreamCall.send(http, httpRequest(request, streaming, streamOptions), cancel, deadlines,
+        try (var call = UpstreamCall.send(http(), httpRequest(request, streaming, streamOptions), cancel, deadlines,
                 settings.timeout())) {
             try {
                 var response = call.response();
@@ -199,9 +197,18 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         return new ModelException("Model call cancelled", false, 0, null);
     }
 
+    private synchronized HttpClient http() {
+        if (http == null)
+            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
+                    .executor(httpExecutor).build();
+        return http;
+    }
+
     @Override
     public void close() {
-        http.close();
+        synchronized (this) {
+            if (http != null) http.close();
+        }
         httpExecutor.shutdownNow();
         deadlines.shutdownNow();
     }
