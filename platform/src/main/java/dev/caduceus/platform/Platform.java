@@ -117,6 +117,7 @@ public final class Platform implements AutoCloseable {
 
     /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
     public static Platform start(Options options, PrintWriter out) throws BootException {
+        Database.warmUpInBackground();
         var clock = Clock.systemUTC();
         var boot = new BootTimer();
         var config = loadConfig(options);                                        // 1. config
