@@ -45,6 +45,14 @@ final class PageFetcher {
         this.settings = settings;
     }
 
+    /**
+     * Builds the HTTP client if no call has yet: the first build initialises the JDK's TLS set-up, which
+     * must not count against {@code web.extract.timeout_seconds}, so callers do it before their deadline.
+     */
+    void prepare() {
+        client.get();
+    }
+
     Page fetch(URI start) throws Failure, IOException, InterruptedException {
         var current = start;
         for (int hop = 0; ; hop++) {
