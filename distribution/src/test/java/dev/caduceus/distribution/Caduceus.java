@@ -53,8 +53,13 @@ final class Caduceus implements AutoCloseable {
 
     /** Starts {@code bin/caduceus} with {@code args} and extra environment. */
     static Caduceus launch(Path home, Map<String, String> env, String... args) throws IOException {
+        return launch(DIST, home, env, args);
+    }
+
+    /** Starts {@code <dist>/bin/caduceus}: another copy of the distribution. */
+    static Caduceus launch(Path dist, Path home, Map<String, String> env, String... args) throws IOException {
         var command = new ArrayList<String>();
-        command.add(DIST.resolve("bin/caduceus").toString());
+        command.add(dist.resolve("bin/caduceus").toString());
         command.addAll(List.of(args));
         var builder = new ProcessBuilder(command);
         builder.environment().put("CADUCEUS_HOME", home.toString());
@@ -67,9 +72,14 @@ final class Caduceus implements AutoCloseable {
 
     /** Starts the server and waits until it listens. */
     static Caduceus serve(Path home, Map<String, String> env, String... args) throws Exception {
+        return serve(DIST, home, env, args);
+    }
+
+    /** Starts {@code <dist>/bin/caduceus serve} and waits until it listens. */
+    static Caduceus serve(Path dist, Path home, Map<String, String> env, String... args) throws Exception {
         var all = new ArrayList<String>(List.of("serve"));
         all.addAll(List.of(args));
-        var server = launch(home, env, all.toArray(String[]::new));
+        var server = launch(dist, home, env, all.toArray(String[]::new));
         server.awaitListening();
         return server;
     }

@@ -2,6 +2,7 @@ package dev.caduceus.platform;
 
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -31,12 +32,70 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line and returns the exit status (tests call this instead of main). */
     public static int run(String... args) {
+        var command = withDefaultCommand(args);
+        var plain = plainServe(command);
+        if (plain != null) {
+            try {
+                return plain.serve(new PrintWriter(new OutputStreamWriter(System.out, System.out.charset()), true));
+            } catch (Exception e) {
+                System.err.println("caduceus: " + e.getMessage());             // as the handler below
+                return e instanceof BootException b ? b.exitCode() : 1;
+            }
+        }
         var line = new CommandLine(new Main());
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("caduceus: " + e.getMessage());
             return e instanceof BootException b ? b.exitCode() : 1;
         });
-        return line.execute(withDefaultCommand(args));
+        return line.execute(command);
+    }
+
+    /**
+     * {@code serve} with nothing but its own options, each given once, parsed here rather than by
+     * picocli: picocli's classes are Java 5 bytecode, which the JDK's AOT cache cannot hold, so loading,
+     * verifying and running them (and building the model of every command) costs ~0.3 s of each start.
+     * Anything else (help, version, other commands, an unknown, repeated or valueless option, an
+     * {@code @file}) returns null and goes through picocli, which also reports the errors.
+     */
+    static Serve plainServe(String[] args) {
+        if (args.length == 0 || !args[0].equals("serve")) return null;
+        var serve = new Serve();
+        for (int i = 1; i < args.length; i++) {
+            var arg = args[i];
+            if (arg.startsWith("@")) return null;                                  // picocli's argument files
+            var eq = arg.indexOf('=');
+            var name = eq > 0 ? arg.substring(0, eq) : arg;
+            String value = eq > 0 ? arg.substring(eq + 1) : null;
+            if (name.equals("--lenient")) {
+                if (value != null || serve.options.lenient) return null;
+                serve.options.lenient = true;
+                continue;
+            }
+            if (!List.of("--host", "--port", "--config").contains(name)) return null;
+            if (value == null) {
+                if (i + 1 == args.length || args[i + 1].startsWith("-") || args[i + 1].startsWith("@")) return null;
+                value = args[++i];
+            }
+            switch (name) {
+                case "--host" -> {
+                    if (serve.host != null) return null;
+                    serve.host = value;
+                }
+                case "--port" -> {
+                    if (serve.port != null) return null;
+                    serve.port = value;
+                }
+                default -> {
+                    if (serve.options.config != null) return null;
+                    try {
+                        serve.options.config = Path.of(value);
+                    } catch (java.nio.file.InvalidPathException e) {
+                        return null;
+                    }
+                }
+            }
+        }
+        return serve;
     }
 
     private static String[] withDefaultCommand(String[] args) {
@@ -88,10 +147,14 @@ public final class Main implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            return serve(spec.commandLine().getOut());
+        }
+
+        /** Runs the server until it is stopped; {@code out} gets the start-up summary. */
+        Integer serve(PrintWriter out) throws Exception {
             var flags = new ArrayList<ConfigLoader.Flag>();
             if (host != null) flags.add(new ConfigLoader.Flag("--host", "server.host", host));
             if (port != null) flags.add(new ConfigLoader.Flag("--port", "server.port", port));
-            var out = spec.commandLine().getOut();
             var platform = Platform.start(options.toPlatformOptions(flags), out);
             Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
             platform.awaitStopped();

@@ -19,7 +19,7 @@ public final class ModelProbe {
     private final URI modelsUri;
     private final String apiKey;
     private final Clock clock;
-    private final HttpClient client;
+    private HttpClient client; // built at the first probe: building one initialises the JDK's default TLS context (loads and parses the CA certificates, ~0.15 s of a cold start); guarded by this
     private boolean lastReachable;
     private Instant checkedAt;
 
@@ -32,7 +32,6 @@ public final class ModelProbe {
         this.modelsUri = uri;
         this.apiKey = apiKey;
         this.clock = clock;
-        this.client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     }
 
     /** Whether the upstream answered 2xx within the timeout (cached for 60 s). */
@@ -48,6 +47,7 @@ public final class ModelProbe {
         var request = HttpRequest.newBuilder(modelsUri).timeout(TIMEOUT).GET();
         if (apiKey != null && !apiKey.isBlank()) request.header("Authorization", "Bearer " + apiKey);
         try {
+            if (client == null) client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
             var response = client.send(request.build(), HttpResponse.BodyHandlers.discarding());
             return response.statusCode() / 100 == 2;
         } catch (InterruptedException e) {

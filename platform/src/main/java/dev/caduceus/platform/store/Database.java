@@ -61,6 +61,22 @@ public final class Database implements AutoCloseable {
         this.idleReaders = new ArrayBlockingQueue<>(readHandles.size(), false, readHandles);
     }
 
+    /**
+     * Starts, on a daemon thread, the costliest one-time initialisation of the first {@link #open}: loading
+     * Jdbi's statement event class, a JFR event, makes the JDK initialise JFR's event metadata (~0.3 s on
+     * a cold JVM, whether or not anything records). Started first thing at boot, it overlaps the
+     * configuration and logging set-up instead of delaying the database. Harmless if Jdbi changes.
+     */
+    public static void warmUpInBackground() {
+        Thread.ofPlatform().daemon().name("caduceus-db-warm-up").start(() -> {
+            try {
+                Class.forName("org.jdbi.v3.core.statement.JdbiStatementEvent", false, Jdbi.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError ignored) {
+                // only a warm-up: the first statement loads whatever it needs
+            }
+        });
+    }
+
     /** Opens (creating if needed) the database file, its parent directories, and the connections. */
     public static Database open(Path file) {
         Path absolute = requireNonNull(file, "file").toAbsolutePath().normalize();

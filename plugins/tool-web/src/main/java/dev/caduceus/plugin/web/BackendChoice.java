@@ -2,6 +2,7 @@ package dev.caduceus.plugin.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpClient;
+import java.util.function.Supplier;
 import java.time.Duration;
 
 /**
@@ -22,7 +23,7 @@ record BackendChoice(SearchBackend backend, String reason) {
             throw new IllegalArgumentException("exactly one of backend and reason");
     }
 
-    static BackendChoice choose(WebSettings s, HttpClient client, ObjectMapper json) {
+    static BackendChoice choose(WebSettings s, Supplier<HttpClient> client, ObjectMapper json) {
         var searxng = s.searxngUrl() == null ? null
                 : new SearxngBackend(client, json, s.searxngUrl(), s.searxngKey(), SEARCH_TIMEOUT);
         var tavily = s.tavilyKey() == null ? null

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.util.function.Supplier;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
@@ -24,7 +25,7 @@ final class PageFetcher {
     static final Set<String> HTML = Set.of("text/html", "application/xhtml+xml");
     static final Set<String> TEXT = Set.of("text/plain", "text/markdown", "application/json");
 
-    private final HttpClient client;
+    private final Supplier<HttpClient> client;
     private final AddressGuard guard;
     private final WebSettings settings;
 
@@ -38,10 +39,18 @@ final class PageFetcher {
         }
     }
 
-    PageFetcher(HttpClient client, AddressGuard guard, WebSettings settings) {
+    PageFetcher(Supplier<HttpClient> client, AddressGuard guard, WebSettings settings) {
         this.client = client;
         this.guard = guard;
         this.settings = settings;
+    }
+
+    /**
+     * Builds the HTTP client if no call has yet: the first build initialises the JDK's TLS set-up, which
+     * must not count against {@code web.extract.timeout_seconds}, so callers do it before their deadline.
+     */
+    void prepare() {
+        client.get();
     }
 
     Page fetch(URI start) throws Failure, IOException, InterruptedException {
@@ -57,7 +66,7 @@ final class PageFetcher {
                     .header("User-Agent", settings.userAgent())
                     .header("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5")
                     .GET().build();
-            var response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            var response = client.get().send(request, HttpResponse.BodyHandlers.ofInputStream());
             try (InputStream in = response.body()) {
                 int status = response.statusCode();
                 if (REDIRECTS.contains(status)) {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.util.function.Supplier;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +18,13 @@ import java.util.List;
  * guard does not apply. Immutable; thread-safe.
  */
 final class SearxngBackend implements SearchBackend {
-    private final HttpClient client;
+    private final Supplier<HttpClient> client;
     private final ObjectMapper json;
     private final String baseUrl;
     private final String apiKey;
     private final Duration timeout;
 
-    SearxngBackend(HttpClient client, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
+    SearxngBackend(Supplier<HttpClient> client, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
         this.client = client;
         this.json = json;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
@@ -41,7 +42,7 @@ final class SearxngBackend implements SearchBackend {
         var uri = URI.create(baseUrl + "/search?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&format=json");
         var request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
         if (apiKey != null) request.header("Authorization", "Bearer " + apiKey);
-        var response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        var response = client.get().send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         SearchBackend.requireSuccess("SearXNG", response);
         return SearchBackend.hits(json.readTree(response.body()), maxResults);
     }

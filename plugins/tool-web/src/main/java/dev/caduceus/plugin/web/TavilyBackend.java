@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.util.function.Supplier;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,13 +17,13 @@ import java.util.List;
  * trusted configuration, so the address guard does not apply. Immutable; thread-safe.
  */
 final class TavilyBackend implements SearchBackend {
-    private final HttpClient client;
+    private final Supplier<HttpClient> client;
     private final ObjectMapper json;
     private final String baseUrl;
     private final String apiKey;
     private final Duration timeout;
 
-    TavilyBackend(HttpClient client, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
+    TavilyBackend(Supplier<HttpClient> client, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
         this.client = client;
         this.json = json;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
@@ -45,7 +46,7 @@ final class TavilyBackend implements SearchBackend {
                 .header("Authorization", "Bearer " + apiKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body), StandardCharsets.UTF_8))
                 .build();
-        var response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        var response = client.get().send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         SearchBackend.requireSuccess("Tavily", response);
         return SearchBackend.hits(json.readTree(response.body()), maxResults);
     }

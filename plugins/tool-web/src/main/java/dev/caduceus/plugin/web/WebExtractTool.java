@@ -66,6 +66,7 @@ public final class WebExtractTool implements Tool {
             return new ToolResult.Error("Error extracting content: " + e.getMessage(), false);
         }
         ctx.progress("web_extract: " + urls.getFirst() + (urls.size() > 1 ? " +" + (urls.size() - 1) + " more" : ""));
+        fetcher.prepare();                                                         // not on the clock
         try (var watchdog = new Watchdog(ctx.cancellation())) {
             long deadline = Watchdog.deadline(settings.timeout());
             var futures = new ArrayList<Future<Extracted>>();

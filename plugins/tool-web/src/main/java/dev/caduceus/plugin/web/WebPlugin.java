@@ -9,24 +9,22 @@ import java.util.List;
 
 /**
  * Contributes {@code web_search} and {@code web_extract} (toolset {@code web}, tools.md §8), configured
- * from {@code tools.web.*}. Owns the two HTTP clients: one for the trusted search backends, one that
+ * from {@code tools.web.*}. Owns the two HTTP clients (built on first use): one for the trusted search backends, one that
  * never follows redirects on its own so that {@code web_extract} can pass every hop through the
  * address guard. Called on the boot thread; the tools it returns are thread-safe.
  */
 public final class WebPlugin implements PlatformPlugin {
-    private final List<HttpClient> clients = new ArrayList<>();
+    private final List<LazyClient> clients = new ArrayList<>();
 
     @Override
     public List<Tool> tools(PlatformContext ctx) {
         var settings = WebSettings.from(ctx.toolsConfig(), ctx.global().version());
-        var searchClient = HttpClient.newBuilder()
+        var searchClient = new LazyClient(HttpClient.newBuilder()
                 .connectTimeout(BackendChoice.SEARCH_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .build();
-        var pageClient = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NORMAL));
+        var pageClient = new LazyClient(HttpClient.newBuilder()
                 .connectTimeout(settings.timeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .followRedirects(HttpClient.Redirect.NEVER));
         clients.add(searchClient);
         clients.add(pageClient);
         var json = ctx.json();
@@ -38,7 +36,7 @@ public final class WebPlugin implements PlatformPlugin {
 
     @Override
     public void stop() {
-        clients.forEach(HttpClient::shutdownNow);
+        clients.forEach(LazyClient::shutdownNow);
         clients.clear();
     }
 }
