@@ -100,6 +100,10 @@ final class ModelCaller {
                     text.append(d.text());
                     emitted = true;
                     ctx.emit(new RunEvent.TextDelta(d.text()));
+                    // Let the reader of this run (an SSE pump parked on the event log) write the token
+                    // now: it was just unparked onto this carrier's queue and would otherwise wait
+                    // until this thread drains every chunk already buffered from the upstream.
+                    if (Thread.currentThread().isVirtual()) Thread.yield();
                 }
                 case ModelEvent.ReasoningDelta r -> {
                     if (!r.text().isEmpty()) ctx.emit(new RunEvent.ReasoningDelta(r.text()));
