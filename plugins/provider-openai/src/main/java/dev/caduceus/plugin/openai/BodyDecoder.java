@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.openai;
 
+import java.io.IOException;
 import java.io.InputStream;
 
 /**
@@ -7,6 +8,20 @@ import java.io.InputStream;
  * {@link java.io.EOFException} when the connection ends before the framing says the body does.
  */
 abstract class BodyDecoder extends InputStream {
+    /** The connection's (buffered) stream the body is framed on. */
+    protected final InputStream in;
+
+    BodyDecoder(InputStream in) {
+        this.in = in;
+    }
+
+    /** One byte, through the framing of {@link #read(byte[], int, int)}. */
+    @Override
+    public int read() throws IOException {
+        var one = new byte[1];
+        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
     /** Whether the whole body, framing included, has been consumed. */
     abstract boolean atEnd();
 

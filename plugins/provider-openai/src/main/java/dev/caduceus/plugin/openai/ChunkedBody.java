@@ -12,19 +12,12 @@ final class ChunkedBody extends BodyDecoder {
     private static final int MAX_SIZE_LINE = 4096;
     private static final int MAX_TRAILERS = 64 * 1024;
 
-    private final InputStream in;
     private long chunkLeft;
     private boolean first = true;
     private boolean done;
 
     ChunkedBody(InputStream in) {
-        this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-        var one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        super(in);
     }
 
     @Override

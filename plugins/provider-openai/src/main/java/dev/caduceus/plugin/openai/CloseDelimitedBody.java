@@ -8,18 +8,10 @@ import java.io.InputStream;
  * can never be reused.
  */
 final class CloseDelimitedBody extends BodyDecoder {
-    private final InputStream in;
     private boolean done;
 
     CloseDelimitedBody(InputStream in) {
-        this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-        int b = in.read();
-        if (b < 0) done = true;
-        return b;
+        super(in);
     }
 
     @Override

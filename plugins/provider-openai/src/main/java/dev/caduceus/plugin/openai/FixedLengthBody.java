@@ -6,18 +6,11 @@ import java.io.InputStream;
 
 /** A body of {@code Content-Length} bytes. */
 final class FixedLengthBody extends BodyDecoder {
-    private final InputStream in;
     private long remaining;
 
     FixedLengthBody(InputStream in, long length) {
-        this.in = in;
+        super(in);
         this.remaining = length;
-    }
-
-    @Override
-    public int read() throws IOException {
-        var one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override
