@@ -19,15 +19,31 @@ import java.util.Map;
  * @param options       model options passed upstream
  * @param maxIterations iteration cap for this turn, or 0 for {@code agent.max_iterations}
  * @param metadata      free-form labels recorded with the run ({@code source}, {@code job_id}, …)
+ * @param stream        whether someone reads the answer while it is written (a streaming client, a
+ *                      run's event stream); {@code false} lets the runtime ask the model for whole
+ *                      answers, which costs the model, the network and this host less than a stream
  */
 public record RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
                          String sessionId, String sessionKey, ModelOptions options, int maxIterations,
-                         Map<String, String> metadata) {
+                         Map<String, String> metadata, boolean stream) {
     public RunRequest {
         messages = List.copyOf(messages);
         toolsets = List.copyOf(toolsets);
         requireNonNull(options, "options");
         metadata = Map.copyOf(metadata);
         if (maxIterations < 0) throw new IllegalArgumentException("maxIterations must be >= 0");
+    }
+
+    /** A request whose answer is read while it is written ({@code stream} true). */
+    public RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
+                      String sessionId, String sessionKey, ModelOptions options, int maxIterations,
+                      Map<String, String> metadata) {
+        this(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations, metadata, true);
+    }
+
+    /** This request with {@link #stream()} set. */
+    public RunRequest withStream(boolean stream) {
+        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
+                metadata, stream);
     }
 }

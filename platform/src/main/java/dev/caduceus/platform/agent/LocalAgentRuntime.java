@@ -113,7 +113,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
 
     private ModelReply call(Turn turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
             throws InterruptedException {
-        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), settings.stream()),
+        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(),
+                settings.stream() && request.stream()),
                 ctx);
         turn.countCall();
         if (reply instanceof ModelReply.Answer a && a.usage() != null)

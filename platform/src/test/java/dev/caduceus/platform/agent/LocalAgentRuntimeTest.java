@@ -16,6 +16,7 @@ import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.agent.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
+import dev.caduceus.spi.model.ModelRequest;
 import dev.caduceus.spi.tool.ToolResult;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +39,15 @@ class LocalAgentRuntimeTest {
         assertEquals(1, result.messages().size());
         assertEquals("system", model.requests.getFirst().messages().getFirst().role());
         assertTrue(model.requests.getFirst().tools().isEmpty());
+    }
+
+    @Test
+    void modelIsAskedForAStreamOnlyWhenSomeoneReadsTheAnswerAsItIsWritten() throws Exception {
+        var model = new ScriptedModel().answer("streamed").answer("whole");
+        var harness = new Harness(model);
+        harness.runs.start(Harness.request("a")).await();
+        harness.runs.start(Harness.request("b").withStream(false)).await();
+        assertEquals(List.of(true, false), model.requests.stream().map(ModelRequest::stream).toList());
     }
 
     @Test

@@ -124,7 +124,7 @@ final class ChatHandler implements HttpHandler {
         messages.add(request.turn());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
         return new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "chat"));
+                session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream());
     }
 
     /**

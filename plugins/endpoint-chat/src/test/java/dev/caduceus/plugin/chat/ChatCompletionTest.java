@@ -88,6 +88,7 @@ class ChatCompletionTest {
                 Message.user("How many files?")), run.messages());
         assertEquals("scope-1", run.sessionKey());
         assertEquals(Map.of("source", "chat"), run.metadata());
+        assertFalse(run.stream(), "nobody reads a non-streaming answer while it is written");
         assertEquals("high", run.options().reasoningEffort());
         assertEquals("flex", run.options().extra().get("service_tier").asText());
         assertFalse(run.options().extra().has("other"));

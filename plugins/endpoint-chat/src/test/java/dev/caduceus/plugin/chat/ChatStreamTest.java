@@ -59,6 +59,7 @@ class ChatStreamTest {
                 "data: " + HEAD + "\"choices\":[],\"usage\":" + USAGE + "}",
                 "data: [DONE]"), ChatFixture.wire(ex.stream()));
         assertTrue(ex.stream().closed());
+        assertTrue(chat.lastRequest().stream(), "the run streams its answer to this client");
     }
 
     @Test

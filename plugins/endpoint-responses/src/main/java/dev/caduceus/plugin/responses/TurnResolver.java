@@ -56,7 +56,7 @@ final class TurnResolver {
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), instructions, request.previousResponseId(), request.metadata());
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "responses"));
+                session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream());
         return new Turn(request, envelope, prior, parent, sessionId, run);
     }
 

@@ -46,6 +46,7 @@ class ResponsesStreamTest {
         api.answersWithTool();
         var ex = api.post(STREAM);
         assertEquals(200, ex.status());
+        assertTrue(api.lastRequest().stream(), "the run streams its answer to this client");
         assertTrue(ex.responseHeader("X-Hermes-Session-Id").isPresent());
         var stream = ex.stream();
         assertTrue(stream.closed());

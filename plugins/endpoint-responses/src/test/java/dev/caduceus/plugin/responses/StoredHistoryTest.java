@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.responses;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.agent.IdempotencyCache;
@@ -68,6 +69,7 @@ class StoredHistoryTest {
         assertEquals(sent.instructions(), loaded.instructions());
         assertEquals("changed", loaded.instructions());
         assertEquals(sent.sessionId(), loaded.sessionId());
+        assertFalse(sent.stream(), "nobody reads a non-streaming response while it is written");
     }
 
     @Test

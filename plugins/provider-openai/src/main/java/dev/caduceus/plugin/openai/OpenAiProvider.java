@@ -56,6 +56,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private final Http1Client http = new Http1Client(CONNECT_TIMEOUT);
     private final ScheduledExecutorService deadlines;
     private final AtomicBoolean omitStreamOptions = new AtomicBoolean();
+    private volatile URI endpoint;
 
     public OpenAiProvider(ModelSettings settings) {
         this.settings = requireNonNull(settings, "settings");
@@ -166,8 +167,6 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new ModelException("Cannot serialize the upstream request: " + e.getOriginalMessage(), false, 0, e);
         }
-        var base = settings.baseUrl().endsWith("/") ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
-                : settings.baseUrl();
         var headers = new LinkedHashMap<String, String>();
         headers.put("User-Agent", USER_AGENT);
         headers.put("Content-Type", "application/json");
@@ -175,13 +174,24 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         if (settings.apiKey() != null && !settings.apiKey().isBlank())
             headers.put("Authorization", "Bearer " + settings.apiKey());
         try {
-            var uri = URI.create(base + "/chat/completions");
-            Origin.of(uri); // http or https with a host, or fail here rather than mid-exchange
-            return Http1Request.post(uri, headers, body);
+            return Http1Request.post(endpoint(), headers, body);
         } catch (IllegalArgumentException e) {
             // a base URL that is not http(s), or a key with a line break: a configuration error, not retryable
             throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);
         }
+    }
+
+    /** {@code {base_url}/chat/completions}, checked once (parsing it was ~1 % of a turn). */
+    private URI endpoint() {
+        var uri = endpoint;
+        if (uri == null) {
+            var base = settings.baseUrl().endsWith("/")
+                    ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1) : settings.baseUrl();
+            uri = URI.create(base + "/chat/completions");
+            Origin.of(uri); // http or https with a host, or fail here rather than mid-exchange
+            endpoint = uri;
+        }
+        return uri;
     }
 
     private ModelException failure(UpstreamCall call, IOException e, CallEvents events) {
