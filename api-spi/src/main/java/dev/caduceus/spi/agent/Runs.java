@@ -1,6 +1,7 @@
 package dev.caduceus.spi.agent;
 
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The host's run service: admission (concurrency cap, draining), the run thread, status, journal,
@@ -27,6 +28,19 @@ public interface Runs {
 
     /** Admits and starts a run on its own thread; returns at once. */
     RunHandle start(RunRequest request) throws RunRejectedException;
+
+    /**
+     * Admits an in-memory run like {@link #start} and executes it on the calling thread, for a caller
+     * that would only wait for the result (a non-streaming chat or Responses turn): no run thread and
+     * no hand-off back. {@code started} receives the handle before the run executes, so that another
+     * thread can cancel it (the client left); it must not block. Returns the run's result.
+     */
+    default RunResult call(RunRequest request, Consumer<RunHandle> started)
+            throws RunRejectedException, InterruptedException {
+        var handle = start(request);
+        started.accept(handle);
+        return handle.await();
+    }
 
     /** A run by id, live or finished (within retention). */
     Optional<RunHandle> find(String runId);

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -156,6 +157,35 @@ public final class RunService implements Runs {
         log.open(run.id());
         launch(run);
         return run;
+    }
+
+    /**
+     * {@link #start} without the run thread: the caller's thread executes the run (renamed to the
+     * run id meanwhile, as a run thread is, so that log lines name the run).
+     */
+    @Override
+    public RunResult call(RunRequest request, Consumer<RunHandle> started) throws RunRejectedException,
+            InterruptedException {
+        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
+        admit();
+        log.open(run.id());
+        live.put(run.id(), run);
+        var thread = Thread.currentThread();
+        var name = thread.getName();
+        thread.setName(run.id());
+        try {
+            try {
+                started.accept(run);
+            } catch (RuntimeException e) {
+                run.cancel("internal_error"); // the run still ends, and is counted out, as any run does
+                execute(run);
+                throw e;
+            }
+            execute(run);
+        } finally {
+            thread.setName(name);
+        }
+        return run.await();
     }
 
     @Override

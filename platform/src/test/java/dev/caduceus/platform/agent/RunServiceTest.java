@@ -2,6 +2,7 @@ package dev.caduceus.platform.agent;
 
 import dev.caduceus.platform.journal.InMemoryEventLog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +11,16 @@ import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRejectedException.Reason;
+import dev.caduceus.spi.model.FinishReason;
+import dev.caduceus.spi.model.ModelEvent;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,6 +47,64 @@ class RunServiceTest {
         assertEquals(0, harness.runs.activeRuns());
         harness.runs.checkAdmission();
         assertEquals("second", harness.runs.start(Harness.request("two")).await().output());
+    }
+
+    @Test
+    void callRunsOnTheCallingThreadAndCountsAgainstTheCap() throws Exception {
+        var names = new ArrayList<String>();
+        var threads = new ArrayList<Thread>();
+        var model = new ScriptedModel().then((r, sink, cancel) -> {
+            threads.add(Thread.currentThread());
+            names.add(Thread.currentThread().getName());
+            sink.accept(new ModelEvent.TextDelta("here"));
+            sink.accept(new ModelEvent.Finish(FinishReason.STOP));
+        });
+        var harness = new Harness(model, 90, 1, null);
+        var caller = Thread.currentThread();
+        var before = caller.getName();
+        var handles = new ArrayList<RunHandle>();
+        var result = harness.runs.call(Harness.request("one"), h -> {
+            handles.add(h);
+            // the cap counts this run while it executes on the caller's thread
+            assertThrows(RunRejectedException.class, harness.runs::checkAdmission);
+        });
+        assertEquals("here", result.output());
+        assertEquals(List.of(caller), threads, "the model was called on the caller's thread");
+        assertEquals(List.of(handles.getFirst().id()), names, "named after the run meanwhile");
+        assertEquals(before, caller.getName());
+        assertEquals(0, harness.runs.activeRuns());
+        assertInstanceOf(RunEvent.Completed.class, Harness.events(harness.runs.find(handles.getFirst().id()).orElseThrow()).getLast());
+    }
+
+    @Test
+    void callHandsOverTheHandleFirstSoAnotherThreadCanCancel() throws Exception {
+        var entered = new CountDownLatch(1);
+        var harness = new Harness(new ScriptedModel().hang(entered));
+        var result = harness.runs.call(Harness.request("x"), h -> Thread.ofVirtual().start(() -> {
+            try {
+                if (entered.await(5, TimeUnit.SECONDS)) h.cancel("client_disconnected");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        assertEquals(dev.caduceus.spi.agent.RunStatus.CANCELLED, result.status());
+        assertEquals(0, harness.runs.activeRuns());
+    }
+
+    @Test
+    void callAtTheCapIsRejectedWithoutRunning() throws Exception {
+        var entered = new CountDownLatch(1);
+        var model = new ScriptedModel().hang(entered);
+        var harness = new Harness(model, 90, 1, null);
+        var first = harness.runs.start(Harness.request("one"));
+        assertTrue(entered.await(5, TimeUnit.SECONDS));
+        var e = assertThrows(RunRejectedException.class, () -> harness.runs.call(Harness.request("two"), h -> {
+            throw new AssertionError("a rejected run has no handle");
+        }));
+        assertEquals(Reason.AT_CAPACITY, e.reason());
+        first.cancel("stop");
+        first.await();
+        assertEquals(1, model.requests.size());
     }
 
     @Test

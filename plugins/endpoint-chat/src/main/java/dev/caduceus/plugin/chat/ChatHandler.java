@@ -74,10 +74,15 @@ final class ChatHandler implements HttpHandler {
             if (h != null) h.cancel(ChatStream.CANCEL_REASON);
         });
         Callable<RunResult> compute = () -> {
-            var h = start(run);
-            handle.set(h);
-            if (gone.get()) h.cancel(ChatStream.CANCEL_REASON);
-            var result = h.await();
+            RunResult result;
+            try { // on this thread: nothing reads the run until it ends
+                result = ctx.runs().call(run, h -> {
+                    handle.set(h);
+                    if (gone.get()) h.cancel(ChatStream.CANCEL_REASON);
+                });
+            } catch (RunRejectedException e) {
+                throw rejected(e);
+            }
             if (gone.get()) throw new ClientLeft(); // a cancelled turn nobody reads is not worth caching
             return result;
         };

@@ -81,10 +81,15 @@ final class CreateHandler implements HttpHandler {
             if (h != null) h.cancel(CANCEL_REASON);
         });
         Callable<RunResult> compute = () -> {
-            var h = start(turn.run());
-            handle.set(h);
-            if (gone.get()) h.cancel(CANCEL_REASON);
-            var result = h.await();
+            RunResult result;
+            try { // on this thread: nothing reads the run until it ends
+                result = ctx.runs().call(turn.run(), h -> {
+                    handle.set(h);
+                    if (gone.get()) h.cancel(CANCEL_REASON);
+                });
+            } catch (RunRejectedException e) {
+                throw rejected(e);
+            }
             if (gone.get()) throw new ClientLeft(); // a cancelled turn nobody reads is not worth caching
             return result;
         };
