@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,10 @@ final class ToolCatalogImpl implements ToolCatalog {
     private final Map<String, Tool> tools;
     private final Map<String, ToolsetSpec> toolsets;
     private final List<DistributionSpec> distributions;
+    // Every turn asks for its tools: the lists and each toolset's resolution are computed once.
+    private final List<Tool> toolList;
+    private final List<ToolsetSpec> toolsetList;
+    private final Map<String, Set<String>> resolved = new ConcurrentHashMap<>();
 
     /** @param tools by name; every map is copied */
     ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
@@ -38,6 +43,8 @@ final class ToolCatalogImpl implements ToolCatalog {
         var dists = new TreeMap<String, DistributionSpec>();
         distributions.forEach(d -> dists.put(d.name(), d));
         this.distributions = List.copyOf(dists.values());
+        this.toolList = List.copyOf(this.tools.values());
+        this.toolsetList = List.copyOf(this.toolsets.values());
         logGaps();
     }
 
@@ -55,7 +62,7 @@ final class ToolCatalogImpl implements ToolCatalog {
 
     @Override
     public List<Tool> tools() {
-        return List.copyOf(tools.values());
+        return toolList;
     }
 
     @Override
@@ -65,7 +72,7 @@ final class ToolCatalogImpl implements ToolCatalog {
 
     @Override
     public List<ToolsetSpec> toolsets() {
-        return List.copyOf(toolsets.values());
+        return toolsetList;
     }
 
     @Override
@@ -76,6 +83,10 @@ final class ToolCatalogImpl implements ToolCatalog {
     @Override
     public Set<String> resolve(String toolset) {
         if (!toolsets.containsKey(toolset)) throw new IllegalArgumentException("unknown toolset: " + toolset);
+        return resolved.computeIfAbsent(toolset, this::expand);
+    }
+
+    private Set<String> expand(String toolset) {
         var names = new LinkedHashSet<String>();
         var seen = new HashSet<String>();
         var pending = new ArrayDeque<String>();
