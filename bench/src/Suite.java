@@ -121,7 +121,7 @@ public final class Suite {
                 var caduceus = server.uri().resolve("/v1/chat/completions");
                 var viaNginx = URI.create("http://127.0.0.1:" + nginx.port() + "/v1/chat/completions");
                 var direct = URI.create(upstream.baseUrl() + "/chat/completions");
-                if (options.scenarios.contains("S1")) s1(caduceus, viaNginx, direct);
+                if (options.scenarios.contains("S1")) s1(caduceus, viaNginx, direct, server.process().pid(), nginx.process().pid());
                 if (options.scenarios.contains("S2")) s2(upstream, caduceus, viaNginx);
             } finally {
                 nginx.stop();
@@ -131,24 +131,40 @@ public final class Suite {
         }
     }
 
-    void s1(URI caduceus, URI nginx, URI direct) throws Exception {
+    void s1(URI caduceus, URI nginx, URI direct, long serverPid, long nginxPid) throws Exception {
         var samples = new ArrayList<Map<String, Object>>();
+        long upstreamPid = ProcessHandle.current().pid(); // the scripted upstream runs in this JVM
         for (int c : options.connections) {
             var medians = new LinkedHashMap<String, double[]>();
             for (var target : List.of(Map.entry("upstream direct", direct), Map.entry("nginx", nginx), Map.entry("caduceus", caduceus))) {
                 Wrk.run(target.getValue(), c, 3); // warm-up
+                // CPU per request of whatever relays (Caduceus or nginx's workers), of the upstream and
+                // of wrk: at saturation the two cores are shared by all three, so this says where they go
+                long relayPid = target.getKey().equals("caduceus") ? serverPid : target.getKey().equals("nginx") ? nginxPid : -1;
                 var runs = new ArrayList<double[]>();
                 for (int r = 0; r < options.repeats; r++) {
+                    long relay0 = relayPid < 0 ? 0 : Cpu.tree(relayPid), up0 = Cpu.own(upstreamPid), gen0 = Cpu.waitedChildren();
                     var w = Wrk.run(target.getValue(), c, options.seconds);
-                    runs.add(new double[] {w.rps(), w.p50ms(), w.p99ms(), w.errors()});
-                    samples.add(Map.of("target", target.getKey(), "connections", c, "repeat", r + 1, "rps", w.rps(),
-                            "p50_ms", w.p50ms(), "p99_ms", w.p99ms(), "errors", w.errors()));
+                    double relayUs = relayPid < 0 ? 0 : Cpu.microsPer(Cpu.tree(relayPid) - relay0, w.requests());
+                    double upUs = Cpu.microsPer(Cpu.own(upstreamPid) - up0, w.requests());
+                    double genUs = Cpu.microsPer(Cpu.waitedChildren() - gen0, w.requests());
+                    runs.add(new double[] {w.rps(), w.p50ms(), w.p99ms(), w.errors(), relayUs, upUs, genUs});
+                    samples.add(Map.ofEntries(Map.entry("target", target.getKey()), Map.entry("connections", c),
+                            Map.entry("repeat", r + 1), Map.entry("rps", w.rps()), Map.entry("p50_ms", w.p50ms()),
+                            Map.entry("p99_ms", w.p99ms()), Map.entry("errors", w.errors()),
+                            Map.entry("cpu_us_per_request", Map.of("relay", relayUs, "upstream", upUs, "wrk", genUs))));
                 }
-                medians.put(target.getKey(), new double[] {median(runs, 0), median(runs, 1), median(runs, 2), sum(runs, 3)});
+                medians.put(target.getKey(), new double[] {median(runs, 0), median(runs, 1), median(runs, 2), sum(runs, 3),
+                        median(runs, 4), median(runs, 5), median(runs, 6)});
             }
             var ours = medians.get("caduceus");
             var theirs = medians.get("nginx");
             var raw = medians.get("upstream direct");
+            if (c == 64) {
+                rows.add(new Row("S1 chat", "64 conn: CPU µs/req, Caduceus vs nginx", ours[4], "nginx", theirs[4], "lower", ""));
+                rows.add(new Row("S1 chat", "64 conn: CPU µs/req, upstream", ours[5], "via nginx", theirs[5], "lower", ""));
+                rows.add(new Row("S1 chat", "64 conn: CPU µs/req, wrk", ours[6], "via nginx", theirs[6], "lower", ""));
+            }
             rows.add(new Row("S1 chat", c + " conn: req/s", ours[0], "nginx", theirs[0], "higher", c == 64 ? "≥ 0.5× nginx" : ""));
             rows.add(new Row("S1 chat", c + " conn: p50 ms", ours[1], "nginx", theirs[1], "lower", ""));
             rows.add(new Row("S1 chat", c + " conn: p99 ms", ours[2], "nginx", theirs[2], "lower", c == 64 ? "≤ 3× nginx" : ""));
@@ -424,9 +440,48 @@ public final class Suite {
 
     // ---- tools -----------------------------------------------------------------------------------
 
+    /**
+     * CPU time from /proc (Linux): user + system of a process and its descendants, and of this JVM's
+     * finished children (wrk). In clock ticks, which are 10 ms on Linux.
+     */
+    static final class Cpu {
+        static long tree(long pid) {
+            var handle = ProcessHandle.of(pid);
+            if (handle.isEmpty()) return 0;
+            long sum = ticks(pid, 11, 12);
+            for (var child : handle.get().descendants().toList()) sum += ticks(child.pid(), 11, 12);
+            return sum;
+        }
+
+        /** The process alone: this JVM (the upstream) is the parent of the server and nginx. */
+        static long own(long pid) {
+            return ticks(pid, 11, 12);
+        }
+
+        /** cutime + cstime of this JVM: every child it has waited for, so wrk once it exits. */
+        static long waitedChildren() {
+            return ticks(ProcessHandle.current().pid(), 13, 14);
+        }
+
+        static double microsPer(long ticks, double requests) {
+            return requests <= 0 ? Double.NaN : ticks * 10_000.0 / requests;
+        }
+
+        /** Two fields of /proc/PID/stat, counted from the one after the command name (0 = state). */
+        private static long ticks(long pid, int a, int b) {
+            try {
+                var stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                var fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                return Long.parseLong(fields[a]) + Long.parseLong(fields[b]);
+            } catch (Exception e) {
+                return 0; // gone, or not Linux: the figure reads NaN or 0 rather than failing the run
+            }
+        }
+    }
+
     /** wrk, closed loop, with a POST script. */
     static final class Wrk {
-        record Result(double rps, double p50ms, double p99ms, double errors) {}
+        record Result(double rps, double p50ms, double p99ms, double errors, double requests) {}
 
         static Result run(URI uri, int connections, int seconds) throws Exception {
             var script = Files.createTempFile("wrk-post", ".lua");
@@ -447,7 +502,8 @@ public final class Suite {
             if (socket.find())
                 for (int g = 1; g <= 4; g++) errors += Double.parseDouble(socket.group(g));
             if (Double.isNaN(rps)) throw new IllegalStateException("wrk output not understood:\n" + out);
-            return new Result(rps, p50, p99, Double.isNaN(errors) ? 0 : errors);
+            double requests = find(out, "(\\d+) requests in");
+            return new Result(rps, p50, p99, Double.isNaN(errors) ? 0 : errors, requests);
         }
 
         static double find(String text, String regex) {
