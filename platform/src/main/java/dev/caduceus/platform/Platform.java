@@ -140,6 +140,7 @@ public final class Platform implements AutoCloseable {
             var readiness = new Readiness();
             boot.lap("config");
             host = PluginHost.load(hostOptions(options, config));                // 3. load
+            host.findEntryPoints();                                              // 4a. while the database opens
             boot.lap("plugin jars");
             // 7a. Jetty is built (not started) while the database may still be opening: building it is
             // mostly class initialisation, which this thread would otherwise do after the plugins.
