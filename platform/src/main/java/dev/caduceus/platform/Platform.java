@@ -118,6 +118,7 @@ public final class Platform implements AutoCloseable {
     /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
     public static Platform start(Options options, PrintWriter out) throws BootException {
         Database.warmUpInBackground();
+        HttpServer.warmUpInBackground();
         var clock = Clock.systemUTC();
         var boot = new BootTimer();
         var config = loadConfig(options);                                        // 1. config
@@ -139,7 +140,12 @@ public final class Platform implements AutoCloseable {
             var readiness = new Readiness();
             boot.lap("config");
             host = PluginHost.load(hostOptions(options, config));                // 3. load
+            host.findEntryPoints();                                              // 4a. while the database opens
             boot.lap("plugin jars");
+            // 7a. Jetty is built (not started) while the database may still be opening: building it is
+            // mostly class initialisation, which this thread would otherwise do after the plugins.
+            var http = HttpServer.prepare(httpSettings(config, apiKey), json);
+            boot.lap("http set-up");
             database = awaitDatabase(opening);
             boot.lap("database");                                                //    (the wait for it)
             var late = new LateServices();
@@ -169,7 +175,7 @@ public final class Platform implements AutoCloseable {
             scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("run-retention",
                     Duration.ofMinutes(1), Duration.ofHours(1),
                     () -> agents.runs().prune(Duration.ofDays(config.retention().runsRetentionDays())));
-            var server = startHttp(config, apiKey, router, json);                 // 7. Jetty
+            var server = startHttp(config, http, router);                         // 7. Jetty
             boot.lap("http");
             LOG.info("Booted in {}", boot);
             scheduler.open();
@@ -403,9 +409,16 @@ public final class Platform implements AutoCloseable {
                 !options.lenient(), Version.COMPATIBILITY);
     }
 
-    /** The before-start hook: a plugin's own migrations, listed from its jar, in one transaction each. */
+    /**
+     * The before-start hook: a plugin's own migrations, listed from its jar, in one transaction each. A
+     * plugin without scripts has nothing to apply or check, so it costs no trip to the writer thread
+     * (the bookkeeping tables exist since the platform's own migrations).
+     */
     private static PluginHost.BeforeStart migrate(Database database) {
-        return plugin -> Migrations.apply(database, plugin.id(), Migrations.fromJar(plugin.jar(), plugin.id()));
+        return plugin -> {
+            var scripts = Migrations.fromJar(plugin.jar(), plugin.id());
+            if (!scripts.isEmpty()) Migrations.apply(database, plugin.id(), scripts);
+        };
     }
 
     private static ObjectMapper mapperOf(List<dev.caduceus.platform.plugin.StartedPlugin> started, String pluginId,
@@ -430,13 +443,16 @@ public final class Platform implements AutoCloseable {
                 registries.features(), runtimeId, !config.server().corsOrigins().isEmpty());
     }
 
-    private static HttpServer startHttp(PlatformConfig config, ApiKey key, Router router, ObjectMapper json)
-            throws BootException {
+    private static HttpSettings httpSettings(PlatformConfig config, ApiKey key) {
         var server = config.server();
-        var settings = new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
+        return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
                 key.value(), server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()));
+    }
+
+    private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router)
+            throws BootException {
         try {
-            return HttpServer.start(settings, router, json);
+            return http.start(router);
         } catch (PortInUseException e) {
             var source = config.source("server.port").replaceFirst("^environment variable ", "");
             if (source.equals("default")) source = "API_SERVER_PORT";

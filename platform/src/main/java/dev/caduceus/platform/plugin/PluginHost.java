@@ -70,6 +70,7 @@ public final class PluginHost implements AutoCloseable {
     private final Map<String, PluginReport> reports;
     private final List<Loaded> loaded;
     private final List<StartedPlugin> started = new ArrayList<>();
+    private final Map<String, PluginStarter.EntryPoint> entryPoints = new HashMap<>();
     private boolean startCalled;
     private boolean stopped;
 
@@ -168,6 +169,23 @@ public final class PluginHost implements AutoCloseable {
     }
 
     /**
+     * The first part of boot step 4, ahead of {@link #start}: finds and makes each plugin's single
+     * {@code PlatformPlugin} ({@code ServiceLoader} on its loader, which loads and verifies the plugin's
+     * first classes from its jar), starting nothing. The boot calls this while the database opens, as
+     * it needs neither the database nor another plugin; {@link #start} does it for whatever was not
+     * found yet. A failure is only reported when that plugin's turn to start comes, so both modes see
+     * the same failures in the same order either way. Callable before {@link #start} only.
+     */
+    public void findEntryPoints() {
+        if (startCalled) throw new IllegalStateException("start() was already called");
+        for (var plugin : loaded) entryPoint(plugin.view());
+    }
+
+    private PluginStarter.EntryPoint entryPoint(PluginDescriptorView view) {
+        return entryPoints.computeIfAbsent(view.id(), id -> PluginStarter.EntryPoint.find(view));
+    }
+
+    /**
      * Boot steps 4 and 5: for each plugin in dependency order, finds its single {@code PlatformPlugin},
      * runs {@code beforeStart}, builds its context with {@code contexts}, calls {@code start} and then
      * each contribution method once. Callable once.
@@ -186,7 +204,7 @@ public final class PluginHost implements AutoCloseable {
                 if (missing.isPresent())
                     throw new PluginStarter.StageException("depends on plugin '" + missing.get()
                             + "', which did not start", null);
-                var result = starter.start(view);
+                var result = starter.start(view, entryPoint(view));
                 started.add(result.started());
                 contributions.add(result);
                 reports.put(view.id(), new PluginReport(view.id(), view.version(), view.jar(),

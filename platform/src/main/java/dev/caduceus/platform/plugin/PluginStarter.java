@@ -42,9 +42,28 @@ final class PluginStarter {
 
     record Result(StartedPlugin started, Contributions contributions) {}
 
-    Result start(PluginDescriptorView view) throws StageException {
+    /**
+     * A plugin's {@link PlatformPlugin}, made ahead of its turn to start, or the failure to find or make
+     * it, kept so that it is reported at that turn, as if it had happened then.
+     */
+    record EntryPoint(PlatformPlugin plugin, StageException failure) {
+        static EntryPoint find(PluginDescriptorView view) {
+            try {
+                return new EntryPoint(entryPoint(view), null);
+            } catch (StageException e) {
+                return new EntryPoint(null, e);
+            }
+        }
+
+        PlatformPlugin get() throws StageException {
+            if (failure != null) throw failure;
+            return plugin;
+        }
+    }
+
+    Result start(PluginDescriptorView view, EntryPoint entry) throws StageException {
         var loader = view.classLoader();
-        var plugin = entryPoint(view);
+        var plugin = entry.get();
         stage("failed before start (migrations)", () -> { PluginCalls.run(loader, () -> beforeStart.prepare(view)); return null; });
         var ctx = stage("has no context", () -> contexts.apply(view));
         stage("failed to start", () -> { PluginCalls.run(loader, () -> plugin.start(ctx)); return null; });

@@ -62,17 +62,20 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Starts, on a daemon thread, the costliest one-time initialisation of the first {@link #open}: loading
-     * Jdbi's statement event class, a JFR event, makes the JDK initialise JFR's event metadata (~0.3 s on
-     * a cold JVM, whether or not anything records). Started first thing at boot, it overlaps the
-     * configuration and logging set-up instead of delaying the database. Harmless if Jdbi changes.
+     * Starts, on a daemon thread, the costliest one-time initialisation of the first {@link #open}: the
+     * first statement initialises Jdbi's {@code JfrSupport}, which registers Jdbi's statement event with
+     * JFR and so makes the JDK load JFR's event metadata (~50 ms on the writer thread even from the AOT
+     * cache, ~0.3 s without it; whether or not anything records). Only loading the event class, which
+     * this did before, does nothing once the AOT cache has loaded every class at JVM start: the class
+     * has to be initialised. Started first thing at boot, it overlaps the configuration set-up instead
+     * of delaying the database's first migration. Harmless if Jdbi changes.
      */
     public static void warmUpInBackground() {
         Thread.ofPlatform().daemon().name("caduceus-db-warm-up").start(() -> {
             try {
-                Class.forName("org.jdbi.v3.core.statement.JdbiStatementEvent", false, Jdbi.class.getClassLoader());
+                Class.forName("org.jdbi.v3.core.statement.internal.JfrSupport", true, Jdbi.class.getClassLoader());
             } catch (ClassNotFoundException | LinkageError ignored) {
-                // only a warm-up: the first statement loads whatever it needs
+                // only a warm-up: the first statement initialises whatever it needs
             }
         });
     }

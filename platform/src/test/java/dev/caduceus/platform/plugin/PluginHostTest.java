@@ -93,6 +93,27 @@ class PluginHostTest {
     }
 
     @Test
+    void entryPointsFoundAheadReportTheirFailureAtThatPluginsTurn() {
+        // "silent" (no PlatformPlugin) sorts between the two good ones; found ahead, it still fails
+        // only at its turn: in lenient mode the others start, in order, as without findEntryPoints.
+        jar("alpha").writeTo(plugins());
+        TestPluginJars.plugin("silent").source("test.silent.Plugin",
+                TestPlugins.source("test.silent", "silent", "", "")).writeTo(plugins());
+        jar("zulu").writeTo(plugins());
+        try (var host = PluginHost.load(options(plugins(), false))) {
+            host.findEntryPoints();
+            assertEquals(List.of(), events(base), "finding entry points starts nothing");
+            var booted = boot(host, base);
+            assertEquals(List.of("alpha", "zulu"), booted.started().stream().map(StartedPlugin::id).toList());
+            var failed = booted.failed().getFirst();
+            assertEquals("silent", failed.id());
+            assertTrue(failed.reason().contains("has no PlatformPlugin"), failed.reason());
+        }
+        assertEquals(List.of("start:alpha tccl=true", "start:zulu tccl=true", "stop:zulu tccl=true",
+                "stop:alpha tccl=true"), events(base));
+    }
+
+    @Test
     void jarWithTwoProvidersFailsNamingTheJar() {
         jar("twice").source("test.twice.Other", TestPlugins.source("test.twice", "twice", "", "")
                         .replace("public class Plugin", "public class Other"))
