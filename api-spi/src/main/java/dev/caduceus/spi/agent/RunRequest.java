@@ -40,10 +40,4 @@ public record RunRequest(String model, List<Message> messages, String instructio
                       Map<String, String> metadata) {
         this(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations, metadata, true);
     }
-
-    /** This request with {@link #stream()} set. */
-    public RunRequest withStream(boolean stream) {
-        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
-                metadata, stream);
-    }
 }

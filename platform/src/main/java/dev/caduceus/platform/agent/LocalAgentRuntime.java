@@ -113,9 +113,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
 
     private ModelReply call(Turn turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
             throws InterruptedException {
-        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(),
-                settings.stream() && request.stream()),
-                ctx);
+        boolean stream = settings.stream() && request.stream(); // nobody reads a non-streamed answer early
+        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream), ctx);
         turn.countCall();
         if (reply instanceof ModelReply.Answer a && a.usage() != null)
             ctx.emit(new RunEvent.UsageReported(a.usage(), turn.addUsage(a.usage())));

@@ -46,7 +46,9 @@ class LocalAgentRuntimeTest {
         var model = new ScriptedModel().answer("streamed").answer("whole");
         var harness = new Harness(model);
         harness.runs.start(Harness.request("a")).await();
-        harness.runs.start(Harness.request("b").withStream(false)).await();
+        var b = Harness.request("b");
+        harness.runs.start(new RunRequest(b.model(), b.messages(), b.instructions(), b.toolsets(), b.sessionId(),
+                b.sessionKey(), b.options(), b.maxIterations(), b.metadata(), false)).await();
         assertEquals(List.of(true, false), model.requests.stream().map(ModelRequest::stream).toList());
     }
 
