@@ -121,6 +121,69 @@ class SseAndDrainTest {
     }
 
     @Test
+    void framesAlreadyAtHandGoOutInOneWriteInOrder() throws Exception {
+        // A run that produced faster than the stream wrote: the pump writes the backlog once (one
+        // HTTP chunk on the wire), not one write per frame, and never holds a frame back.
+        for (var text : java.util.List.of("a", "b", "c")) subscription.emit(new RunEvent.TextDelta(text));
+        subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
+        try (var t = sseServer(); var socket = new Socket(t.uri("/").getHost(), t.uri("/").getPort())) {
+            socket.getOutputStream().write(("GET /v1/runs/run_1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
+                    + "\r\n\r\n").getBytes(UTF_8));
+            var in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+            var head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) head.append((char) in.readUnsignedByte());
+            assertTrue(head.toString().toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked"), head.toString());
+            var chunks = new java.util.ArrayList<String>();
+            while (true) {
+                int size = Integer.parseInt(readLine(in).trim(), 16);
+                var data = new byte[size];
+                in.readFully(data);
+                readLine(in);
+                if (size == 0) break;
+                chunks.add(new String(data, UTF_8));
+            }
+            assertEquals(java.util.List.of("""
+                    id: 1
+                    event: delta
+                    data: {"text":"a"}
+
+                    id: 2
+                    event: delta
+                    data: {"text":"b"}
+
+                    id: 3
+                    event: delta
+                    data: {"text":"c"}
+
+                    data: [DONE]
+
+                    """, ": stream closed\n\n"), chunks);
+            assertEquals(EventStream.PumpResult.FINISHED, pumped.get(5, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void aBacklogLargerThanOneBatchArrivesWholeAndInOrder() throws Exception {
+        int frames = 2 * SseEventStream.MAX_BATCH_CHARS / 40;
+        for (int i = 0; i < frames; i++) subscription.emit(new RunEvent.TextDelta("frame " + i));
+        subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
+        try (var t = sseServer()) {
+            var response = t.client.send(t.authed("/v1/runs/run_1/events").GET().build(), HttpResponse.BodyHandlers.ofLines());
+            var data = response.body().filter(l -> l.startsWith("data: ")).toList();
+            assertEquals(frames + 1, data.size());
+            for (int i = 0; i < frames; i++) assertEquals("data: {\"text\":\"frame " + i + "\"}", data.get(i));
+            assertEquals("data: [DONE]", data.get(frames));
+        }
+    }
+
+    private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
+        var line = new StringBuilder();
+        int c;
+        while ((c = in.readUnsignedByte()) != '\n') if (c != '\r') line.append((char) c);
+        return line.toString();
+    }
+
+    @Test
     void keepaliveCommentWhenIdle() throws Exception {
         try (var t = sseServer()) {
             var response = t.client.send(t.authed("/v1/runs/run_1/events").GET().build(), HttpResponse.BodyHandlers.ofLines());

@@ -22,6 +22,17 @@ abstract class BodyDecoder extends InputStream {
         return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
     }
 
+    /**
+     * Always 0 ("nothing known to be readable without blocking", which the contract allows): asking
+     * the buffered socket stream would ask the socket ({@code ioctl(FIONREAD)}), and the SSE reader's
+     * {@code InputStreamReader} asks after every read. Profiling a 500-token stream put that system
+     * call at ~6 % of the server's CPU; with 0 the reader returns what it has decoded and reads again.
+     */
+    @Override
+    public final int available() {
+        return 0;
+    }
+
     /** Whether the whole body, framing included, has been consumed. */
     abstract boolean atEnd();
 

@@ -60,11 +60,6 @@ final class ChunkedBody extends BodyDecoder {
     }
 
     @Override
-    public int available() throws IOException {
-        return (int) Math.min(in.available(), chunkLeft);
-    }
-
-    @Override
     boolean atEnd() {
         return done;
     }

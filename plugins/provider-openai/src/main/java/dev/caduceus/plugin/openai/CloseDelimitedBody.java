@@ -23,11 +23,6 @@ final class CloseDelimitedBody extends BodyDecoder {
     }
 
     @Override
-    public int available() throws IOException {
-        return in.available();
-    }
-
-    @Override
     boolean atEnd() {
         return done;
     }

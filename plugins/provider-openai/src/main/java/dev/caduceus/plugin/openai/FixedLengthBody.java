@@ -24,11 +24,6 @@ final class FixedLengthBody extends BodyDecoder {
     }
 
     @Override
-    public int available() throws IOException {
-        return (int) Math.min(in.available(), remaining);
-    }
-
-    @Override
     boolean atEnd() {
         return remaining == 0;
     }

@@ -51,11 +51,6 @@ final class ResponseBody extends InputStream {
         }
     }
 
-    @Override
-    public int available() throws IOException {
-        return decoder.available();
-    }
-
     /**
      * Reads and drops what is left of the body if it ends within {@code wait} and {@code maxBytes},
      * so that {@link #close()} can reuse the connection. For a caller that has all it needs before
