@@ -468,10 +468,6 @@ public final class Suite {
     // ---- tools -----------------------------------------------------------------------------------
 
     /**
-     * CPU time from /proc (Linux): user + system of a process and its descendants, and of this JVM's
-     * finished children (wrk). In clock ticks, which are 10 ms on Linux.
-     */
-    /**
      * Waits (up to 30 s) until the machine is quiet: this JVM's garbage collected, then the two cores
      * ≥ 90 % idle over half a second (a build or a stray server would otherwise be measured too).
      */
@@ -483,19 +479,28 @@ public final class Suite {
             long[] a = Cpu.machine();
             Thread.sleep(500);
             long[] b = Cpu.machine();
+            if (a == null || b == null) return; // no /proc/stat: nothing to wait for
             idle = (double) (b[0] - a[0]) / Math.max(1, b[1] - a[1]);
             if (idle >= 0.9) return;
         }
         System.out.printf(Locale.ROOT, "  WARNING: the machine did not settle (%.0f %% idle); figures may be noisy%n", idle * 100);
     }
 
+    /**
+     * CPU time from /proc (Linux): user + system of a process and its descendants, of this JVM's
+     * finished children (wrk), and the whole machine's idle share. In clock ticks, which are 10 ms on Linux.
+     */
     static final class Cpu {
-        /** The machine's idle and total ticks since boot, from /proc/stat. */
-        static long[] machine() throws IOException {
-            var fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
-            long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]), total = 0;
-            for (int i = 1; i < fields.length; i++) total += Long.parseLong(fields[i]);
-            return new long[] {idle, total};
+        /** The machine's idle and total ticks since boot, from /proc/stat; null without it. */
+        static long[] machine() {
+            try {
+                var fields = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+                long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]), total = 0;
+                for (int i = 1; i < fields.length; i++) total += Long.parseLong(fields[i]);
+                return new long[] {idle, total};
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
         }
 
         static long tree(long pid) {

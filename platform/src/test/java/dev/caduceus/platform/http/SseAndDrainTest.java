@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunSubscription;
+import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.agent.Usage;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
@@ -19,6 +20,9 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -110,7 +114,7 @@ class SseAndDrainTest {
             assertEquals("data: {\"text\":\"again\"}", lines.next());
             lines.next();
 
-            subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
+            subscription.emit(new RunEvent.Completed("done", StopReason.STOP, null, Usage.ZERO));
             assertEquals("data: [DONE]", lines.next());
             assertEquals("", lines.next());
             assertEquals(": stream closed", lines.next());
@@ -124,25 +128,13 @@ class SseAndDrainTest {
     void framesAlreadyAtHandGoOutInOneWriteInOrder() throws Exception {
         // A run that produced faster than the stream wrote: the pump writes the backlog once (one
         // HTTP chunk on the wire), not one write per frame, and never holds a frame back.
-        for (var text : java.util.List.of("a", "b", "c")) subscription.emit(new RunEvent.TextDelta(text));
-        subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
-        try (var t = sseServer(); var socket = new Socket(t.uri("/").getHost(), t.uri("/").getPort())) {
-            socket.getOutputStream().write(("GET /v1/runs/run_1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
-                    + "\r\n\r\n").getBytes(UTF_8));
-            var in = new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
-            var head = new StringBuilder();
-            while (!head.toString().endsWith("\r\n\r\n")) head.append((char) in.readUnsignedByte());
-            assertTrue(head.toString().toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked"), head.toString());
-            var chunks = new java.util.ArrayList<String>();
-            while (true) {
-                int size = Integer.parseInt(readLine(in).trim(), 16);
-                var data = new byte[size];
-                in.readFully(data);
-                readLine(in);
-                if (size == 0) break;
-                chunks.add(new String(data, UTF_8));
-            }
-            assertEquals(java.util.List.of("""
+        for (var text : List.of("a", "b", "c")) subscription.emit(new RunEvent.TextDelta(text));
+        subscription.emit(new RunEvent.Completed("done", StopReason.STOP, null, Usage.ZERO));
+        try (var t = sseServer()) {
+            var answer = t.raw("GET /v1/runs/run_1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY + "\r\n\r\n");
+            int bodyStart = answer.indexOf("\r\n\r\n") + 4;
+            assertTrue(answer.substring(0, bodyStart).toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked"), answer);
+            assertEquals(List.of("""
                     id: 1
                     event: delta
                     data: {"text":"a"}
@@ -157,8 +149,21 @@ class SseAndDrainTest {
 
                     data: [DONE]
 
-                    """, ": stream closed\n\n"), chunks);
+                    """, ": stream closed\n\n"), chunks(answer.substring(bodyStart)));
             assertEquals(EventStream.PumpResult.FINISHED, pumped.get(5, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The chunks of a chunked body (ASCII here, so a chunk's byte size is its length in characters). */
+    private static List<String> chunks(String body) {
+        var chunks = new ArrayList<String>();
+        int at = 0;
+        while (true) {
+            int lineEnd = body.indexOf("\r\n", at);
+            int size = Integer.parseInt(body.substring(at, lineEnd).trim(), 16);
+            if (size == 0) return chunks;
+            chunks.add(body.substring(lineEnd + 2, lineEnd + 2 + size));
+            at = lineEnd + 2 + size + 2;
         }
     }
 
@@ -166,7 +171,7 @@ class SseAndDrainTest {
     void aBacklogLargerThanOneBatchArrivesWholeAndInOrder() throws Exception {
         int frames = 2 * SseEventStream.MAX_BATCH_CHARS / 40;
         for (int i = 0; i < frames; i++) subscription.emit(new RunEvent.TextDelta("frame " + i));
-        subscription.emit(new RunEvent.Completed("done", dev.caduceus.spi.agent.StopReason.STOP, null, Usage.ZERO));
+        subscription.emit(new RunEvent.Completed("done", StopReason.STOP, null, Usage.ZERO));
         try (var t = sseServer()) {
             var response = t.client.send(t.authed("/v1/runs/run_1/events").GET().build(), HttpResponse.BodyHandlers.ofLines());
             var data = response.body().filter(l -> l.startsWith("data: ")).toList();
@@ -174,13 +179,6 @@ class SseAndDrainTest {
             for (int i = 0; i < frames; i++) assertEquals("data: {\"text\":\"frame " + i + "\"}", data.get(i));
             assertEquals("data: [DONE]", data.get(frames));
         }
-    }
-
-    private static String readLine(java.io.DataInputStream in) throws java.io.IOException {
-        var line = new StringBuilder();
-        int c;
-        while ((c = in.readUnsignedByte()) != '\n') if (c != '\r') line.append((char) c);
-        return line.toString();
     }
 
     @Test

@@ -101,11 +101,12 @@ final class TestServer implements AutoCloseable {
         return out.toString(UTF_8);
     }
 
-    /** A response with Content-Length whose body has fully arrived. */
+    /** A response with Content-Length whose body has fully arrived, or a chunked one with its last chunk. */
     private static boolean complete(String text) {
         int end = text.indexOf("\r\n\r\n");
         if (end < 0) return false;
         var head = text.substring(0, end).toLowerCase();
+        if (head.contains("transfer-encoding: chunked")) return text.endsWith("\r\n0\r\n\r\n");
         var m = java.util.regex.Pattern.compile("content-length: *(\\d+)").matcher(head);
         return m.find() && text.getBytes(UTF_8).length >= end + 4 + Integer.parseInt(m.group(1));
     }
