@@ -27,6 +27,7 @@ import dev.caduceus.platform.plugin.PluginContexts;
 import dev.caduceus.platform.plugin.PluginHost;
 import dev.caduceus.platform.plugin.PluginReport;
 import dev.caduceus.platform.plugin.Registries;
+import dev.caduceus.platform.plugin.ToolNotes;
 import dev.caduceus.platform.schedule.TaskScheduler;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.MigrationException;
@@ -168,6 +169,8 @@ public final class Platform implements AutoCloseable {
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),
                     agents.runs()::activeJobRuns);
+            var toolNotes = ToolNotes.of(registries);
+            readiness.register("tools", CoreChecks.tools(toolNotes));
             contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
             scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("session-retention",
                     Duration.ofMinutes(1), Duration.ofHours(6),
@@ -181,7 +184,8 @@ public final class Platform implements AutoCloseable {
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
             var platform = new Platform(config, database, scheduler, host, server, state, agents.runs(), journal);
-            StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey);
+            StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey,
+                    toolNotes);
             return platform;
         } catch (PluginBootException | MigrationException e) {
             closeQuietly(journal);

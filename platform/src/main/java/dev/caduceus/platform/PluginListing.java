@@ -1,6 +1,7 @@
 package dev.caduceus.platform;
 
 import dev.caduceus.platform.plugin.Registries;
+import dev.caduceus.platform.plugin.ToolNotes;
 import dev.caduceus.spi.Deployment;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ final class PluginListing {
             out.flush();
             return;
         }
+        var notes = ToolNotes.of(registries);
         out.printf("%-28s %-16s %-9s %s%n", "PLUGIN", "VERSION", "STATE", "JAR");
         for (var plugin : plugins) {
             out.printf("%-28s %-16s %-9s %s%n", plugin.id(), plugin.version(),
@@ -25,25 +27,27 @@ final class PluginListing {
                 out.println("    reason: " + plugin.reason());
                 continue;
             }
-            for (var line : contributions(registries, plugin.id())) out.println("    " + line);
+            for (var line : contributions(registries, plugin.id(), notes)) out.println("    " + line);
         }
         out.flush();
     }
 
-    private static String availability(dev.caduceus.spi.tool.Tool tool) {
-        if (tool.available()) return "";
+    private static String availability(dev.caduceus.spi.tool.Tool tool, ToolNotes notes) {
+        var note = notes.byTool().get(tool.spec().name());
+        var noted = note == null ? "" : (note.warning() ? "\n        WARNING: " : "\n        ") + note.text();
+        if (tool.available()) return noted;
         var reason = tool.unavailableReason();
-        return "  unavailable" + (reason == null ? "" : ": " + reason);
+        return "  unavailable" + (reason == null ? "" : ": " + reason) + noted;
     }
 
-    private static List<String> contributions(Registries registries, String pluginId) {
+    private static List<String> contributions(Registries registries, String pluginId, ToolNotes notes) {
         var lines = new ArrayList<String>();
         registries.routes().stream().filter(r -> r.pluginId().equals(pluginId))
                 .forEach(r -> lines.add("route  " + r.method() + " " + r.template()
                         + (r.name() == null ? "" : "  (" + r.name() + ")")));
         registries.toolEntries().stream().filter(t -> t.pluginId().equals(pluginId))
                 .forEach(t -> lines.add("tool   " + t.value().spec().name() + "  [" + t.value().spec().toolset() + "]"
-                        + availability(t.value())));
+                        + availability(t.value(), notes)));
         var tools = registries.tools();
         var kinds = registries.kinds().getOrDefault(pluginId, List.of());
         if (kinds.contains("toolsets"))

@@ -3,6 +3,7 @@ package dev.caduceus.platform;
 import dev.caduceus.platform.auth.ApiKey;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.plugin.PluginReport;
+import dev.caduceus.platform.plugin.ToolNotes;
 import dev.caduceus.spi.Deployment;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -17,7 +18,7 @@ final class StartupBanner {
     private StartupBanner() {}
 
     static void print(PrintWriter out, URI uri, String version, List<PluginReport> plugins, Deployment deployment,
-                      PlatformConfig config, ApiKey key) {
+                      PlatformConfig config, ApiKey key, ToolNotes notes) {
         var base = uri.toString().replaceAll("/+$", "");
         out.println("Caduceus " + version);
         var started = plugins.stream().filter(p -> p.state() == Deployment.State.STARTED).toList();
@@ -28,6 +29,10 @@ final class StartupBanner {
             if (plugin.state() == Deployment.State.STARTED) continue;
             out.println("            " + plugin.id() + " " + plugin.state().name().toLowerCase() + ": " + plugin.reason());
         }
+        notes.byTool().forEach((tool, note) -> {
+            if (!note.warning()) out.println("  " + pad(tool + ":") + note.text());
+        });
+        notes.warnings().forEach((tool, note) -> out.println("  WARNING:  " + tool + ": " + note.text()));
         out.println("  routes:   " + deployment.routes().size() + " (see " + base + "/v1/capabilities)");
         out.println("  runtime:  " + deployment.runtimeMode() + "; model: " + modelLine(config.model()));
         out.println("  state:    " + config.home() + (config.configFile().map(f -> "; config " + f).orElse("; no config file")));
@@ -44,6 +49,10 @@ final class StartupBanner {
         }
         out.println("Caduceus is listening on " + base + " (Ctrl-C stops it)");
         out.flush();
+    }
+
+    private static String pad(String label) {
+        return label.length() >= 10 ? label + " " : label + " ".repeat(10 - label.length());
     }
 
     private static String modelLine(PlatformConfig.Model model) {

@@ -19,6 +19,26 @@ public interface Tool {
     default String unavailableReason() { return null; }
 
     /**
+     * How this tool runs in this deployment, for operators: shown in the start-up banner, by
+     * {@code caduceus plugins} and in the {@code tools} check of {@code /health/detailed}, which is
+     * degraded while any tool's note is a warning. Empty when there is nothing to say. Fixed after
+     * the plugin's start.
+     */
+    default java.util.Optional<Note> note() { return java.util.Optional.empty(); }
+
+    /**
+     * An operator's note on a tool.
+     *
+     * @param text    one line, e.g. {@code "sandbox: bubblewrap 0.8.0; network full"}
+     * @param warning whether the operator should act on it (the tool works, but less safely than it could)
+     */
+    record Note(String text, boolean warning) {
+        public Note {
+            java.util.Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /**
      * A section for the system prompt at the start of a turn in which this tool is enabled, such as
      * the memory snapshot (tools.md §9.5); null for none. Called on the run thread.
      *

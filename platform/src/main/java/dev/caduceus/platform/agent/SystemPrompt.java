@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The system prompt of one turn (tools.md §2.2), joined by blank lines: the core identity (built in,
  * or the text of {@code agent.identity_file}), one guidance paragraph per tool family present, the
- * environment line (UTC date and time, workspace, terminal backend), then the caller's instructions
+ * environment line (UTC date and time, workspace; the terminal tool's own section names its backend), then the caller's instructions
  * as the ephemeral layer. The instructions never replace the core. Immutable.
  *
  * @param identity  the core identity text
@@ -51,8 +51,7 @@ public record SystemPrompt(String identity, Path workspace) {
         parts.add(identity);
         parts.addAll(guidance(Set.copyOf(tools)));
         toolSections.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).forEach(parts::add);
-        parts.add("Current date and time: " + WHEN.format(now) + ". Workspace: " + workspace
-                + ". Terminal backend: local.");
+        parts.add("Current date and time: " + WHEN.format(now) + ". Workspace: " + workspace + ".");
         if (instructions != null && !instructions.isBlank()) parts.add(instructions.strip());
         return String.join("\n\n", parts);
     }

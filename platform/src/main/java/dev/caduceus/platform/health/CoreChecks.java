@@ -127,6 +127,17 @@ public final class CoreChecks {
         return () -> failed == 0 ? Result.healthy(details) : Result.degraded(details);
     }
 
+    /**
+     * {@code tools}: every tool's operator note ({@code Tool.note()}), by tool name; degraded while
+     * any is a warning (the terminal running unsandboxed because bubblewrap cannot run, say). The
+     * notes name a reason, never a path or a credential.
+     */
+    public static Supplier<Result> tools(dev.caduceus.platform.plugin.ToolNotes notes) {
+        var details = new LinkedHashMap<String, Object>();
+        notes.byTool().forEach((name, note) -> details.put(name, (note.warning() ? "warning: " : "") + note.text()));
+        return () -> notes.warnings().isEmpty() ? Result.healthy(details) : Result.degraded(details);
+    }
+
     /** {@code background_queues}: degraded when the scheduler thread is not running. */
     public static Supplier<Result> backgroundQueues(IntSupplier activeApiRuns, IntSupplier activeJobRuns,
                                                     IntSupplier backgroundProcesses, BooleanSupplier schedulerRunning) {

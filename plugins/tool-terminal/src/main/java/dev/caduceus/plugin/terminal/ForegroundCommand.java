@@ -27,25 +27,33 @@ final class ForegroundCommand {
 
     private final TerminalSettings settings;
     private final Path stateDir;
+    private final Backend backend;
 
-    ForegroundCommand(TerminalSettings settings, Path stateDir) {
+    ForegroundCommand(TerminalSettings settings, Path stateDir, Backend backend) {
         this.settings = settings;
         this.stateDir = stateDir;
+        this.backend = backend;
     }
 
-    /** Runs {@code command}; on a normal exit the session's state is updated ({@code keepCwd}: see {@link ShellSessions#update}). */
-    Outcome run(String command, Path dir, Map<String, String> env, int timeoutSeconds, Cancellation cancel,
-                ShellSessions sessions, String session, Path keepCwd) throws IOException, InterruptedException {
+    /**
+     * Runs {@code command} in {@code dir} (a view path of the backend) for a call whose host workspace
+     * is {@code workspace}; on a normal exit the session's state is updated ({@code keepCwd}: see
+     * {@link ShellSessions#update}).
+     */
+    Outcome run(String command, Path workspace, Path dir, Map<String, String> env, int timeoutSeconds,
+                Cancellation cancel, ShellSessions sessions, String session, Path keepCwd)
+            throws IOException, InterruptedException {
         var stateFile = Files.createTempFile(stateDir, "state-", ".bin");
         try {
-            var argv = List.of(settings.shell(), "-c", wrapper(stateFile), settings.shell(), command);
-            var shell = ShellProcess.start(argv, dir, env, false, CappedOutput.forForeground(settings.maxOutputChars()));
+            var argv = List.of(settings.shell(), "-c", WRAPPER, settings.shell(), command, backend.stateFileView(stateFile));
+            var shell = ShellProcess.start(backend, new Backend.Invocation(argv, session, workspace, dir, env, stateFile,
+                    false), CappedOutput.forForeground(settings.maxOutputChars()));
             Ending ending = await(shell, timeoutSeconds, cancel);
             int exit;
             if (ending == Ending.EXITED) {
                 exit = shell.process().exitValue();
                 if (!shell.awaitOutput(LINGER)) shell.kill(settings.killGrace()); // a leftover child holds the pipe
-                sessions.update(session, stateFile, keepCwd);
+                sessions.update(session, workspace, stateFile, keepCwd);
             } else {
                 shell.kill(settings.killGrace());
                 exit = ending == Ending.TIMED_OUT ? 124 : 130;
@@ -76,13 +84,12 @@ final class ForegroundCommand {
     }
 
     /**
-     * The wrapper: the EXIT trap records the state, the command runs via eval so that its syntax
-     * errors and {@code exit} stay inside. The state directory's path has no quote or {@code $}
-     * characters (checked by {@link TerminalPlugin}).
+     * The wrapper: {@code $1} is the command, {@code $2} the state file as the command sees it. The
+     * EXIT trap records the state; the command runs via eval so that its syntax errors and
+     * {@code exit} stay inside. The two variables are not exported, so the state does not carry them.
      */
-    private static String wrapper(Path stateFile) {
-        return "trap '__caduceus_ec=$?; { printf \"%s\\0\" \"$PWD\"; env -0; } > \"" + stateFile
-                + "\" 2>/dev/null; exit $__caduceus_ec' EXIT\n"
-                + "__caduceus_cmd=$1; shift; eval \"$__caduceus_cmd\"";
-    }
+    private static final String WRAPPER = "__caduceus_cmd=$1; __caduceus_state=$2; shift 2\n"
+            + "trap '__caduceus_ec=$?; { printf \"%s\\0\" \"$PWD\"; env -0; } > \"$__caduceus_state\" 2>/dev/null; "
+            + "exit $__caduceus_ec' EXIT\n"
+            + "eval \"$__caduceus_cmd\"";
 }

@@ -26,6 +26,7 @@ final class ProcessRegistry {
 
     private final TerminalSettings settings;
     private final Clock clock;
+    private final Backend backend;
     private final Map<String, Map<String, BackgroundProcess>> bySession = new LinkedHashMap<>();
 
     /** Thrown when the session already has {@code max_per_session} running processes. */
@@ -35,22 +36,27 @@ final class ProcessRegistry {
         }
     }
 
-    ProcessRegistry(TerminalSettings settings, Clock clock) {
+    ProcessRegistry(TerminalSettings settings, Clock clock, Backend backend) {
         this.settings = settings;
         this.clock = clock;
+        this.backend = backend;
     }
 
-    /** Starts {@code command} detached from the turn, stdin a pipe, output in a ring buffer. */
-    synchronized BackgroundProcess start(String session, String command, Path dir, Map<String, String> env)
-            throws IOException, LimitReachedException {
+    /**
+     * Starts {@code command} detached from the turn in {@code dir} (a view path), stdin a pipe,
+     * output in a ring buffer.
+     */
+    synchronized BackgroundProcess start(String session, String command, Path workspace, Path dir,
+                                         Map<String, String> env)
+            throws IOException, InterruptedException, LimitReachedException {
         var mine = bySession.computeIfAbsent(session, s -> new LinkedHashMap<>());
         long running = mine.values().stream().filter(BackgroundProcess::running).count();
         if (running >= settings.maxPerSession())
             throw new LimitReachedException("Too many background processes: " + running + " are running in this session "
                     + "(limit " + settings.maxPerSession() + ", tools.process.max_per_session). Kill one with the process "
                     + "tool or wait for one to finish.");
-        var shell = ShellProcess.start(List.of(settings.shell(), "-c", command), dir, env, true,
-                new CappedOutput(0, BackgroundProcess.RING_CHARS));
+        var shell = ShellProcess.start(backend, new Backend.Invocation(List.of(settings.shell(), "-c", command), session,
+                workspace, dir, env, null, true), new CappedOutput(0, BackgroundProcess.RING_CHARS));
         var process = new BackgroundProcess(newId(), session, command, shell, clock);
         mine.put(process.id(), process);
         pruneExited(mine);

@@ -1,23 +1,17 @@
 package dev.caduceus.plugin.terminal;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * One started shell command: its own session and process group ({@code setsid}), stdout and stderr
+ * One started shell command (started by its {@link Backend}, in its own session and process group), stdout and stderr
  * pumped concurrently into one {@link CappedOutput}, stdin either {@code /dev/null} (foreground) or
  * a pipe (background, for the process tool's {@code write}).
  *
  * <p>Threading: thread-safe; {@link #kill} may be called from any thread, more than once.
  */
 final class ShellProcess {
-    private static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
-
     private final Process process;
     private final CappedOutput output;
     private final Thread stdout;
@@ -30,21 +24,10 @@ final class ShellProcess {
         this.stderr = StreamPump.start("terminal-stderr-" + process.pid(), process.getErrorStream(), output);
     }
 
-    /**
-     * Starts {@code argv} under {@code setsid} (when installed) in {@code dir} with exactly {@code env}.
-     *
-     * @param stdinPipe keep stdin open as a pipe; otherwise it reads {@code /dev/null}
-     */
-    static ShellProcess start(List<String> argv, Path dir, Map<String, String> env, boolean stdinPipe,
-                              CappedOutput output) throws IOException {
-        var command = new ArrayList<String>();
-        SETSID.stream().filter(Files::isExecutable).findFirst().ifPresent(p -> command.add(p.toString()));
-        command.addAll(argv);
-        var builder = new ProcessBuilder(command).directory(dir.toFile());
-        builder.environment().clear();
-        builder.environment().putAll(env);
-        if (!stdinPipe) builder.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        return new ShellProcess(builder.start(), output);
+    /** Starts {@code invocation} on {@code backend}, its output pumped into {@code output}. */
+    static ShellProcess start(Backend backend, Backend.Invocation invocation, CappedOutput output)
+            throws IOException, InterruptedException {
+        return new ShellProcess(backend.start(invocation), output);
     }
 
     Process process() {

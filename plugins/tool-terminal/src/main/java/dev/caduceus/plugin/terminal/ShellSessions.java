@@ -26,21 +26,25 @@ final class ShellSessions {
     private static final Set<String> SHELL_OWNED = Set.of("_", "SHLVL", "PWD");
 
     private final Map<String, String> baseEnv;
+    private final Backend backend;
     private final Map<String, State> states = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
-            return size() > MAX_SESSIONS;
+            if (size() <= MAX_SESSIONS) return false;
+            backend.forget(eldest.getKey());
+            return true;
         }
     };
 
-    /** One session's directory and environment. Immutable. */
+    /** One session's directory (a view path of the backend) and environment. Immutable. */
     record State(Path cwd, Map<String, String> env) {
         State {
             env = Map.copyOf(env);
         }
     }
 
-    ShellSessions(Map<String, String> serverEnv, TerminalSettings settings) {
+    ShellSessions(Map<String, String> serverEnv, TerminalSettings settings, Backend backend) {
+        this.backend = backend;
         var env = new HashMap<String, String>();
         serverEnv.forEach((k, v) -> {
             if (!settings.denied(k)) env.put(k, v);
@@ -51,9 +55,9 @@ final class ShellSessions {
     /** The session's state, created at the workspace root on first use. */
     synchronized State state(String session, Path workspace) {
         var state = states.get(session);
-        if (state == null || !Files.isDirectory(state.cwd())) {
+        if (state == null || !isDirectory(state.cwd(), workspace, session)) {
             var env = new HashMap<>(state == null ? baseEnv : state.env());
-            state = new State(workspace, env);
+            state = new State(backend.workspaceView(workspace), env);
             states.put(session, state);
         }
         return state;
@@ -63,7 +67,7 @@ final class ShellSessions {
     Map<String, String> environment(State state, String session, Path workspace) {
         var env = new HashMap<>(state.env());
         env.put("CADUCEUS_SESSION_ID", session);
-        env.put("CADUCEUS_WORKSPACE", workspace.toString());
+        env.put("CADUCEUS_WORKSPACE", backend.workspaceView(workspace).toString());
         return env;
     }
 
@@ -73,11 +77,16 @@ final class ShellSessions {
      *
      * @param keepCwd the directory to keep instead of the recorded one (a {@code workdir} call), or null
      */
-    void update(String session, Path stateFile, Path keepCwd) throws IOException {
+    void update(String session, Path workspace, Path stateFile, Path keepCwd) throws IOException {
         if (!Files.isRegularFile(stateFile) || Files.size(stateFile) == 0) return;
         var parts = new String(Files.readAllBytes(stateFile), StandardCharsets.UTF_8).split("\0");
-        var cwd = keepCwd != null ? keepCwd : Path.of(parts[0]);
-        if (!cwd.isAbsolute() || !Files.isDirectory(cwd)) return;
+        Path cwd;
+        try {
+            cwd = keepCwd != null ? keepCwd : Path.of(parts[0]);
+        } catch (java.nio.file.InvalidPathException e) {
+            return; // the command wrote the state file itself
+        }
+        if (!isDirectory(cwd, workspace, session)) return;
         var env = new HashMap<String, String>();
         for (int i = 1; i < parts.length; i++) {
             int eq = parts[i].indexOf('=');
@@ -94,5 +103,10 @@ final class ShellSessions {
     /** Drops a session's state; the hook for session end (not called by the runtime yet). */
     synchronized void forget(String session) {
         states.remove(session);
+        backend.forget(session);
+    }
+
+    private boolean isDirectory(Path view, Path workspace, String session) {
+        return backend.toHost(view, workspace, session).filter(Files::isDirectory).isPresent();
     }
 }

@@ -10,17 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Contributes the {@code terminal} and {@code process} tools (toolset {@code terminal}, tools.md
- * §6) on the local backend. {@link #start} reads {@code tools.terminal.*}, {@code tools.process.*}
- * and {@code approvals.mode}, creates the workspace (0700) and a private directory for the shell
- * state files, and schedules the lifetime reaper of background processes; {@link #stop} kills every
- * background process.
+ * §6). {@link #start} reads {@code tools.terminal.*}, {@code tools.process.*} and
+ * {@code approvals.mode}, creates the workspace (0700) and a private directory for the shell state
+ * files and the sandbox's per-session {@code /tmp}, picks the backend ({@link BackendChoice}: the
+ * bubblewrap sandbox when it works, else local with a warning), and schedules the lifetime reaper of
+ * background processes; {@link #stop} kills every background process.
  *
  * <p>Session end: the runtime does not report it yet. When it does, call {@link #endSession} from
  * that hook to kill the session's background processes and drop its directory, environment and
@@ -37,6 +36,8 @@ public final class TerminalPlugin implements PlatformPlugin {
     private ApprovalGate gate;
     private List<Tool> tools = List.of();
     private Scheduler.Task reaper;
+    private Spawner spawner;
+    private Backend backend;
 
     public TerminalPlugin() {
         this(Duration.ofSeconds(2));
@@ -56,17 +57,28 @@ public final class TerminalPlugin implements PlatformPlugin {
         var workspace = ctx.global().workspace();
         if (!Files.isDirectory(workspace))
             Files.createDirectories(workspace, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        stateDir = Files.createTempDirectory("caduceus-terminal-");
-        if (stateDir.toString().matches(".*[\"$`\\\\].*"))
-            throw new IOException("temporary directory path has shell-special characters: " + stateDir);
-        registry = new ProcessRegistry(settings, ctx.clock());
-        sessions = new ShellSessions(System.getenv(), settings);
+        stateDir = Files.createTempDirectory("caduceus-terminal-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        spawner = new Spawner();
+        BackendChoice.Chosen chosen;
+        try {
+            chosen = BackendChoice.choose(settings.sandbox(), spawner, List.of(ctx.global().stateDir()), stateDir);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while probing the sandbox", e);
+        }
+        backend = chosen.backend();
+        chosen.warning().ifPresentOrElse(w -> LOG.log(System.Logger.Level.WARNING, "terminal: {0}", w),
+                () -> LOG.log(System.Logger.Level.INFO, "terminal backend: {0}", backend.describe()));
+        registry = new ProcessRegistry(settings, ctx.clock(), backend);
+        sessions = new ShellSessions(System.getenv(), settings, backend);
         gate = new ApprovalGate(settings.approvalsOff(), PermanentAllowlist.load(ctx.database(), ctx.clock()));
         var dangerous = new DangerousCommands("root".equals(System.getProperty("user.name")));
         var json = ctx.json();
         tools = List.of(
                 new TerminalTool((ObjectNode) json.readTree(Schemas.TERMINAL), settings, sessions,
-                        new ForegroundCommand(settings, stateDir), registry, dangerous, gate, ctx.global().stateDir()),
+                        new ForegroundCommand(settings, stateDir, backend), registry, dangerous, gate,
+                        ctx.global().stateDir(), backend, chosen.warning()),
                 new ProcessTool((ObjectNode) json.readTree(Schemas.PROCESS), registry, settings));
         reaper = ctx.scheduler().scheduleWithFixedDelay("terminal: reap background processes past their lifetime",
                 REAP_PERIOD, REAP_PERIOD, () -> {
@@ -94,10 +106,8 @@ public final class TerminalPlugin implements PlatformPlugin {
     public void stop() throws Exception {
         if (reaper != null) reaper.cancel();
         if (registry != null) registry.killAll();
-        if (stateDir != null) {
-            try (Stream<Path> files = Files.walk(stateDir)) {
-                for (var f : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
-            }
-        }
+        if (backend != null) backend.close();
+        if (spawner != null) spawner.close();
+        if (stateDir != null) SandboxBackend.deleteTree(stateDir);
     }
 }

@@ -6,6 +6,7 @@ import dev.caduceus.spi.config.PluginConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The {@code tools.terminal.*} and {@code tools.process.*} settings (tools.md §10) plus
@@ -21,15 +22,41 @@ import java.util.Locale;
  * @param maxLifetime           {@code tools.process.max_lifetime_seconds}
  * @param approvalsOff          {@code approvals.mode} is {@code off}
  * @param killGrace             SIGTERM → SIGKILL delay (2 s; shorter in tests)
+ * @param sandbox               where commands run ({@code tools.terminal.backend}, {@code network}, {@code sandbox.*})
  */
 record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeout, int maxOutputChars,
                         boolean allowOutsideWorkspace, List<String> envDenylist, int maxPerSession,
-                        Duration maxLifetime, boolean approvalsOff, Duration killGrace) {
+                        Duration maxLifetime, boolean approvalsOff, Duration killGrace, Sandbox sandbox) {
     static final List<String> DEFAULT_DENYLIST = List.of("API_SERVER_KEY", "OPENAI_API_KEY", "GATEWAY_PROXY_KEY",
             "TAVILY_API_KEY", "SEARXNG_API_KEY", "CADUCEUS_*");
 
+    /**
+     * The backend settings.
+     *
+     * @param backend  {@code tools.terminal.backend}: {@code auto} (default), {@code sandbox} or {@code local}
+     * @param network  {@code tools.terminal.network}: {@code full} (default, true) or {@code none}
+     * @param bwrap    {@code tools.terminal.sandbox.bwrap}: the bubblewrap binary (default: found on PATH)
+     * @param readOnly {@code tools.terminal.sandbox.read_only}: more host paths mounted read-only
+     */
+    record Sandbox(String backend, boolean network, Optional<String> bwrap, List<String> readOnly) {
+        Sandbox {
+            requireNonNull(backend, "backend");
+            requireNonNull(bwrap, "bwrap");
+            readOnly = List.copyOf(readOnly);
+        }
+
+        static Sandbox from(PluginConfig tools) {
+            var network = tools.string("terminal.network", "full").toLowerCase(Locale.ROOT);
+            if (!network.equals("full") && !network.equals("none"))
+                throw new IllegalArgumentException("tools.terminal.network must be full or none, not '" + network + "'");
+            return new Sandbox(tools.string("terminal.backend", "auto").toLowerCase(Locale.ROOT), network.equals("full"),
+                    tools.string("terminal.sandbox.bwrap"), tools.list("terminal.sandbox.read_only", List.of()));
+        }
+    }
+
     TerminalSettings {
         requireNonNull(shell, "shell");
+        requireNonNull(sandbox, "sandbox");
         envDenylist = List.copyOf(envDenylist);
         if (timeoutSeconds < 1 || maxForegroundTimeout < 1 || maxOutputChars < 100 || maxPerSession < 1)
             throw new IllegalArgumentException("tools.terminal/process limits must be positive");
@@ -47,7 +74,8 @@ record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeo
                 tools.integer("process.max_per_session", 8),
                 Duration.ofSeconds(tools.longValue("process.max_lifetime_seconds", 3600)),
                 mode.equals("off"),
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2),
+                Sandbox.from(tools));
     }
 
     /** Whether {@code name} is removed from the child environment (§5.4); {@code CADUCEUS_*} always is. */
@@ -62,6 +90,6 @@ record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeo
 
     TerminalSettings withKillGrace(Duration grace) {
         return new TerminalSettings(shell, timeoutSeconds, maxForegroundTimeout, maxOutputChars, allowOutsideWorkspace,
-                envDenylist, maxPerSession, maxLifetime, approvalsOff, grace);
+                envDenylist, maxPerSession, maxLifetime, approvalsOff, grace, sandbox);
     }
 }

@@ -4,6 +4,7 @@ import static dev.caduceus.plugin.terminal.JsonText.obj;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.Tool.Note;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -23,7 +25,7 @@ import java.util.regex.Pattern;
  * ({@link ForegroundCommand}) or in the background ({@link ProcessRegistry}). Thread-safe.
  */
 final class TerminalTool implements Tool {
-    static final String DESCRIPTION = "Run a shell command on the server (local backend, /bin/bash) in the session's "
+    static final String DESCRIPTION = "Run a shell command (/bin/bash) in the session's "
             + "working directory, which starts at the workspace root. The working directory and exported variables "
             + "persist between calls. Returns JSON with output (stdout and stderr merged, long output truncated), "
             + "exit_code and error. Prefer read_file, search_files, patch and write_file over cat/grep/sed/heredocs "
@@ -39,11 +41,20 @@ final class TerminalTool implements Tool {
     private final DangerousCommands dangerous;
     private final ApprovalGate gate;
     private final Path stateDir;
+    private final Backend backend;
+    private final Optional<Note> note;
 
+    /**
+     * @param stateDir {@code $CADUCEUS_HOME}, for the credential-write rule
+     * @param warning  the operator warning of an {@code auto} backend that fell back to local
+     */
     TerminalTool(ObjectNode schema, TerminalSettings settings, ShellSessions sessions, ForegroundCommand foreground,
-                 ProcessRegistry registry, DangerousCommands dangerous, ApprovalGate gate, Path stateDir) {
-        this.spec = new ToolSpec("terminal", DESCRIPTION, schema, "terminal", List.of(), ToolRisk.EXECUTES, 100_000,
-                false, false, "💻");
+                 ProcessRegistry registry, DangerousCommands dangerous, ApprovalGate gate, Path stateDir,
+                 Backend backend, Optional<String> warning) {
+        this.spec = new ToolSpec("terminal", DESCRIPTION + " Backend: " + backend.describe() + ".", schema, "terminal",
+                List.of(), ToolRisk.EXECUTES, 100_000, false, false, "💻");
+        this.backend = backend;
+        this.note = Optional.of(warning.map(w -> new Note(w, true)).orElseGet(() -> new Note(backend.describe(), false)));
         this.settings = settings;
         this.sessions = sessions;
         this.foreground = foreground;
@@ -56,6 +67,21 @@ final class TerminalTool implements Tool {
     @Override
     public ToolSpec spec() {
         return spec;
+    }
+
+    @Override
+    public Optional<Note> note() {
+        return note;
+    }
+
+    @Override
+    public String systemPromptSection(String memoryScope) {
+        return backend instanceof SandboxBackend sandbox
+                ? "Terminal backend: sandbox. Commands run in an isolated sandbox in which the workspace is "
+                  + SandboxBackend.WORKSPACE_PATH + " (file tools accept " + SandboxBackend.WORKSPACE_PATH
+                  + " paths too); system directories are read-only; /tmp is private to this session; network: "
+                  + (sandbox.network() ? "full" : "none") + "."
+                : "Terminal backend: local.";
     }
 
     /** A stopped or disconnected run reaps its session's background processes (tools.md §2.6). */
@@ -97,10 +123,10 @@ final class TerminalTool implements Tool {
         var session = ctx.sessionId();
         var state = sessions.state(session, workspace);
         var dir = workdir == null || !WORKDIR_CHARS.matcher(workdir).matches() ? state.cwd()
-                : resolve(state.cwd(), workdir);
+                : resolve(state.cwd(), workdir, backend.home(workspace));
 
         String approval = null;
-        var match = dangerous.check(command, workspace, stateDir, dir);
+        var match = dangerous.check(command, backend.workspaceView(workspace), stateDir, dir);
         if (match.isPresent()) {
             switch (gate.decide(match.get(), command, session, ctx)) {
                 case ApprovalGate.Decision.Blocked b -> { return failed(b.error(), "blocked"); }
@@ -108,19 +134,19 @@ final class TerminalTool implements Tool {
             }
         }
         if (workdir != null) {
-            var problem = checkWorkdir(workdir, dir, workspace);
+            var problem = checkWorkdir(workdir, dir, workspace, session);
             if (problem != null) return failed(problem, "blocked");
-            dir = dir.toRealPath();
         }
         var env = sessions.environment(state, session, workspace);
-        return background ? startBackground(command, dir, env, session, approval)
-                : runForeground(command, dir, env, timeout == null ? settings.timeoutSeconds() : timeout, ctx, approval,
-                        workdir == null ? null : state.cwd());
+        return background ? startBackground(command, workspace, dir, env, session, approval)
+                : runForeground(command, workspace, dir, env, timeout == null ? settings.timeoutSeconds() : timeout, ctx,
+                        approval, workdir == null ? null : state.cwd());
     }
 
-    private ToolResult runForeground(String command, Path dir, Map<String, String> env, int timeout,
+    private ToolResult runForeground(String command, Path workspace, Path dir, Map<String, String> env, int timeout,
                                      ToolContext ctx, String approval, Path keepCwd) throws IOException, InterruptedException {
-        var outcome = foreground.run(command, dir, env, timeout, ctx.cancellation(), sessions, ctx.sessionId(), keepCwd);
+        var outcome = foreground.run(command, workspace, dir, env, timeout, ctx.cancellation(), sessions,
+                ctx.sessionId(), keepCwd);
         var result = obj("output", outcome.output(), "exit_code", outcome.exitCode(),
                 "error", outcome.ending() == ForegroundCommand.Ending.TIMED_OUT
                         ? "Command timed out after " + timeout + " seconds" : null);
@@ -130,11 +156,11 @@ final class TerminalTool implements Tool {
         return new ToolResult.Ok(JsonText.write(result));
     }
 
-    private ToolResult startBackground(String command, Path dir, Map<String, String> env, String session,
-                                       String approval) throws IOException {
+    private ToolResult startBackground(String command, Path workspace, Path dir, Map<String, String> env,
+                                       String session, String approval) throws IOException, InterruptedException {
         BackgroundProcess process;
         try {
-            process = registry.start(session, command, dir, env);
+            process = registry.start(session, command, workspace, dir, env);
         } catch (ProcessRegistry.LimitReachedException e) {
             return failed(e.getMessage(), "error");
         }
@@ -145,18 +171,23 @@ final class TerminalTool implements Tool {
         return new ToolResult.Ok(JsonText.write(result));
     }
 
-    /** §6.1 step 5: null when {@code workdir} is acceptable, else the reason. */
-    private String checkWorkdir(String workdir, Path dir, Path workspace) throws IOException {
+    /**
+     * §6.1 step 5: null when {@code workdir} is acceptable, else the reason. {@code dir} is a view
+     * path; the checks look at the host path behind it (through symlinks).
+     */
+    private String checkWorkdir(String workdir, Path dir, Path workspace, String session) throws IOException {
         if (!WORKDIR_CHARS.matcher(workdir).matches()) return "workdir contains disallowed characters";
-        if (!Files.isDirectory(dir)) return "workdir does not exist or is not a directory: " + workdir;
+        var host = backend.toHost(dir, workspace, session);
+        if (host.isEmpty() && !settings.allowOutsideWorkspace() && !dir.startsWith(backend.workspaceView(workspace)))
+            return "workdir is outside the workspace";
+        if (host.isEmpty() || !Files.isDirectory(host.get())) return "workdir does not exist or is not a directory: " + workdir;
         if (settings.allowOutsideWorkspace()) return null;
         var root = Files.exists(workspace) ? workspace.toRealPath() : workspace.toAbsolutePath().normalize();
-        return dir.toRealPath().startsWith(root) ? null : "workdir is outside the workspace";
+        return host.get().toRealPath().startsWith(root) ? null : "workdir is outside the workspace";
     }
 
-    private static Path resolve(Path cwd, String workdir) {
-        var expanded = workdir.equals("~") || workdir.startsWith("~/")
-                ? System.getProperty("user.home") + workdir.substring(1) : workdir;
+    private static Path resolve(Path cwd, String workdir, Path home) {
+        var expanded = workdir.equals("~") || workdir.startsWith("~/") ? home + workdir.substring(1) : workdir;
         return cwd.resolve(expanded).normalize();
     }
 

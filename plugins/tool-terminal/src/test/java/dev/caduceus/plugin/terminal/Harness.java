@@ -25,16 +25,21 @@ final class Harness implements AutoCloseable {
     final Tool process;
 
     final TestDatabase database;
+    final boolean sandboxed;
 
+    /** @param tools {@code tools.*} settings; {@code terminal.backend} defaults to {@code local} here */
     Harness(Path tmp, String approvalsMode, Map<String, String> tools) throws Exception {
         home = tmp.resolve("home");
         workspace = tmp.resolve("workspace");
+        var settings = new java.util.HashMap<>(tools);
+        settings.putIfAbsent("terminal.backend", "local");
+        sandboxed = settings.get("terminal.backend").equals("sandbox");
         database = TestDatabase.open(tmp, "tool-terminal");
         var ctx = FakePlatformContext.builder("tool-terminal")
                 .database(database)
                 .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
                         90, approvalsMode, "opt_in", 300, 1000, false))
-                .toolsConfig(tools)
+                .toolsConfig(settings)
                 .build();
         json = ctx.json();
         plugin.start(ctx);
@@ -45,6 +50,12 @@ final class Harness implements AutoCloseable {
 
     Harness(Path tmp) throws Exception {
         this(tmp, "manual", Map.of());
+    }
+
+    /** {@code relative} inside the workspace, as commands see it. */
+    String view(String relative) throws java.io.IOException {
+        var root = sandboxed ? "/workspace" : workspace.toRealPath().toString();
+        return relative.isEmpty() ? root : root + "/" + relative;
     }
 
     FakeToolContext session(String id) {

@@ -13,13 +13,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The process tool on each backend: {@link LocalProcessToolTest} and {@link SandboxProcessToolTest}. */
 @Timeout(60)
-class ProcessToolTest {
+abstract class ProcessToolTest {
     @TempDir Path tmp;
+
+    /** {@code tools.terminal.backend} for this run. */
+    abstract String backend();
+
+    Harness harness() throws Exception {
+        return harness(Map.of());
+    }
+
+    Harness harness(Map<String, String> tools) throws Exception {
+        var all = new java.util.HashMap<>(tools);
+        all.put("terminal.backend", backend());
+        return new Harness(tmp, "manual", all);
+    }
+
+
 
     @Test
     void backgroundProcessIsStartedPolledLoggedAndKilled() throws Exception {
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             var s1 = h.session("s1");
             var started = background(h, s1, "for i in 1 2 3; do echo line$i; done; sleep 1000");
             assertEquals("Background process started", started.path("output").asText());
@@ -57,7 +73,7 @@ class ProcessToolTest {
 
     @Test
     void otherSessionsCannotSeeAProcess() throws Exception {
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             var id = background(h, h.session("s1"), "sleep 100").path("session_id").asText();
             var error = assertInstanceOf(ToolResult.Error.class,
                     h.call(h.process, h.session("s2"), "{\"action\":\"poll\",\"session_id\":\"" + id + "\"}"));
@@ -67,7 +83,7 @@ class ProcessToolTest {
 
     @Test
     void writeSubmitAndCloseReachStdin() throws Exception {
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             var s1 = h.session("s1");
             var id = background(h, s1, "cat").path("session_id").asText();
             assertTrue(process(h, s1, Map.of("action", "write", "session_id", id, "data", "par")).path("ok").asBoolean());
@@ -83,7 +99,7 @@ class ProcessToolTest {
 
     @Test
     void maxPerSessionIsEnforced() throws Exception {
-        try (var h = new Harness(tmp, "manual", Map.of("process.max_per_session", "2"))) {
+        try (var h = harness(Map.of("process.max_per_session", "2"))) {
             var s1 = h.session("s1");
             background(h, s1, "sleep 100");
             background(h, s1, "sleep 100");
@@ -96,7 +112,7 @@ class ProcessToolTest {
 
     @Test
     void badActionsAndMissingIdsAreErrors() throws Exception {
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             var s1 = h.session("s1");
             assertEquals("session_id is required for poll",
                     assertInstanceOf(ToolResult.Error.class, h.call(h.process, s1, "{\"action\":\"poll\"}")).message());
@@ -109,7 +125,7 @@ class ProcessToolTest {
 
     @Test
     void anInterruptedRunReapsItsSessionsBackgroundProcessesOnly() throws Exception {
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             long mine = background(h, h.session("s1"), "sleep 1000").path("pid").asLong();
             long other = background(h, h.session("s2"), "sleep 1000").path("pid").asLong();
             h.terminal.runInterrupted(h.session("s1").sessionId());
@@ -121,7 +137,7 @@ class ProcessToolTest {
     @Test
     void pluginStopKillsBackgroundProcesses() throws Exception {
         long pid;
-        try (var h = new Harness(tmp)) {
+        try (var h = harness()) {
             pid = background(h, h.session("s1"), "sleep 1000").path("pid").asLong();
             assertTrue(ProcessHandle.of(pid).isPresent());
         }

@@ -1,0 +1,12 @@
+package dev.caduceus.plugin.terminal;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link ProcessToolTest} in the bubblewrap sandbox. */
+@ExtendWith(SandboxAvailable.class)
+class SandboxProcessToolTest extends ProcessToolTest {
+    @Override
+    String backend() {
+        return "sandbox";
+    }
+}

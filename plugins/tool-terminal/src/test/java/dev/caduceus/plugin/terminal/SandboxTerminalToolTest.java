@@ -1,0 +1,12 @@
+package dev.caduceus.plugin.terminal;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link TerminalToolTest} in the bubblewrap sandbox. */
+@ExtendWith(SandboxAvailable.class)
+class SandboxTerminalToolTest extends TerminalToolTest {
+    @Override
+    String backend() {
+        return "sandbox";
+    }
+}
