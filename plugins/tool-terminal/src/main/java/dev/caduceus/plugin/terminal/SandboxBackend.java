@@ -81,7 +81,7 @@ final class SandboxBackend implements Backend {
         var covered = new ArrayList<Path>();
         for (var h : hidden) {
             var p = h.toAbsolutePath().normalize();
-            if (mounts.stream().noneMatch(p::startsWith)) continue;
+            if (!Files.exists(p) || mounts.stream().noneMatch(p::startsWith)) continue;
             covered.add(p);
             if (Files.isDirectory(p)) args.addAll(List.of("--tmpfs", p.toString()));
             else args.addAll(List.of("--ro-bind", "/dev/null", p.toString()));

@@ -72,6 +72,20 @@ abstract class ProcessToolTest {
     }
 
     @Test
+    void killEndsTheProcessAndEveryChild() throws Exception {
+        try (var h = harness()) {
+            var s1 = h.session("s1");
+            var child = "1002." + System.nanoTime() % 1000;
+            var id = background(h, s1, "sleep " + child + " & sleep 1003; wait").path("session_id").asText();
+            for (long end = System.nanoTime() + 5_000_000_000L; !TerminalToolTest.running("sleep " + child)
+                    && System.nanoTime() < end; ) Thread.sleep(20);
+            assertTrue(TerminalToolTest.running("sleep " + child), "the child started");
+            assertTrue(process(h, s1, Map.of("action", "kill", "session_id", id)).path("killed").asBoolean());
+            TerminalToolTest.assertNoProcess("sleep " + child);
+        }
+    }
+
+    @Test
     void otherSessionsCannotSeeAProcess() throws Exception {
         try (var h = harness()) {
             var id = background(h, h.session("s1"), "sleep 100").path("session_id").asText();
