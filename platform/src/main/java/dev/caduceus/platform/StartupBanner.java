@@ -29,6 +29,7 @@ final class StartupBanner {
             if (plugin.state() == Deployment.State.STARTED) continue;
             out.println("            " + plugin.id() + " " + plugin.state().name().toLowerCase() + ": " + plugin.reason());
         }
+        out.println("  workspace: " + config.workspace());
         notes.byTool().forEach((tool, note) -> {
             if (!note.warning()) out.println("  " + pad(tool + ":") + note.text());
         });

@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.terminal;
+package dev.caduceus.testkit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * (the reason shows in the test report as the skip reason). CI installs bubblewrap, so there they
  * run; {@code CADUCEUS_REQUIRE_SANDBOX=true} turns a missing sandbox into a failure instead.
  */
-final class SandboxAvailable implements ExecutionCondition {
+public final class SandboxAvailable implements ExecutionCondition {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         var reason = problem();

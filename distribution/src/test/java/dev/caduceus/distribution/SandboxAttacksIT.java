@@ -1,0 +1,18 @@
+package dev.caduceus.distribution;
+
+import dev.caduceus.testkit.SandboxAvailable;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@link AgentAttacks} on the bubblewrap sandbox: every attack must fail. CI installs bubblewrap. */
+@ExtendWith(SandboxAvailable.class)
+class SandboxAttacksIT extends AgentAttacks {
+    @Override
+    String backend() {
+        return "sandbox";
+    }
+
+    @Override
+    boolean containsTheFilesystem() {
+        return true;
+    }
+}
