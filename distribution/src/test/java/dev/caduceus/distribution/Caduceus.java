@@ -35,6 +35,7 @@ final class Caduceus implements AutoCloseable {
     /** The header that presents {@link #TEST_KEY}. */
     static final Map<String, String> KEY_AUTH = Map.of("Authorization", "Bearer " + TEST_KEY);
     private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
+    private static final Pattern GENERATED_KEY = Pattern.compile("^    API key: (\\S+)$", Pattern.MULTILINE);
 
     final Path home;
     final Process process;
@@ -43,9 +44,13 @@ final class Caduceus implements AutoCloseable {
     private final CompletableFuture<URI> uri = new CompletableFuture<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private Caduceus(Path home, Process process) {
+    /** The default workspace, {@code <home>-workspace}, when this launch created it: deleted by {@link #close()}. */
+    private final Path createdWorkspace;
+
+    private Caduceus(Path home, Process process, Path createdWorkspace) {
         this.home = home;
         this.process = process;
+        this.createdWorkspace = createdWorkspace;
         pipe(process.getInputStream(), stdout, true);
         pipe(process.getErrorStream(), stderr, false);
         process.onExit().thenRun(() -> uri.completeExceptionally(new IllegalStateException("exited")));
@@ -67,7 +72,17 @@ final class Caduceus implements AutoCloseable {
         builder.environment().put("API_SERVER_PORT", "0");
         builder.environment().remove("API_SERVER_KEY");
         builder.environment().putAll(env);
-        return new Caduceus(home, builder.start());
+        var workspace = defaultWorkspace(home);
+        var created = Files.exists(workspace) ? null : workspace;
+        return new Caduceus(home, builder.start(), created);
+    }
+
+    /**
+     * The default {@code tools.workspace} of a state directory: its sibling {@code <home>-workspace},
+     * outside a test's {@code @TempDir}, so {@link #close()} deletes it.
+     */
+    static Path defaultWorkspace(Path home) {
+        return home.resolveSibling(home.getFileName() + "-workspace");
     }
 
     /** Starts the server and waits until it listens. */
@@ -133,8 +148,14 @@ final class Caduceus implements AutoCloseable {
 
     String stderr() { return String.join("\n", stderr); }
 
-    String key() throws IOException {
-        return Files.readString(home.resolve("api_key")).strip();
+    /**
+     * The key this start generated, as the start-up banner printed it once (the key file holds only
+     * its hash); fails when this start did not generate one.
+     */
+    String key() {
+        var m = GENERATED_KEY.matcher(stdout());
+        if (!m.find()) fail("this start printed no generated key; stdout:\n" + stdout());
+        return m.group(1);
     }
 
     HttpResponse<String> send(String method, String path, String body, Map<String, String> headers)
@@ -150,7 +171,7 @@ final class Caduceus implements AutoCloseable {
         return send("GET", path, null, headers);
     }
 
-    Map<String, String> auth() throws IOException {
+    Map<String, String> auth() {
         var headers = new LinkedHashMap<String, String>();
         headers.put("Authorization", "Bearer " + key());
         return headers;
@@ -160,5 +181,13 @@ final class Caduceus implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
+        if (createdWorkspace != null) deleteTree(createdWorkspace);
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+        try (var paths = Files.walk(root)) {
+            for (var p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
     }
 }
