@@ -44,13 +44,9 @@ final class Caduceus implements AutoCloseable {
     private final CompletableFuture<URI> uri = new CompletableFuture<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** The default workspace, {@code <home>-workspace}, when this launch created it: deleted by {@link #close()}. */
-    private final Path createdWorkspace;
-
-    private Caduceus(Path home, Process process, Path createdWorkspace) {
+    private Caduceus(Path home, Process process) {
         this.home = home;
         this.process = process;
-        this.createdWorkspace = createdWorkspace;
         pipe(process.getInputStream(), stdout, true);
         pipe(process.getErrorStream(), stderr, false);
         process.onExit().thenRun(() -> uri.completeExceptionally(new IllegalStateException("exited")));
@@ -73,13 +69,15 @@ final class Caduceus implements AutoCloseable {
         builder.environment().remove("API_SERVER_KEY");
         builder.environment().putAll(env);
         var workspace = defaultWorkspace(home);
-        var created = Files.exists(workspace) ? null : workspace;
-        return new Caduceus(home, builder.start(), created);
+        if (!Files.exists(workspace)) deleteAtExit(workspace);
+        return new Caduceus(home, builder.start());
     }
 
     /**
      * The default {@code tools.workspace} of a state directory: its sibling {@code <home>-workspace},
-     * outside a test's {@code @TempDir}, so {@link #close()} deletes it.
+     * outside a test's {@code @TempDir}. One that a launch creates is deleted when the test JVM exits
+     * (not at {@link #close()}: later launches on the same home may still use it, and not every test
+     * closes its process).
      */
     static Path defaultWorkspace(Path home) {
         return home.resolveSibling(home.getFileName() + "-workspace");
@@ -181,13 +179,16 @@ final class Caduceus implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
-        if (createdWorkspace != null) deleteTree(createdWorkspace);
     }
 
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-        try (var paths = Files.walk(root)) {
-            for (var p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        }
+    private static void deleteAtExit(Path root) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+            try (var paths = Files.walk(root)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException | RuntimeException ignored) {
+                // best effort, like @TempDir's own clean-up
+            }
+        }, "delete " + root));
     }
 }
