@@ -35,6 +35,7 @@ final class Caduceus implements AutoCloseable {
     /** The header that presents {@link #TEST_KEY}. */
     static final Map<String, String> KEY_AUTH = Map.of("Authorization", "Bearer " + TEST_KEY);
     private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");
+    private static final Pattern GENERATED_KEY = Pattern.compile("^    API key: (\\S+)$", Pattern.MULTILINE);
 
     final Path home;
     final Process process;
@@ -67,7 +68,19 @@ final class Caduceus implements AutoCloseable {
         builder.environment().put("API_SERVER_PORT", "0");
         builder.environment().remove("API_SERVER_KEY");
         builder.environment().putAll(env);
+        var workspace = defaultWorkspace(home);
+        if (!Files.exists(workspace)) deleteAtExit(workspace);
         return new Caduceus(home, builder.start());
+    }
+
+    /**
+     * The default {@code tools.workspace} of a state directory: its sibling {@code <home>-workspace},
+     * outside a test's {@code @TempDir}. One that a launch creates is deleted when the test JVM exits
+     * (not at {@link #close()}: later launches on the same home may still use it, and not every test
+     * closes its process).
+     */
+    static Path defaultWorkspace(Path home) {
+        return home.resolveSibling(home.getFileName() + "-workspace");
     }
 
     /** Starts the server and waits until it listens. */
@@ -133,8 +146,14 @@ final class Caduceus implements AutoCloseable {
 
     String stderr() { return String.join("\n", stderr); }
 
-    String key() throws IOException {
-        return Files.readString(home.resolve("api_key")).strip();
+    /**
+     * The key this start generated, as the start-up banner printed it once (the key file holds only
+     * its hash); fails when this start did not generate one.
+     */
+    String key() {
+        var m = GENERATED_KEY.matcher(stdout());
+        if (!m.find()) fail("this start printed no generated key; stdout:\n" + stdout());
+        return m.group(1);
     }
 
     HttpResponse<String> send(String method, String path, String body, Map<String, String> headers)
@@ -150,7 +169,7 @@ final class Caduceus implements AutoCloseable {
         return send("GET", path, null, headers);
     }
 
-    Map<String, String> auth() throws IOException {
+    Map<String, String> auth() {
         var headers = new LinkedHashMap<String, String>();
         headers.put("Authorization", "Bearer " + key());
         return headers;
@@ -160,5 +179,16 @@ final class Caduceus implements AutoCloseable {
     public void close() throws Exception {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+
+    private static void deleteAtExit(Path root) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+            try (var paths = Files.walk(root)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException | RuntimeException ignored) {
+                // best effort, like @TempDir's own clean-up
+            }
+        }, "delete " + root));
     }
 }

@@ -1,12 +1,17 @@
 package dev.caduceus.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,10 +20,63 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What bin/caduceus adds to a start: SQLite's native library comes from the distribution's
  * {@code native/} folder when it has this platform's, and is extracted by sqlite-jdbc into
- * {@code $CADUCEUS_HOME/tmp} as before when it does not.
+ * {@code $CADUCEUS_HOME/tmp} as before when it does not; secret variables reach the JVM through a
+ * file it deletes, not through its environment.
  */
 class LauncherIT {
     @TempDir Path home;
+
+    @Test
+    void secretVariablesReachThePlatformButNotTheJvmsEnvironment() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs /proc");
+        var upstreamKey = "sk-up 'quoted' \"double\" = $HOME \\ end";
+        var multiLine = "first line\nexport FAKE_KEY=not-a-variable\nlast";
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.setDefault(Turn.text("ok"));
+            var env = new HashMap<>(Caduceus.KEY_ENV);
+            env.put("OPENAI_API_KEY", upstreamKey);
+            env.put("OPENAI_BASE_URL", upstream.baseUrl());
+            env.put("CADUCEUS_MODEL", "scripted-model");
+            env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
+            env.put("SOME_SERVICE_TOKEN", multiLine);
+            env.put("CADUCEUS__PLUGINS__TOOL_WEB__PASSWORD_HINT", "p");
+            env.put("PLAIN_SETTING", "stays");
+            try (var server = Caduceus.serve(home, env)) {
+                var environ = new String(Files.readAllBytes(Path.of("/proc/" + server.process.pid() + "/environ")),
+                        StandardCharsets.UTF_8);
+                for (var secret : List.of("API_SERVER_KEY", Caduceus.TEST_KEY, "OPENAI_API_KEY", upstreamKey,
+                        "SOME_SERVICE_TOKEN", "first line", "CADUCEUS__PLUGINS__TOOL_WEB__PASSWORD_HINT"))
+                    assertFalse(environ.contains(secret), "/proc/<pid>/environ holds " + secret);
+                assertTrue(environ.contains("\0PLAIN_SETTING=stays\0"), "other variables stay");
+                assertTrue(environ.contains("CADUCEUS_HOME=" + home), "CADUCEUS_HOME is not a secret");
+
+                assertEquals(200, server.get("/v1/models", Caduceus.KEY_AUTH).statusCode(), "API_SERVER_KEY is in force");
+                assertEquals(401, server.get("/v1/models", Map.of()).statusCode());
+                var chat = server.send("POST", "/v1/chat/completions",
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                        Map.of("Authorization", "Bearer " + Caduceus.TEST_KEY, "Content-Type", "application/json"));
+                assertEquals(200, chat.statusCode(), chat.body());
+                assertEquals("Bearer " + upstreamKey, upstream.chatRequests().getLast().headers().get("authorization"),
+                        "OPENAI_API_KEY reached the provider unchanged");
+                try (var files = Files.list(home.resolve("tmp"))) {
+                    var left = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("secrets.")).toList();
+                    assertEquals(List.of(), left, "the secrets file is deleted at start");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSecretsFileTheLauncherCannotWriteStopsTheStartWithAClearMessage() throws Exception {
+        // The launcher cannot write into a tmp that is not a directory.
+        Files.writeString(home.resolve("tmp"), "not a directory");
+        try (var process = Caduceus.launch(home, Caduceus.KEY_ENV, "serve")) {
+            assertEquals(2, process.awaitExit());
+            assertTrue(process.stderr().contains("caduceus: cannot write " + home.resolve("tmp/secrets.")),
+                    process.stderr());
+            assertFalse(process.stderr().contains(Caduceus.TEST_KEY), process.stderr());
+        }
+    }
 
     @Test
     void theBundledSqliteLibraryIsUsedSoNothingIsExtractedAtStart() throws Exception {

@@ -46,15 +46,18 @@ class ServerEndToEndIT {
     }
 
     @Test
-    void firstStartGeneratesAnOwnerOnlyKeyFileAndPrintsItOnceWithACurlLine() throws Exception {
+    void firstStartGeneratesAKeyPrintsItOnceWithACurlLineAndStoresOnlyItsHash() throws Exception {
         var keyFile = home.resolve("api_key");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
         var key = server.key();
-        assertTrue(key.matches("[0-9a-f]{64}"));
+        assertTrue(key.matches("[0-9a-f]{64}"), key);
+        var stored = Files.readString(keyFile);
+        assertTrue(stored.matches("sha256:[0-9a-f]{32}:[0-9a-f]{64}\n"), stored);
+        assertFalse(stored.contains(key), "the key file holds the salted hash, not the key");
         var out = server.stdout();
-        assertTrue(out.contains("Caduceus generated an API key and saved it to " + keyFile), out);
-        assertTrue(out.contains("API key: " + key), out);
+        assertTrue(out.contains("Caduceus generated an API key and saved its hash to " + keyFile), out);
         assertTrue(out.contains("curl -H \"Authorization: Bearer " + key + "\" http://127.0.0.1:"), out);
+        assertEquals(200, server.get("/v1/models", server.auth()).statusCode(), "the printed key authenticates");
         assertTrue(out.contains("endpoint-capabilities"), "start-up output names the loaded plugins:\n" + out);
     }
 

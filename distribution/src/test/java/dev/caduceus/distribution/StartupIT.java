@@ -8,6 +8,7 @@ import dev.caduceus.testkit.PluginJarAssertions;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,10 +68,81 @@ class StartupIT {
             key = first.key();
         }
         try (var second = Caduceus.serve(home, Map.of())) {
-            assertEquals(key, second.key());
+            assertEquals(200, second.get("/v1/models", bearer(key)).statusCode(), "the key of the first start");
             assertFalse(second.stdout().contains(key), "the key is printed only on the start that created it");
-            assertTrue(second.stdout().contains("key file " + home.resolve("api_key")), second.stdout());
+            assertTrue(second.stdout().contains("key hash in " + home.resolve("api_key")), second.stdout());
         }
+    }
+
+    @Test
+    void aClearTextKeyFileFromAnOlderVersionIsReplacedByItsHashAndTheKeyKeepsWorking() throws Exception {
+        var keyFile = home.resolve("api_key");
+        var old = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+        Files.writeString(keyFile, old + "\n");
+        Files.setPosixFilePermissions(keyFile, PosixFilePermissions.fromString("rw-------"));
+        try (var server = Caduceus.serve(home, Map.of())) {
+            var stored = Files.readString(keyFile);
+            assertTrue(stored.matches("sha256:[0-9a-f]{32}:[0-9a-f]{64}\n"), stored);
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keyFile)));
+            assertEquals(200, server.get("/v1/models", bearer(old)).statusCode(), "the old key authenticates");
+            assertEquals(401, server.get("/v1/models", bearer(old.substring(1) + "0")).statusCode());
+            assertTrue(server.stderr().contains("Replaced the clear-text API key in " + keyFile), server.stderr());
+            assertFalse(server.stdout().contains(old) || server.stderr().contains(old), "never printed");
+        }
+    }
+
+    @Test
+    void keyShowExplainsWhyItCannotAndKeyRotatePrintsTheNewKeyOnce() throws Exception {
+        try (var show = Caduceus.launch(home, Map.of(), "key", "show")) {
+            assertEquals(2, show.awaitExit());
+            assertTrue(show.stderr().contains("no key file at " + home.resolve("api_key")), show.stderr());
+        }
+        String key;
+        try (var rotate = Caduceus.launch(home, Map.of(), "key", "rotate")) {
+            assertEquals(0, rotate.awaitExit());
+            var m = java.util.regex.Pattern.compile("(?m)^    ([0-9a-f]{64})$").matcher(rotate.stdout());
+            assertTrue(m.find(), rotate.stdout());
+            key = m.group(1);
+        }
+        assertFalse(Files.readString(home.resolve("api_key")).contains(key));
+        try (var show = Caduceus.launch(home, Map.of(), "key", "show")) {
+            assertEquals(2, show.awaitExit());
+            assertEquals("", show.stdout(), "nothing a script could take for the key");
+            assertTrue(show.stderr().contains("holds only its salted hash") && show.stderr().contains("key rotate"),
+                    show.stderr());
+        }
+        try (var server = Caduceus.serve(home, Map.of())) {
+            assertEquals(200, server.get("/v1/models", bearer(key)).statusCode(), "the rotated key is in force");
+            assertFalse(server.stdout().contains(key));
+        }
+    }
+
+    @Test
+    void aWorkspaceThatContainsTheStateDirectoryIsRefused() throws Exception {
+        var state = home.resolve("state");
+        try (var process = Caduceus.launch(state, Map.of("CADUCEUS__TOOLS__WORKSPACE", home.toString()), "serve")) {
+            assertEquals(2, process.awaitExit());
+            var err = process.stderr();
+            assertTrue(err.contains("tools.workspace " + home + " (from environment variable CADUCEUS__TOOLS__WORKSPACE)"
+                    + " contains the state directory " + state), err);
+            assertFalse(err.contains("\tat "), "no stack trace: " + err);
+        }
+    }
+
+    @Test
+    void theDefaultWorkspaceIsASiblingOfTheStateDirectoryCreatedOwnerOnly() throws Exception {
+        var state = home.resolve("state");
+        try (var server = Caduceus.serve(state, Caduceus.KEY_ENV)) {
+            var workspace = home.resolve("state-workspace");
+            assertTrue(Files.isDirectory(workspace));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(workspace)));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(state)),
+                    "the launcher creates the state directory owner-only too");
+        }
+    }
+
+    private static Map<String, String> bearer(String key) {
+        return Map.of("Authorization", "Bearer " + key);
     }
 
     @Test

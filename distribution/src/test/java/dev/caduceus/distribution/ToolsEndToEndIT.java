@@ -1,6 +1,7 @@
 package dev.caduceus.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -48,6 +49,7 @@ class ToolsEndToEndIT {
         site = "http://127.0.0.1:" + fixtures.getAddress().getPort();
         var env = new HashMap<>(Caduceus.KEY_ENV);
         env.put("OPENAI_BASE_URL", upstream.baseUrl());
+        env.put("OPENAI_API_KEY", "sk-tools-e2e-upstream-key");
         env.put("CADUCEUS_MODEL", "scripted-model");
         env.put("SEARXNG_URL", site);
         env.put("CADUCEUS__TOOLS__WEB__ALLOW_PRIVATE_ADDRESSES", "true");
@@ -65,7 +67,18 @@ class ToolsEndToEndIT {
     void terminalRunsACommandInTheWorkspace() throws Exception {
         var answer = askWithTool("terminal", "{\"command\":\"echo hello-$((40+2)) && pwd\"}", Map.of());
         assertTrue(answer.contains("hello-42"), answer);
-        assertTrue(answer.contains(home.resolve("workspace").toString()), answer);
+        assertTrue(answer.contains(Caduceus.defaultWorkspace(home).toString()), answer);
+    }
+
+    @Test
+    void terminalCommandsFindNeitherTheServersSecretsNorItsStateNextToTheWorkspace() throws Exception {
+        // The redactor would hide the values in tool results, so look for the names, which it leaves.
+        var environ = askWithTool("terminal", "{\"command\":\"tr '\\\\0' '\\\\n' < /proc/" + server.process.pid()
+                + "/environ | cut -d= -f1 | grep -cx -e API_SERVER_KEY -e OPENAI_API_KEY; echo end\"}", Map.of());
+        assertTrue(environ.contains("0\nend") || environ.contains("0\\nend"), environ);
+        var parent = askWithTool("terminal", "{\"command\":\"ls -a ..\"}", Map.of());
+        assertTrue(parent.contains(Caduceus.defaultWorkspace(home).getFileName().toString()), parent);
+        assertFalse(parent.contains("api_key") || parent.contains("caduceus.db"), parent);
     }
 
     @Test
@@ -84,13 +97,13 @@ class ToolsEndToEndIT {
     void fileToolsWriteReadPatchAndSearchInsideTheWorkspace() throws Exception {
         var wrote = askWithTool("write_file", "{\"path\":\"notes/todo.txt\",\"content\":\"alpha beta\\ngamma\\n\"}", Map.of());
         assertTrue(wrote.startsWith("Tool result: "), wrote);
-        assertEquals("alpha beta\ngamma\n", Files.readString(home.resolve("workspace/notes/todo.txt")));
+        assertEquals("alpha beta\ngamma\n", Files.readString(Caduceus.defaultWorkspace(home).resolve("notes/todo.txt")));
 
         var read = askWithTool("read_file", "{\"path\":\"notes/todo.txt\"}", Map.of());
         assertTrue(read.contains("alpha beta"), read);
 
         askWithTool("patch", "{\"path\":\"notes/todo.txt\",\"old_string\":\"gamma\",\"new_string\":\"delta\"}", Map.of());
-        assertEquals("alpha beta\ndelta\n", Files.readString(home.resolve("workspace/notes/todo.txt")));
+        assertEquals("alpha beta\ndelta\n", Files.readString(Caduceus.defaultWorkspace(home).resolve("notes/todo.txt")));
 
         var found = askWithTool("search_files", "{\"pattern\":\"delta\"}", Map.of());
         assertTrue(found.contains("todo.txt"), found);

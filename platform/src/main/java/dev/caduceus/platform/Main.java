@@ -1,5 +1,6 @@
 package dev.caduceus.platform;
 
+import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
 import java.io.OutputStreamWriter;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -25,16 +27,40 @@ import picocli.CommandLine.Option;
         subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, dev.caduceus.platform.batch.BatchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
+    private final Map<String, String> env;
 
-    public static void main(String[] args) {
-        System.exit(run(args));
+    private Main(Map<String, String> env) {
+        this.env = env;
     }
 
-    /** Runs the command line and returns the exit status (tests call this instead of main). */
+    /**
+     * First the environment: the process's plus the secrets {@code bin/caduceus} handed over in a file
+     * ({@link LaunchEnvironment}), which every command reads instead of {@link System#getenv()}.
+     */
+    public static void main(String[] args) {
+        Map<String, String> env;
+        try {
+            env = LaunchEnvironment.load(System.getenv(), System.getProperty(LaunchEnvironment.PROPERTY));
+        } catch (BootException e) {
+            System.err.println("caduceus: " + e.getMessage());
+            System.exit(e.exitCode());
+            return;
+        }
+        System.exit(run(env, args));
+    }
+
+    /** Runs the command line with the process environment and returns the exit status (for tests). */
     public static int run(String... args) {
+        return run(System.getenv(), args);
+    }
+
+    /** Runs the command line with {@code env} as the environment and returns the exit status. */
+    static int run(Map<String, String> env, String... args) {
+        var main = new Main(env);
         var command = withDefaultCommand(args);
         var plain = plainServe(command);
         if (plain != null) {
+            plain.main = main;
             try {
                 return plain.serve(new PrintWriter(new OutputStreamWriter(System.out, System.out.charset()), true));
             } catch (Exception e) {
@@ -42,7 +68,7 @@ public final class Main implements Callable<Integer> {
                 return e instanceof BootException b ? b.exitCode() : 1;
             }
         }
-        var line = new CommandLine(new Main());
+        var line = new CommandLine(main);
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("caduceus: " + e.getMessage());
             return e instanceof BootException b ? b.exitCode() : 1;
@@ -116,6 +142,11 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
+    /** The environment commands read: the process's plus the launcher's secrets. */
+    public Map<String, String> environment() {
+        return env;
+    }
+
     /** Options shared by commands that read the configuration. */
     static final class ConfigOptions {
         @Option(names = "--config", paramLabel = "FILE",
@@ -125,8 +156,8 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
         boolean lenient;
 
-        Platform.Options toPlatformOptions(List<ConfigLoader.Flag> flags) {
-            return new Platform.Options(Optional.ofNullable(config), flags, lenient, System.getenv(), appHome());
+        Platform.Options toPlatformOptions(List<ConfigLoader.Flag> flags, Map<String, String> env) {
+            return new Platform.Options(Optional.ofNullable(config), flags, lenient, env, appHome());
         }
     }
 
@@ -145,6 +176,8 @@ public final class Main implements Callable<Integer> {
 
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+        @CommandLine.ParentCommand Main main;
+
         @Override
         public Integer call() throws Exception {
             return serve(spec.commandLine().getOut());
@@ -155,7 +188,7 @@ public final class Main implements Callable<Integer> {
             var flags = new ArrayList<ConfigLoader.Flag>();
             if (host != null) flags.add(new ConfigLoader.Flag("--host", "server.host", host));
             if (port != null) flags.add(new ConfigLoader.Flag("--port", "server.port", port));
-            var platform = Platform.start(options.toPlatformOptions(flags), out);
+            var platform = Platform.start(options.toPlatformOptions(flags, main.env), out);
             Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
             platform.awaitStopped();
             return 0;
@@ -170,19 +203,24 @@ public final class Main implements Callable<Integer> {
 
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+        @CommandLine.ParentCommand Main main;
+
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            Platform.listPlugins(options.toPlatformOptions(List.of()), out);
+            Platform.listPlugins(options.toPlatformOptions(List.of(), main.env), out);
             return 0;
         }
     }
 
     @Command(name = "key", mixinStandardHelpOptions = true,
-            description = "Show or rotate the generated API key in $CADUCEUS_HOME/api_key.",
+            description = {"Rotate the generated API key; $CADUCEUS_HOME/api_key holds only its salted hash.",
+                    "The key itself is printed once: at the first start, and by 'key rotate'."},
             subcommands = {Key.Show.class, Key.Rotate.class})
     static final class Key implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.ParentCommand Main main;
 
         @Override
         public Integer call() {
@@ -190,40 +228,57 @@ public final class Main implements Callable<Integer> {
             return 2;
         }
 
-        static ApiKeys keys() {
-            return new ApiKeys(Platform.stateDir(System.getenv()), new SecureRandom());
+        ApiKeys keys() {
+            return new ApiKeys(Platform.stateDir(main.env), new SecureRandom());
         }
 
-        @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the key stored in the key file.")
+        @Command(name = "show", mixinStandardHelpOptions = true,
+                description = {"Explain why the key cannot be shown: the key file holds only its hash.",
+                        "A key file from an older version, in clear text, is replaced by its hash. Exit status 2."})
         static final class Show implements Callable<Integer> {
             @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+            @CommandLine.ParentCommand Key key;
+
             @Override
             public Integer call() {
-                var keys = keys();
-                var key = keys.read();
-                if (key.isEmpty()) {
-                    spec.commandLine().getErr().println("caduceus: no key file at " + keys.keyFile()
-                            + "; 'caduceus serve' generates one at first start.");
-                    return 1;
+                var keys = key.keys();
+                var err = spec.commandLine().getErr();
+                try {
+                    if (keys.read().isEmpty()) {
+                        err.println("caduceus: no key file at " + keys.keyFile()
+                                + "; 'caduceus serve' generates a key at first start and prints it once.");
+                        return 2;
+                    }
+                } catch (ApiKeyException e) {
+                    err.println("caduceus: " + e.getMessage());
+                    return 2;
                 }
-                spec.commandLine().getOut().println(key.get().value());
-                return 0;
+                err.println("caduceus: the key cannot be shown: " + keys.keyFile() + " holds only its salted hash,");
+                err.println("and the key itself was printed once, when it was generated.");
+                err.println("Run 'caduceus key rotate' for a new key (printed once; effective at the next start),");
+                err.println("or set your own key with API_SERVER_KEY or server.api_key.");
+                return 2;
             }
         }
 
         @Command(name = "rotate", mixinStandardHelpOptions = true,
-                description = "Write a new random key to the key file (effective at the next start).")
+                description = "Replace the key with a new random one and print it once (effective at the next start).")
         static final class Rotate implements Callable<Integer> {
             @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+            @CommandLine.ParentCommand Key key;
+
             @Override
             public Integer call() {
-                var keys = keys();
-                var key = keys.generate();
+                var keys = key.keys();
+                var generated = keys.generate();
                 var out = spec.commandLine().getOut();
-                out.println("Wrote a new API key to " + keys.keyFile() + " (effective at the next start):");
-                out.println("    " + key.value());
+                out.println("Wrote the hash of a new API key to " + keys.keyFile()
+                        + " (effective at the next start). The key, shown only now:");
+                out.println("    " + generated.value());
+                if (key.main.env.get("API_SERVER_KEY") != null && !key.main.env.get("API_SERVER_KEY").isBlank())
+                    out.println("Note: API_SERVER_KEY is set, and a configured key wins over the key file.");
                 return 0;
             }
         }

@@ -64,6 +64,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Platform implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Platform.class);
+    private static final String DATABASE = "caduceus.db";
 
     /**
      * What to start.
@@ -71,7 +72,7 @@ public final class Platform implements AutoCloseable {
      * @param configFile  {@code --config FILE}, if given
      * @param flags       command-line settings ({@code --port} → {@code server.port}), highest precedence
      * @param lenient     skip plugins that fail instead of stopping the boot
-     * @param env         the process environment
+     * @param env         the environment: the process's plus the secrets the launcher handed over (Main)
      * @param appHome     the installation directory (its {@code plugins/} is scanned), or null
      */
     public record Options(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
@@ -134,7 +135,7 @@ public final class Platform implements AutoCloseable {
         PluginHost host = null;
         RunJournal journal = null;
         try {
-            prepareWorkspace(config.workspace());
+            prepareWorkspace(config);
             var apiKey = resolveKey(config, home);
             var json = Json.newMapper();
             var state = new GatewayState();
@@ -264,7 +265,7 @@ public final class Platform implements AutoCloseable {
      */
     public static HeadlessHost headless(Options options, Path databaseDir) throws BootException {
         var config = loadConfig(options);
-        prepareWorkspace(config.workspace());
+        prepareWorkspace(config);
         Database database;
         try {
             Files.createDirectories(databaseDir);
@@ -376,8 +377,16 @@ public final class Platform implements AutoCloseable {
         }
     }
 
-    /** {@code tools.workspace}, created mode 0700 at start-up (tools.md §5.1). */
-    private static void prepareWorkspace(Path workspace) throws BootException {
+    /**
+     * {@code tools.workspace}, created mode 0700 at start-up (tools.md §5.1); refused when it holds the
+     * state directory or its files ({@link WorkspaceCheck}).
+     */
+    private static void prepareWorkspace(PlatformConfig config) throws BootException {
+        var workspace = config.workspace();
+        var stateFiles = new ArrayList<Path>(List.of(ApiKeys.keyFileIn(config.home()),
+                config.home().resolve(DATABASE)));
+        config.configFile().ifPresent(stateFiles::add);
+        WorkspaceCheck.check(workspace, config.source("tools.workspace"), config.home(), stateFiles);
         try {
             if (Files.isDirectory(workspace)) return;
             Files.createDirectories(workspace);
@@ -399,7 +408,7 @@ public final class Platform implements AutoCloseable {
     }
 
     private static Database openDatabase(Path home) {
-        var database = Database.open(home.resolve("caduceus.db"));
+        var database = Database.open(home.resolve(DATABASE));
         Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts());
         return database;
     }
@@ -450,7 +459,7 @@ public final class Platform implements AutoCloseable {
     private static HttpSettings httpSettings(PlatformConfig config, ApiKey key) {
         var server = config.server();
         return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
-                key.value(), server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()));
+                key.retained()::matches, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()));
     }
 
     private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router)

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * The start-up summary a person reads: which plugins loaded (and which not, and why), the runtime
  * and model, how to authenticate, and last where Caduceus listens (scripts may wait for that line).
- * A generated key is printed once, with a ready-to-paste curl line.
+ * A generated key is printed once, with a ready-to-paste curl line; nothing keeps it in clear after that.
  */
 final class StartupBanner {
     private StartupBanner() {}
@@ -37,16 +37,18 @@ final class StartupBanner {
         out.println("  routes:   " + deployment.routes().size() + " (see " + base + "/v1/capabilities)");
         out.println("  runtime:  " + deployment.runtimeMode() + "; model: " + modelLine(config.model()));
         out.println("  state:    " + config.home() + (config.configFile().map(f -> "; config " + f).orElse("; no config file")));
-        switch (key.origin()) {
-            case GENERATED -> {
-                out.println("Caduceus generated an API key and saved it to " + key.file());
-                out.println("    API key: " + key.value());
+        switch (key) {
+            case ApiKey.Generated generated -> {
+                out.println("Caduceus generated an API key and saved its hash to " + generated.file());
+                out.println("    API key: " + generated.value());
+                out.println("(shown only now: note it, or run 'caduceus key rotate' later for a new one)");
                 out.println("Try it:");
-                out.println("    curl -H \"Authorization: Bearer " + key.value() + "\" " + base + "/v1/models");
+                out.println("    curl -H \"Authorization: Bearer " + generated.value() + "\" " + base + "/v1/models");
             }
-            case FILE -> out.println("  auth:     Bearer key required; key file " + key.file()
-                    + " (print it with: caduceus key show)");
-            case CONFIGURED -> out.println("  auth:     Bearer key required; key from " + key.sourceName());
+            case ApiKey.Stored stored -> out.println("  auth:     Bearer key required; key hash in " + stored.file()
+                    + " (new key: caduceus key rotate)");
+            case ApiKey.Configured configured ->
+                    out.println("  auth:     Bearer key required; key from " + configured.sourceName());
         }
         out.println("Caduceus is listening on " + base + " (Ctrl-C stops it)");
         out.flush();

@@ -19,9 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Finds the API key, first match: a configured key (env {@code API_SERVER_KEY} or config
- * {@code server.api_key}) → the key file {@code $CADUCEUS_HOME/api_key} → a newly generated key
- * written to that file (mode 0600, atomically). Configured keys are validated: at least 16
- * characters and not a placeholder (contract §4).
+ * {@code server.api_key}) → the key file {@code $CADUCEUS_HOME/api_key} → a newly generated key.
+ * Configured keys are validated: at least 16 characters and not a placeholder (contract §4).
+ *
+ * <p>The key file holds the key's salted hash, one line {@code sha256:<salt-hex>:<hash-hex>}
+ * ({@link KeyHash}), written atomically with mode 0600; the clear key is shown once, when it is
+ * generated. A key file that holds a clear-text key (anything not starting with {@code sha256:},
+ * as earlier versions wrote) is replaced by its hash the first time it is read, and that key keeps
+ * working.
  */
 public final class ApiKeys {
     private static final Logger LOG = LoggerFactory.getLogger(ApiKeys.class);
@@ -35,8 +40,13 @@ public final class ApiKeys {
     private final SecureRandom random;
 
     public ApiKeys(Path home, SecureRandom random) {
-        this.keyFile = home.resolve("api_key");
+        this.keyFile = keyFileIn(home);
         this.random = random;
+    }
+
+    /** The key file of the state directory {@code home}: {@code home/api_key}. */
+    public static Path keyFileIn(Path home) {
+        return home.resolve("api_key");
     }
 
     /** The key file, {@code $CADUCEUS_HOME/api_key}. */
@@ -53,29 +63,56 @@ public final class ApiKeys {
     public ApiKey resolve(Optional<String> configured, String sourceName) {
         if (configured.isPresent()) {
             validate(configured.get(), sourceName);
-            return new ApiKey(configured.get().strip(), ApiKey.Origin.CONFIGURED, sourceName, null);
+            return new ApiKey.Configured(configured.get().strip(), sourceName);
         }
-        return read().orElseGet(this::generate);
+        return read().<ApiKey>map(k -> k).orElseGet(this::generate);
     }
 
-    /** The key stored in the key file, if there is one. */
-    public Optional<ApiKey> read() {
+    /**
+     * The key stored in the key file, if there is one. A clear-text key is first replaced in the file
+     * by its hash.
+     *
+     * @throws ApiKeyException when the file holds a malformed hash or an unusable clear-text key
+     */
+    public Optional<ApiKey.Stored> read() {
         if (!Files.exists(keyFile)) return Optional.empty();
+        String content;
         try {
-            var value = Files.readString(keyFile, StandardCharsets.UTF_8).strip();
-            validate(value, keyFile.toString());
-            warnIfShared();
-            return Optional.of(new ApiKey(value, ApiKey.Origin.FILE, keyFile.toString(), keyFile));
+            content = Files.readString(keyFile, StandardCharsets.UTF_8).strip();
+            if (KeyHash.isHash(content)) warnIfShared();                      // a migrated file is 0600
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the API key file " + keyFile, e);
         }
+        if (KeyHash.isHash(content)) {
+            try {
+                return Optional.of(new ApiKey.Stored(KeyHash.parse(content), keyFile));
+            } catch (IllegalArgumentException e) {
+                throw new ApiKeyException("The API key file " + keyFile + " is not a valid key hash ("
+                        + e.getMessage() + "). Run 'caduceus key rotate' for a new key, or set API_SERVER_KEY.");
+            }
+        }
+        validate(content, keyFile.toString());
+        var hash = KeyHash.of(content, random);
+        write(hash);
+        LOG.info("Replaced the clear-text API key in {} by its salted hash; the same key keeps working", keyFile);
+        return Optional.of(new ApiKey.Stored(hash, keyFile));
     }
 
-    /** Writes a new random key to the key file, replacing any old one, and returns it. */
-    public ApiKey generate() {
+    /**
+     * Makes a new random key (32 bytes as 64 lowercase hex), writes its hash to the key file, replacing
+     * any old one, and returns it with its clear value, which nothing else keeps.
+     */
+    public ApiKey.Generated generate() {
         var bytes = new byte[32];
         random.nextBytes(bytes);
         var value = HexFormat.of().formatHex(bytes);
+        var hash = KeyHash.of(value, random);
+        write(hash);
+        return new ApiKey.Generated(value, new ApiKey.Stored(hash, keyFile));
+    }
+
+    /** Writes {@code hash} to the key file: a new 0600 file moved over the old one atomically. */
+    private void write(KeyHash hash) {
         try {
             Files.createDirectories(keyFile.getParent());
             var tmp = keyFile.resolveSibling("api_key.tmp");
@@ -85,7 +122,7 @@ public final class ApiKeys {
             } else {
                 Files.createFile(tmp);
             }
-            Files.writeString(tmp, value + "\n", StandardCharsets.UTF_8);
+            Files.writeString(tmp, hash.format() + "\n", StandardCharsets.UTF_8);
             try {
                 Files.move(tmp, keyFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -94,7 +131,6 @@ public final class ApiKeys {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write the API key file " + keyFile, e);
         }
-        return new ApiKey(value, ApiKey.Origin.GENERATED, keyFile.toString(), keyFile);
     }
 
     /** Throws {@link ApiKeyException} when {@code key} is too short or a placeholder. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.platform.BootException;
 import dev.caduceus.platform.HeadlessHost;
+import dev.caduceus.platform.Main;
 import dev.caduceus.platform.Platform;
 import dev.caduceus.platform.agent.AgentServices;
 import dev.caduceus.platform.config.ConfigLoader;
@@ -22,6 +23,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -110,6 +112,8 @@ public final class BatchCommand implements Callable<Integer> {
     boolean lenient;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    /** The top-level command, whose environment holds the launcher's secrets; null when a test builds this alone. */
+    @CommandLine.ParentCommand Main main;
 
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
@@ -138,9 +142,13 @@ public final class BatchCommand implements Callable<Integer> {
         }
     }
 
+    private Map<String, String> env() {
+        return main != null ? main.environment() : System.getenv();
+    }
+
     private Platform.Options platformOptions(List<ConfigLoader.Flag> flags) {
         var home = System.getProperty("caduceus.app.home");
-        return new Platform.Options(Optional.ofNullable(config), flags, lenient, System.getenv(),
+        return new Platform.Options(Optional.ofNullable(config), flags, lenient, env(),
                 home == null ? null : Path.of(home));
     }
 
@@ -282,7 +290,7 @@ public final class BatchCommand implements Callable<Integer> {
         var workspaces = new Workspaces(config.workspace(), options.runName(),
                 tools.bool("file.allow_outside_workspace", false), tools.string("terminal.backend", "local"));
         if (options.overwrite()) PromptRunner.deleteTree(workspaces.runRoot());
-        var runs = AgentServices.batch(config, host.registries(), host.json(), System.getenv(), Clock.systemUTC(),
+        var runs = AgentServices.batch(config, host.registries(), host.json(), env(), Clock.systemUTC(),
                 workspaces::of);
         try {
             runs.checkReady();

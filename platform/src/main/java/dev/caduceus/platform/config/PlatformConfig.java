@@ -132,6 +132,17 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 model.directModelRequests());
     }
 
+    /**
+     * The default {@code tools.workspace}: a sibling of the state directory, {@code <home>-workspace}
+     * ({@code ~/.caduceus-workspace} for the default home), so that terminal commands started there do
+     * not have the key file, the config and the database one {@code ..} away.
+     */
+    public static Path defaultWorkspace(Path home) {
+        var normalized = home.toAbsolutePath().normalize();
+        var name = normalized.getFileName();
+        return name == null ? normalized.resolve("workspace") : normalized.resolveSibling(name + "-workspace");
+    }
+
     static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree) {
         Optional<Secret> modelKey = secret(v, "model.api_key");
         Optional<String> baseUrl = opt(v, "model.base_url");
@@ -157,7 +168,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
                 list(v, "plugins.disabled"));
         return new PlatformConfig(home, file, server, model, agent, (String) v.get("chat.tool_progress_events"),
-                approvals, path(v, "tools.workspace", home.resolve("workspace")), gateway, retention, plugins, tree);
+                approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree);
     }
 
     private static Optional<String> opt(Map<String, Object> v, String key) {

@@ -1,8 +1,5 @@
 package dev.caduceus.platform.http;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.security.MessageDigest;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -13,7 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Pipeline step 4 (http-api §4): the bearer key. Only {@code Authorization: Bearer <key>} counts
- * (prefix case-sensitive, token trimmed); the comparison is constant-time over UTF-8 bytes. Public
+ * (prefix case-sensitive, token trimmed); the token goes to the {@link HttpSettings.KeyCheck}, which
+ * compares it in constant time (against the key's salted hash when the key came from the key file). Public
  * routes ({@link Router.Match#publicRoute()}) skip the check. A rejection is 401
  * {@code gateway_auth_failed} without {@code WWW-Authenticate}, logged with peer address, path and
  * user agent, never the presented token.
@@ -23,12 +21,12 @@ final class AuthHandler extends Handler.Wrapper {
     private static final String PREFIX = "Bearer ";
     private static final int MAX_LOGGED_AGENT = 200;
 
-    private final byte[] key;
+    private final HttpSettings.KeyCheck key;
     private final ErrorBodies errors;
 
-    AuthHandler(String apiKey, ErrorBodies errors, Handler next) {
+    AuthHandler(HttpSettings.KeyCheck apiKey, ErrorBodies errors, Handler next) {
         super(next);
-        this.key = apiKey.getBytes(UTF_8);
+        this.key = apiKey;
         this.errors = errors;
     }
 
@@ -48,7 +46,7 @@ final class AuthHandler extends Handler.Wrapper {
     boolean authorized(String authorization) {
         if (authorization == null || !authorization.startsWith(PREFIX)) return false;
         var token = authorization.substring(PREFIX.length()).trim();
-        return MessageDigest.isEqual(key, token.getBytes(UTF_8));
+        return !token.isEmpty() && key.matches(token);
     }
 
     /** Log-safe: control characters replaced, length capped. */

@@ -12,19 +12,28 @@ import java.util.List;
  * @param port                bind port; 0 picks a free one (tests)
  * @param maxBodyBytes        request body limit ({@code server.max_body_bytes})
  * @param corsOrigins         origin allowlist; {@code "*"} allows any origin; empty allows none
- * @param apiKey              the bearer key every non-public route needs
+ * @param apiKey              checks the bearer key every non-public route needs
  * @param sseKeepaliveSeconds idle time after which an event stream sends {@code : keepalive}
  * @param drainTimeout        how long {@link HttpServer#stop()} waits for in-flight requests
  */
-public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins, String apiKey,
+public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins, KeyCheck apiKey,
                            int sseKeepaliveSeconds, Duration drainTimeout) {
+    /**
+     * Whether a presented bearer token is the API key. The server may hold only a hash of the key, so
+     * it never sees the key itself; implementations compare in constant time. Called from any request
+     * thread.
+     */
+    @FunctionalInterface
+    public interface KeyCheck {
+        boolean matches(String presented);
+    }
+
     public HttpSettings {
         requireNonNull(host, "host");
         if (port < 0 || port > 65535) throw new IllegalArgumentException("port out of range: " + port);
         if (maxBodyBytes <= 0) throw new IllegalArgumentException("maxBodyBytes must be > 0");
         corsOrigins = List.copyOf(corsOrigins);
         requireNonNull(apiKey, "apiKey");
-        if (apiKey.isBlank()) throw new IllegalArgumentException("apiKey must not be blank");
         if (sseKeepaliveSeconds <= 0) throw new IllegalArgumentException("sseKeepaliveSeconds must be > 0");
         requireNonNull(drainTimeout, "drainTimeout");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("drainTimeout must be >= 0");

@@ -2,6 +2,7 @@ package dev.caduceus.platform.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,28 +18,92 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ApiKeysTest {
+    private static final String HASH_LINE = "sha256:[0-9a-f]{32}:[0-9a-f]{64}\n";
+
     @TempDir Path home;
 
     @Test
-    void generatesA64HexKeyIntoAnOwnerOnlyFileAndReadsItBackLater() throws Exception {
+    void generatesA64HexKeyAndStoresOnlyItsSaltedHashInAnOwnerOnlyFile() throws Exception {
         var keys = new ApiKeys(home, new SecureRandom());
-        var first = keys.resolve(Optional.empty(), "none");
-        assertEquals(ApiKey.Origin.GENERATED, first.origin());
+        var first = assertInstanceOf(ApiKey.Generated.class, keys.resolve(Optional.empty(), "none"));
         assertTrue(first.value().matches("[0-9a-f]{64}"), first.value());
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("api_key"))));
+        var file = home.resolve("api_key");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        var stored = Files.readString(file);
+        assertTrue(stored.matches(HASH_LINE), stored);
+        assertFalse(stored.contains(first.value()), "the key file never holds the key");
 
-        var second = new ApiKeys(home, new SecureRandom()).resolve(Optional.empty(), "none");
-        assertEquals(ApiKey.Origin.FILE, second.origin());
-        assertEquals(first.value(), second.value());
+        var second = assertInstanceOf(ApiKey.Stored.class, new ApiKeys(home, new SecureRandom())
+                .resolve(Optional.empty(), "none"));
+        assertTrue(second.matches(first.value()), "the key generated earlier authenticates");
+        assertEquals(stored, Files.readString(file), "reading a hashed key file leaves it as it is");
+    }
+
+    @Test
+    void aHashedKeyMatchesOnlyTheExactKey() {
+        var key = new ApiKeys(home, new SecureRandom()).generate();
+        var stored = key.retained();
+        assertInstanceOf(ApiKey.Stored.class, stored);
+        assertTrue(stored.matches(key.value()));
+        for (var wrong : new String[] {"", key.value().substring(1), key.value() + "0", key.value().toUpperCase(),
+                " " + key.value(), "x".repeat(64)})
+            assertFalse(stored.matches(wrong), wrong);
+    }
+
+    @Test
+    void twoFilesForTheSameKeyDifferByTheirSalt() {
+        var hashes = new java.util.HashSet<String>();
+        for (int i = 0; i < 3; i++) hashes.add(KeyHash.of("the-same-key-0123456789", new SecureRandom()).format());
+        assertEquals(3, hashes.size());
+    }
+
+    @Test
+    void aClearTextKeyFileIsReplacedByItsHashAndTheKeyKeepsWorking() throws Exception {
+        var file = home.resolve("api_key");
+        var old = "5c1e0a7b2d9f4e6a8b3c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f09";
+        Files.writeString(file, old + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+        var key = new ApiKeys(home, new SecureRandom()).resolve(Optional.empty(), "none");
+        var stored = assertInstanceOf(ApiKey.Stored.class, key);
+        assertTrue(stored.matches(old), "the clear-text key keeps authenticating");
+        var content = Files.readString(file);
+        assertTrue(content.matches(HASH_LINE), content);
+        assertFalse(content.contains(old));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        assertFalse(Files.exists(home.resolve("api_key.tmp")));
+
+        var again = new ApiKeys(home, new SecureRandom()).read().orElseThrow();
+        assertTrue(again.matches(old), "still after a restart");
+        assertEquals(content, Files.readString(file), "migrated once");
+    }
+
+    @Test
+    void anUnusableClearTextKeyFileIsRefusedAndLeftAsItIs() throws Exception {
+        var file = home.resolve("api_key");
+        Files.writeString(file, "short\n");
+        var e = assertThrows(ApiKeyException.class, () -> new ApiKeys(home, new SecureRandom()).read());
+        assertTrue(e.getMessage().startsWith(file + " is too short"), e.getMessage());
+        assertEquals("short\n", Files.readString(file));
+    }
+
+    @Test
+    void aMalformedHashIsRefusedNamingTheFileAndTheWayOut() throws Exception {
+        Files.writeString(home.resolve("api_key"), "sha256:abc:def\n");
+        var e = assertThrows(ApiKeyException.class, () -> new ApiKeys(home, new SecureRandom()).read());
+        assertTrue(e.getMessage().contains(home.resolve("api_key").toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("caduceus key rotate"), e.getMessage());
     }
 
     @Test
     void aConfiguredKeyWinsOverTheFile() {
         var keys = new ApiKeys(home, new SecureRandom());
         keys.generate();
-        var key = keys.resolve(Optional.of("  a-real-key-of-enough-length  "), "API_SERVER_KEY");
-        assertEquals(ApiKey.Origin.CONFIGURED, key.origin());
+        var key = assertInstanceOf(ApiKey.Configured.class,
+                keys.resolve(Optional.of("  a-real-key-of-enough-length  "), "API_SERVER_KEY"));
         assertEquals("a-real-key-of-enough-length", key.value());
+        assertTrue(key.matches("a-real-key-of-enough-length"));
+        assertFalse(key.matches("a-real-key-of-enough-lengt"));
     }
 
     @Test
@@ -47,7 +112,9 @@ class ApiKeysTest {
         var old = keys.generate();
         var fresh = keys.generate();
         assertNotEquals(old.value(), fresh.value());
-        assertEquals(fresh.value(), keys.read().orElseThrow().value());
+        var stored = keys.read().orElseThrow();
+        assertTrue(stored.matches(fresh.value()));
+        assertFalse(stored.matches(old.value()), "the old key stops working");
     }
 
     @Test
@@ -70,8 +137,15 @@ class ApiKeysTest {
     }
 
     @Test
-    void toStringNeverShowsTheKey() {
-        var key = new ApiKeys(home, new SecureRandom()).generate();
-        assertFalse(key.toString().contains(key.value()));
+    void noToStringShowsTheKey() {
+        var keys = new ApiKeys(home, new SecureRandom());
+        var generated = keys.generate();
+        var configured = keys.resolve(Optional.of("a-real-key-of-enough-length"), "API_SERVER_KEY");
+        var stored = keys.read().orElseThrow();
+        assertFalse(generated.toString().contains(generated.value()), generated.toString());
+        assertFalse(configured.toString().contains("a-real-key-of-enough-length"), configured.toString());
+        var hashLine = stored.hash().format();
+        for (var part : hashLine.split(":"))
+            assertFalse(stored.toString().contains(part) && part.length() > 6, stored.toString());
     }
 }

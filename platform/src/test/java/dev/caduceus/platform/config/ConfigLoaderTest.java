@@ -51,7 +51,8 @@ class ConfigLoaderTest {
         assertEquals(List.of("hermes-api-server"), c.agent().toolsets());
         assertEquals(90, c.agent().maxIterations());
         assertEquals("manual", c.approvals().mode());
-        assertEquals(home().resolve("workspace"), c.workspace());
+        assertEquals(home().resolveSibling(home().getFileName() + "-workspace"), c.workspace(),
+                "a sibling of the state directory, not inside it");
         assertEquals(home().resolve("plugins"), c.plugins().dir());
         assertEquals(Optional.empty(), c.configFile());
         assertFalse(c.model().configured());

@@ -191,7 +191,7 @@ class BodyAndCorsTest {
     @Test
     void portInUseIsAClearException() {
         try (var t = server()) {
-            var settings = new HttpSettings("127.0.0.1", t.server.port(), 10, java.util.List.of(), KEY, 30,
+            var settings = new HttpSettings("127.0.0.1", t.server.port(), 10, java.util.List.of(), KEY::equals, 30,
                     java.time.Duration.ofSeconds(1));
             var e = org.junit.jupiter.api.Assertions.assertThrows(PortInUseException.class,
                     () -> HttpServer.start(settings, Router.of(java.util.List.of()), TestServer.MAPPER));

@@ -35,7 +35,7 @@ final class TestServer implements AutoCloseable {
     }
 
     static HttpSettings settings(long maxBody, List<String> origins, int keepalive) {
-        return new HttpSettings("127.0.0.1", 0, maxBody, origins, KEY, keepalive, Duration.ofSeconds(5));
+        return new HttpSettings("127.0.0.1", 0, maxBody, origins, KEY::equals, keepalive, Duration.ofSeconds(5));
     }
 
     URI uri(String pathAndQuery) {
