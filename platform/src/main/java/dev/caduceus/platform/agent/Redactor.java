@@ -24,7 +24,9 @@ import java.util.Set;
  *
  * <p>Callers add secrets in their clear form through {@link #builder()} or {@link #of(Collection)};
  * the encodings are this class's business. The matcher over all forms (an Aho–Corasick automaton,
- * one pass over the text whatever the number of secrets) is built once. Immutable and thread-safe.
+ * one pass over the text whatever the number of secrets) is built once, on first use rather than
+ * during the boot (it takes tens of milliseconds in a cold JVM). Thread-safe; immutable apart from
+ * that one-time build.
  */
 public final class Redactor {
     /** The replacement text. */
@@ -35,14 +37,11 @@ public final class Redactor {
     private static final List<String> SECRET_PARTS = List.of("API_KEY", "ACCESS_KEY", "SECRET", "PASSWORD");
     private static final Redactor NONE = new Redactor(Set.of());
 
-    private final int secrets;
-    private final LiteralMatcher matcher;
+    private final Set<String> secrets;
+    private volatile LiteralMatcher matcher;
 
     private Redactor(Set<String> secrets) {
-        this.secrets = secrets.size();
-        var forms = new LinkedHashSet<String>();
-        for (var secret : secrets) forms.addAll(SecretForms.of(secret));
-        this.matcher = new LiteralMatcher(forms);
+        this.secrets = secrets;
     }
 
     /** Nothing to redact. */
@@ -80,18 +79,31 @@ public final class Redactor {
 
     /** How many distinct secrets this redactor masks. */
     public int size() {
-        return secrets;
+        return secrets.size();
     }
 
     /** {@code text} with every form of every secret replaced by {@value #MASK}; null stays null. */
     public String redact(String text) {
-        if (text == null || text.isEmpty() || matcher.isEmpty()) return text;
-        return matcher.replace(text, MASK);
+        if (text == null || text.isEmpty() || secrets.isEmpty()) return text;
+        return matcher().replace(text, MASK);
+    }
+
+    private LiteralMatcher matcher() {
+        var built = matcher;
+        if (built != null) return built;
+        synchronized (this) {
+            if (matcher == null) {
+                var forms = new LinkedHashSet<String>();
+                for (var secret : secrets) forms.addAll(SecretForms.of(secret));
+                matcher = new LiteralMatcher(forms);
+            }
+            return matcher;
+        }
     }
 
     @Override
     public String toString() {
-        return "Redactor[" + secrets + " secrets]"; // never the values
+        return "Redactor[" + secrets.size() + " secrets]"; // never the values
     }
 
     /** Collects clear-text secrets. Not thread-safe; build once at start-up. */

@@ -8,10 +8,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The literal strings a secret can show up as in command output: the clear text, hex (lower and
@@ -21,8 +18,6 @@ import java.util.regex.Pattern;
  * this class's. Stateless.
  */
 final class SecretForms {
-    private static final Pattern PERCENT_ESCAPE = Pattern.compile("%[0-9A-F]{2}");
-
     private SecretForms() {}
 
     /** Every form of {@code secret}, the clear text first. */
@@ -91,7 +86,15 @@ final class SecretForms {
         return result;
     }
 
+    /** The hex digits of every {@code %XX} escape in lower case. */
     private static String lowerEscapes(String s) {
-        return PERCENT_ESCAPE.matcher(s).replaceAll(m -> Matcher.quoteReplacement(m.group().toLowerCase(Locale.ROOT)));
+        var chars = s.toCharArray();
+        for (int i = 0; i + 2 < chars.length; i++)
+            if (chars[i] == '%') {
+                chars[i + 1] = Character.toLowerCase(chars[i + 1]);
+                chars[i + 2] = Character.toLowerCase(chars[i + 2]);
+                i += 2;
+            }
+        return new String(chars);
     }
 }
