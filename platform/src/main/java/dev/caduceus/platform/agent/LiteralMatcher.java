@@ -8,9 +8,10 @@ import java.util.Map;
 
 /**
  * An Aho–Corasick automaton over a fixed set of literal strings that finds, in one pass over a
- * text, every stretch covered by an occurrence of one of them, ignoring line breaks ({@code \r},
- * {@code \n}) in the text: {@code base64} and {@code xxd -p} wrap their output, and a pattern
- * matches across those breaks. Patterns never contain line breaks (they are taken out).
+ * text (two when it has JSON-escaped line breaks), every stretch covered by an occurrence of one of them, ignoring line breaks ({@code \r},
+ * {@code \n}, and their JSON escapes) in the text: {@code base64} and {@code xxd -p} wrap their
+ * output, and a pattern matches across those breaks. Patterns never contain line breaks (they are
+ * taken out).
  *
  * <p>Hand-written rather than a library because the scan must skip line breaks and report the
  * covered stretches of the original text, which the libraries' match APIs do not. Immutable once
@@ -104,19 +105,41 @@ final class LiteralMatcher {
 
     /**
      * {@code text} with every maximal stretch covered by pattern occurrences (overlapping ones
-     * joined, line breaks inside included) replaced by {@code replacement}.
+     * joined, line breaks inside included) replaced by {@code replacement}. Line breaks are
+     * {@code \r} and {@code \n}, and also their JSON escapes (a backslash and {@code n} or {@code r}),
+     * because tool results are often JSON documents whose strings carry the wrapped output: that
+     * takes a second scan, made only when the text has such an escape, so that a pattern with a
+     * literal backslash in it still matches in the first.
      */
     String replace(String text, String replacement) {
         if (maxLength == 0) return text;
-        // original index of each of the last maxLength non-line-break characters, as a ring
+        var spans = scan(text, false);
+        if (text.indexOf("\\n") >= 0 || text.indexOf("\\r") >= 0) spans = union(spans, scan(text, true));
+        if (spans.length == 0) return text;
+        var result = new StringBuilder(text.length());
+        int from = 0;
+        for (int k = 0; k < spans.length; k += 2) {
+            result.append(text, from, spans[k]).append(replacement);
+            from = spans[k + 1];
+        }
+        return result.append(text, from, text.length()).toString();
+    }
+
+    /** The covered stretches as start, end pairs, ascending and disjoint. */
+    private int[] scan(String text, boolean escapedBreaks) {
+        // original index of each of the last maxLength characters fed to the automaton, as a ring
         var positions = new int[maxLength];
         long seen = 0;
         int state = 0;
-        int[] spans = null; // start, end pairs, ascending and disjoint
+        int[] spans = NO_TARGETS;
         int count = 0;
         for (int i = 0, n = text.length(); i < n; i++) {
             char c = text.charAt(i);
             if (c == '\n' || c == '\r') continue;
+            if (escapedBreaks && c == '\\' && i + 1 < n && (text.charAt(i + 1) == 'n' || text.charAt(i + 1) == 'r')) {
+                i++;
+                continue;
+            }
             positions[(int) (seen % maxLength)] = i;
             seen++;
             int to;
@@ -126,25 +149,47 @@ final class LiteralMatcher {
             if (length == 0) continue;
             int start = positions[(int) ((seen - length) % maxLength)];
             int end = i + 1;
-            if (spans == null) spans = new int[16];
             while (count > 0 && spans[2 * count - 2] >= start) count--; // wholly inside the new one
             if (count > 0 && spans[2 * count - 1] > start) {
                 spans[2 * count - 1] = end;
             } else {
-                if (2 * count + 2 > spans.length) spans = Arrays.copyOf(spans, spans.length * 2);
+                if (2 * count + 2 > spans.length) spans = Arrays.copyOf(spans, Math.max(16, spans.length * 2));
                 spans[2 * count] = start;
                 spans[2 * count + 1] = end;
                 count++;
             }
         }
-        if (count == 0) return text;
-        var result = new StringBuilder(text.length());
-        int from = 0;
-        for (int k = 0; k < count; k++) {
-            result.append(text, from, spans[2 * k]).append(replacement);
-            from = spans[2 * k + 1];
+        return count == 0 ? NO_TARGETS : Arrays.copyOf(spans, 2 * count);
+    }
+
+    /** The union of two ascending, disjoint span lists, overlapping spans joined. */
+    private static int[] union(int[] a, int[] b) {
+        if (b.length == 0) return a;
+        if (a.length == 0) return b;
+        var out = new int[a.length + b.length];
+        int n = 0;
+        int i = 0;
+        int j = 0;
+        while (i < a.length || j < b.length) {
+            int[] from;
+            int k;
+            if (j >= b.length || (i < a.length && a[i] <= b[j])) {
+                from = a;
+                k = i;
+                i += 2;
+            } else {
+                from = b;
+                k = j;
+                j += 2;
+            }
+            if (n > 0 && from[k] < out[n - 1]) {
+                out[n - 1] = Math.max(out[n - 1], from[k + 1]);
+            } else {
+                out[n++] = from[k];
+                out[n++] = from[k + 1];
+            }
         }
-        return result.append(text, from, text.length()).toString();
+        return Arrays.copyOf(out, n);
     }
 
     private int step(int state, char c) {

@@ -92,6 +92,32 @@ class RedactorTest {
     }
 
     @Test
+    void wrappedBase64InsideAJsonToolResult() throws Exception {
+        // the terminal's result is a JSON document: the line breaks are \n escapes there
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var mime = Base64.getMimeEncoder(76, "\n".getBytes(UTF_8));
+        for (var s : SECRETS)
+            for (int p : new int[] {0, 1, 2, 54, 55, 56, 57}) {
+                var encoded = mime.encodeToString(bytes(p, s, 60));
+                var result = json.writeValueAsString(Map.of("output", encoded, "exit_code", 0));
+                assertTrue(result.contains("\\n"), result);
+                var redacted = REDACTOR.redact(result);
+                var output = json.readTree(redacted).path("output").asText();
+                assertMasked(encoded, p, s.length(), output, "", "");
+            }
+    }
+
+    @Test
+    void aSecretWithABackslashIsFoundRawAndJsonEscaped() throws Exception {
+        var secret = "pa\\nss-word-0123";
+        var redactor = Redactor.of(List.of(secret));
+        assertEquals("x " + MASK + " y", redactor.redact("x " + secret + " y"));
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var result = json.writeValueAsString(Map.of("output", "x " + secret + " y\nnext line"));
+        assertEquals("x " + MASK + " y\nnext line", json.readTree(redactor.redact(result)).path("output").asText());
+    }
+
+    @Test
     void outputOfTheRealBase64Program() throws Exception {
         assumeTrue(new java.io.File("/usr/bin/base64").canExecute() || onPath("base64"), "no base64 program");
         for (var s : SECRETS)
