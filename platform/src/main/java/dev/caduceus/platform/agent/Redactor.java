@@ -12,7 +12,8 @@ import java.util.Set;
  * occurrence of a secret the server knows becomes {@code [REDACTED]}, also inside longer tokens, and
  * also when the secret is reversed, hex-encoded (either case), base64-encoded (standard or URL-safe
  * alphabet, padded or not, at any byte offset inside a longer encoded stream, wrapped at any column
- * as {@code base64} does at 76), percent-encoded or JSON-escaped. Secrets shorter than
+ * as {@code base64} does at 76), percent-encoded or JSON-escaped, or reversed first and then
+ * encoded. Secrets shorter than
  * {@value #MIN_LENGTH} characters are not masked (they would mask ordinary words).
  *
  * <p><b>This is defence in depth, not containment.</b> A command can always split or transform a

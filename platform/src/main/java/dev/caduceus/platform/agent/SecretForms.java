@@ -13,8 +13,8 @@ import java.util.Set;
 /**
  * The literal strings a secret can show up as in command output: the clear text, hex (lower and
  * upper case), base64 (standard and URL-safe alphabets) at each of the three byte alignments it can
- * have inside a longer encoded stream, percent-encoding, JSON string escaping, and each of these
- * reversed. Line breaks (the 76-column wrapping of {@code base64}) are the matcher's business, not
+ * have inside a longer encoded stream, percent-encoding, JSON string escaping, each of these
+ * reversed, and all of that again for the reversed secret ({@code rev | base64}). Line breaks (the 76-column wrapping of {@code base64}) are the matcher's business, not
  * this class's. Stateless.
  */
 final class SecretForms {
@@ -22,6 +22,13 @@ final class SecretForms {
 
     /** Every form of {@code secret}, the clear text first. */
     static Set<String> of(String secret) {
+        var all = encodings(secret);
+        all.addAll(encodings(new StringBuilder(secret).reverse().toString()));
+        return all;
+    }
+
+    /** The encodings of {@code secret} and their reversals. */
+    private static Set<String> encodings(String secret) {
         var bytes = secret.getBytes(UTF_8);
         var forms = new LinkedHashSet<String>();
         forms.add(secret);

@@ -52,6 +52,19 @@ class RedactorTest {
     }
 
     @Test
+    void encodingsOfTheReversedSecret() {
+        // `rev ../config.yaml | base64`, `rev ../api_key | xxd -p`
+        for (var s : SECRETS) {
+            var reversed = new StringBuilder(s).reverse().toString();
+            for (int p = 0; p < 3; p++) {
+                var encoded = Base64.getEncoder().encodeToString(bytes(p, reversed, 5));
+                assertMasked(encoded, p, s.length(), REDACTOR.redact(encoded), "", "");
+            }
+            assertEquals("x" + MASK + "y", REDACTOR.redact("x" + HexFormat.of().formatHex(reversed.getBytes(UTF_8)) + "y"));
+        }
+    }
+
+    @Test
     void hexInBothCasesInsideALongerHexStream() {
         for (var s : SECRETS)
             for (var prefix : List.of("", "A", "KEY=", "line one\n")) {
