@@ -156,7 +156,8 @@ public final class Platform implements AutoCloseable {
             var booted = host.start(migrate(database), contexts::create);       // 4-5. start, collect
             var registries = Registries.freeze(booted);                          // 6. freeze
             boot.lap("plugins");
-            var agents = AgentServices.create(config, registries, database, json, options.env(), clock);
+            var agents = AgentServices.create(config, registries, database, json, options.env(), clock,
+                    List.of(apiKey.value()));
             journal = agents.journal();
             agents.runs().recover();                                             //    runs left live → interrupted
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock);

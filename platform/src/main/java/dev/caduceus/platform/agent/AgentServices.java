@@ -7,7 +7,6 @@ import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.BootException;
 import dev.caduceus.platform.config.PlatformConfig;
-import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.plugin.Contribution;
 import dev.caduceus.platform.plugin.Registries;
 import dev.caduceus.platform.store.Database;
@@ -16,8 +15,9 @@ import dev.caduceus.spi.model.ModelProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,9 +32,15 @@ import java.util.Optional;
  */
 public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId) {
 
-    /** Builds the services; a selection the configuration cannot be met with stops the boot. */
+    /**
+     * Builds the services; a selection the configuration cannot be met with stops the boot.
+     *
+     * @param knownSecrets secrets known at this start beyond the configuration and {@code env}, such as
+     *                     the API key in force (generated or read from the key file): tool output masks them
+     */
     public static AgentServices create(PlatformConfig config, Registries registries, Database database,
-                                       ObjectMapper json, Map<String, String> env, Clock clock) throws BootException {
+                                       ObjectMapper json, Map<String, String> env, Clock clock,
+                                       Collection<String> knownSecrets) throws BootException {
         var sessions = new SessionStore(database, json, clock);
         var journal = new RunJournal(database, json);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
@@ -45,7 +51,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                     config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay");
         var provider = provider(registries);
         var settings = config.modelSettings();
-        var runtime = localRuntime(config, registries, json, env, clock, provider, sessionId -> config.workspace());
+        var runtime = localRuntime(config, registries, json, redactor(config, env, knownSecrets), clock, provider,
+                sessionId -> config.workspace());
         boolean ready = settings.configured() && provider != null && provider.configured();
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
                 config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local");
@@ -61,17 +68,17 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                    java.util.function.Function<String, java.nio.file.Path> workspaceOf)
             throws BootException {
         var provider = provider(registries);
-        var runtime = localRuntime(config, registries, json, env, clock, provider, workspaceOf);
+        var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
+                workspaceOf);
         boolean ready = config.modelSettings().configured() && provider != null && provider.configured();
         return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
     }
 
     private static LocalAgentRuntime localRuntime(PlatformConfig config, Registries registries, ObjectMapper json,
-                                                  Map<String, String> env, Clock clock, ModelProvider provider,
+                                                  Redactor redactor, Clock clock, ModelProvider provider,
                                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf)
             throws BootException {
         var settings = config.modelSettings();
-        var redactor = redactor(config, env);
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets());
         try {
             selection.checkConfigured();
@@ -121,11 +128,21 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         }
     }
 
-    private static Redactor redactor(PlatformConfig config, Map<String, String> env) {
-        var secrets = new ArrayList<String>();
-        config.server().apiKey().map(Secret::reveal).ifPresent(secrets::add);
-        config.model().apiKey().map(Secret::reveal).ifPresent(secrets::add);
-        config.gateway().proxyKey().map(Secret::reveal).ifPresent(secrets::add);
-        return Redactor.of(secrets, env);
+    /**
+     * Every secret this start knows: {@code knownSecrets}, the configuration's secret values
+     * ({@link PlatformConfig#secretValues}), the secret-looking environment variables and whatever the
+     * key file {@code $CADUCEUS_HOME/api_key} holds (the key itself, or what stands for it there).
+     */
+    static Redactor redactor(PlatformConfig config, Map<String, String> env, Collection<String> knownSecrets) {
+        return Redactor.builder().addAll(knownSecrets).addAll(config.secretValues()).addEnvironment(env)
+                .add(keyFile(config.home().resolve("api_key"))).build();
+    }
+
+    private static String keyFile(java.nio.file.Path file) {
+        try {
+            return Files.isRegularFile(file) ? Files.readString(file).strip() : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // the key resolution reports an unreadable key file; nothing to mask from it here
+        }
     }
 }

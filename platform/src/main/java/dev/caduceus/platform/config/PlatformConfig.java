@@ -124,6 +124,30 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 model.echoReasoning(), model.extraBody().orElse(null));
     }
 
+    /**
+     * Every secret value in the configuration, in clear, for the tool-output redactor: the keys the
+     * schema marks secret ({@code server.api_key}, {@code model.api_key}, {@code gateway.proxy_key}) and
+     * every other leaf whose last name segment looks like a credential ({@code *key}, {@code *token},
+     * {@code *secret}, {@code *password}), which covers route keys ({@code model.routes.*.api_key}),
+     * tool backend keys ({@code tools.web.search.tavily.api_key}) and plugin settings
+     * ({@code plugins.<id>.*}). List leaves contribute each element.
+     */
+    public List<String> secretValues() {
+        var values = new java.util.LinkedHashSet<String>();
+        for (var key : tree.leafKeys()) {
+            var last = key.substring(key.lastIndexOf('.') + 1);
+            if (!ConfigKeys.isSecret(key) && !PluginConfigImpl.looksSecret(last)) continue;
+            tree.node(key).ifPresent(node -> {
+                if (node.isValueNode()) values.add(node.asText());
+                else if (node.isArray()) node.forEach(e -> { if (e.isValueNode()) values.add(e.asText()); });
+            });
+        }
+        server.apiKey().map(Secret::reveal).ifPresent(values::add);
+        model.apiKey().map(Secret::reveal).ifPresent(values::add);
+        gateway.proxyKey().map(Secret::reveal).ifPresent(values::add);
+        return List.copyOf(values);
+    }
+
     /** The documented globals as plugins see them. */
     public GlobalConfig global(String version) {
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),

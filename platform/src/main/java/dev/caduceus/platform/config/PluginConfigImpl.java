@@ -111,7 +111,8 @@ public final class PluginConfigImpl implements PluginConfig {
         return node.map(n -> new Values(full, n, tree.source(full), looksSecret(key)));
     }
 
-    private static boolean looksSecret(String key) {
+    /** True when a setting's name ({@code *key}, {@code *token}, {@code *secret}, {@code *password}) says it is a credential. */
+    static boolean looksSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         return k.endsWith("key") || k.endsWith("token") || k.endsWith("secret") || k.endsWith("password");
     }

@@ -136,7 +136,7 @@ class LocalAgentRuntimeTest {
     void longResultsAreTruncatedAndSecretsRedacted() throws Exception {
         var big = Tools.tool("big", false, 10, (c, ctx) -> new ToolResult.Ok("sk-secret-123456789012345"));
         var model = new ScriptedModel().toolCalls(call("c1", "big", args(0, 0))).answer("ok");
-        new Harness(model, 90, 0, null, new Redactor(List.of("sk-secret-1")), big).start("go").await();
+        new Harness(model, 90, 0, null, Redactor.of(List.of("sk-secret-1")), big).start("go").await();
         assertEquals("[REDACTED]\n\n[... result truncated: 14 of 24 chars omitted ...]",
                 model.requests.get(1).messages().getLast().text());
     }

@@ -11,7 +11,8 @@ import java.util.List;
  * {@link PathGuard}. The {@code file} toolset itself is declared by {@code toolsets-hermes}.
  *
  * <p>Lifecycle: {@link #start} creates the workspace (0700) when missing; the tools are built once
- * per {@link #tools} call and share one repeat guard.
+ * per {@link #tools} call and share one repeat guard and the protected files' identities
+ * ({@link ProtectedFiles}, collected then and statted again on every call).
  */
 public final class FilePlugin implements PlatformPlugin {
 

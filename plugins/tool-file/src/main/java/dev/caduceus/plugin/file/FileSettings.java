@@ -11,22 +11,25 @@ import java.nio.file.Path;
  *
  * @param stateDir     {@code $CADUCEUS_HOME} (its {@code api_key} and {@code config.yaml} are protected)
  * @param home         the server user's home ({@code ~})
+ * @param workspace    {@code tools.workspace}, the one place under {@code $CADUCEUS_HOME} the tools may reach
  * @param allowOutside whether paths outside the workspace are allowed
  * @param maxReadChars the largest numbered output {@code read_file} returns
  */
-record FileSettings(Path stateDir, Path home, boolean allowOutside, int maxReadChars) {
+record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutside, int maxReadChars) {
     static final int DEFAULT_MAX_READ_CHARS = 100_000;
 
     FileSettings {
         requireNonNull(stateDir, "stateDir");
         requireNonNull(home, "home");
+        requireNonNull(workspace, "workspace");
         if (maxReadChars <= 0) throw new IllegalArgumentException("tools.file.max_read_chars must be > 0");
     }
 
     /** Reads {@code tools.file.*} from the host. */
     static FileSettings from(PlatformContext ctx) {
         var tools = ctx.toolsConfig();
-        return new FileSettings(ctx.global().stateDir(), Path.of(System.getProperty("user.home")),
+        var global = ctx.global();
+        return new FileSettings(global.stateDir(), Path.of(System.getProperty("user.home")), global.workspace(),
                 tools.bool("file.allow_outside_workspace", false),
                 tools.integer("file.max_read_chars", DEFAULT_MAX_READ_CHARS));
     }

@@ -12,6 +12,12 @@ import java.util.List;
  * relative paths against the workspace root, normalization, the longest existing prefix resolved
  * through symlinks, the workspace boundary and the protected files.
  *
+ * <p>Protected files are refused by path and by identity: a path whose target (symlinks followed)
+ * has the device and inode of a protected file, as a hard link to one does, is refused too
+ * ({@link ProtectedFiles}, one snapshot per guard, so per call). And nothing under
+ * {@code $CADUCEUS_HOME} is reachable except the workspace, even with
+ * {@code tools.file.allow_outside_workspace}: that directory holds the server's state and plugins.
+ *
  * <p>Relative paths resolve against the workspace root, never the session's terminal directory:
  * that directory belongs to the terminal plugin and is not visible through the SPI.
  * Immutable; thread-safe.
@@ -25,11 +31,21 @@ final class PathGuard {
 
     private final Path workspace;
     private final FileSettings settings;
+    private final ProtectedFiles.Snapshot protectedIds;
+    /** {@code $CADUCEUS_HOME}, real path, and the configured workspace, the exception inside it. */
+    private final Path stateDir;
+    private final Path globalWorkspace;
 
-    /** @param workspace the call's workspace; created (0700) by the caller when missing */
-    PathGuard(Path workspace, FileSettings settings) {
+    /**
+     * @param workspace    the call's workspace; created (0700) by the caller when missing
+     * @param protectedIds the identities of the protected files, taken for this call
+     */
+    PathGuard(Path workspace, FileSettings settings, ProtectedFiles.Snapshot protectedIds) {
         this.workspace = realPrefix(workspace.toAbsolutePath().normalize());
         this.settings = settings;
+        this.protectedIds = protectedIds;
+        this.stateDir = realPrefix(settings.stateDir().toAbsolutePath().normalize());
+        this.globalWorkspace = realPrefix(settings.workspace().toAbsolutePath().normalize());
     }
 
     /** The workspace root, real path. */
@@ -50,7 +66,8 @@ final class PathGuard {
     /** Whether a resolved path may be read (used while walking directories: skip, don't fail). */
     boolean readable(Path resolved) {
         var real = realPrefix(resolved);
-        return (settings.allowOutside() || real.startsWith(workspace)) && !isProtected(real, false);
+        return (settings.allowOutside() || real.startsWith(workspace)) && !isProtected(real, false)
+                && !inStateDir(real) && !protectedIdentity(real);
     }
 
     /** How results name a resolved path: relative to the workspace when inside it, else absolute. */
@@ -68,10 +85,12 @@ final class PathGuard {
             throw new ToolFailure("Invalid path: " + raw);
         }
         var real = realPrefix(logical);
-        if (isProtected(logical, write) || isProtected(real, write))
+        if (isProtected(logical, write) || isProtected(real, write) || protectedIdentity(real))
             throw new ToolFailure("Access to " + raw + " is not allowed (protected file).");
         if (!settings.allowOutside() && !real.startsWith(workspace))
             throw new ToolFailure("Path is outside the workspace: " + raw + ". File tools are limited to " + workspace + ".");
+        if (inStateDir(real) || underStateDirByIdentity(real))
+            throw new ToolFailure("Access to " + raw + " is not allowed (protected file).");
         return real;
     }
 
@@ -98,6 +117,33 @@ final class PathGuard {
             }
         }
         return absolute;
+    }
+
+    /** True when {@code real} is a protected file by identity: the same device and inode, however reached. */
+    private boolean protectedIdentity(Path real) {
+        if (protectedIds.files().isEmpty()) return false;
+        return ProtectedFiles.identity(real).map(protectedIds.files()::contains).orElse(false);
+    }
+
+    /** True when {@code real} is {@code $CADUCEUS_HOME} or below it, and not in a workspace. */
+    private boolean inStateDir(Path real) {
+        return real.startsWith(stateDir) && !inWorkspace(real);
+    }
+
+    /**
+     * True when an existing directory on the way to {@code real} is {@code $CADUCEUS_HOME} by identity
+     * (a bind mount or another name for it), and {@code real} is not in a workspace.
+     */
+    private boolean underStateDirByIdentity(Path real) {
+        var state = protectedIds.stateDir();
+        if (state == null || inWorkspace(real)) return false;
+        for (var p = real; p != null; p = p.getParent())
+            if (Files.isDirectory(p) && ProtectedFiles.identity(p).map(state::equals).orElse(false)) return true;
+        return false;
+    }
+
+    private boolean inWorkspace(Path real) {
+        return real.startsWith(workspace) || real.startsWith(globalWorkspace);
     }
 
     private boolean isProtected(Path p, boolean write) {
