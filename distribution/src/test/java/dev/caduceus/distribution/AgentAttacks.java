@@ -45,7 +45,7 @@ abstract class AgentAttacks {
     ScriptedUpstream upstream;
     Caduceus server;
 
-    /** {@code tools.terminal.backend}. */
+    /** {@code tools.terminal.backend}; {@code null} leaves the default ({@code auto}). */
     abstract String backend();
 
     /** Whether this backend keeps the state directory out of reach (only the sandbox does). */
@@ -68,8 +68,8 @@ abstract class AgentAttacks {
     /** {@code config.yaml}: the upstream with its key, and this class's terminal backend. */
     void writeConfig(Path home, ScriptedUpstream upstream) throws Exception {
         Files.writeString(home.resolve("config.yaml"), "model:\n  base_url: " + upstream.baseUrl() + "\n  name: "
-                + ScriptedUpstream.MODEL + "\n  api_key: " + UPSTREAM_KEY + "\ntools:\n  terminal:\n    backend: "
-                + backend() + "\n");
+                + ScriptedUpstream.MODEL + "\n  api_key: " + UPSTREAM_KEY + "\n"
+                + (backend() == null ? "" : "tools:\n  terminal:\n    backend: " + backend() + "\n"));
     }
 
     @AfterAll
@@ -192,6 +192,8 @@ abstract class AgentAttacks {
 
     @Test
     void theAgentCannotAnswerItsOwnPendingApproval() throws Exception {
+        assertEquals(0, upstream.pending());
+        int seen = upstream.chatRequests().size();
         var workspace = Path.of(workspaceOnHost());
         var runIdFile = workspace.resolve("attack-run-id");
         var log = workspace.resolve("attack.log");
@@ -219,7 +221,7 @@ abstract class AgentAttacks {
         var denied = server.send("POST", "/v1/runs/" + runId + "/approval", "{\"choice\":\"deny\"}", headers());
         assertEquals(200, denied.statusCode(), denied.body());
         awaitStatus(runId, "completed");
-        assertNoLeak(0);
+        assertNoLeak(seen);
     }
 
     // ---- helpers -------------------------------------------------------------------------------

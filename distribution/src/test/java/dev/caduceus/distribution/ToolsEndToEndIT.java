@@ -53,6 +53,8 @@ class ToolsEndToEndIT {
         env.put("CADUCEUS_MODEL", "scripted-model");
         env.put("SEARXNG_URL", site);
         env.put("CADUCEUS__TOOLS__WEB__ALLOW_PRIVATE_ADDRESSES", "true");
+        // the host's view of paths; the sandbox's view is tested by SandboxAttacksIT and the plugin's own tests
+        env.put("CADUCEUS__TOOLS__TERMINAL__BACKEND", "local");
         server = Caduceus.serve(home, env);
     }
 

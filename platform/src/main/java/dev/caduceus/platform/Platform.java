@@ -157,7 +157,7 @@ public final class Platform implements AutoCloseable {
             var registries = Registries.freeze(booted);                          // 6. freeze
             boot.lap("plugins");
             var agents = AgentServices.create(config, registries, database, json, options.env(), clock,
-                    List.of(apiKey.value()));
+                    apiKey.clearValue().stream().toList());
             journal = agents.journal();
             agents.runs().recover();                                             //    runs left live → interrupted
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock);

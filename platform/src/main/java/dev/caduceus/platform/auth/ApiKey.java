@@ -19,6 +19,11 @@ public sealed interface ApiKey {
     /** Whether {@code presented} (a bearer token) is this key; constant-time in the key. */
     boolean matches(String presented);
 
+    /** The key in clear where this start knows it (configured, or generated now), for the redactor. */
+    default java.util.Optional<String> clearValue() {
+        return java.util.Optional.empty();
+    }
+
     /** What the server keeps for checking requests: this key without any clear value it need not hold. */
     default ApiKey retained() {
         return this;
@@ -34,6 +39,11 @@ public sealed interface ApiKey {
         @Override
         public boolean matches(String presented) {
             return MessageDigest.isEqual(value.getBytes(UTF_8), presented.getBytes(UTF_8));
+        }
+
+        @Override
+        public java.util.Optional<String> clearValue() {
+            return java.util.Optional.of(value);
         }
 
         @Override
@@ -73,6 +83,11 @@ public sealed interface ApiKey {
         @Override
         public String sourceName() {
             return stored.sourceName();
+        }
+
+        @Override
+        public java.util.Optional<String> clearValue() {
+            return java.util.Optional.of(value);
         }
 
         /** The key file. */

@@ -94,13 +94,22 @@ final class PathGuard {
         return real;
     }
 
+    /**
+     * {@code ~} is the server user's home; {@code /workspace} and paths under it name the workspace,
+     * since that is where the terminal's sandbox mounts it (and Hermes' docker backend), so a path the
+     * model saw in a command's output works here too (tools.md §5.2 item 5, for every backend).
+     */
     private Path expand(String raw) {
         String p = raw;
         if (p.equals("~")) return settings.home().toAbsolutePath().normalize();
         if (p.startsWith("~/")) return settings.home().resolve(p.substring(2)).toAbsolutePath().normalize();
-        var path = Path.of(p);
+        var path = Path.of(p).normalize();
+        if (path.startsWith(MOUNTED_WORKSPACE)) return workspace.resolve(MOUNTED_WORKSPACE.relativize(path).toString()).normalize();
         return (path.isAbsolute() ? path : workspace.resolve(path)).normalize();
     }
+
+    /** Where the sandbox shows the workspace to commands. */
+    static final Path MOUNTED_WORKSPACE = Path.of("/workspace");
 
     /** The longest existing prefix resolved through symlinks, with the rest appended. */
     static Path realPrefix(Path absolute) {

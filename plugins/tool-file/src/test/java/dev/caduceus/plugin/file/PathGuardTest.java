@@ -30,6 +30,16 @@ class PathGuardTest {
     }
 
     @Test
+    void slashWorkspaceNamesTheWorkspaceAsInTheSandbox() throws Exception {
+        var f = new Fixture(temp);
+        f.text("write_file", "{\"path\": \"/workspace/notes/a.txt\", \"content\": \"from the sandbox view\"}");
+        assertEquals("from the sandbox view", Files.readString(f.workspace.resolve("notes/a.txt")));
+        assertTrue(f.text("read_file", "{\"path\": \"/workspace/notes/a.txt\"}").contains("from the sandbox view"));
+        assertEquals(outside(f, "/workspace/../etc/passwd"), f.text("read_file", "{\"path\": \"/workspace/../etc/passwd\"}"));
+        assertEquals(outside(f, "/workspaces/x"), f.text("read_file", "{\"path\": \"/workspaces/x\"}"));
+    }
+
+    @Test
     void refusesASymlinkInsideThatPointsOutside() throws Exception {
         var f = new Fixture(temp);
         var secret = Files.writeString(temp.resolve("secret.txt"), "s3cret");
