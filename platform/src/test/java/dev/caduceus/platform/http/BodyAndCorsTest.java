@@ -214,8 +214,8 @@ class BodyAndCorsTest {
     @Test
     void portInUseIsAClearException() {
         try (var t = server()) {
-            var settings = new HttpSettings("127.0.0.1", t.server.port(), 10, java.util.List.of(), KEY, 30,
-                    java.time.Duration.ofSeconds(1));
+            var settings = TestServer.settings(t.server.port(), 10, java.util.List.of(), 30,
+                    java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(20), 64);
             var e = org.junit.jupiter.api.Assertions.assertThrows(PortInUseException.class,
                     () -> HttpServer.start(settings, Router.of(java.util.List.of()), TestServer.MAPPER));
             assertEquals("Port " + t.server.port() + " is already in use", e.getMessage());
