@@ -159,6 +159,22 @@ class SlowClientTest {
         }
     }
 
+    @Test
+    void aBodyThatStopsArrivingIs408AfterTheIdleTimeout() throws Exception {
+        var ok = JsonNodeFactory.instance.objectNode().put("ok", true);
+        try (var t = TestServer.builder().idleTimeout(Duration.ofMillis(500)).headerTimeout(Duration.ofMillis(500))
+                .route("POST", "/v1/echo", ex -> {
+                    ex.body();
+                    ex.respond(200, ok);
+                })
+                .start()) {
+            var answer = t.raw("POST /v1/echo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{\"a\":", WAIT);
+            var error = MalformedRequestTest.assertError(answer, 408, "request_timeout");
+            assertEquals("Request body not received in time.", error.get("message").asText());
+        }
+    }
+
     private static void assertClosedWithin(Socket socket, Duration wait) {
         long deadline = System.nanoTime() + wait.toNanos();
         while (System.nanoTime() < deadline) if (closedByServer(socket)) return;
