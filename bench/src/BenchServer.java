@@ -24,6 +24,7 @@ record BenchServer(Process process, URI uri) {
         env.put("CADUCEUS_MODEL", "bench-model");
         env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
         env.put("CADUCEUS_LOG_LEVEL", "warn");
+        env.put("CADUCEUS__SERVER__MAX_IDLE_CONNECTIONS_PER_CLIENT", "0"); // one machine plays every client
         env.putAll(extraEnv);
         builder.redirectError(ProcessBuilder.Redirect.INHERIT);
         var process = builder.start();

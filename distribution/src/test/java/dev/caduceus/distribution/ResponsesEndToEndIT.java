@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * /v1/responses end to end: the official openai npm SDK (create, chained turns, streaming,
- * stream().finalResponse() over a tool call), and a conversation that survives a server restart.
+ * stream().finalResponse() over a tool call), a conversation that survives a server restart, and a
+ * stream cut by {@code kill -9} that reads {@code incomplete} after the next start.
  */
 class ResponsesEndToEndIT {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -116,6 +117,51 @@ class ResponsesEndToEndIT {
                 assertEquals(200, next.statusCode(), "the slot was released: " + next.body());
                 var stored = JSON.readTree(server.get("/v1/responses/" + id, Caduceus.KEY_AUTH).body());
                 assertEquals("incomplete", stored.path("status").asText(), stored.toString());
+            }
+        }
+    }
+
+    @Test
+    void aResponseStreamingWhenTheServerWasKilledIsIncompleteAfterTheRestart() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.enqueue(Turn.textChunks("one ", "two ", "three ", "four ", "five").chunkDelayMillis(3_000));
+            var env = env(upstream);
+            String id = null;
+            var first = Caduceus.serve(home, env);
+            try {
+                var uri = first.awaitListening();
+                var body = "{\"input\":\"count slowly\",\"stream\":true}";
+                try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+                    socket.getOutputStream().write(("POST /v1/responses HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                            + Caduceus.TEST_KEY + "\r\nContent-Type: application/json\r\nContent-Length: "
+                            + body.length() + "\r\n\r\n" + body).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    var reader = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                            java.nio.charset.StandardCharsets.UTF_8));
+                    String line;
+                    while ((line = reader.readLine()) != null && !line.contains("response.output_text.delta")) {
+                        if (id == null && line.startsWith("data: ") && line.contains("response.created"))
+                            id = JSON.readTree(line.substring(6)).path("response").path("id").asText();
+                    }
+                    var during = JSON.readTree(first.get("/v1/responses/" + id, Caduceus.KEY_AUTH).body());
+                    assertEquals("in_progress", during.path("status").asText(), during.toString());
+                    first.process.destroyForcibly(); // kill -9 while the client still listens
+                    assertTrue(first.process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
+                }
+            } finally {
+                first.process.destroyForcibly();
+            }
+            try (var second = Caduceus.serve(home, env)) {
+                var stored = second.get("/v1/responses/" + id, Caduceus.KEY_AUTH);
+                assertEquals(200, stored.statusCode(), stored.body());
+                assertEquals("incomplete", JSON.readTree(stored.body()).path("status").asText(), stored.body());
+                try (var replay = SseReader.open(java.net.http.HttpClient.newHttpClient(),
+                        second.awaitListening().resolve("/v1/responses/" + id + "?stream=true"), Caduceus.KEY_AUTH)) {
+                    var frames = replay.rest();
+                    assertEquals("response.created", frames.getFirst().data().path("type").asText());
+                    var last = frames.getLast().data();
+                    assertEquals("response.incomplete", last.path("type").asText(), last.toString());
+                    assertEquals("incomplete", last.path("response").path("status").asText());
+                }
             }
         }
     }

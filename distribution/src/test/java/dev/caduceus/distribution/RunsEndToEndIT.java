@@ -331,6 +331,8 @@ class RunsEndToEndIT {
         assertError(post("/v1/runs", "[1,2]"), 400, null, null);
         assertError(post("/v1/runs", "{}"), 400, "missing_input", null);
         assertError(post("/v1/runs", "{\"input\":[]}"), 400, null, null);
+        assertError(post("/v1/runs", "{\"input\":1e400}"), 400, "invalid_input", null); // was a 500
+        assertError(post("/v1/runs", "{\"input\":1e-400}"), 400, "missing_input", null);
         assertError(post("/v1/runs", "{\"input\":\"x\",\"model_options\":7}"), 400, "invalid_model_options", null);
         var unauthorized = server.send("POST", "/v1/runs", "{\"input\":\"x\"}", Map.of("Authorization", "Bearer wrong-key-123456789"));
         assertEquals(401, unauthorized.statusCode());

@@ -460,7 +460,9 @@ public final class Platform implements AutoCloseable {
     private static HttpSettings httpSettings(PlatformConfig config, ApiKey key) {
         var server = config.server();
         return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
-                key.retained()::matches, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()));
+                key.retained()::matches, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()),
+                Duration.ofSeconds(server.idleTimeoutSeconds()), Duration.ofSeconds(server.headerTimeoutSeconds()),
+                server.maxIdleConnectionsPerClient());
     }
 
     private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router)

@@ -40,7 +40,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
 
     /** {@code server.*}; {@code port} 0 means a random free port. */
     public record Server(String host, int port, Optional<Secret> apiKey, List<String> corsOrigins, String modelName,
-                         long maxBodyBytes, int maxConcurrentRuns, int sseKeepaliveSeconds, int drainTimeoutSeconds) {
+                         long maxBodyBytes, int maxConcurrentRuns, int sseKeepaliveSeconds, int drainTimeoutSeconds,
+                         int idleTimeoutSeconds, int headerTimeoutSeconds, int maxIdleConnectionsPerClient) {
         public Server {
             requireNonNull(host, "host");
             requireNonNull(apiKey, "apiKey");
@@ -174,7 +175,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var server = new Server((String) v.get("server.host"), (int) v.get("server.port"), secret(v, "server.api_key"),
                 list(v, "server.cors_origins"), (String) v.get("server.model_name"), (long) v.get("server.max_body_bytes"),
                 (int) v.get("server.max_concurrent_runs"), (int) v.get("server.sse_keepalive_seconds"),
-                (int) v.get("server.drain_timeout_seconds"));
+                (int) v.get("server.drain_timeout_seconds"), (int) v.get("server.idle_timeout_seconds"),
+                (int) v.get("server.header_timeout_seconds"), (int) v.get("server.max_idle_connections_per_client"));
         var model = new Model(baseUrl, modelKey, opt(v, "model.name"), (int) v.get("model.timeout_seconds"),
                 (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"),
                 Optional.ofNullable((Integer) v.get("model.max_tokens")), (boolean) v.get("model.stream"),

@@ -23,12 +23,38 @@ final class ApiErrors {
         return allow == null ? error : error.withHeader("Allow", allow);
     }
 
+    /**
+     * With {@code Connection: close}: the rest of the body is never read, so the connection cannot
+     * carry another request.
+     */
     static ApiError bodyTooLarge() {
-        return new ApiError(413, "Request body too large.", ApiError.INVALID_REQUEST, null, "body_too_large");
+        return new ApiError(413, "Request body too large.", ApiError.INVALID_REQUEST, null, "body_too_large")
+                .withHeader("Connection", "close");
     }
 
     static ApiError invalidContentLength() {
         return ApiError.badRequest("invalid_content_length", "Invalid Content-Length header.", null);
+    }
+
+    /** A body that could not be read whole: broken chunked framing, or the client stopped sending. */
+    static ApiError invalidBody() {
+        return ApiError.badRequest("invalid_body",
+                "Request body could not be read: malformed chunked encoding or cut short.", null);
+    }
+
+    /** The body stopped arriving for the idle timeout. */
+    static ApiError requestTimeout() {
+        return new ApiError(408, "Request body not received in time.", ApiError.INVALID_REQUEST, null,
+                "request_timeout").withHeader("Connection", "close");
+    }
+
+    /**
+     * A {@code Transfer-Encoding} other than {@code chunked} (RFC 9112 §6.1: 501 for a coding the
+     * server does not understand); the body is left unread, so the connection closes.
+     */
+    static ApiError unsupportedTransferEncoding() {
+        return new ApiError(501, "Unsupported Transfer-Encoding: only chunked is supported.",
+                ApiError.INVALID_REQUEST, null, "unsupported_transfer_encoding").withHeader("Connection", "close");
     }
 
     static ApiError invalidJson() {
@@ -58,8 +84,7 @@ final class ApiErrors {
      */
     static ApiError forStatus(int status, String method, String path, String reason) {
         return switch (status) {
-            case 400 -> mentionsContentLength(reason) ? invalidContentLength()
-                    : ApiError.badRequest("invalid_json", "Bad request.", null);
+            case 400 -> MalformedRequests.classify(reason);
             case 404 -> notFound(method, path);
             case 405 -> methodNotAllowed(method, path, null);
             case 413 -> bodyTooLarge();
@@ -67,10 +92,6 @@ final class ApiErrors {
             case 503 -> draining();
             default -> generic(status);
         };
-    }
-
-    private static boolean mentionsContentLength(String reason) {
-        return reason != null && reason.toLowerCase(Locale.ROOT).contains("content-length");
     }
 
     private static ApiError generic(int status) {

@@ -1,6 +1,7 @@
 package dev.caduceus.platform.http;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.HttpFields;
@@ -10,6 +11,11 @@ import org.eclipse.jetty.http.HttpHeader;
  * The origin allowlist and the headers an allowed origin gets (http-api §5.1, §5.2). Immutable.
  * {@code "*"} in the list is the explicit wildcard: any origin is allowed and answered with
  * {@code Access-Control-Allow-Origin: *} and no {@code Vary}. Credentials are never allowed.
+ *
+ * <p>Only the configured entries are normalized (trimmed, a trailing {@code /} dropped, lower-cased,
+ * since an origin's scheme and host are): a browser sends an origin in exactly that serialized form
+ * (RFC 6454 §6.2), so a request's {@code Origin} must equal an entry as sent. Normalizing it as well
+ * let {@code http://allowed.example/}, which no browser sends, pass for {@code http://allowed.example}.
  */
 final class CorsPolicy {
     static final String ALLOW_METHODS = "GET, POST, PATCH, DELETE, OPTIONS";
@@ -23,14 +29,25 @@ final class CorsPolicy {
     private final boolean wildcard;
 
     CorsPolicy(List<String> configured) {
-        this.origins = configured.stream().map(CorsPolicy::normalize).filter(o -> !o.isEmpty())
+        this.origins = configured.stream().map(CorsPolicy::normalizeEntry).filter(o -> !o.isEmpty())
                 .collect(Collectors.toUnmodifiableSet());
         this.wildcard = origins.contains("*");
     }
 
+    /**
+     * The request's {@code Origin}: null when absent, and an empty string (allowed only by the
+     * wildcard) when sent more than once, which no browser does; the gate and the CORS headers both
+     * read it here, so they never judge different copies.
+     */
+    static String originOf(HttpFields headers) {
+        var values = headers.getValuesList(HttpHeader.ORIGIN);
+        if (values.isEmpty()) return null;
+        return values.size() == 1 ? values.getFirst() : "";
+    }
+
     /** Whether a request carrying {@code Origin: origin} may proceed; {@code null} (no header) is allowed. */
     boolean allows(String origin) {
-        return origin == null || wildcard || origins.contains(normalize(origin));
+        return origin == null || wildcard || origins.contains(origin);
     }
 
     /** Adds the §5.2 headers for an allowed, present {@code origin}; does nothing otherwise. */
@@ -48,8 +65,8 @@ final class CorsPolicy {
         headers.put(HttpHeader.ACCESS_CONTROL_MAX_AGE, MAX_AGE);
     }
 
-    private static String normalize(String origin) {
-        var trimmed = origin.trim();
+    private static String normalizeEntry(String entry) {
+        var trimmed = entry.trim().toLowerCase(Locale.ROOT);
         return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
     }
 }

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -49,7 +48,7 @@ final class DefaultHeadersHandler extends Handler.Wrapper {
         });
         var id = requestId(request);
         if (id != null && !headers.contains(REQUEST_ID_HEADER)) headers.put(REQUEST_ID_HEADER, id);
-        cors.decorate(request.getHeaders().get(HttpHeader.ORIGIN), headers);
+        cors.decorate(CorsPolicy.originOf(request.getHeaders()), headers);
     }
 
     private static Map<String, String> securityHeaders() {

@@ -31,6 +31,7 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  *      AuthHandler       401 unless Bearer key, except public routes
  *       DispatchHandler  the route's HttpHandler via JettyExchange
  * JsonErrorHandler       every error Jetty produces itself, as the contract's JSON
+ * ConnectionGuard        (on the connector) header deadline, idle connections per client
  * </pre>
  *
  * <p>Lifecycle: {@link #start} binds and starts; {@link #beginDrain()} makes new requests answer 503
@@ -45,7 +46,6 @@ public final class HttpServer implements AutoCloseable {
      * parked on a stream costs about a kilobyte.
      */
     static final int MAX_CONCURRENT_TASKS = 32_768;
-    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     private final Server server;
     private final ServerConnector connector;
@@ -115,7 +115,13 @@ public final class HttpServer implements AutoCloseable {
         var connector = new ServerConnector(server, new HttpConnectionFactory(config));
         connector.setHost(settings.host());
         connector.setPort(settings.port());
-        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        // The idle timeout alone never ends a connection that trickles a byte at a time (slowloris):
+        // the guard puts a deadline on request headers and caps each client's idle connections.
+        var guard = new ConnectionGuard(settings.headerTimeout(), settings.maxIdleConnectionsPerClient(),
+                connector.getScheduler());
+        config.addCustomizer(guard);
+        connector.addBean(guard);
         server.addConnector(connector);
         server.setStopTimeout(settings.drainTimeout().toMillis());
         return new Unstarted(settings, hostMapper, server, connector);

@@ -8,16 +8,23 @@ import java.util.List;
 /**
  * What the HTTP server needs from the configuration.
  *
- * @param host                bind address
- * @param port                bind port; 0 picks a free one (tests)
- * @param maxBodyBytes        request body limit ({@code server.max_body_bytes})
- * @param corsOrigins         origin allowlist; {@code "*"} allows any origin; empty allows none
- * @param apiKey              checks the bearer key every non-public route needs
- * @param sseKeepaliveSeconds idle time after which an event stream sends {@code : keepalive}
- * @param drainTimeout        how long {@link HttpServer#stop()} waits for in-flight requests
+ * @param host                        bind address
+ * @param port                        bind port; 0 picks a free one (tests)
+ * @param maxBodyBytes                request body limit ({@code server.max_body_bytes})
+ * @param corsOrigins                 origin allowlist; {@code "*"} allows any origin; empty allows none
+ * @param apiKey                      checks the bearer key every non-public route needs
+ * @param sseKeepaliveSeconds         idle time after which an event stream sends {@code : keepalive}
+ * @param drainTimeout                how long {@link HttpServer#stop()} waits for in-flight requests
+ * @param idleTimeout                 a connection on which no byte moves for this long is closed
+ *                                    ({@code server.idle_timeout_seconds})
+ * @param headerTimeout               a request's headers must be complete within this
+ *                                    ({@code server.header_timeout_seconds}, {@link ConnectionGuard})
+ * @param maxIdleConnectionsPerClient idle connections one client address may hold; 0 = no cap
+ *                                    ({@code server.max_idle_connections_per_client})
  */
 public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins, KeyCheck apiKey,
-                           int sseKeepaliveSeconds, Duration drainTimeout) {
+                           int sseKeepaliveSeconds, Duration drainTimeout, Duration idleTimeout,
+                           Duration headerTimeout, int maxIdleConnectionsPerClient) {
     /**
      * Whether a presented bearer token is the API key. The server may hold only a hash of the key, so
      * it never sees the key itself; implementations compare in constant time. Called from any request
@@ -37,5 +44,14 @@ public record HttpSettings(String host, int port, long maxBodyBytes, List<String
         if (sseKeepaliveSeconds <= 0) throw new IllegalArgumentException("sseKeepaliveSeconds must be > 0");
         requireNonNull(drainTimeout, "drainTimeout");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("drainTimeout must be >= 0");
+        requirePositive(idleTimeout, "idleTimeout");
+        requirePositive(headerTimeout, "headerTimeout");
+        if (maxIdleConnectionsPerClient < 0)
+            throw new IllegalArgumentException("maxIdleConnectionsPerClient must be >= 0");
+    }
+
+    private static void requirePositive(Duration d, String name) {
+        requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) throw new IllegalArgumentException(name + " must be > 0");
     }
 }

@@ -10,9 +10,10 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Answers every error Jetty produces itself (parser errors such as a bad {@code Content-Length},
- * unhandled requests, the {@code GracefulHandler}'s 503, failures outside a handler) with the
- * contract's JSON envelope, for every method and whatever the {@code Accept} header says: never
- * HTML, never a stack trace. Installed with {@code Server.setErrorHandler}. Also adds the default
+ * a missing {@code Host} or an ambiguous path, unhandled requests, the {@code GracefulHandler}'s 503,
+ * failures outside a handler) with the contract's JSON envelope, for every method and whatever the
+ * {@code Accept} header says: never HTML, never a stack trace. A 400 gets the code of its fault
+ * ({@link MalformedRequests}). Installed with {@code Server.setErrorHandler}. Also adds the default
  * headers ({@link DefaultHeadersHandler#apply}) that such responses would otherwise miss.
  */
 final class JsonErrorHandler extends ErrorHandler {

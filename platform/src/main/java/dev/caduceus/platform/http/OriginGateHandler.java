@@ -22,7 +22,7 @@ final class OriginGateHandler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        var origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        var origin = CorsPolicy.originOf(request.getHeaders());
         boolean preflight = "OPTIONS".equalsIgnoreCase(request.getMethod());
         if (!cors.allows(origin) || (preflight && origin == null)) {
             answerEmpty(response, callback, 403);

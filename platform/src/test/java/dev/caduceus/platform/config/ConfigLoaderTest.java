@@ -47,6 +47,9 @@ class ConfigLoaderTest {
         assertEquals(8642, c.server().port());
         assertEquals(10_000_000L, c.server().maxBodyBytes());
         assertEquals(10, c.server().maxConcurrentRuns());
+        assertEquals(30, c.server().idleTimeoutSeconds());
+        assertEquals(20, c.server().headerTimeoutSeconds());
+        assertEquals(64, c.server().maxIdleConnectionsPerClient());
         assertEquals("hermes-agent", c.server().modelName());
         assertEquals(List.of("hermes-api-server"), c.agent().toolsets());
         assertEquals(90, c.agent().maxIterations());
@@ -117,6 +120,12 @@ class ConfigLoaderTest {
                 + "between 0 and 65535", env.getMessage());
         assertTrue(fails("", Map.of("HERMES_MAX_ITERATIONS", "0")).getMessage()
                 .contains("agent.max_iterations in environment variable HERMES_MAX_ITERATIONS"));
+        assertTrue(fails("server:\n  header_timeout_seconds: 0\n", Map.of()).getMessage()
+                .contains("server.header_timeout_seconds in " + file + ": \"0\" is not an integer >= 1"));
+        assertTrue(fails("", Map.of("CADUCEUS__SERVER__IDLE_TIMEOUT_SECONDS", "0")).getMessage()
+                .contains("server.idle_timeout_seconds"));
+        assertTrue(fails("server:\n  max_idle_connections_per_client: -1\n", Map.of()).getMessage()
+                .contains("server.max_idle_connections_per_client"));
     }
 
     @Test

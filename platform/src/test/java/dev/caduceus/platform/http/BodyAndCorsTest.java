@@ -135,6 +135,29 @@ class BodyAndCorsTest {
     }
 
     @Test
+    void anOriginMustEqualAnEntryAsSent() throws Exception {
+        try (var t = server("  HTTP://Allowed.example/ ")) { // a sloppy entry is normalized, the request's Origin is not
+            var exact = t.send(t.authed("/v1/runs").header("Origin", "http://allowed.example").GET().build());
+            assertEquals(200, exact.statusCode());
+            assertCorsHeaders(exact, "http://allowed.example");
+            for (var origin : new String[] {"http://allowed.example/", "http://allowed.example//",
+                    "HTTP://ALLOWED.EXAMPLE", "http://allowed.example:80", "http://allowed.example.evil", "null"}) {
+                var r = t.send(t.authed("/v1/runs").header("Origin", origin).GET().build());
+                assertEquals(403, r.statusCode(), origin);
+                assertEquals("", r.body(), origin);
+                assertFalse(r.headers().firstValue("Access-Control-Allow-Origin").isPresent(), origin);
+                var preflight = t.send(t.request("/v1/runs").header("Origin", origin)
+                        .method("OPTIONS", BodyPublishers.noBody()).build());
+                assertEquals(403, preflight.statusCode(), origin);
+            }
+            var twice = t.raw("GET /v1/runs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + KEY
+                    + "\r\nOrigin: http://allowed.example\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n");
+            assertTrue(twice.startsWith("HTTP/1.1 403"), twice);
+            assertFalse(twice.contains("Access-Control-Allow-Origin"), twice);
+        }
+    }
+
+    @Test
     void anyOriginIs403WithoutAllowlist() throws Exception {
         try (var t = server()) {
             var r = t.send(t.authed("/v1/runs").header("Origin", "http://localhost:3000").GET().build());
@@ -191,8 +214,8 @@ class BodyAndCorsTest {
     @Test
     void portInUseIsAClearException() {
         try (var t = server()) {
-            var settings = new HttpSettings("127.0.0.1", t.server.port(), 10, java.util.List.of(), KEY::equals, 30,
-                    java.time.Duration.ofSeconds(1));
+            var settings = TestServer.settings(t.server.port(), 10, java.util.List.of(), 30,
+                    java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(20), 64);
             var e = org.junit.jupiter.api.Assertions.assertThrows(PortInUseException.class,
                     () -> HttpServer.start(settings, Router.of(java.util.List.of()), TestServer.MAPPER));
             assertEquals("Port " + t.server.port() + " is already in use", e.getMessage());

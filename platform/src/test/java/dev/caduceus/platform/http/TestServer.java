@@ -35,7 +35,13 @@ final class TestServer implements AutoCloseable {
     }
 
     static HttpSettings settings(long maxBody, List<String> origins, int keepalive) {
-        return new HttpSettings("127.0.0.1", 0, maxBody, origins, KEY::equals, keepalive, Duration.ofSeconds(5));
+        return settings(0, maxBody, origins, keepalive, Duration.ofSeconds(30), Duration.ofSeconds(20), 64);
+    }
+
+    static HttpSettings settings(int port, long maxBody, List<String> origins, int keepalive, Duration idleTimeout,
+                                 Duration headerTimeout, int maxIdlePerClient) {
+        return new HttpSettings("127.0.0.1", port, maxBody, origins, KEY::equals, keepalive, Duration.ofSeconds(5),
+                idleTimeout, headerTimeout, maxIdlePerClient);
     }
 
     URI uri(String pathAndQuery) {
@@ -64,8 +70,17 @@ final class TestServer implements AutoCloseable {
     }
 
     String raw(byte[] request) throws IOException {
+        return raw(request, Duration.ofSeconds(5));
+    }
+
+    /** {@link #raw(String)}, waiting up to {@code wait} for each part of the answer. */
+    String raw(String request, Duration wait) throws IOException {
+        return raw(request.getBytes(UTF_8), wait);
+    }
+
+    private String raw(byte[] request, Duration wait) throws IOException {
         try (var socket = new Socket("127.0.0.1", server.port())) {
-            socket.setSoTimeout(5000);
+            socket.setSoTimeout((int) wait.toMillis());
             socket.getOutputStream().write(request);
             socket.getOutputStream().flush();
             return readAvailable(socket.getInputStream());
@@ -121,6 +136,9 @@ final class TestServer implements AutoCloseable {
         private long maxBody = 1_000_000;
         private List<String> origins = List.of();
         private int keepalive = 30;
+        private Duration idleTimeout = Duration.ofSeconds(30);
+        private Duration headerTimeout = Duration.ofSeconds(20);
+        private int maxIdlePerClient = 64;
 
         Builder route(String method, String template, HttpHandler handler) {
             routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER));
@@ -142,9 +160,25 @@ final class TestServer implements AutoCloseable {
             return this;
         }
 
+        Builder idleTimeout(Duration timeout) {
+            idleTimeout = timeout;
+            return this;
+        }
+
+        Builder headerTimeout(Duration timeout) {
+            headerTimeout = timeout;
+            return this;
+        }
+
+        Builder maxIdlePerClient(int cap) {
+            maxIdlePerClient = cap;
+            return this;
+        }
+
         TestServer start() {
             var router = Router.of(routes);
-            return new TestServer(HttpServer.start(settings(maxBody, origins, keepalive), router, MAPPER));
+            var settings = settings(0, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient);
+            return new TestServer(HttpServer.start(settings, router, MAPPER));
         }
     }
 }

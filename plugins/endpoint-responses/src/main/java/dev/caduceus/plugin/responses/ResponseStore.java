@@ -1,11 +1,13 @@
 package dev.caduceus.plugin.responses;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.Sql;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -110,6 +112,47 @@ final class ResponseStore {
             delete(response.id());
             return Optional.empty();
         }
+    }
+
+    /**
+     * Boot recovery, before any request: a response still {@code in_progress} was being streamed
+     * when an earlier process died (a {@code kill -9} skips the disconnect snapshot, §8.5), and
+     * would read {@code in_progress} forever. Each becomes {@code incomplete}, as a client that left
+     * would have left it, with its unfinished items {@code incomplete} too; like runs that become
+     * {@code interrupted}. Its journal stays as it is, so a replay ends with the synthetic
+     * {@code response.incomplete} (§8.7). Returns the ids recovered.
+     *
+     * <p>The status lives only inside the envelope, so candidates are found with a text match (one
+     * pass over the table, once per start) and confirmed on the parsed envelope's own status.
+     */
+    List<String> interruptInProgress() {
+        return db.write(sql -> {
+            var candidates = sql.query("SELECT id, envelope FROM responses WHERE envelope LIKE ?",
+                    r -> new String[] {r.getString(1), r.getString(2)}, "%\"in_progress\"%");
+            var recovered = new ArrayList<String>();
+            for (var row : candidates) {
+                ObjectNode envelope;
+                try {
+                    if (!(json.readTree(row[1]) instanceof ObjectNode object)) continue;
+                    envelope = object;
+                } catch (Exception e) {
+                    continue; // a corrupt row is dropped on its next read (§8.6)
+                }
+                if (!"in_progress".equals(envelope.path("status").asText())) continue;
+                envelope.put("status", "incomplete");
+                for (var item : envelope.path("output")) {
+                    if (item instanceof ObjectNode o && "in_progress".equals(o.path("status").asText()))
+                        o.put("status", "incomplete");
+                }
+                try {
+                    sql.update("UPDATE responses SET envelope = ? WHERE id = ?", json.writeValueAsString(envelope), row[0]);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
+                }
+                recovered.add(row[0]);
+            }
+            return recovered;
+        });
     }
 
     /** The latest response id of conversation {@code name}. */

@@ -12,9 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * The OpenAI Responses API: contributes the {@code responses} family ({@code POST /v1/responses},
  * {@code GET} and {@code DELETE /v1/responses/{response_id}}) over agent runs, with the conversation
  * state kept in this plugin's SQLite tables, and read access to those conversations
- * ({@link StoredHistory}) for other families. {@link #start} opens the store both share.
+ * ({@link StoredHistory}) for other families. {@link #start} opens the store both share and marks
+ * the responses an earlier process left {@code in_progress} as {@code incomplete}.
  */
 public final class ResponsesPlugin implements PlatformPlugin {
+    private static final System.Logger LOG = System.getLogger(ResponsesPlugin.class.getName());
+
     private ResponsesSettings settings;
     private ResponseStore store;
 
@@ -22,6 +25,12 @@ public final class ResponsesPlugin implements PlatformPlugin {
     public void start(PlatformContext ctx) {
         settings = ResponsesSettings.from(ctx);
         store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
+        // Nothing streams yet in this process: a response left in_progress belonged to one that died.
+        var recovered = store.interruptInProgress();
+        if (!recovered.isEmpty())
+            LOG.log(System.Logger.Level.WARNING, "{0} response(s) were streaming when the server stopped; "
+                    + "marked incomplete: {1}", recovered.size(),
+                    recovered.size() > 10 ? recovered.subList(0, 10) + " …" : recovered);
     }
 
     @Override

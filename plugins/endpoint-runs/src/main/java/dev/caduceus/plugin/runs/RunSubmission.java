@@ -52,12 +52,18 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
                 text(body.get("model")), text(body.get("provider")), ModelOptions.fromRequest(body.get("model_options")));
     }
 
-    /** Python's falsiness, which Hermes applies to {@code input}: absent, null, "", [], {}, false, 0. */
+    /**
+     * Python's falsiness, which Hermes applies to {@code input}: absent, null, "", [], {}, false, 0.
+     * A float is compared as a double, never converted to a decimal: a literal beyond the double
+     * range ({@code 1e400}) parses as an infinite double, which has no decimal value (it was a 500),
+     * and is truthy as in Python ({@code float("1e400")} is {@code inf}); {@code 1e-400} is 0.0.
+     */
     private static boolean falsy(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) return true;
         if (node.isTextual()) return node.asText().isEmpty();
         if (node.isContainerNode()) return node.isEmpty();
         if (node.isBoolean()) return !node.asBoolean();
+        if (node.isFloat() || node.isDouble()) return node.doubleValue() == 0.0;
         if (node.isNumber()) return node.decimalValue().signum() == 0;
         return false;
     }

@@ -26,13 +26,15 @@ class SubmitValidationTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"{}", "{\"input\":null}", "{\"input\":\"\"}", "{\"input\":[]}", "{\"input\":{}}",
-            "{\"input\":false}", "{\"input\":0}", "[]", "\"hi\""})
+            "{\"input\":false}", "{\"input\":0}", "{\"input\":0.0}", "{\"input\":-0.0}", "{\"input\":1e-400}",
+            "{\"input\":0e400}", "[]", "\"hi\""})
     void missingOrFalsyInput(String body) throws Exception {
         assertError(api.submit(body), 400, "missing_input", "Missing 'input' field");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"input\":42}", "{\"input\":true}", "{\"input\":{\"role\":\"user\",\"content\":\"hi\"}}"})
+    @ValueSource(strings = {"{\"input\":42}", "{\"input\":true}", "{\"input\":{\"role\":\"user\",\"content\":\"hi\"}}",
+            "{\"input\":1e400}", "{\"input\":-1e400}", "{\"input\":1.5}", "{\"input\":123456789012345678901234567890}"})
     void inputOfAnotherType(String body) throws Exception {
         assertError(api.submit(body), 400, "invalid_input", "'input' must be a string or array");
     }
