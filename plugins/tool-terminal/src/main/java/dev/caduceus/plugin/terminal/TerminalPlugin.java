@@ -68,8 +68,9 @@ public final class TerminalPlugin implements PlatformPlugin {
             throw new IOException("interrupted while probing the sandbox", e);
         }
         backend = chosen.backend();
-        chosen.warning().ifPresentOrElse(w -> LOG.log(System.Logger.Level.WARNING, "terminal: {0}", w),
-                () -> LOG.log(System.Logger.Level.INFO, "terminal backend: {0}", backend.describe()));
+        // the banner and `caduceus plugins` show the backend through the tool's note; a warning is logged
+        // too, for batch runs, which print no banner
+        chosen.warning().ifPresent(w -> LOG.log(System.Logger.Level.WARNING, "terminal: {0}", w));
         registry = new ProcessRegistry(settings, ctx.clock(), backend);
         sessions = new ShellSessions(System.getenv(), settings, backend);
         gate = new ApprovalGate(settings.approvalsOff(), PermanentAllowlist.load(ctx.database(), ctx.clock()));
