@@ -22,11 +22,24 @@ import java.util.List;
  * @param idempotencyTtlSeconds  {@code idempotency.ttl_seconds} (chat and Responses, non-streaming)
  * @param idempotencyMaxEntries  {@code idempotency.max_entries}
  * @param directModelRequests    {@code model.direct_model_requests}: pass unknown request model names upstream
+ * @param protectedPaths         what no tool may show the agent: {@code $CADUCEUS_HOME} (with its key
+ *                               file, database and {@code .env}) and the configuration file, wherever it is
  */
 public record GlobalConfig(String modelName, Path stateDir, Path workspace, String version,
                            int maxConcurrentRuns, int sseKeepaliveSeconds, List<String> agentToolsets,
                            int maxIterations, String approvalsMode, String chatToolProgressEvents,
-                           int idempotencyTtlSeconds, int idempotencyMaxEntries, boolean directModelRequests) {
+                           int idempotencyTtlSeconds, int idempotencyMaxEntries, boolean directModelRequests,
+                           List<Path> protectedPaths) {
+    /** Globals whose only protected path is {@code stateDir} (tests, hosts without a config file). */
+    public GlobalConfig(String modelName, Path stateDir, Path workspace, String version, int maxConcurrentRuns,
+                        int sseKeepaliveSeconds, List<String> agentToolsets, int maxIterations, String approvalsMode,
+                        String chatToolProgressEvents, int idempotencyTtlSeconds, int idempotencyMaxEntries,
+                        boolean directModelRequests) {
+        this(modelName, stateDir, workspace, version, maxConcurrentRuns, sseKeepaliveSeconds, agentToolsets,
+                maxIterations, approvalsMode, chatToolProgressEvents, idempotencyTtlSeconds, idempotencyMaxEntries,
+                directModelRequests, List.of(stateDir));
+    }
+
     public GlobalConfig {
         requireNonNull(modelName, "modelName");
         requireNonNull(stateDir, "stateDir");
@@ -35,5 +48,6 @@ public record GlobalConfig(String modelName, Path stateDir, Path workspace, Stri
         agentToolsets = List.copyOf(agentToolsets);
         requireNonNull(approvalsMode, "approvalsMode");
         requireNonNull(chatToolProgressEvents, "chatToolProgressEvents");
+        protectedPaths = List.copyOf(protectedPaths);
     }
 }

@@ -154,7 +154,14 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
                 server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode(),
                 toolProgressEvents, retention.idempotencyTtlSeconds(), retention.idempotencyMaxEntries(),
-                model.directModelRequests());
+                model.directModelRequests(), protectedPaths());
+    }
+
+    /** {@code $CADUCEUS_HOME} and the configuration file actually read, where it lies elsewhere. */
+    List<Path> protectedPaths() {
+        var paths = new java.util.ArrayList<Path>(List.of(home));
+        configFile.ifPresent(paths::add);
+        return paths;
     }
 
     /**

@@ -14,8 +14,11 @@ import java.nio.file.Path;
  * @param workspace    {@code tools.workspace}, the one place under {@code $CADUCEUS_HOME} the tools may reach
  * @param allowOutside whether paths outside the workspace are allowed
  * @param maxReadChars the largest numbered output {@code read_file} returns
+ * @param protectedPaths the host's protected paths ({@code GlobalConfig.protectedPaths}: the state
+ *                     directory and the configuration file wherever it is)
  */
-record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutside, int maxReadChars) {
+record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutside, int maxReadChars,
+                    java.util.List<Path> protectedPaths) {
     static final int DEFAULT_MAX_READ_CHARS = 100_000;
 
     FileSettings {
@@ -23,6 +26,7 @@ record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutsi
         requireNonNull(home, "home");
         requireNonNull(workspace, "workspace");
         if (maxReadChars <= 0) throw new IllegalArgumentException("tools.file.max_read_chars must be > 0");
+        protectedPaths = java.util.List.copyOf(protectedPaths);
     }
 
     /** Reads {@code tools.file.*} from the host. */
@@ -31,6 +35,6 @@ record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutsi
         var global = ctx.global();
         return new FileSettings(global.stateDir(), Path.of(System.getProperty("user.home")), global.workspace(),
                 tools.bool("file.allow_outside_workspace", false),
-                tools.integer("file.max_read_chars", DEFAULT_MAX_READ_CHARS));
+                tools.integer("file.max_read_chars", DEFAULT_MAX_READ_CHARS), global.protectedPaths());
     }
 }

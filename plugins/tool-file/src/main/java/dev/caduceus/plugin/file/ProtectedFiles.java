@@ -16,7 +16,8 @@ import java.util.Set;
  * {@code api_key}, {@code config.yaml}, {@code caduceus.db} with its {@code -wal}, {@code -shm} and
  * {@code -journal}, {@code .env} and every other regular file directly in it (unless the workspace
  * is {@code $CADUCEUS_HOME} itself), {@code ~/.ssh/id_*}, {@code ~/.aws/credentials} and
- * {@code ~/.netrc}; and the identity of {@code $CADUCEUS_HOME} itself.
+ * {@code ~/.netrc}; the host's other protected files ({@code GlobalConfig.protectedPaths}: a
+ * configuration file given with {@code --config}); and the identity of {@code $CADUCEUS_HOME} itself.
  *
  * <p>The identities are collected when the plugin builds its tools, and as files come and go
  * ({@code caduceus.db-wal} appears after start, a rotated key file is a new inode) {@link #current()}
@@ -31,6 +32,7 @@ final class ProtectedFiles {
 
     private final Path state;
     private final Path home;
+    private final List<Path> named;
     private final boolean workspaceIsState;
     private final Snapshot atStart;
 
@@ -52,6 +54,7 @@ final class ProtectedFiles {
     ProtectedFiles(FileSettings settings) {
         this.state = settings.stateDir().toAbsolutePath().normalize();
         this.home = settings.home().toAbsolutePath().normalize();
+        this.named = settings.protectedPaths().stream().map(p -> p.toAbsolutePath().normalize()).toList();
         this.workspaceIsState = PathGuard.realPrefix(settings.workspace().toAbsolutePath().normalize())
                 .equals(PathGuard.realPrefix(state));
         this.atStart = stat();
@@ -74,6 +77,7 @@ final class ProtectedFiles {
         paths.addAll(children(home.resolve(".ssh"), "id_", false));
         paths.add(home.resolve(".aws/credentials"));
         paths.add(home.resolve(".netrc"));
+        for (var p : named) if (!Files.isDirectory(p)) paths.add(p); // the config file given with --config
         var ids = new HashSet<FileId>();
         for (var p : paths) identity(p).ifPresent(ids::add);
         return new Snapshot(ids, identity(state).orElse(null));

@@ -26,10 +26,17 @@ final class Fixture {
     String runId = "run-1";
 
     Fixture(Path temp, Map<String, String> toolsConfig) {
+        this(temp, toolsConfig, List.of());
+    }
+
+    /** @param configElsewhere more protected paths, as a configuration file given with {@code --config} */
+    Fixture(Path temp, Map<String, String> toolsConfig, List<Path> configElsewhere) {
         home = temp.resolve("home");
         workspace = home.resolve("workspace");
+        var protectedPaths = new java.util.ArrayList<Path>(List.of(home));
+        protectedPaths.addAll(configElsewhere);
         var global = new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30,
-                List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false);
+                List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false, protectedPaths);
         var ctx = FakePlatformContext.builder("tool-file").global(global).toolsConfig(toolsConfig).build();
         var plugin = new FilePlugin();
         try {

@@ -77,6 +77,17 @@ class ProtectedIdentityTest {
     }
 
     @Test
+    void aConfigFileOutsideTheStateDirectoryIsProtectedToo() throws Exception {
+        home();
+        var elsewhere = Files.createDirectories(temp.resolve("etc-caduceus")).resolve("server.yaml");
+        Files.writeString(elsewhere, CONFIG);
+        var f = new Fixture(temp, java.util.Map.of("file.allow_outside_workspace", "true"), java.util.List.of(elsewhere));
+        Files.createLink(f.workspace.resolve("cfg.txt"), elsewhere);
+        assertRefusedEverywhere(f, "cfg.txt", "  api_key: sk-upstream-0123456789");
+        assertEquals(refused(elsewhere.toString()), f.text("read_file", "{\"path\": " + q(elsewhere.toString()) + "}"));
+    }
+
+    @Test
     void symlinksToProtectedFilesAndToHardLinksOfThemAreRefused() throws Exception {
         var home = home();
         var f = new Fixture(temp);

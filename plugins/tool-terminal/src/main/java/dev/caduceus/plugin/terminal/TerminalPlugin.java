@@ -62,7 +62,7 @@ public final class TerminalPlugin implements PlatformPlugin {
         spawner = new Spawner();
         BackendChoice.Chosen chosen;
         try {
-            chosen = BackendChoice.choose(settings.sandbox(), spawner, List.of(ctx.global().stateDir()), stateDir);
+            chosen = BackendChoice.choose(settings.sandbox(), spawner, ctx.global().protectedPaths(), stateDir);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while probing the sandbox", e);

@@ -29,6 +29,11 @@ final class Harness implements AutoCloseable {
 
     /** @param tools {@code tools.*} settings; {@code terminal.backend} defaults to {@code local} here */
     Harness(Path tmp, String approvalsMode, Map<String, String> tools) throws Exception {
+        this(tmp, approvalsMode, tools, List.of());
+    }
+
+    /** @param configElsewhere more protected paths, as a configuration file given with {@code --config} */
+    Harness(Path tmp, String approvalsMode, Map<String, String> tools, List<Path> configElsewhere) throws Exception {
         home = tmp.resolve("home");
         workspace = tmp.resolve("workspace");
         var settings = new java.util.HashMap<>(tools);
@@ -38,7 +43,7 @@ final class Harness implements AutoCloseable {
         var ctx = FakePlatformContext.builder("tool-terminal")
                 .database(database)
                 .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
-                        90, approvalsMode, "opt_in", 300, 1000, false))
+                        90, approvalsMode, "opt_in", 300, 1000, false, protectedPaths(home, configElsewhere)))
                 .toolsConfig(settings)
                 .build();
         json = ctx.json();
@@ -50,6 +55,12 @@ final class Harness implements AutoCloseable {
 
     Harness(Path tmp) throws Exception {
         this(tmp, "manual", Map.of());
+    }
+
+    private static List<Path> protectedPaths(Path home, List<Path> more) {
+        var all = new java.util.ArrayList<Path>(List.of(home));
+        all.addAll(more);
+        return all;
     }
 
     /** {@code relative} inside the workspace, as commands see it. */

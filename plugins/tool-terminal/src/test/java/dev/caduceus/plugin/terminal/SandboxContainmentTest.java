@@ -60,6 +60,19 @@ class SandboxContainmentTest {
     }
 
     @Test
+    void aConfigFileElsewhereUnderAMountedPathIsHiddenToo() throws Exception {
+        var config = Files.createDirectories(tmp.resolve("etc-caduceus")).resolve("server.yaml");
+        Files.writeString(config, "model:\n  api_key: " + KEY + "\n");
+        try (var h = new Harness(tmp, "manual", Map.of("terminal.backend", "sandbox",
+                "terminal.sandbox.read_only", tmp.toString()), java.util.List.of(config))) {
+            var out = h.run(h.session("s1"), "cat " + config + "; ls " + config.getParent() + "; echo end")
+                    .path("output").asText();
+            assertFalse(out.contains(KEY), out);
+            assertTrue(out.endsWith("server.yaml\nend"), "the path is there, empty: " + out);
+        }
+    }
+
+    @Test
     void theServersProcessesAreInvisible() throws Exception {
         try (var h = harness("full")) {
             var out = h.run(h.session("s1"), "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; "
