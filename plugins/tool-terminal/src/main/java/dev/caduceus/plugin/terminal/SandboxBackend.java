@@ -47,6 +47,7 @@ final class SandboxBackend implements Backend {
     private final boolean network;
     private final Path sessionsDir;
     private final List<String> layout;
+    private final List<String> overlays;
     private final List<Path> readOnly;
     private final List<Path> hidden;
 
@@ -75,19 +76,23 @@ final class SandboxBackend implements Backend {
             if (Files.isSymbolicLink(p)) args.addAll(List.of("--symlink", Files.readSymbolicLink(p).toString(), top));
             else if (Files.isDirectory(p)) roBind(p, args, mounts);
         }
-        for (var p : readOnly) if (Files.exists(p)) roBind(p.toAbsolutePath().normalize(), args, mounts);
         args.addAll(List.of("--proc", "/proc", "--dev", "/dev"));
+        this.layout = List.copyOf(args);
+        // after the per-command /tmp and /workspace binds, so that a read-only path under /tmp shows
+        // through the session's /tmp, and the covers go over everything
+        var late = new ArrayList<String>();
+        for (var p : readOnly) if (Files.exists(p)) roBind(p.toAbsolutePath().normalize(), late, mounts);
         this.readOnly = List.copyOf(mounts);
         var covered = new ArrayList<Path>();
         for (var h : hidden) {
             var p = h.toAbsolutePath().normalize();
             if (!Files.exists(p) || mounts.stream().noneMatch(p::startsWith)) continue;
             covered.add(p);
-            if (Files.isDirectory(p)) args.addAll(List.of("--tmpfs", p.toString()));
-            else args.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
+            if (Files.isDirectory(p)) late.addAll(List.of("--tmpfs", p.toString()));
+            else late.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
         }
         this.hidden = List.copyOf(covered);
-        this.layout = List.copyOf(args);
+        this.overlays = List.copyOf(late);
     }
 
     private static void roBind(Path p, List<String> args, List<Path> mounts) {
@@ -125,8 +130,9 @@ final class SandboxBackend implements Backend {
         if (!view.isAbsolute()) return Optional.empty();
         var p = view.normalize();
         if (p.startsWith(WORKSPACE)) return Optional.of(workspace.resolve(WORKSPACE.relativize(p).toString()));
+        if (hidden.stream().anyMatch(p::startsWith)) return Optional.empty();
+        if (readOnly.stream().anyMatch(p::startsWith)) return Optional.of(p);
         if (p.startsWith(TMP)) return Optional.of(tmpOf(session).resolve(TMP.relativize(p).toString()));
-        if (readOnly.stream().anyMatch(p::startsWith) && hidden.stream().noneMatch(p::startsWith)) return Optional.of(p);
         return Optional.empty();
     }
 
@@ -145,6 +151,7 @@ final class SandboxBackend implements Backend {
         command.addAll(layout);
         command.addAll(List.of("--bind", tmp.toString(), "/tmp", "--bind", inv.workspace().toString(), WORKSPACE_PATH));
         if (inv.stateFile() != null) command.addAll(List.of("--bind", inv.stateFile().toString(), STATE_PATH));
+        command.addAll(overlays);
         var cwd = toHost(inv.cwd(), inv.workspace(), inv.session()).filter(Files::isDirectory).isPresent()
                 ? inv.cwd().toString() : WORKSPACE_PATH;
         command.addAll(List.of("--chdir", cwd, "--"));
