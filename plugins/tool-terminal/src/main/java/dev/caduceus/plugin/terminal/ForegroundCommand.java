@@ -19,6 +19,16 @@ import java.util.concurrent.TimeUnit;
 final class ForegroundCommand {
     private static final Duration LINGER = Duration.ofSeconds(5);
 
+    /**
+     * The wrapper: {@code $1} is the command, {@code $2} the state file as the command sees it. The
+     * EXIT trap records the state; the command runs via eval so that its syntax errors and
+     * {@code exit} stay inside. The two variables are not exported, so the state does not carry them.
+     */
+    private static final String WRAPPER = "__caduceus_cmd=$1; __caduceus_state=$2; shift 2\n"
+            + "trap '__caduceus_ec=$?; { printf \"%s\\0\" \"$PWD\"; env -0; } > \"$__caduceus_state\" 2>/dev/null; "
+            + "exit $__caduceus_ec' EXIT\n"
+            + "eval \"$__caduceus_cmd\"";
+
     /** How the command ended. */
     enum Ending { EXITED, TIMED_OUT, INTERRUPTED }
 
@@ -82,14 +92,4 @@ final class ForegroundCommand {
             throw new IllegalStateException("cannot unregister the cancellation hook", e);
         }
     }
-
-    /**
-     * The wrapper: {@code $1} is the command, {@code $2} the state file as the command sees it. The
-     * EXIT trap records the state; the command runs via eval so that its syntax errors and
-     * {@code exit} stay inside. The two variables are not exported, so the state does not carry them.
-     */
-    private static final String WRAPPER = "__caduceus_cmd=$1; __caduceus_state=$2; shift 2\n"
-            + "trap '__caduceus_ec=$?; { printf \"%s\\0\" \"$PWD\"; env -0; } > \"$__caduceus_state\" 2>/dev/null; "
-            + "exit $__caduceus_ec' EXIT\n"
-            + "eval \"$__caduceus_cmd\"";
 }
