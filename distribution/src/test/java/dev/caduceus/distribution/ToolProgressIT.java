@@ -60,6 +60,14 @@ class ToolProgressIT {
         return response;
     }
 
+    private static void awaitIdle() throws Exception {
+        var deadline = System.nanoTime() + 10_000_000_000L;
+        while (JSON.readTree(server.get("/health/detailed", Caduceus.KEY_AUTH).body()).path("active_agents").asInt() > 0) {
+            if (System.nanoTime() > deadline) throw new AssertionError("a run is still active");
+            Thread.sleep(20);
+        }
+    }
+
     private static List<JsonNode> chunks(String body) throws Exception {
         var chunks = new ArrayList<JsonNode>();
         for (var line : body.lines().toList())
@@ -84,6 +92,7 @@ class ToolProgressIT {
         assertFalse(body.contains("hermes.tool.progress"), body);
 
         var session = response.headers().firstValue("X-Hermes-Session-Id").orElseThrow();
+        awaitIdle(); // the transcript is written after the terminal event, before the slot is freed
         upstream.enqueue(Turn.text("Still 2."));
         var headers = new HashMap<>(Caduceus.KEY_AUTH);
         headers.put("Content-Type", "application/json");
@@ -94,6 +103,27 @@ class ToolProgressIT {
         var sent = upstream.chatRequests().getLast().body().path("messages").toString();
         assertTrue(sent.contains("It is 2."), sent);
         assertFalse(sent.contains("✓"), "the stored transcript has no progress text: " + sent);
+    }
+
+    @Test
+    void aResponsesStreamShowsEachToolStepAsAReasoningSummary() throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_8", "add", "{\"a\":2,\"b\":3}")), Turn.text("It is 5."));
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var response = server.send("POST", "/v1/responses", "{\"input\":\"2+3\",\"stream\":true}", headers);
+        assertEquals(200, response.statusCode(), response.body());
+        var summary = new StringBuilder();
+        JsonNode completed = null;
+        for (var line : response.body().lines().toList()) {
+            if (!line.startsWith("data: ")) continue;
+            var data = JSON.readTree(line.substring(6));
+            if (data.path("type").asText().equals("response.reasoning_summary_text.delta"))
+                summary.append(data.path("delta").asText());
+            if (data.path("type").asText().equals("response.completed")) completed = data.path("response");
+        }
+        assertTrue(summary.toString().matches("(?s)\\S+ add(: .*)?\\n✓ \\d+\\.\\d s\\n\\n"), response.body());
+        assertEquals("reasoning", completed.at("/output/0/type").asText(), completed.toString());
+        assertEquals("It is 5.", completed.at("/output/3/content/0/text").asText(), completed.toString());
     }
 
     @Test
