@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code chat.tool_progress} over the wire: the assembled server configured with {@code reasoning}
  * (through the environment, as an operator would), a scripted upstream calling the calc plugin's
  * tool, and {@code X-Hermes-Tool-Progress} choosing each other mode per request. The default
- * ({@code comments}) is {@link ChatEndToEndIT}'s and the SDK ITs'.
+ * ({@code comments}) is {@link ChatEndToEndIT}'s and the SDK ITs'. The AI SDK's {@code streamText}
+ * reads the steps as reasoning parts.
  */
 class ToolProgressIT {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -103,6 +104,17 @@ class ToolProgressIT {
         var sent = upstream.chatRequests().getLast().body().path("messages").toString();
         assertTrue(sent.contains("It is 2."), sent);
         assertFalse(sent.contains("✓"), "the stored transcript has no progress text: " + sent);
+    }
+
+    @Test
+    void theAiSdksStreamTextReportsTheToolStepsAsReasoningAndTheTextUnchanged() throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_9", "add", "{\"a\":1,\"b\":1}")), Turn.text("It is 2."));
+        var result = NodeSdk.runAiSdk("ai-sdk-reasoning.mjs", server.awaitListening(), Caduceus.TEST_KEY, server.stderr());
+        assertEquals("It is 2.", result.path("text").asText(), result.toString());
+        assertEquals("It is 2.", result.path("finalText").asText(), result.toString());
+        assertTrue(result.path("reasoning").asText().matches("(?s)\\S+ add(: .*)?\\n✓ \\d+\\.\\d s\\n\\n"),
+                result.toString());
+        assertTrue(result.path("types").toString().contains("reasoning-delta"), result.toString());
     }
 
     @Test
