@@ -12,6 +12,16 @@ out.firstStatus = first.status;
 const second = await client.responses.create({ model: 'hermes-agent', input: 'turn two', previous_response_id: first.id });
 const third = await client.responses.create({ model: 'hermes-agent', input: 'turn three', previous_response_id: second.id });
 out.third = third.output_text;
+out.thirdId = third.id;
+
+// input_items: the SDK's auto-paging iterator follows has_more with `after` = the last id of each page.
+const items = [];
+for await (const item of client.responses.inputItems.list(third.id, { limit: 2, order: 'asc' })) {
+  items.push(`${item.type}:${item.role}:${item.content.map((part) => part.text).join('')}`);
+}
+out.inputItems = items;
+const newest = await client.responses.inputItems.list(third.id);
+out.newestInputItem = newest.data[0].content[0].text;
 
 let streamed = '';
 const stream = await client.responses.create({ model: 'hermes-agent', input: 'stream please', stream: true });

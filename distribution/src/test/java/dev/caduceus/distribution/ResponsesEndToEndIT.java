@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * /v1/responses end to end: the official openai npm SDK (create, chained turns, streaming,
- * stream().finalResponse() over a tool call), a conversation that survives a server restart, and a
+ * stream().finalResponse() over a tool call, inputItems.list paging) and the Python SDK's input_items request, a conversation that survives a server restart, and a
  * stream cut by {@code kill -9} that reads {@code incomplete} after the next start.
  */
 class ResponsesEndToEndIT {
@@ -46,6 +46,11 @@ class ResponsesEndToEndIT {
                 assertEquals("first answer", result.path("first").asText(), result.toString());
                 assertEquals("completed", result.path("firstStatus").asText());
                 assertEquals("third answer", result.path("third").asText());
+                assertEquals("[\"message:user:turn one\",\"message:assistant:first answer\",\"message:user:turn two\","
+                        + "\"message:assistant:second answer\",\"message:user:turn three\"]",
+                        result.path("inputItems").toString(), "inputItems.list pages through the whole context");
+                assertEquals("turn three", result.path("newestInputItem").asText(), "newest first by default");
+                pythonSdkStyleInputItems(server, result.path("thirdId").asText());
                 assertEquals("streamed answer", result.path("stream").asText());
                 assertEquals("Tool result: {\"sum\": 42}", result.path("helper").asText(), result.toString());
                 assertEquals("completed", result.path("helperStatus").asText());
@@ -164,6 +169,43 @@ class ResponsesEndToEndIT {
                 }
             }
         }
+    }
+
+    /**
+     * What {@code client.responses.input_items.list(id, limit=2)} of the openai Python SDK sends (its
+     * headers as of 1.x), then its next page, an unknown id and a bad limit; and the route in
+     * {@code /v1/capabilities}.
+     */
+    private static void pythonSdkStyleInputItems(Caduceus server, String id) throws Exception {
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Accept", "application/json");
+        headers.put("User-Agent", "OpenAI/Python 1.109.1");
+        headers.put("X-Stainless-Lang", "python");
+        headers.put("X-Stainless-Package-Version", "1.109.1");
+        headers.put("X-Stainless-Retry-Count", "0");
+        var first = server.send("GET", "/v1/responses/" + id + "/input_items?limit=2", null, headers);
+        assertEquals(200, first.statusCode(), first.body());
+        assertTrue(first.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+        var page = JSON.readTree(first.body());
+        assertEquals("list", page.path("object").asText());
+        assertEquals(2, page.path("data").size());
+        assertEquals("turn three", page.at("/data/0/content/0/text").asText());
+        assertEquals("second answer", page.at("/data/1/content/0/text").asText());
+        assertEquals(page.at("/data/0/id").asText(), page.path("first_id").asText());
+        assertTrue(page.path("has_more").asBoolean());
+        var next = JSON.readTree(server.send("GET", "/v1/responses/" + id + "/input_items?limit=2&after="
+                + page.path("last_id").asText(), null, headers).body());
+        assertEquals("turn two", next.at("/data/0/content/0/text").asText(), next.toString());
+        var unknown = server.send("GET", "/v1/responses/resp_unknown/input_items", null, headers);
+        assertEquals(404, unknown.statusCode());
+        assertEquals("response_not_found", JSON.readTree(unknown.body()).at("/error/code").asText(), unknown.body());
+        var bad = server.send("GET", "/v1/responses/" + id + "/input_items?limit=0", null, headers);
+        assertEquals(400, bad.statusCode());
+        assertEquals("invalid_limit", JSON.readTree(bad.body()).at("/error/code").asText(), bad.body());
+        var caps = JSON.readTree(server.get("/v1/capabilities", Caduceus.KEY_AUTH).body());
+        assertEquals("{\"method\":\"GET\",\"path\":\"/v1/responses/{response_id}/input_items\"}",
+                caps.at("/endpoints/response_input_items").toString());
+        assertTrue(caps.at("/features/responses_input_items").asBoolean());
     }
 
     private static JsonNode create(Caduceus server, String body) throws Exception {

@@ -84,6 +84,9 @@ final class ConfigKeys {
             integer("agent.max_parallel_tools", 8, 1, 64),
             str("agent.identity_file", null),
             choice("chat.tool_progress_events", "opt_in", "always", "off"),
+            // read by endpoint-chat from its section; no default, so the legacy key above still decides
+            new Key("chat.tool_progress", Type.CHOICE, null, false, 0, 0,
+                    List.of("comments", "events", "reasoning", "none")),
             choice("approvals.mode", "manual", "off"),
             integer("approvals.timeout", 300, 1, Integer.MAX_VALUE),
             path("tools.workspace"),

@@ -55,6 +55,13 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return finishNull(chunk);
     }
 
+    /** A chunk with {@code delta.reasoning_content}: tool progress in {@code reasoning} mode. */
+    ObjectNode reasoningChunk(String text) {
+        var chunk = chunk();
+        choice(chunk).putObject("delta").put("reasoning_content", text);
+        return finishNull(chunk);
+    }
+
     /** The finish chunk: usage always, {@code hermes} unless {@code stop}, {@code error} only for {@code error}. */
     ObjectNode finishChunk(TurnOutcome outcome) {
         var chunk = chunk();

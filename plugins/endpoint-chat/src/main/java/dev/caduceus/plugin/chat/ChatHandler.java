@@ -60,8 +60,8 @@ final class ChatHandler implements HttpHandler {
     private void stream(HttpExchange exchange, RunRequest request, ChatCompletions shapes) throws Exception {
         var run = start(request);
         exchange.onClientGone(() -> run.cancel(ChatStream.CANCEL_REASON));
-        var delivery = ToolProgress.delivery(settings.toolProgress(), exchange.header(ToolProgress.OPT_IN_HEADER));
-        new ChatStream(shapes, new ToolProgress(delivery)).run(run, exchange.openEventStream());
+        var mode = settings.toolProgress().resolve(exchange.header(ToolProgress.OPT_IN_HEADER));
+        new ChatStream(shapes, new ToolProgress(mode, shapes)).run(run, exchange.openEventStream());
     }
 
     private void complete(HttpExchange exchange, ChatRequest request, SessionHeaders session, RunRequest run,

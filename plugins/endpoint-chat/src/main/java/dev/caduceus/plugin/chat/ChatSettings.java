@@ -1,19 +1,24 @@
 package dev.caduceus.plugin.chat;
 
-import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.PlatformContext;
 import java.time.Duration;
 
 /**
- * The plugin's settings, read once at start from the documented globals. Immutable.
+ * The plugin's settings, read once at start from the {@code chat} section and the documented
+ * globals. Immutable.
  *
- * @param toolProgress        {@code chat.tool_progress_events}: {@code opt_in} (default), {@code always}, {@code off}
+ * @param toolProgress        {@code chat.tool_progress} ({@code comments} default, {@code events},
+ *                            {@code reasoning}, {@code none}), else the legacy global
+ *                            {@code chat.tool_progress_events} ({@link ToolProgress.Setting#of})
  * @param idempotencyTtl      {@code idempotency.ttl_seconds} (300)
  * @param idempotencyEntries  {@code idempotency.max_entries} (1000)
  */
-record ChatSettings(ToolProgress.Mode toolProgress, Duration idempotencyTtl, int idempotencyEntries) {
+record ChatSettings(ToolProgress.Setting toolProgress, Duration idempotencyTtl, int idempotencyEntries) {
 
-    static ChatSettings from(GlobalConfig global) {
-        return new ChatSettings(ToolProgress.Mode.parse(global.chatToolProgressEvents()),
+    static ChatSettings from(PlatformContext ctx) {
+        var global = ctx.global();
+        return new ChatSettings(ToolProgress.Setting.of(ctx.section("chat").string("tool_progress"),
+                        global.chatToolProgressEvents()),
                 Duration.ofSeconds(global.idempotencyTtlSeconds()), global.idempotencyMaxEntries());
     }
 }

@@ -33,7 +33,7 @@ final class ChatFixture {
     }
 
     ChatFixture(Map<String, String> config) {
-        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).runs(runs).sessions(sessions).build();
+        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(config).runs(runs).sessions(sessions).build();
         family = (ChatFamily) new ChatPlugin().endpoints(ctx).getFirst();
         var handlers = new ArrayList<HttpHandler>();
         family.routes(new Routes() {

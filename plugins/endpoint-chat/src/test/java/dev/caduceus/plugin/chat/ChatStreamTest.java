@@ -105,8 +105,13 @@ class ChatStreamTest {
         chat.runs.script(oneToolCall());
         var always = chat.post(body(false)).stream().frames();
         assertEquals(2, always.stream().filter(f -> "hermes.tool.progress".equals(f.name())).count());
+        chat.runs.script(oneToolCall());
+        // header false means none since chat.tool_progress (it meant comments, which no client shows)
         var forced = ChatFixture.wire(chat.post(body(false), "X-Hermes-Tool-Progress", "false").stream());
-        assertEquals(2, forced.stream().filter(l -> l.startsWith(": hermes.tool.progress")).count());
+        assertTrue(forced.stream().noneMatch(l -> l.contains("hermes.tool.progress")), forced::toString);
+        chat.runs.script(oneToolCall());
+        var comments = ChatFixture.wire(chat.post(body(false), "X-Hermes-Tool-Progress", "comments").stream());
+        assertEquals(2, comments.stream().filter(l -> l.startsWith(": hermes.tool.progress")).count());
     }
 
     @Test

@@ -35,6 +35,7 @@ final class CreateHandler implements HttpHandler {
     private final TurnResolver resolver;
     private final IdempotencyCache idempotency;
     private final Set<String> live;
+    private final ProgressReasoning progress;
 
     CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live) {
         this.ctx = ctx;
@@ -42,6 +43,7 @@ final class CreateHandler implements HttpHandler {
         this.resolver = new TurnResolver(ctx, store);
         this.idempotency = idempotency;
         this.live = live;
+        this.progress = ProgressReasoning.from(ctx);
     }
 
     @Override
@@ -66,7 +68,8 @@ final class CreateHandler implements HttpHandler {
         var stored = turn.request().store() ? store : null;
         live.add(turn.envelope().id());
         try {
-            new ResponseStream(turn, stored).run(run, exchange.openEventStream());
+            new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)))
+                    .run(run, exchange.openEventStream());
         } finally {
             live.remove(turn.envelope().id());
         }

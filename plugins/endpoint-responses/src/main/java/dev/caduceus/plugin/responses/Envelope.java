@@ -22,7 +22,7 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         return "resp_" + hex(14);
     }
 
-    /** {@code prefix} + 24 hex ({@code msg_}, {@code fc_}, {@code fco_}). */
+    /** {@code prefix} + 24 hex ({@code msg_}, {@code fc_}, {@code fco_}, {@code rs_}). */
     static String newItemId(String prefix) {
         return prefix + hex(12);
     }
@@ -89,6 +89,17 @@ record Envelope(String id, long createdAt, String model, String instructions, St
                 .put("role", "assistant");
         var content = item.putArray("content");
         if (text != null) content.addObject().put("type", "output_text").put("text", text).putArray("annotations");
+        return item;
+    }
+
+    /**
+     * A reasoning item ({@code rs_…}) carrying tool progress as its one summary part; {@code text ==
+     * null} gives the just-added form with an empty summary.
+     */
+    static ObjectNode reasoning(String id, String text) {
+        var item = JSON.objectNode().put("id", id).put("type", "reasoning");
+        var summary = item.putArray("summary");
+        if (text != null) summary.addObject().put("type", "summary_text").put("text", text);
         return item;
     }
 

@@ -51,6 +51,27 @@ final class ResponseEvents {
         return fields;
     }
 
+    /** {@code response.reasoning_summary_part.added} / {@code .done}: one {@code summary_text} part. */
+    static ObjectNode summaryPart(String itemId, int index, String text) {
+        var fields = summaryHead(itemId, index);
+        fields.putObject("part").put("type", "summary_text").put("text", text);
+        return fields;
+    }
+
+    /** {@code response.reasoning_summary_text.delta}. */
+    static ObjectNode summaryDelta(String itemId, int index, String delta) {
+        return summaryHead(itemId, index).put("delta", delta);
+    }
+
+    /** {@code response.reasoning_summary_text.done}. */
+    static ObjectNode summaryDone(String itemId, int index, String text) {
+        return summaryHead(itemId, index).put("text", text);
+    }
+
+    private static ObjectNode summaryHead(String itemId, int index) {
+        return JSON.objectNode().put("item_id", itemId).put("output_index", index).put("summary_index", 0);
+    }
+
     private static ObjectNode head(String itemId, int index) {
         return JSON.objectNode().put("item_id", itemId).put("output_index", index).put("content_index", 0);
     }
@@ -82,6 +103,7 @@ final class ResponseEvents {
                     out.emit("response.output_item.done", item(i, streamed.deepCopy()));
                 }
                 case "message" -> message(i, item, out);
+                case "reasoning" -> reasoning(i, item, out);
                 default -> out.emit("response.output_item.done", item(i, item.deepCopy()));
             }
         }
@@ -91,6 +113,17 @@ final class ResponseEvents {
             case "failed" -> out.emit("response.failed", response(stored.deepCopy()));
             default -> out.emit("response.incomplete", response(stored.deepCopy().put("status", "incomplete")));
         }
+    }
+
+    private static void reasoning(int index, ObjectNode item, EventWriter out) throws ClientGoneException {
+        var id = item.path("id").asText();
+        var text = item.path("summary").path(0).path("text").asText("");
+        out.emit("response.output_item.added", item(index, Envelope.reasoning(id, null)));
+        out.emit("response.reasoning_summary_part.added", summaryPart(id, index, ""));
+        out.emit("response.reasoning_summary_text.delta", summaryDelta(id, index, text));
+        out.emit("response.reasoning_summary_text.done", summaryDone(id, index, text));
+        out.emit("response.reasoning_summary_part.done", summaryPart(id, index, text));
+        out.emit("response.output_item.done", item(index, Envelope.reasoning(id, text)));
     }
 
     private static void message(int index, ObjectNode item, EventWriter out) throws ClientGoneException {

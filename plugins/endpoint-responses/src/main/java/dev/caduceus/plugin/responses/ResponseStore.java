@@ -51,14 +51,16 @@ final class ResponseStore {
             var at = chain.append(sql, response.id(), transcript);
             sql.update("""
                     INSERT INTO responses (id, envelope, transcript, instructions, session_id, streamed, created_at,
-                        accessed_at, chain_id, base_seq, last_seq)
-                    VALUES (?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?)
+                        accessed_at, chain_id, base_seq, last_seq, input_seq)
+                    VALUES (?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
-                        chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq""",
+                        chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq,
+                        input_seq = excluded.input_seq""",
                     response.id(), envelope, response.instructions(), response.sessionId(),
-                    response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq());
+                    response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
+                    at.baseSeq() + transcript.inputs());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (conversation != null)
                 sql.update("""
@@ -112,6 +114,45 @@ final class ResponseStore {
             delete(response.id());
             return Optional.empty();
         }
+    }
+
+    /**
+     * The items used to generate the response ({@code GET …/input_items}, issue 20): its transcript up to and including its
+     * own input messages, oldest first, without the messages its run produced. A row written before
+     * V3 has no recorded input end: its input ends at the last message that is neither an assistant
+     * nor a tool message. Empty when the transcript is gone or corrupt (a corrupt one also drops the
+     * response, as {@link #history} does).
+     */
+    Optional<List<Message>> inputs(StoredResponse response) {
+        try {
+            if (response.position() == null) {
+                var transcript = json.readValue(db.read(sql -> sql.queryOne(
+                        "SELECT transcript FROM responses WHERE id = ?", r -> r.getString(1), response.id()))
+                        .orElseThrow(), MESSAGES);
+                return Optional.of(transcript.subList(0, inferredInputEnd(transcript)));
+            }
+            long inputSeq = db.read(sql -> sql.queryOne("SELECT input_seq FROM responses WHERE id = ?",
+                    r -> r.getObject(1) == null ? -1L : r.getLong(1), response.id())).orElse(-1L);
+            if (inputSeq < 0) {
+                var messages = db.read(sql -> chain.read(sql, response.position(), Integer.MAX_VALUE));
+                return Optional.ofNullable(messages).map(m -> m.subList(0, inferredInputEnd(m)));
+            }
+            var end = new ChainPosition(response.position().chainId(),
+                    Math.min(inputSeq, response.position().lastSeq()));
+            return Optional.ofNullable(db.read(sql -> chain.read(sql, end, Integer.MAX_VALUE)));
+        } catch (Exception e) {
+            delete(response.id());
+            return Optional.empty();
+        }
+    }
+
+    /** After the last message a run cannot have produced (a run adds only assistant and tool messages). */
+    private static int inferredInputEnd(List<Message> transcript) {
+        for (int i = transcript.size() - 1; i >= 0; i--) {
+            var role = transcript.get(i).role();
+            if (!role.equals("assistant") && !role.equals("tool")) return i + 1;
+        }
+        return 0;
     }
 
     /**

@@ -31,6 +31,10 @@ final class ResponseStream implements RunEventTranslator {
     private final ResponseStore store;
     private final List<ObjectNode> items = new ArrayList<>();
     private final Map<String, Integer> openCalls = new HashMap<>();
+    private final boolean reasoning;
+    /** Reasoning items of running tool calls ({@code reasoning} progress): call id → output index. */
+    private final Map<String, Integer> openSteps = new java.util.LinkedHashMap<>();
+    private final Map<Integer, StringBuilder> stepTexts = new HashMap<>();
     private final StringBuilder text = new StringBuilder();
     private EventWriter writer;
     private RunHandle run;
@@ -40,8 +44,14 @@ final class ResponseStream implements RunEventTranslator {
     private boolean ended;
 
     ResponseStream(Turn turn, ResponseStore store) {
+        this(turn, store, false);
+    }
+
+    /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
+    ResponseStream(Turn turn, ResponseStore store, boolean reasoning) {
         this.turn = turn;
         this.store = store;
+        this.reasoning = reasoning;
     }
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
@@ -121,6 +131,7 @@ final class ResponseStream implements RunEventTranslator {
 
     private void toolStarted(RunEvent.ToolCallStarted s) throws ClientGoneException {
         flush();
+        if (reasoning && !s.callId().isBlank() && !s.tool().startsWith("_")) openStep(s);
         var arguments = s.arguments() == null ? "{}" : s.arguments().toString();
         var item = Envelope.functionCall(Envelope.newItemId("fc_"), "in_progress", s.tool(), arguments, s.callId());
         var index = items.size();
@@ -142,9 +153,46 @@ final class ResponseStream implements RunEventTranslator {
         items.add(output);
         writer.emit("response.output_item.added", ResponseEvents.item(outputIndex, output.deepCopy()));
         writer.emit("response.output_item.done", ResponseEvents.item(outputIndex, output.deepCopy()));
+        var step = openSteps.remove(f.callId());
+        if (step != null) closeStep(step, (f.error() ? "✗ " : "✓ ")
+                + String.format(java.util.Locale.ROOT, "%.1f s", f.durationMillis() / 1000.0) + "\n\n");
+    }
+
+    /** A reasoning item for a tool step: added, its summary part, and the start line as a delta. */
+    private void openStep(RunEvent.ToolCallStarted s) throws ClientGoneException {
+        var preview = s.argumentsPreview();
+        var label = preview == null || preview.isBlank() ? s.tool() : s.tool() + ": " + preview;
+        var emoji = s.emoji() == null || s.emoji().isBlank() ? "⚡" : s.emoji();
+        var line = emoji + " " + label + "\n";
+        var id = Envelope.newItemId("rs_");
+        var index = items.size();
+        items.add(Envelope.reasoning(id, line)); // what a snapshot holds while the step runs
+        openSteps.put(s.callId(), index);
+        stepTexts.put(index, new StringBuilder(line));
+        writer.emit("response.output_item.added", ResponseEvents.item(index, Envelope.reasoning(id, null)));
+        writer.emit("response.reasoning_summary_part.added", ResponseEvents.summaryPart(id, index, ""));
+        writer.emit("response.reasoning_summary_text.delta", ResponseEvents.summaryDelta(id, index, line));
+    }
+
+    /** Ends a tool step's reasoning item with {@code tail} (the end line, or nothing). */
+    private void closeStep(int index, String tail) throws ClientGoneException {
+        var id = items.get(index).path("id").asText();
+        var text = stepTexts.remove(index).append(tail).toString();
+        items.set(index, Envelope.reasoning(id, text));
+        if (!tail.isEmpty()) writer.emit("response.reasoning_summary_text.delta", ResponseEvents.summaryDelta(id, index, tail));
+        writer.emit("response.reasoning_summary_text.done", ResponseEvents.summaryDone(id, index, text));
+        writer.emit("response.reasoning_summary_part.done", ResponseEvents.summaryPart(id, index, text));
+        writer.emit("response.output_item.done", ResponseEvents.item(index, items.get(index).deepCopy()));
+    }
+
+    /** Steps whose tool never reported back are closed as they are before the terminal event. */
+    private void closeSteps() throws ClientGoneException {
+        for (var index : List.copyOf(openSteps.values())) closeStep(index, "");
+        openSteps.clear();
     }
 
     private void closeMessage(String status) throws ClientGoneException {
+        closeSteps();
         if (messageId == null) return;
         flush();
         var full = text.toString();
@@ -229,7 +277,7 @@ final class ResponseStream implements RunEventTranslator {
         }
     }
 
-    /** The emitted tool items in emission order, then the message item (§8.4 item 7). */
+    /** The emitted tool (and reasoning) items in emission order, then the message item (§8.4 item 7). */
     private ArrayNode output() {
         var output = Envelope.JSON.arrayNode();
         for (int i = 0; i < items.size(); i++) if (i != messageIndex) output.add(items.get(i).deepCopy());

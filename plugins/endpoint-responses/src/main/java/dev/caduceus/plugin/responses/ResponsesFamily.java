@@ -6,10 +6,14 @@ import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
 
-/** The {@code responses} family: create, retrieve (or replay) and delete, and its capability flags. */
-record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler delete, ResponsesSettings settings)
-        implements EndpointFamily {
+/**
+ * The {@code responses} family: create, retrieve (or replay), delete and list input items, and its
+ * capability flags.
+ */
+record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler delete, HttpHandler inputItems,
+                       ResponsesSettings settings) implements EndpointFamily {
     static final String ITEM = CreateHandler.PATH + "/{response_id}";
+    static final String INPUT_ITEMS = ITEM + "/input_items";
 
     @Override public String id() { return "responses"; }
 
@@ -20,6 +24,7 @@ record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler del
         routes.post(CreateHandler.PATH, "responses", create);
         routes.get(ITEM, "response", retrieve);
         routes.delete(ITEM, null, delete);
+        routes.get(INPUT_ITEMS, "response_input_items", inputItems);
     }
 
     /** The host merges the nested {@code idempotency} object with endpoint-chat's key by key. */
@@ -28,7 +33,8 @@ record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler del
         var features = JsonNodeFactory.instance.objectNode()
                 .put("responses_api", true)
                 .put("responses_streaming", true)
-                .put("responses_event_replay", true);
+                .put("responses_event_replay", true)
+                .put("responses_input_items", true);
         features.putObject("idempotency").putObject("responses")
                 .put("supported", true)
                 .put("durable", false)

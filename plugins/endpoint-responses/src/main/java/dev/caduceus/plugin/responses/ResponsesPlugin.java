@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The OpenAI Responses API: contributes the {@code responses} family ({@code POST /v1/responses},
- * {@code GET} and {@code DELETE /v1/responses/{response_id}}) over agent runs, with the conversation
+ * {@code GET} and {@code DELETE /v1/responses/{response_id}}, {@code GET …/input_items}) over agent runs, with the conversation
  * state kept in this plugin's SQLite tables, and read access to those conversations
  * ({@link StoredHistory}) for other families. {@link #start} opens the store both share and marks
  * the responses an earlier process left {@code in_progress} as {@code incomplete}.
@@ -41,7 +41,7 @@ public final class ResponsesPlugin implements PlatformPlugin {
                 java.time.Duration.ofHours(1), () -> store.pruneJournals(
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
         return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live),
-                new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), settings));
+                new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), new InputItemsHandler(store), settings));
     }
 
     @Override

@@ -11,10 +11,12 @@ import java.util.List;
  * @param prior  the history as the turn read it: written as the start of a new chain when
  *               {@code parent} is null or has meanwhile been removed, otherwise unused
  * @param own    this turn's input messages and the messages the run produced
+ * @param inputs how many of {@code own} are the turn's input (the first ones)
  */
-record TranscriptWrite(ChainPosition parent, List<Message> prior, List<Message> own) {
+record TranscriptWrite(ChainPosition parent, List<Message> prior, List<Message> own, int inputs) {
     TranscriptWrite {
         prior = List.copyOf(prior);
         own = List.copyOf(own);
+        if (inputs < 0 || inputs > own.size()) throw new IllegalArgumentException("inputs out of range: " + inputs);
     }
 }

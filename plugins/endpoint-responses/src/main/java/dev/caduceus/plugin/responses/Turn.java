@@ -40,6 +40,6 @@ record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, Cha
         var own = new ArrayList<Message>(request.input().size() + produced.size());
         own.addAll(request.input());
         own.addAll(produced);
-        return new TranscriptWrite(parent, prior, own);
+        return new TranscriptWrite(parent, prior, own, request.input().size());
     }
 }

@@ -212,9 +212,10 @@ class ResponsesCreateTest {
         assertEquals("responses", small.family.id());
         assertEquals("/v1/responses", small.family.basePath());
         assertEquals("{\"responses_api\":true,\"responses_streaming\":true,\"responses_event_replay\":true,"
-                + "\"idempotency\":{\"responses\":{\"supported\":true,\"durable\":false,\"retention_seconds\":300}}}",
+                + "\"responses_input_items\":true,\"idempotency\":{\"responses\":{\"supported\":true,\"durable\":false,\"retention_seconds\":300}}}",
                 small.family.features().toString());
-        assertEquals(3, small.handlers.size());
+        assertEquals(4, small.handlers.size());
+        assertTrue(small.handlers.containsKey("GET /v1/responses/{response_id}/input_items"));
         assertFalse(small.handlers.containsKey("PUT /v1/responses"));
     }
 }

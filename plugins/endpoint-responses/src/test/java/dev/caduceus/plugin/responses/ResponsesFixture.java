@@ -66,6 +66,12 @@ final class ResponsesFixture {
         return ex.call(handlers.get("GET /v1/responses/{response_id}"));
     }
 
+    FakeExchange inputItems(String id, String... query) throws Exception {
+        var ex = new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id + "/input_items").pathParam("response_id", id);
+        for (int i = 0; i < query.length; i += 2) ex.queryParam(query[i], query[i + 1]);
+        return ex.call(handlers.get("GET /v1/responses/{response_id}/input_items"));
+    }
+
     FakeExchange delete(String id) throws Exception {
         return new FakeExchange(ctx.json(), "DELETE", "/v1/responses/" + id).pathParam("response_id", id)
                 .call(handlers.get("DELETE /v1/responses/{response_id}"));
