@@ -172,11 +172,21 @@ class MalformedRequestTest {
             assertTrue(answer.toLowerCase(Locale.ROOT).contains("connection: close"), answer);
         }
         var bytes = ("{\"x\":\"" + "a".repeat(20_000) + "\"}").getBytes();
+        int answered = 0;
         for (int i = 0; i < 10; i++) {
-            var r = t.send(t.authed("/v1/runs").POST(BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
-                    .build());
+            java.net.http.HttpResponse<String> r;
+            try {
+                r = t.send(t.authed("/v1/runs").POST(BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(bytes)))
+                        .build());
+            } catch (java.io.IOException e) {
+                // the server may close before this client has sent the whole body (HTTP allows it; on a busy
+                // machine the reset can reach the client before the 413 does): not a 500, so not the bug
+                continue;
+            }
+            answered++;
             assertEquals(413, r.statusCode(), r.body());
             assertEquals("body_too_large", TestServer.json(r).path("error").path("code").asText());
         }
+        assertTrue(answered > 0, "no streamed upload got an answer");
     }
 }
