@@ -15,7 +15,7 @@ public final class ChatPlugin implements PlatformPlugin {
 
     @Override
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
-        var settings = ChatSettings.from(ctx.global());
+        var settings = ChatSettings.from(ctx.global(), ctx.section("chat"));
         var idempotency = new IdempotencyCache(ctx.clock(), settings.idempotencyTtl(), settings.idempotencyEntries());
         return List.of(new ChatFamily(new ChatHandler(ctx, settings, idempotency), settings));
     }

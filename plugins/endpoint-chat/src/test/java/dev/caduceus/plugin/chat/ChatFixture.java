@@ -33,7 +33,13 @@ final class ChatFixture {
     }
 
     ChatFixture(Map<String, String> config) {
-        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).runs(runs).sessions(sessions).build();
+        this(config, Map.of(), null);
+    }
+
+    /** With {@code sections} settings ({@code chat.housekeeping -> agent}) and plain model calls. */
+    ChatFixture(Map<String, String> config, Map<String, String> sections, dev.caduceus.spi.model.Models models) {
+        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(sections).models(models)
+                .runs(runs).sessions(sessions).build();
         family = (ChatFamily) new ChatPlugin().endpoints(ctx).getFirst();
         var handlers = new ArrayList<HttpHandler>();
         family.routes(new Routes() {
