@@ -53,9 +53,10 @@ final class ChatHandler implements HttpHandler {
             if (e.reason() != RunRejectedException.Reason.AT_CAPACITY || !settings.plainHousekeeping()) throw rejected(e);
             full = e; // a housekeeping request takes no slot: read the body to tell
         }
+        // Session headers are checked before the body, as ever; at the cap the 429 still comes first.
+        var session = full == null ? SessionHeaders.from(exchange) : null;
         if (settings.plainHousekeeping() && housekeeping(exchange, full)) return;
         if (full != null) throw rejected(full);
-        var session = SessionHeaders.from(exchange);
         var request = ChatRequest.parse(exchange.body(), ctx.global().modelName());
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
         var run = runRequest(request, session, sessionId);
