@@ -89,6 +89,14 @@ public interface PlatformContext {
         throw new UnsupportedOperationException("modelSettings() is not provided by this host");
     }
 
+    /**
+     * Plain upstream model calls that are not agent runs (after boot): one call, no tools, no
+     * system prompt, no transcript, no concurrency slot.
+     */
+    default dev.caduceus.spi.model.Models models() {
+        throw new UnsupportedOperationException("models() is not provided by this host");
+    }
+
     /** The frozen catalog of tools, toolsets and distributions (after boot). */
     default ToolCatalog tools() {
         throw new UnsupportedOperationException("tools() is not provided by this host");

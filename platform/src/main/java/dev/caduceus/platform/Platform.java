@@ -168,6 +168,7 @@ public final class Platform implements AutoCloseable {
             var deployment = deployment(registries, routes, config, agents.runtimeId());
             late.bind(registries.tools(), deployment, registries.responseHistory());
             late.bindAgents(agents.runs(), agents.sessions());
+            late.bindModels(agents.models());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),
                     agents.runs()::activeJobRuns);

@@ -25,12 +25,14 @@ import java.util.Optional;
  * Boot step 6 for agents: selects the model provider (the single contributed one, or none) and the
  * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
  * when {@code gateway.proxy_url} is set), and builds the {@link RunService} with its durable
- * {@link RunJournal}, and the {@link SessionStore}.
+ * {@link RunJournal}, the {@link SessionStore}, and the plain model calls ({@link HostModels}; none in
+ * proxy mode, where the remote runs every turn).
  * Immutable.
  *
  * @param runtimeId the selected runtime id, for the deployment view and the banner
  */
-public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId) {
+public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId,
+                            HostModels models) {
 
     /**
      * Builds the services; a selection the configuration cannot be met with stops the boot.
@@ -48,14 +50,17 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var relay = relay(config, registries);
         if (relay.isPresent())
             return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
-                    config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay");
+                    config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay", HostModels.none());
         var provider = provider(registries);
         var settings = config.modelSettings();
-        var runtime = localRuntime(config, registries, json, redactor(config, env, knownSecrets), clock, provider,
+        var redactor = redactor(config, env, knownSecrets);
+        var runtime = localRuntime(config, registries, json, redactor, clock, provider,
                 sessionId -> config.workspace());
         boolean ready = settings.configured() && provider != null && provider.configured();
+        var models = new HostModels(provider, ready, settings.stream(),
+                config.model().housekeepingModel().orElse(settings.name()), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
-                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local");
+                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local", models);
     }
 
     /**

@@ -78,6 +78,7 @@ final class ConfigKeys {
             bool("model.stream", true),
             bool("model.echo_reasoning", false),
             new Key("model.extra_body", Type.OBJECT, null, false, 0, 0, List.of()),
+            str("model.housekeeping_model", null),
             list("agent.toolsets", List.of("hermes-api-server")),
             integer("agent.max_iterations", 90, 1, Integer.MAX_VALUE),
             choice("agent.runtime", "auto", "local", "relay"),
@@ -87,6 +88,7 @@ final class ConfigKeys {
             // read by endpoint-chat from its section; no default, so the legacy key above still decides
             new Key("chat.tool_progress", Type.CHOICE, null, false, 0, 0,
                     List.of("comments", "events", "reasoning", "none")),
+            choice("chat.housekeeping", "plain", "agent"),
             choice("approvals.mode", "manual", "off"),
             integer("approvals.timeout", 300, 1, Integer.MAX_VALUE),
             path("tools.workspace"),

@@ -19,6 +19,7 @@ public final class LateServices {
     private volatile Optional<ResponseHistory> responseHistory;
     private volatile Runs runs;
     private volatile Sessions sessions;
+    private volatile dev.caduceus.spi.model.Models models;
 
     /**
      * Binds the frozen views and the response history ({@link Registries#responseHistory()}, empty when
@@ -36,6 +37,16 @@ public final class LateServices {
         if (this.runs != null) throw new IllegalStateException("agent services are already bound");
         this.runs = runs;
         this.sessions = sessions;
+    }
+
+    /** Binds the plain model calls; called once, with {@link #bindAgents}. */
+    public void bindModels(dev.caduceus.spi.model.Models models) {
+        if (this.models != null) throw new IllegalStateException("models are already bound");
+        this.models = Objects.requireNonNull(models, "models");
+    }
+
+    public dev.caduceus.spi.model.Models models() {
+        return require(models, "models()");
     }
 
     public Runs runs() {

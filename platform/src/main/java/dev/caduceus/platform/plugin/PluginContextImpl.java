@@ -20,7 +20,7 @@ import java.util.Optional;
 /**
  * One plugin's {@link PlatformContext}: host services made once in {@code Platform} and handed to
  * the plugin. The "after boot" services ({@code tools()}, {@code deployment()}, {@code runs()},
- * {@code sessions()}, {@code responseHistory()}) come from {@link LateServices} and throw
+ * {@code sessions()}, {@code models()}, {@code responseHistory()}) come from {@link LateServices} and throw
  * {@link IllegalStateException} before.
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
@@ -42,6 +42,11 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
     @Override
     public Runs runs() {
         return late.runs();
+    }
+
+    @Override
+    public dev.caduceus.spi.model.Models models() {
+        return late.models();
     }
 
     @Override

@@ -167,6 +167,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void housekeepingSettingsAreDeclared() throws IOException {
+        var c = load(Map.of("CADUCEUS__MODEL__HOUSEKEEPING_MODEL", "small-model"), List.of()).config();
+        assertEquals(Optional.of("small-model"), c.model().housekeepingModel());
+        assertEquals(Optional.empty(), load(Map.of(), List.of()).config().model().housekeepingModel());
+        assertEquals("agent", load(Map.of("CADUCEUS__CHAT__HOUSEKEEPING", "agent"), List.of()).config().tree()
+                .node("chat.housekeeping").orElseThrow().asText());
+        var e = fails("chat:\n  housekeeping: sometimes\n", Map.of());
+        assertTrue(e.getMessage().contains("chat.housekeeping"), e.getMessage());
+    }
+
+    @Test
     void listsAcceptCommaSeparatedStringsAndPathsExpandTilde() throws IOException {
         write("tools:\n  workspace: ~/work\nplugins:\n  dir: \"~\"\n  disabled: [endpoint-jobs]\n");
         var c = load(Map.of("API_SERVER_CORS_ORIGINS", "http://a.example, http://b.example"), List.of()).config();

@@ -79,6 +79,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public ModelSettings modelSettings() { return require(b.modelSettings, "modelSettings"); }
 
+    @Override public dev.caduceus.spi.model.Models models() { return require(b.models, "models"); }
+
     private static <T> T require(T value, String name) {
         if (value == null) throw new IllegalStateException("FakePlatformContext: call builder()." + name + "(...) first");
         return value;
@@ -100,6 +102,7 @@ public final class FakePlatformContext implements PlatformContext {
         private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
         private ModelSettings modelSettings;
+        private dev.caduceus.spi.model.Models models;
         private PluginConfig toolsConfig;
         private final Map<String, String> sectionEnv = new HashMap<>();
 
@@ -142,6 +145,7 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder deployment(Deployment v) { deployment = v; return this; }
         /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */
         public Builder modelSettings(ModelSettings v) { modelSettings = v; return this; }
+        public Builder models(dev.caduceus.spi.model.Models v) { models = v; return this; }
 
         /**
          * The shared {@code tools.*} settings ({@code key -> value}, keys relative to {@code tools},

@@ -21,12 +21,18 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code POST /v1/chat/completions}, in the contract's order (http-api §3, §7): admission (draining,
  * model, concurrency cap) before the body, then session headers, then the body, then one agent run
- * answered as JSON or as a stream. Thread-safe; one call per request on its own virtual thread.
+ * answered as JSON or as a stream. A front-end's housekeeping request ({@link Housekeeping}) is
+ * answered by one plain model call instead ({@link HousekeepingCall}, header
+ * {@code X-Hermes-Housekeeping: true}); it takes no concurrency slot, so at the cap the body is read
+ * to tell, and anything else still gets the 429 before validation. Thread-safe; one call per request
+ * on its own virtual thread.
  */
 final class ChatHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (http-api §13.1). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("model", "provider", "model_options", "messages", "tools", "tool_choice", "stream");
     static final String PATH = "/v1/chat/completions";
+    static final String HOUSEKEEPING_HEADER = "X-Hermes-Housekeeping";
+    private static final System.Logger LOG = System.getLogger(ChatHandler.class.getName());
 
     private final PlatformContext ctx;
     private final ChatSettings settings;
@@ -40,12 +46,17 @@ final class ChatHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws Exception {
+        RunRejectedException full = null;
         try {
             ctx.runs().checkAdmission();
         } catch (RunRejectedException e) {
-            throw rejected(e);
+            if (e.reason() != RunRejectedException.Reason.AT_CAPACITY || !settings.plainHousekeeping()) throw rejected(e);
+            full = e; // a housekeeping request takes no slot: read the body to tell
         }
-        var session = SessionHeaders.from(exchange);
+        // Session headers are checked before the body, as ever; at the cap the 429 still comes first.
+        var session = full == null ? SessionHeaders.from(exchange) : null;
+        if (settings.plainHousekeeping() && housekeeping(exchange, full)) return;
+        if (full != null) throw rejected(full);
         var request = ChatRequest.parse(exchange.body(), ctx.global().modelName());
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
         var run = runRequest(request, session, sessionId);
@@ -55,6 +66,42 @@ final class ChatHandler implements HttpHandler {
                 request.model(), request.includeUsage());
         if (request.stream()) stream(exchange, run, shapes);
         else complete(exchange, request, session, run, shapes);
+    }
+
+    /**
+     * Answers {@code exchange} with one plain model call when its body is a housekeeping request and
+     * this host makes plain calls (not in proxy mode: there the remote recognises it); false otherwise.
+     */
+    private boolean housekeeping(HttpExchange exchange, RunRejectedException full) throws Exception {
+        var models = models();
+        if (models == null) return false;
+        com.fasterxml.jackson.databind.JsonNode body;
+        try {
+            body = exchange.body();
+        } catch (HttpStatusException e) {
+            if (full != null) throw rejected(full); // at the cap, a bad body still gets the 429 first
+            throw e;
+        }
+        var task = Housekeeping.recognise(body);
+        if (task.isEmpty()) return false;
+        var request = ChatRequest.parse(body, ctx.global().modelName());
+        LOG.log(System.Logger.Level.DEBUG, () -> "Housekeeping request (" + task.get().frontEnd() + " "
+                + task.get().name() + ") answered by one plain call to " + models.housekeepingModel());
+        exchange.header(HOUSEKEEPING_HEADER, "true");
+        var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
+                request.model(), request.includeUsage());
+        new HousekeepingCall(models).answer(exchange, request, shapes);
+        return true;
+    }
+
+    /** The host's plain model calls, or null when it makes none (proxy mode, an older host). */
+    private dev.caduceus.spi.model.Models models() {
+        try {
+            var models = ctx.models();
+            return models.available() ? models : null;
+        } catch (UnsupportedOperationException | IllegalStateException e) {
+            return null;
+        }
     }
 
     private void stream(HttpExchange exchange, RunRequest request, ChatCompletions shapes) throws Exception {
@@ -98,7 +145,7 @@ final class ChatHandler implements HttpHandler {
         answer(exchange, TurnOutcome.of(result), shapes);
     }
 
-    private static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes) {
+    static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes) {
         if (outcome.hardFailure()) {
             exchange.header("X-Hermes-Completed", "false")
                     .header("X-Hermes-Partial", String.valueOf(outcome.stopReason().partial()))

@@ -12,13 +12,17 @@ import java.time.Duration;
  *                            {@code chat.tool_progress_events} ({@link ToolProgress.Setting#of})
  * @param idempotencyTtl      {@code idempotency.ttl_seconds} (300)
  * @param idempotencyEntries  {@code idempotency.max_entries} (1000)
+ * @param plainHousekeeping   {@code chat.housekeeping}: {@code plain} (default, true) answers front-ends'
+ *                            housekeeping requests with one plain model call; {@code agent} runs them as turns
  */
-record ChatSettings(ToolProgress.Setting toolProgress, Duration idempotencyTtl, int idempotencyEntries) {
+record ChatSettings(ToolProgress.Setting toolProgress, Duration idempotencyTtl, int idempotencyEntries,
+                    boolean plainHousekeeping) {
 
     static ChatSettings from(PlatformContext ctx) {
         var global = ctx.global();
-        return new ChatSettings(ToolProgress.Setting.of(ctx.section("chat").string("tool_progress"),
-                        global.chatToolProgressEvents()),
-                Duration.ofSeconds(global.idempotencyTtlSeconds()), global.idempotencyMaxEntries());
+        var chat = ctx.section("chat");
+        return new ChatSettings(ToolProgress.Setting.of(chat.string("tool_progress"), global.chatToolProgressEvents()),
+                Duration.ofSeconds(global.idempotencyTtlSeconds()), global.idempotencyMaxEntries(),
+                !chat.string("housekeeping", "plain").trim().equalsIgnoreCase("agent"));
     }
 }

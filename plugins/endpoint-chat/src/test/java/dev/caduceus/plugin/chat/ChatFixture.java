@@ -33,7 +33,15 @@ final class ChatFixture {
     }
 
     ChatFixture(Map<String, String> config) {
-        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(config).runs(runs).sessions(sessions).build();
+        this(config, Map.of(), null);
+    }
+
+    /** With {@code sections} settings ({@code chat.housekeeping -> agent}) and plain model calls. */
+    ChatFixture(Map<String, String> config, Map<String, String> sections, dev.caduceus.spi.model.Models models) {
+        var all = new java.util.HashMap<>(config);
+        all.putAll(sections);
+        ctx = FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(all).models(models)
+                .runs(runs).sessions(sessions).build();
         family = (ChatFamily) new ChatPlugin().endpoints(ctx).getFirst();
         var handlers = new ArrayList<HttpHandler>();
         family.routes(new Routes() {
