@@ -32,6 +32,17 @@ final class Caduceus implements AutoCloseable {
     static final String TEST_KEY = "a-test-key-that-is-long-enough";
     /** The environment that configures {@link #TEST_KEY}. */
     static final Map<String, String> KEY_ENV = Map.of("API_SERVER_KEY", TEST_KEY);
+    /**
+     * A mutable environment with {@link #TEST_KEY} and {@code upstream} as the model
+     * ({@code scripted-model}): what most end-to-end tests start the server with.
+     */
+    static Map<String, String> upstreamEnv(dev.caduceus.testkit.ScriptedUpstream upstream) {
+        var env = new java.util.HashMap<>(KEY_ENV);
+        env.put("OPENAI_BASE_URL", upstream.baseUrl());
+        env.put("CADUCEUS_MODEL", "scripted-model");
+        return env;
+    }
+
     /** The header that presents {@link #TEST_KEY}. */
     static final Map<String, String> KEY_AUTH = Map.of("Authorization", "Bearer " + TEST_KEY);
     private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+)");

@@ -36,9 +36,7 @@ class HousekeepingEndToEndIT {
     @BeforeAll
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__MODEL__HOUSEKEEPING_MODEL", "cheap-model");
         env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1");
         server = Caduceus.serve(home, env);

@@ -44,9 +44,7 @@ class JobsEndToEndIT {
     @BeforeAll
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
         server = Caduceus.serve(home, env);
         server.awaitListening();

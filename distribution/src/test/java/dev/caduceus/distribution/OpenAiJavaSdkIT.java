@@ -11,7 +11,6 @@ import com.openai.models.responses.ResponseStatus;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,9 +26,7 @@ class OpenAiJavaSdkIT {
     void theJavaSdkCreatesChainsAndStreamsResponses() throws Exception {
         try (var upstream = ScriptedUpstream.start()) {
             upstream.enqueue(Turn.text("one"), Turn.text("two"), Turn.text("three"), Turn.textChunks("stream", "ed"));
-            var env = new HashMap<>(Caduceus.KEY_ENV);
-            env.put("OPENAI_BASE_URL", upstream.baseUrl());
-            env.put("CADUCEUS_MODEL", "scripted-model");
+            var env = Caduceus.upstreamEnv(upstream);
             try (var server = Caduceus.serve(home, env)) {
                 var client = OpenAIOkHttpClient.builder().baseUrl(server.awaitListening().resolve("/v1").toString())
                         .apiKey(Caduceus.TEST_KEY).maxRetries(0).build();

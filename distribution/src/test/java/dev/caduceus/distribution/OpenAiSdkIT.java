@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.file.Path;
-import java.util.HashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,9 +24,7 @@ class OpenAiSdkIT {
                     Turn.toolCalls(Turn.ToolCall.of("call_1", "add", "{\"a\":20,\"b\":22}")),
                     Turn.textChunks("helper ", "answer: 42"));
             ThirdPartyPlugins.calc(home.resolve("plugins"));
-            var env = new HashMap<>(Caduceus.KEY_ENV);
-            env.put("OPENAI_BASE_URL", upstream.baseUrl());
-            env.put("CADUCEUS_MODEL", "scripted-model");
+            var env = Caduceus.upstreamEnv(upstream);
             env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
             try (var server = Caduceus.serve(home, env)) {
                 var result = NodeSdk.run("sdk-check.mjs", server.awaitListening(), Caduceus.TEST_KEY, server.stderr());

@@ -52,9 +52,7 @@ class RelayEndToEndIT {
         upstream = ScriptedUpstream.start();
         var backHome = Files.createDirectories(tmp.resolve("back"));
         ThirdPartyPlugins.calc(backHome.resolve("plugins"));
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
         env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
         back = Caduceus.serve(backHome, env);

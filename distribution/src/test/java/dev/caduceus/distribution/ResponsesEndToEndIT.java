@@ -25,9 +25,7 @@ class ResponsesEndToEndIT {
     @TempDir Path home;
 
     private Map<String, String> env(ScriptedUpstream upstream) {
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         return env;
     }
 

@@ -53,9 +53,7 @@ class RunsEndToEndIT {
     }
 
     static Map<String, String> env(ScriptedUpstream upstream, Map<String, String> extra) {
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
         env.putAll(extra);
         return env;

@@ -36,9 +36,7 @@ class ToolProgressIT {
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
         ThirdPartyPlugins.calc(home.resolve("plugins"));
-        var env = new HashMap<>(Caduceus.KEY_ENV);
-        env.put("OPENAI_BASE_URL", upstream.baseUrl());
-        env.put("CADUCEUS_MODEL", "scripted-model");
+        var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
         env.put("CADUCEUS__CHAT__TOOL_PROGRESS", "reasoning");
         server = Caduceus.serve(home, env);
