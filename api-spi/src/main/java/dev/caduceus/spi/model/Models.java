@@ -22,8 +22,8 @@ public interface Models {
      */
     boolean available();
 
-    /** {@code model.housekeeping_model}, else {@code model.name}; null when no model is configured. */
-    String housekeepingModel();
+    /** The deployment's upstream model ({@code model.name}), for calls that name no other; null when none is configured. */
+    String defaultModel();
 
     /**
      * One upstream call as {@code request} says (no retry). {@code request.stream()} is honoured only

@@ -57,8 +57,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
                 sessionId -> config.workspace());
         boolean ready = settings.configured() && provider != null && provider.configured();
-        var models = new HostModels(provider, ready, settings.stream(),
-                config.model().housekeepingModel().orElse(settings.name()), redactor);
+        var models = new HostModels(provider, ready, settings.stream(), settings.name(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
                 config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local", models);
     }

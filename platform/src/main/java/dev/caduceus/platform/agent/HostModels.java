@@ -17,9 +17,9 @@ import java.util.function.Consumer;
  *                          no provider plugin)
  * @param ready             whether {@code model.*} is configured and the provider says it is
  * @param streamAllowed     {@code model.stream}
- * @param housekeepingModel {@code model.housekeeping_model}, else {@code model.name}; null when none
+ * @param defaultModel      {@code model.name}; null when none is configured
  */
-public record HostModels(ModelProvider provider, boolean ready, boolean streamAllowed, String housekeepingModel,
+public record HostModels(ModelProvider provider, boolean ready, boolean streamAllowed, String defaultModel,
                          Redactor redactor) implements Models {
 
     /** No plain calls on this host (proxy mode). */

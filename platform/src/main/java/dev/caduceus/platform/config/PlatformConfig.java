@@ -51,16 +51,14 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     }
 
     /**
-     * {@code model.*}; routes stay in the raw tree ({@code tree().node("model.routes")}).
-     * {@code housekeepingModel} is the upstream model of front-ends' housekeeping requests.
+     * {@code model.*}; routes stay in the raw tree ({@code tree().node("model.routes")}), and so does
+     * {@code model.housekeeping_model}, which the chat plugin reads from its {@code model} section.
      */
     public record Model(Optional<String> baseUrl, Optional<Secret> apiKey, Optional<String> name,
                         int timeoutSeconds, boolean healthProbe, boolean directModelRequests,
                         Optional<Integer> maxTokens, boolean stream, boolean echoReasoning,
-                        Optional<com.fasterxml.jackson.databind.node.ObjectNode> extraBody,
-                        Optional<String> housekeepingModel) {
+                        Optional<com.fasterxml.jackson.databind.node.ObjectNode> extraBody) {
         public Model {
-            requireNonNull(housekeepingModel, "housekeepingModel");
             requireNonNull(baseUrl, "baseUrl");
             requireNonNull(apiKey, "apiKey");
             requireNonNull(name, "name");
@@ -193,8 +191,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"),
                 Optional.ofNullable((Integer) v.get("model.max_tokens")), (boolean) v.get("model.stream"),
                 (boolean) v.get("model.echo_reasoning"),
-                Optional.ofNullable((com.fasterxml.jackson.databind.node.ObjectNode) v.get("model.extra_body")),
-                opt(v, "model.housekeeping_model"));
+                Optional.ofNullable((com.fasterxml.jackson.databind.node.ObjectNode) v.get("model.extra_body")));
         var agent = new Agent(list(v, "agent.toolsets"), (int) v.get("agent.max_iterations"), (String) v.get("agent.runtime"),
                 (int) v.get("agent.max_parallel_tools"), opt(v, "agent.identity_file"));
         var approvals = new Approvals((String) v.get("approvals.mode"), (int) v.get("approvals.timeout"));

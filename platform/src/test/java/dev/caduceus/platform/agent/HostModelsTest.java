@@ -29,7 +29,7 @@ class HostModelsTest {
         assertTrue(model.requests.getFirst().stream());
         assertEquals(new ModelEvent.TextDelta("Greetings"), events.getFirst());
         assertTrue(models.available());
-        assertEquals("cheap", models.housekeepingModel());
+        assertEquals("cheap", models.defaultModel());
     }
 
     @Test

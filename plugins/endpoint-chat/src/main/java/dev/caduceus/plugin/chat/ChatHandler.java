@@ -85,12 +85,13 @@ final class ChatHandler implements HttpHandler {
         var task = Housekeeping.recognise(body);
         if (task.isEmpty()) return false;
         var request = ChatRequest.parse(body, ctx.global().modelName());
+        var model = settings.housekeepingModel().orElse(models.defaultModel());
         LOG.log(System.Logger.Level.DEBUG, () -> "Housekeeping request (" + task.get().frontEnd() + " "
-                + task.get().name() + ") answered by one plain call to " + models.housekeepingModel());
+                + task.get().name() + ") answered by one plain call to " + model);
         exchange.header(HOUSEKEEPING_HEADER, "true");
         var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), request.includeUsage());
-        new HousekeepingCall(models).answer(exchange, request, shapes);
+        new HousekeepingCall(models, model).answer(exchange, request, shapes);
         return true;
     }
 

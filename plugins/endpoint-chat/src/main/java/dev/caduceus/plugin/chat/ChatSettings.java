@@ -14,15 +14,18 @@ import java.time.Duration;
  * @param idempotencyEntries  {@code idempotency.max_entries} (1000)
  * @param plainHousekeeping   {@code chat.housekeeping}: {@code plain} (default, true) answers front-ends'
  *                            housekeeping requests with one plain model call; {@code agent} runs them as turns
+ * @param housekeepingModel   {@code model.housekeeping_model}: the upstream model of those calls (a cheaper
+ *                            one); empty means the deployment's own ({@code Models.defaultModel()})
  */
 record ChatSettings(ToolProgress.Setting toolProgress, Duration idempotencyTtl, int idempotencyEntries,
-                    boolean plainHousekeeping) {
+                    boolean plainHousekeeping, java.util.Optional<String> housekeepingModel) {
 
     static ChatSettings from(PlatformContext ctx) {
         var global = ctx.global();
         var chat = ctx.section("chat");
         return new ChatSettings(ToolProgress.Setting.of(chat.string("tool_progress"), global.chatToolProgressEvents()),
                 Duration.ofSeconds(global.idempotencyTtlSeconds()), global.idempotencyMaxEntries(),
-                !chat.string("housekeeping", "plain").trim().equalsIgnoreCase("agent"));
+                !chat.string("housekeeping", "plain").trim().equalsIgnoreCase("agent"),
+                ctx.section("model").string("housekeeping_model").map(String::strip).filter(m -> !m.isEmpty()));
     }
 }

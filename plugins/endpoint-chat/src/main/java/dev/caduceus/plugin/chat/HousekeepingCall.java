@@ -25,15 +25,18 @@ import java.util.List;
  */
 final class HousekeepingCall {
     private final Models models;
+    private final String model;
 
-    HousekeepingCall(Models models) {
+    /** @param model the upstream model: {@code model.housekeeping_model}, else the deployment's own */
+    HousekeepingCall(Models models, String model) {
         this.models = models;
+        this.model = model;
     }
 
     void answer(HttpExchange exchange, ChatRequest request, ChatCompletions shapes) throws InterruptedException {
         var cancel = new CallCancellation();
         exchange.onClientGone(cancel::cancel);
-        var call = new ModelRequest(models.housekeepingModel(), messages(request), List.of(), request.options(),
+        var call = new ModelRequest(model, messages(request), List.of(), request.options(),
                 request.stream());
         if (request.stream()) stream(exchange.openEventStream(), call, cancel, shapes);
         else {

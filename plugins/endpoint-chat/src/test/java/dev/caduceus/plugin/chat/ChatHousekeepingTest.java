@@ -23,7 +23,7 @@ class ChatHousekeepingTest {
 
     @Test
     void aTitleRequestIsOnePlainCallAndNoRun() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of(), models);
+        var chat = new ChatFixture(Map.of(), Map.of("model.housekeeping_model", "cheap-model"), models);
         var ex = chat.post(TITLE);
         assertEquals(200, ex.status(), String.valueOf(ex.responseBody()));
         assertEquals("true", ex.responseHeader("X-Hermes-Housekeeping").orElse(null));
@@ -33,7 +33,7 @@ class ChatHousekeepingTest {
         assertEquals(55, ex.responseBody().path("usage").path("total_tokens").asInt());
         assertEquals(List.of(), chat.runs.requests(), "no agent run");
         var call = models.requests().getFirst();
-        assertEquals("cheap-model", call.model());
+        assertEquals("cheap-model", call.model(), "model.housekeeping_model");
         assertEquals(List.of(), call.tools());
         assertEquals(1, call.messages().size(), "only the client's message");
         assertEquals("user", call.messages().getFirst().role());
@@ -54,6 +54,7 @@ class ChatHousekeepingTest {
         assertEquals("system", call.messages().getFirst().role(), "the client's own system prompt, nothing else");
         assertTrue(call.messages().getFirst().text().startsWith("You are a professional conversation summarizer"));
         assertTrue(call.stream());
+        assertEquals("scripted-model", call.model(), "without model.housekeeping_model, the deployment's own");
         assertEquals(List.of(), chat.runs.requests());
     }
 

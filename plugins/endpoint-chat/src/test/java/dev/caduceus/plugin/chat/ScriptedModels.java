@@ -26,7 +26,7 @@ class ScriptedModels implements Models {
 
     @Override public boolean available() { return true; }
 
-    @Override public String housekeepingModel() { return "cheap-model"; }
+    @Override public String defaultModel() { return "scripted-model"; }
 
     @Override
     public synchronized void stream(ModelRequest request, Consumer<ModelEvent> sink, Cancellation cancel)
