@@ -58,6 +58,8 @@ final class DispatchHandler extends Handler.Abstract {
             } else {
                 answerError(exchange, out, internal(request), e);
             }
+        } finally {
+            out.stopWatching(); // before the response can complete: see HangupWatch
         }
         if (out.gone()) callback.failed(out.failure());
         else callback.succeeded();

@@ -150,6 +150,19 @@ final class JettyExchange implements HttpExchange {
     @Override
     public void onClientGone(Runnable callback) {
         out.onGone(callback);
+        if (bodyConsumed()) out.watchHangups();
+    }
+
+    /** Whether nothing of the request's body is left for the connection to read (see {@link HangupWatch}). */
+    private boolean bodyConsumed() {
+        if (body != null) return true;
+        return request.getLength() == 0
+                || (request.getLength() < 0 && !request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
+    }
+
+    /** Whether a hang-up watch runs for this request (for tests). */
+    boolean watchingHangups() {
+        return out.watchingHangups();
     }
 
     /** Whether the handler has answered (or started to). */

@@ -22,21 +22,51 @@ import org.slf4j.LoggerFactory;
 final class ResponseWriter {
     private static final Logger LOG = LoggerFactory.getLogger(ResponseWriter.class);
 
+    private final Request request;
     private final Response response;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Runnable> goneCallbacks = new CopyOnWriteArrayList<>();
+    private volatile HangupWatch watch;
 
     ResponseWriter(Request request, Response response) {
+        this.request = request;
         this.response = response;
         request.addFailureListener(this::markGone);
+        // A connection with no read or write pending while the handler works (a tool, the model) is
+        // a client waiting for its answer, not a lost one: Jetty's default would fail the request
+        // at the idle timeout and so cancel the run. Reads and writes still time out; a hang-up is
+        // noticed by the watch (or at the next write where none runs).
+        request.addIdleTimeoutListener(timeout -> false);
     }
 
     Response response() {
         return response;
     }
 
+    /**
+     * Starts noticing a hang-up while nothing is written ({@link HangupWatch}); once per request,
+     * after its body has been read. Where a watch cannot work, hang-ups are noticed at the next
+     * write, as before.
+     */
+    void watchHangups() {
+        if (watch != null || gone()) return;
+        watch = HangupWatch.start(request, this::markGone);
+    }
+
+    boolean watchingHangups() {
+        var w = watch;
+        return w != null && w.watching();
+    }
+
+    /** Ends the hang-up watch: before the last write, and before the request's callback completes. */
+    void stopWatching() {
+        var w = watch;
+        if (w != null) w.stop();
+    }
+
     /** Writes {@code buffer} (may be {@code null}) and waits; {@code false} when the client is gone. */
     boolean write(boolean last, ByteBuffer buffer) {
+        if (last) stopWatching();
         if (gone()) return false;
         try (var callback = Blocker.callback()) {
             response.write(last, buffer, callback);

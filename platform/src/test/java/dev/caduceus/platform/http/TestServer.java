@@ -44,6 +44,10 @@ final class TestServer implements AutoCloseable {
                 idleTimeout, headerTimeout, maxIdlePerClient);
     }
 
+    int port() {
+        return server.port();
+    }
+
     URI uri(String pathAndQuery) {
         return server.uri().resolve(pathAndQuery);
     }
