@@ -28,6 +28,13 @@ record ChatFamily(HttpHandler handler, ChatSettings settings) implements Endpoin
                 .put("session_continuity_header", SessionHeaders.SESSION_ID)
                 .put("session_key_header", SessionHeaders.SESSION_KEY)
                 .put("tool_progress_opt_in_header", ToolProgress.OPT_IN_HEADER);
+        // How this deployment shows tool progress on chat streams, and how a request picks another way.
+        var progress = features.putObject("tool_progress")
+                .put("default", settings.toolProgress().mode().name().toLowerCase(java.util.Locale.ROOT))
+                .put("header", ToolProgress.OPT_IN_HEADER)
+                .put("header_overrides", settings.toolProgress().headerOverrides());
+        var modes = progress.putArray("modes");
+        for (var mode : ToolProgress.Mode.values()) modes.add(mode.name().toLowerCase(java.util.Locale.ROOT));
         features.putObject("idempotency").putObject("chat_completions")
                 .put("supported", true)
                 .put("durable", false)

@@ -17,8 +17,19 @@ class ChatPluginTest {
         assertEquals("{\"chat_completions\":true,\"chat_completions_streaming\":true,\"tool_progress_events\":true,"
                 + "\"model_options\":true,\"session_continuity_header\":\"X-Hermes-Session-Id\","
                 + "\"session_key_header\":\"X-Hermes-Session-Key\",\"tool_progress_opt_in_header\":\"X-Hermes-Tool-Progress\","
+                + "\"tool_progress\":{\"default\":\"comments\",\"header\":\"X-Hermes-Tool-Progress\","
+                + "\"header_overrides\":true,\"modes\":[\"comments\",\"events\",\"reasoning\",\"none\"]},"
                 + "\"idempotency\":{\"chat_completions\":{\"supported\":true,\"durable\":false,\"retention_seconds\":120}}}",
                 chat.family.features().toString());
+    }
+
+    @Test
+    void capabilitiesSayHowThisDeploymentShowsToolProgress() throws Exception {
+        var reasoning = new ChatFixture(Map.of("chat.tool_progress", "reasoning"));
+        assertEquals("reasoning", reasoning.family.features().at("/tool_progress/default").asText());
+        var legacyOff = new ChatFixture(Map.of("chat.tool_progress_events", "off"));
+        assertEquals("none", legacyOff.family.features().at("/tool_progress/default").asText());
+        assertEquals(false, legacyOff.family.features().at("/tool_progress/header_overrides").asBoolean(true));
     }
 
     @Test
