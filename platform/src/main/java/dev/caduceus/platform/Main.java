@@ -3,6 +3,9 @@ package dev.caduceus.platform;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.DotEnv;
+import dev.caduceus.platform.config.Profiles;
+import dev.caduceus.spi.config.ConfigException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,13 +27,22 @@ import picocli.CommandLine.Option;
 @Command(name = "caduceus", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
                 "With no command, runs 'serve'."},
-        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, dev.caduceus.platform.batch.BatchCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, ProfileCommand.class,
+                dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     private final Map<String, String> env;
+    private final Path baseHome;
 
-    private Main(Map<String, String> env) {
+    /** Shown by --help; the option itself is taken off the command line before it is parsed (see {@link #run}). */
+    @Option(names = {"-p", "--profile"}, paramLabel = "NAME",
+            description = "Run as profile NAME: its own state directory $CADUCEUS_HOME/profiles/NAME (config.yaml, "
+                    + ".env, database, key, plugins) and, by default, model id NAME. Also CADUCEUS_PROFILE. "
+                    + "Give it before the command: caduceus -p alice serve.")
+    String profileForHelp;
+
+    private Main(Map<String, String> env, Path baseHome) {
         this.env = env;
+        this.baseHome = baseHome;
     }
 
     /**
@@ -54,9 +66,43 @@ public final class Main implements Callable<Integer> {
         return run(System.getenv(), args);
     }
 
-    /** Runs the command line with {@code env} as the environment and returns the exit status. */
-    static int run(Map<String, String> env, String... args) {
-        var main = new Main(env);
+    /**
+     * Runs the command line with {@code env} as the environment and returns the exit status. First
+     * the profile ({@code -p NAME} / {@code --profile NAME} before the command, else
+     * {@code CADUCEUS_PROFILE}) picks the state directory, then that directory's {@code .env} fills in
+     * variables the environment lacks; every command then reads the result.
+     */
+    static int run(Map<String, String> processEnv, String... args) {
+        var env = processEnv;
+        var base = Platform.stateDir(env);
+        var selected = ProfileOption.take(args);
+        if (selected.error() != null) {
+            System.err.println("caduceus: " + selected.error());
+            return 2;
+        }
+        args = selected.rest();
+        String profile;
+        try {
+            profile = Profiles.validName(selected.profile()
+                    .or(() -> Profiles.fromEnvironment(processEnv)).orElse(Profiles.DEFAULT));
+        } catch (IllegalArgumentException e) {
+            System.err.println("caduceus: " + e.getMessage());
+            return 2;
+        }
+        boolean profileCommand = args.length > 0 && args[0].equals("profile");
+        if (!profileCommand && !Profiles.exists(base, profile)) {
+            System.err.println("caduceus: profile '" + profile + "' does not exist (no " + Profiles.home(base, profile)
+                    + "); create it with: caduceus profile create " + profile);
+            return 2;
+        }
+        if (!profileCommand) env = Profiles.environment(env, base, profile);
+        try {
+            env = DotEnv.read(Platform.stateDir(env)).under(env);
+        } catch (ConfigException e) {
+            System.err.println("caduceus: " + e.getMessage());
+            return 2;
+        }
+        var main = new Main(env, base);
         var command = withDefaultCommand(args);
         var plain = plainServe(command);
         if (plain != null) {
@@ -142,9 +188,14 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
-    /** The environment commands read: the process's plus the launcher's secrets. */
+    /** The environment commands read: the process's plus the launcher's secrets, the profile's and its .env's. */
     public Map<String, String> environment() {
         return env;
+    }
+
+    /** {@code $CADUCEUS_HOME} itself, whatever the profile: where profiles live. */
+    Path baseHome() {
+        return baseHome;
     }
 
     /** Options shared by commands that read the configuration. */
@@ -188,10 +239,15 @@ public final class Main implements Callable<Integer> {
             var flags = new ArrayList<ConfigLoader.Flag>();
             if (host != null) flags.add(new ConfigLoader.Flag("--host", "server.host", host));
             if (port != null) flags.add(new ConfigLoader.Flag("--port", "server.port", port));
-            var platform = Platform.start(options.toPlatformOptions(flags, main.env), out);
-            Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
-            platform.awaitStopped();
-            return 0;
+            var lock = ServeLock.acquire(Platform.stateDir(main.env));
+            try {
+                var platform = Platform.start(options.toPlatformOptions(flags, main.env), out);
+                Runtime.getRuntime().addShutdownHook(new Thread(platform::close, "caduceus-shutdown"));
+                platform.awaitStopped();
+                return 0;
+            } finally {
+                lock.ifPresent(ServeLock::close);
+            }
         }
     }
 

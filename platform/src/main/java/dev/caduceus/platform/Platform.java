@@ -124,6 +124,10 @@ public final class Platform implements AutoCloseable {
         var clock = Clock.systemUTC();
         var boot = new BootTimer();
         var config = loadConfig(options);                                        // 1. config
+        if (!config.serverEnabled())
+            throw new BootException("not serving: the API server is disabled (server.enabled is false, from "
+                    + config.serverEnabledSource() + "); set API_SERVER_ENABLED=true or remove that setting to serve",
+                    0, null);
         var home = prepareHome(config.home());
         // 2. The database opens on its own thread while this one goes on with what does not need it (key,
         // JSON, reading the plugin jars): opening is ~0.5 s of a cold start, mostly one-time initialisation

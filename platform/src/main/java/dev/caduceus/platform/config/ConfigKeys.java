@@ -55,6 +55,7 @@ final class ConfigKeys {
     static final Set<String> FREE_FORM = Set.of("tools");
 
     static final Map<String, Key> KEYS = build(
+            bool("server.enabled", true),
             str("server.host", "127.0.0.1"),
             integer("server.port", 8642, 0, 65535),
             secret("server.api_key"),

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * Reads the configuration. Sources, highest first: command-line flags, the environment
- * ({@link EnvNames}), the YAML file ({@code --config FILE}, else {@code $CADUCEUS_HOME/config.yaml}
+ * ({@link EnvNames}), {@code $CADUCEUS_HOME/.env} ({@link DotEnv}), the YAML file ({@code --config FILE}, else {@code $CADUCEUS_HOME/config.yaml}
  * if it exists), built-in defaults ({@link ConfigKeys}). Every error names the key and its source.
  * Immutable; one instance per boot (or per health probe).
  */
@@ -65,6 +65,15 @@ public final class ConfigLoader {
         return values.path(userHome).toAbsolutePath();
     }
 
+    /**
+     * The profile this process runs as ({@code CADUCEUS_PROFILE}, which {@code -p NAME} sets), if not
+     * the default one; its name is the advertised model id unless {@code server.model_name} is set.
+     */
+    public Optional<String> profile() {
+        return Optional.ofNullable(env.get(Profiles.VARIABLE)).map(String::strip)
+                .filter(p -> !p.isEmpty() && !p.equals(Profiles.DEFAULT));
+    }
+
     /** Reads, merges and validates every source. */
     public LoadedConfig load(Optional<Path> configFlag, List<Flag> flags) {
         Path home = home();
@@ -73,11 +82,19 @@ public final class ConfigLoader {
             throw new ConfigException("--config", "Config file " + file.get() + " (from --config) does not exist");
         if (file.isEmpty() && Files.isRegularFile(home.resolve("config.yaml"))) file = Optional.of(home.resolve("config.yaml"));
         ConfigTree tree = file.map(ConfigLoader::parse).orElseGet(ConfigTree::empty);
-        for (EnvNames.Setting s : EnvNames.settings(env)) tree = tree.with(s.key(), s.value(), s.source());
+        DotEnv dotenv = DotEnv.read(home);
+        for (EnvNames.Setting s : EnvNames.settings(dotenv.under(env))) {
+            // The launcher may have merged .env into the environment already: same value, same file.
+            var fromFile = s.value().equals(dotenv.values().get(s.variable())) && dotenv.file().isPresent();
+            var source = fromFile ? "variable " + s.variable() + " in " + dotenv.file().get() : s.source();
+            tree = tree.with(s.key(), s.value(), source);
+        }
         for (Flag f : flags) tree = tree.with(f.key(), f.value(), "flag " + f.name());
-        List<String> warnings = new ArrayList<>();
+        List<String> warnings = new ArrayList<>(dotenv.warnings());
         Map<String, Object> values = validate(tree, warnings);
-        return new LoadedConfig(PlatformConfig.from(home, file, values, tree), warnings);
+        var merged = tree;
+        profile().filter(p -> merged.node("server.model_name").isEmpty()).ifPresent(p -> values.put("server.model_name", p));
+        return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv), warnings);
     }
 
     private Map<String, Object> validate(ConfigTree tree, List<String> warnings) {
@@ -126,6 +143,6 @@ public final class ConfigLoader {
         if (root == null || root.isMissingNode() || root.isNull()) return ConfigTree.empty();
         if (!(root instanceof ObjectNode object))
             throw new ConfigException("", "Cannot use " + file + ": the top level must be a mapping of sections");
-        return ConfigTree.of(object, file.toString());
+        return HermesLayout.apply(ConfigTree.of(object, file.toString()));
     }
 }

@@ -52,6 +52,41 @@ public final class ConfigTree {
         return new ConfigTree(copy, newSources);
     }
 
+    /**
+     * A new tree with the value at {@code from} moved to {@code to} (which must be unset), its source
+     * kept and naming the key it was written as; parents left empty by the move are removed.
+     */
+    ConfigTree moved(String from, String to) {
+        var value = node(from).orElseThrow(() -> new IllegalArgumentException(from + " is not set"));
+        ObjectNode copy = root.deepCopy();
+        remove(copy, from.split("\\."), 0);
+        String[] parts = to.split("\\.");
+        ObjectNode parent = copy;
+        for (int i = 0; i < parts.length - 1; i++) {
+            JsonNode child = parent.get(parts[i]);
+            parent = child instanceof ObjectNode o ? o : parent.putObject(parts[i]);
+        }
+        parent.set(parts[parts.length - 1], value);
+        Map<String, String> newSources = new LinkedHashMap<>();
+        String source = source(from);
+        sources.forEach((k, v) -> {
+            if (!k.equals(from) && !k.startsWith(from + ".")) newSources.put(k, v);
+        });
+        newSources.keySet().removeIf(k -> k.equals(to) || k.startsWith(to + "."));
+        leaves(value, to, (key, node) -> newSources.put(key, source + " (as " + from + ")"));
+        return new ConfigTree(copy, newSources);
+    }
+
+    /** Removes {@code path[i..]} below {@code node}; true when {@code node} is left empty. */
+    private static boolean remove(ObjectNode node, String[] path, int i) {
+        if (i == path.length - 1) {
+            node.remove(path[i]);
+        } else if (node.get(path[i]) instanceof ObjectNode child && remove(child, path, i + 1)) {
+            node.remove(path[i]);
+        }
+        return node.isEmpty();
+    }
+
     /** The value at a dotted key (a copy), or empty. */
     public Optional<JsonNode> node(String key) {
         JsonNode node = root;

@@ -21,6 +21,7 @@ public final class EnvNames {
 
     /** Documented names, in the order of the spec table. */
     static final Map<String, String> NAMED = Map.ofEntries(
+            Map.entry("API_SERVER_ENABLED", "server.enabled"),
             Map.entry("API_SERVER_HOST", "server.host"),
             Map.entry("API_SERVER_PORT", "server.port"),
             Map.entry("API_SERVER_KEY", "server.api_key"),

@@ -16,10 +16,11 @@ import java.util.Optional;
  * @param home       the state directory ({@code $CADUCEUS_HOME})
  * @param configFile the file actually read, if any
  * @param workspace  {@code tools.workspace}
+ * @param dotenv     {@code $CADUCEUS_HOME/.env} as read (its values are secrets: {@link #secretValues})
  */
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
                              String toolProgressEvents, Approvals approvals, Path workspace, Gateway gateway,
-                             Retention retention, Plugins plugins, ConfigTree tree) {
+                             Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -36,6 +37,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         requireNonNull(retention, "retention");
         requireNonNull(plugins, "plugins");
         requireNonNull(tree, "tree");
+        requireNonNull(dotenv, "dotenv");
     }
 
     /** {@code server.*}; {@code port} 0 means a random free port. */
@@ -136,6 +138,21 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
      * tool backend keys ({@code tools.web.search.tavily.api_key}) and plugin settings
      * ({@code plugins.<id>.*}). List leaves contribute each element.
      */
+    /**
+     * {@code server.enabled} ({@code API_SERVER_ENABLED}, the seed's {@code gateway.api_server.enabled}):
+     * false means {@code serve} does not start; {@link #serverEnabledSource} says who decided.
+     */
+    public boolean serverEnabled() {
+        return tree.node("server.enabled")
+                .map(n -> new Values("server.enabled", n, tree.source("server.enabled"), false).bool())
+                .orElse(true);
+    }
+
+    /** Where {@code server.enabled} was set ({@code default} when it was not). */
+    public String serverEnabledSource() {
+        return tree.source("server.enabled");
+    }
+
     public List<String> secretValues() {
         var values = new java.util.LinkedHashSet<String>();
         for (var key : tree.leafKeys()) {
@@ -146,6 +163,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 else if (node.isArray()) node.forEach(e -> { if (e.isValueNode()) values.add(e.asText()); });
             });
         }
+        values.addAll(dotenv.values().values()); // every value of .env counts as a secret
         server.apiKey().map(Secret::reveal).ifPresent(values::add);
         model.apiKey().map(Secret::reveal).ifPresent(values::add);
         gateway.proxyKey().map(Secret::reveal).ifPresent(values::add);
@@ -178,7 +196,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return name == null ? normalized.resolve("workspace") : normalized.resolveSibling(name + "-workspace");
     }
 
-    static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree) {
+    static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree, DotEnv dotenv) {
         Optional<Secret> modelKey = secret(v, "model.api_key");
         Optional<String> baseUrl = opt(v, "model.base_url");
         if (baseUrl.isEmpty() && modelKey.isPresent()) baseUrl = Optional.of(OPENAI_BASE_URL);
@@ -204,7 +222,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
                 list(v, "plugins.disabled"));
         return new PlatformConfig(home, file, server, model, agent, (String) v.get("chat.tool_progress_events"),
-                approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree);
+                approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
+                dotenv);
     }
 
     private static Optional<String> opt(Map<String, Object> v, String key) {

@@ -42,8 +42,8 @@ record Values(String key, JsonNode node, String source, boolean secret) {
         if (node.isBoolean()) return node.asBoolean();
         String text = node.isTextual() ? node.asText().trim().toLowerCase(Locale.ROOT) : "";
         return switch (text) {
-            case "true" -> true;
-            case "false" -> false;
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
             default -> throw invalid("is not true or false");
         };
     }
