@@ -3,7 +3,6 @@ package dev.caduceus.platform;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.config.Profiles;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -40,17 +39,23 @@ final class ProfileCommand implements Callable<Integer> {
         return main.baseHome();
     }
 
-    private static String name(String name) {
-        var valid = Profiles.validName(name);
-        if (valid.endsWith("-workspace"))
-            throw new IllegalArgumentException("'" + name + "' is not a profile name: names ending in -workspace are"
-                    + " the profiles' workspaces");
-        return valid;
+    /** {@code name} checked as a profile name (the default one allowed only when {@code orDefault}). */
+    private static String name(String name, boolean orDefault) throws BootException {
+        if (orDefault && name.equals(Profiles.DEFAULT)) return name;
+        try {
+            var valid = Profiles.validName(name);
+            if (valid.endsWith("-workspace"))
+                throw new IllegalArgumentException("'" + name + "' is not a profile name: names ending in -workspace"
+                        + " are the profiles' workspaces");
+            return valid;
+        } catch (IllegalArgumentException e) {
+            throw refused(e.getMessage());
+        }
     }
 
-    private static int fail(PrintWriter err, String message) {
-        err.println("caduceus: " + message);
-        return 2;
+    /** Exit status 2 with {@code message} (Main prints it as {@code caduceus: message}). */
+    private static BootException refused(String message) {
+        return new BootException(message, 2, null);
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
@@ -61,24 +66,18 @@ final class ProfileCommand implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
-        public Integer call() {
-            var err = spec.commandLine().getErr();
-            String valid;
-            try {
-                valid = name(name);
-            } catch (IllegalArgumentException e) {
-                return fail(err, e.getMessage());
-            }
-            if (valid.equals(Profiles.DEFAULT)) return fail(err, "the default profile is " + profile.base() + " itself");
+        public Integer call() throws BootException {
+            var valid = name(name, false);
+            if (valid.equals(Profiles.DEFAULT)) throw refused("the default profile is " + profile.base() + " itself");
             var home = Profiles.home(profile.base(), valid);
-            if (Files.exists(home)) return fail(err, "profile '" + valid + "' already exists: " + home);
+            if (Files.exists(home)) throw refused("profile '" + valid + "' already exists: " + home);
             try {
                 Files.createDirectories(home.getParent());
                 Files.createDirectory(home);
                 if (home.getFileSystem().supportedFileAttributeViews().contains("posix"))
                     Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
             } catch (IOException e) {
-                return fail(err, "cannot create " + home + ": " + e.getMessage());
+                throw refused("cannot create " + home + ": " + e.getMessage());
             }
             var out = spec.commandLine().getOut();
             out.println("Created profile '" + valid + "' in " + home);
@@ -114,15 +113,9 @@ final class ProfileCommand implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
-        public Integer call() {
-            var err = spec.commandLine().getErr();
-            String valid;
-            try {
-                valid = name.equals(Profiles.DEFAULT) ? name : name(name);
-            } catch (IllegalArgumentException e) {
-                return fail(err, e.getMessage());
-            }
-            if (!Profiles.exists(profile.base(), valid)) return fail(err, "profile '" + valid + "' does not exist");
+        public Integer call() throws BootException {
+            var valid = name(name, true);
+            if (!Profiles.exists(profile.base(), valid)) throw refused("profile '" + valid + "' does not exist");
             var home = Profiles.home(profile.base(), valid);
             var out = spec.commandLine().getOut();
             out.println("profile:   " + valid);
@@ -153,25 +146,19 @@ final class ProfileCommand implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
-        public Integer call() {
-            var err = spec.commandLine().getErr();
-            String valid;
-            try {
-                valid = name(name);
-            } catch (IllegalArgumentException e) {
-                return fail(err, e.getMessage());
-            }
-            if (valid.equals(Profiles.DEFAULT)) return fail(err, "the default profile cannot be deleted");
+        public Integer call() throws BootException {
+            var valid = name(name, false);
+            if (valid.equals(Profiles.DEFAULT)) throw refused("the default profile cannot be deleted");
             var home = Profiles.home(profile.base(), valid);
-            if (!Files.isDirectory(home)) return fail(err, "profile '" + valid + "' does not exist");
+            if (!Files.isDirectory(home)) throw refused("profile '" + valid + "' does not exist");
             var holder = ServeLock.holder(home);
             if (holder.isPresent())
-                return fail(err, "a server of profile '" + valid + "' is running (pid " + holder.get() + "); stop it first");
-            if (!yes) return fail(err, "this deletes " + home + " and everything in it; add --yes to do it");
+                throw refused("a server of profile '" + valid + "' is running (pid " + holder.get() + "); stop it first");
+            if (!yes) throw refused("this deletes " + home + " and everything in it; add --yes to do it");
             try (Stream<Path> tree = Files.walk(home)) {
                 for (var path : tree.sorted(Comparator.reverseOrder()).toList()) Files.delete(path);
             } catch (IOException e) {
-                return fail(err, "cannot delete " + home + ": " + e.getMessage());
+                throw refused("cannot delete " + home + ": " + e.getMessage());
             }
             var out = spec.commandLine().getOut();
             out.println("Deleted profile '" + valid + "' (" + home + ").");
