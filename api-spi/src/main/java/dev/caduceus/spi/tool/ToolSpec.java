@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * Describes a tool to the model and to the host. Immutable (never mutate {@code parameters}).
+ * {@link #builder} starts one with the defaults a simple tool wants.
  *
  * @param parameters     a JSON Schema object for the arguments
  * @param toolset        the toolset that owns the tool ({@code terminal})
@@ -31,5 +32,95 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
         requiresEnv = List.copyOf(requiresEnv);
         requireNonNull(risk, "risk");
         if (maxResultChars <= 0) throw new IllegalArgumentException("maxResultChars must be > 0");
+    }
+
+    /** The result cap a {@link #builder} starts with. */
+    public static final int DEFAULT_MAX_RESULT_CHARS = 100_000;
+
+    /**
+     * A spec for tool {@code name} with these defaults: no arguments ({@code {"type":"object",
+     * "properties":{}}}), toolset {@code name} (no toolset need be declared: a tool no toolset lists
+     * is offered with the default {@code agent.toolsets}, under its own toolset name), no required
+     * environment, {@link ToolRisk#READ_ONLY}, results cut at {@value #DEFAULT_MAX_RESULT_CHARS}
+     * characters, not parallel-safe, not ending the turn, the default emoji.
+     */
+    public static Builder builder(String name, String description) {
+        return new Builder(name, description);
+    }
+
+    /** Builds a {@link ToolSpec}; each setter replaces one default. Not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private final String description;
+        private ObjectNode parameters;
+        private String toolset;
+        private List<String> requiresEnv = List.of();
+        private ToolRisk risk = ToolRisk.READ_ONLY;
+        private int maxResultChars = DEFAULT_MAX_RESULT_CHARS;
+        private boolean parallelSafe;
+        private boolean concludesTurn;
+        private String emoji;
+
+        private Builder(String name, String description) {
+            this.name = requireNonNull(name, "name");
+            this.description = requireNonNull(description, "description");
+        }
+
+        /** The JSON Schema of the arguments (an {@code object} schema). */
+        public Builder parameters(ObjectNode schema) {
+            this.parameters = requireNonNull(schema, "schema");
+            return this;
+        }
+
+        /** The toolset the tool belongs to (default: the tool's name). */
+        public Builder toolset(String toolset) {
+            this.toolset = requireNonNull(toolset, "toolset");
+            return this;
+        }
+
+        /** Environment variables without which the tool is not offered. */
+        public Builder requiresEnv(String... variables) {
+            this.requiresEnv = List.of(variables);
+            return this;
+        }
+
+        /** What the tool can do: say so when it writes files, runs programs or reaches the network. */
+        public Builder risk(ToolRisk risk) {
+            this.risk = requireNonNull(risk, "risk");
+            return this;
+        }
+
+        public Builder maxResultChars(int chars) {
+            this.maxResultChars = chars;
+            return this;
+        }
+
+        /** Whether calls may run at the same time as the turn's other calls. */
+        public Builder parallelSafe(boolean safe) {
+            this.parallelSafe = safe;
+            return this;
+        }
+
+        /** Whether a call ends the agent's turn. */
+        public Builder concludesTurn(boolean concludes) {
+            this.concludesTurn = concludes;
+            return this;
+        }
+
+        /** The emoji shown with the tool's progress. */
+        public Builder emoji(String emoji) {
+            this.emoji = emoji;
+            return this;
+        }
+
+        public ToolSpec build() {
+            var schema = parameters;
+            if (schema == null) {
+                schema = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("type", "object");
+                schema.putObject("properties");
+            }
+            return new ToolSpec(name, description, schema, toolset == null ? name : toolset, requiresEnv, risk,
+                    maxResultChars, parallelSafe, concludesTurn, emoji);
+        }
     }
 }

@@ -33,6 +33,8 @@ import java.util.Optional;
  */
 public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId,
                             HostModels models) {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AgentServices.class);
+
 
     /**
      * Builds the services; a selection the configuration cannot be met with stops the boot.
@@ -83,9 +85,11 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf)
             throws BootException {
         var settings = config.modelSettings();
-        var selection = new ToolSelection(registries.tools(), config.agent().toolsets());
+        var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
         try {
-            selection.checkConfigured();
+            var notStarted = registries.plugins().stream()
+                    .filter(p -> p.state() != dev.caduceus.spi.Deployment.State.STARTED).map(p -> p.id()).toList();
+            selection.checkConfigured(notStarted).forEach(w -> LOG.warn("{}", w));
         } catch (IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);
         }

@@ -19,25 +19,50 @@ import org.slf4j.LoggerFactory;
  * (when the catalog does not know it) offers every loaded tool — the issue's "default: every loaded
  * tool". Any other unknown name fails closed: it adds no tool and is logged. A non-default
  * {@code agent.toolsets} naming an unknown toolset stops the boot ({@link #checkConfigured}).
+ * With the default {@code agent.toolsets}, the {@code byDefault} toolsets are offered too: the
+ * implicit toolsets of tool plugins that declare none (so a dropped-in tool is offered as it is).
  * Immutable; thread-safe.
  */
-public record ToolSelection(ToolCatalog catalog, List<String> configured) {
+public record ToolSelection(ToolCatalog catalog, List<String> configured, Set<String> byDefault) {
     /** The default of {@code agent.toolsets}. */
     public static final List<String> DEFAULT = List.of("hermes-api-server");
     private static final Logger LOG = LoggerFactory.getLogger(ToolSelection.class);
 
     public ToolSelection {
         configured = List.copyOf(configured);
+        byDefault = Set.copyOf(byDefault);
+    }
+
+    /** A selection with no extra toolsets offered by default. */
+    public ToolSelection(ToolCatalog catalog, List<String> configured) {
+        this(catalog, configured, Set.of());
     }
 
     /** Throws when a non-default {@code agent.toolsets} names a toolset the catalog does not know. */
     public void checkConfigured() {
-        if (configured.equals(DEFAULT)) return;
+        checkConfigured(List.of());
+    }
+
+    /**
+     * As {@link #checkConfigured()}, except that while plugins are disabled ({@code notStarted}, by id)
+     * an unknown toolset is probably one of theirs: then it is a warning that says so, and the boot
+     * goes on without those tools (disabling a plugin needs one edit, not two).
+     *
+     * @return the warnings to log
+     */
+    public List<String> checkConfigured(List<String> notStarted) {
+        if (configured.equals(DEFAULT)) return List.of();
         var known = known();
-        for (var name : configured)
-            if (!name.equals("all") && !name.equals("*") && !known.contains(name))
+        var warnings = new ArrayList<String>();
+        for (var name : configured) {
+            if (name.equals("all") || name.equals("*") || known.contains(name)) continue;
+            if (notStarted.isEmpty())
                 throw new IllegalArgumentException("Unknown toolset '" + name + "' in agent.toolsets (known: "
                         + String.join(", ", known) + ")");
+            warnings.add("agent.toolsets names '" + name + "', which no started plugin provides (not started: "
+                    + String.join(", ", notStarted) + "); its tools are not offered");
+        }
+        return List.copyOf(warnings);
     }
 
     /** The available tools for a turn requesting {@code requested} (empty: the configured toolsets), by name. */
@@ -45,6 +70,8 @@ public record ToolSelection(ToolCatalog catalog, List<String> configured) {
         var names = requested.isEmpty() ? configured : requested;
         var known = known();
         var chosen = new TreeSet<String>();
+        if (names == configured && configured.equals(DEFAULT))
+            for (var set : byDefault) if (known.contains(set)) chosen.addAll(catalog.resolve(set));
         for (var name : names) {
             if (name.equals("all") || name.equals("*") || (names == configured && configured.equals(DEFAULT)
                     && !known.contains(name))) {

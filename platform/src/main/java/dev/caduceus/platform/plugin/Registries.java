@@ -30,7 +30,7 @@ public final class Registries {
     private final List<RouteEntry> routes;
     private final List<Contribution<EndpointFamily>> endpointFamilies;
     private final List<Contribution<Tool>> toolEntries;
-    private final ToolCatalog tools;
+    private final ToolCatalogImpl tools;
     private final ObjectNode features;
     private final List<Contribution<ModelProvider>> modelProviders;
     private final List<Contribution<AgentRuntime>> agentRuntimes;
@@ -152,6 +152,12 @@ public final class Registries {
 
     /** The frozen tools, toolsets and distributions. */
     public ToolCatalog tools() { return tools; }
+
+    /**
+     * Toolsets made for tools that no plugin's toolset lists (a tool plugin that declares no
+     * toolset): offered with the default {@code agent.toolsets}, like the tools of the default toolset.
+     */
+    public java.util.Set<String> implicitToolsets() { return tools.implicit(); }
 
     /** Every tool with its owning plugin and loader (for the dispatcher's context class loader). */
     public List<Contribution<Tool>> toolEntries() { return toolEntries; }

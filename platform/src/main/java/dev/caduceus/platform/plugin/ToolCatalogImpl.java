@@ -21,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * The frozen {@link ToolCatalog}. Names are already unique ({@link Registries} checked); toolsets
  * naming tools or includes nobody provides are logged once here and resolved away.
  *
+ * <p>A tool that no toolset lists and whose {@link dev.caduceus.spi.tool.ToolSpec#toolset()} no
+ * plugin defines gets that toolset made for it (an <em>implicit</em> toolset, {@link #implicit()}):
+ * a tool plugin need not invent and declare a toolset for its tools to be found and offered.
+ *
  * <p>Immutable; thread-safe.
  */
 final class ToolCatalogImpl implements ToolCatalog {
@@ -33,12 +37,25 @@ final class ToolCatalogImpl implements ToolCatalog {
     private final List<Tool> toolList;
     private final List<ToolsetSpec> toolsetList;
     private final Map<String, Set<String>> resolved = new ConcurrentHashMap<>();
+    private final Set<String> implicit;
 
     /** @param tools by name; every map is copied */
     ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
         this.tools = Collections.unmodifiableMap(new TreeMap<>(tools));
         var sets = new TreeMap<String, ToolsetSpec>();
         toolsets.forEach(t -> sets.put(t.name(), t));
+        var listed = new HashSet<String>();
+        toolsets.forEach(t -> listed.addAll(t.tools()));
+        var made = new TreeMap<String, java.util.List<String>>();
+        for (var tool : this.tools.values()) {
+            var name = tool.spec().name();
+            var set = tool.spec().toolset();
+            if (!listed.contains(name) && !sets.containsKey(set))
+                made.computeIfAbsent(set, k -> new java.util.ArrayList<>()).add(name);
+        }
+        made.forEach((set, names) -> sets.put(set, new ToolsetSpec(set, "The " + set + " tools (declared by the tools)",
+                names, List.of())));
+        this.implicit = Collections.unmodifiableSet(new java.util.TreeSet<>(made.keySet()));
         this.toolsets = Collections.unmodifiableMap(sets);
         var dists = new TreeMap<String, DistributionSpec>();
         distributions.forEach(d -> dists.put(d.name(), d));
@@ -58,6 +75,11 @@ final class ToolCatalogImpl implements ToolCatalog {
                     log.info("Toolset '{}' includes toolset '{}', which no plugin provides; it is left out",
                             set.name(), include);
         }
+    }
+
+    /** The toolsets made for tools no plugin's toolset lists (see the class comment), by name. */
+    Set<String> implicit() {
+        return implicit;
     }
 
     @Override
