@@ -40,7 +40,10 @@ final class RemoteRun {
     private String error;
     private Usage usage = Usage.ZERO;
 
-    /** @param approvals receives {@code (request_id, request)} for each {@code approval.request}; must not block */
+    /**
+     * @param approvals receives {@code (request_id, request)} for each {@code approval.request} (the id
+     *                  null when the remote sent none); must not block
+     */
     RemoteRun(ObjectMapper json, RunContext context, BiConsumer<String, ApprovalRequest> approvals) {
         this.json = json;
         this.context = context;
@@ -118,8 +121,7 @@ final class RemoteRun {
                 context.emit(new RunEvent.ToolCallFinished(callId, tool, millis, node.path("error").asBoolean(false), ""));
             }
             case "approval.request" -> {
-                var requestId = text(node, "request_id");
-                if (requestId == null) throw new RemoteTurn.Malformed("an approval request has no 'request_id'");
+                var requestId = text(node, "request_id"); // null: the answer goes to the remote's oldest request
                 approvals.accept(requestId, new ApprovalRequest(node.path("command").asText(""),
                         node.path("description").asText(""), text(node, "pattern_key"),
                         node.path("allow_permanent").asBoolean(true)));

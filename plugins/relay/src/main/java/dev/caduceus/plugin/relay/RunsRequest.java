@@ -52,7 +52,8 @@ final class RunsRequest {
 
     static HttpRequest approval(RelaySettings settings, ObjectMapper json, String sessionKey, String runId,
                                 String requestId, ApprovalChoice choice) throws Exception {
-        var body = json.createObjectNode().put("choice", wireChoice(choice)).put("request_id", requestId);
+        var body = json.createObjectNode().put("choice", wireChoice(choice));
+        if (requestId != null) body.put("request_id", requestId);
         return control(settings, sessionKey, runId, "approval", json.writeValueAsBytes(body));
     }
 

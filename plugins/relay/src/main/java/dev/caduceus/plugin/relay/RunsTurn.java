@@ -84,6 +84,7 @@ final class RunsTurn {
 
     RunResult execute() throws Exception {
         try (var hook = context.cancellation().onCancel(this::onCancel)) {
+            if (cancelled.isDone()) return cancelledResult(); // stopped before it began: nothing to start remotely
             var failure = submit();
             if (failure != null) return failure;
             return tail();
@@ -267,7 +268,7 @@ final class RunsTurn {
 
     /** Called on the run's thread by {@link RemoteRun}: asks the front on a thread of its own. */
     private void approvalRequested(String requestId, ApprovalRequest ask) {
-        Thread.ofVirtual().name("relay-approval-" + requestId).start(() -> answer(requestId, ask));
+        Thread.ofVirtual().name("relay-approval-" + remoteId).start(() -> answer(requestId, ask));
     }
 
     private void answer(String requestId, ApprovalRequest ask) {
