@@ -32,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and the front's answer is posted back with the remote's {@code request_id}. The front's
  * cancellation (stop, shutdown) posts {@code /stop} to the remote at once and closes the stream;
  * the turn returns once the remote took the stop (or {@link RunsRequest#CONTROL_TIMEOUT} passed).
+ * A turn that fails while the remote run goes on (malformed or silent stream, resume given up)
+ * stops it the same way.
  *
  * <p>A cancellation while the submission is in flight does not abort it: the remote may already
  * have started the run, and only its id lets the front stop it. The turn waits for the answer
@@ -87,7 +89,9 @@ final class RunsTurn {
             if (cancelled.isDone()) return cancelledResult(); // stopped before it began: nothing to start remotely
             var failure = submit();
             if (failure != null) return failure;
-            return tail();
+            var result = tail();
+            if (run.outcome() == null) abandon(); // the front gave up on a remote run that goes on
+            return result;
         } finally {
             over = true;
         }
@@ -218,15 +222,18 @@ final class RunsTurn {
 
     /** The front was cancelled: make sure the remote has the stop (bounded wait), then end cancelled. */
     private RunResult cancelledResult() throws InterruptedException {
-        if (remoteId != null) {
-            sendStop();
-            try {
-                stopTaken.get(RunsRequest.CONTROL_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
-            } catch (ExecutionException | TimeoutException e) {
-                // logged where it failed; the front run ends cancelled either way
-            }
-        }
+        if (remoteId != null) abandon();
         return Outcomes.cancelled(run.output().isEmpty() ? null : run.output(), run.usage());
+    }
+
+    /** Stops the remote run the front no longer follows (bounded wait), so its tools do not run on unseen. */
+    private void abandon() throws InterruptedException {
+        sendStop();
+        try {
+            stopTaken.get(RunsRequest.CONTROL_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // logged where it failed; the turn's failure stands
+        }
     }
 
     private RunResult unreachable(Throwable e) {

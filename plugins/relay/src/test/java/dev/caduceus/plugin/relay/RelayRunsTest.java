@@ -337,6 +337,7 @@ class RelayRunsTest {
         assertEquals("proxy_error", result.errorCode());
         assertEquals("partial", result.output());
         assertEquals(RunsTurn.MAX_RESUMES + 1, remote.requests("GET", events("run_k")).size(), result.error());
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_k/stop").size(), "the run the front gave up on is stopped");
     }
 
     @Test
@@ -398,6 +399,7 @@ class RelayRunsTest {
         assertEquals("proxy_error", result.errorCode());
         assertTrue(result.error().contains("malformed"), result.error());
         assertEquals("half", result.output());
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_m/stop").size(), "the run the front gave up on is stopped");
     }
 
     @Test
@@ -410,6 +412,7 @@ class RelayRunsTest {
         assertEquals("agent_error", result.errorCode());
         assertEquals("upstream model exploded ***", result.error());
         assertEquals("part", result.output());
+        assertEquals(List.of(), remote.requests("POST", "/v1/runs/run_f/stop"), "an ended remote run needs no stop");
     }
 
     @Test
