@@ -43,6 +43,23 @@ final class RelayRequest {
 
     private static void message(ObjectNode out, Message m) {
         out.put("role", m.role());
+        content(out, m);
+        if (!m.toolCalls().isEmpty()) {
+            var calls = out.putArray("tool_calls");
+            for (var call : m.toolCalls()) {
+                var entry = calls.addObject().put("id", call.id()).put("type", "function");
+                entry.putObject("function").put("name", call.name()).put("arguments", call.arguments().toString());
+            }
+        }
+        if (m.toolCallId() != null) out.put("tool_call_id", m.toolCallId());
+        if (m.name() != null) out.put("name", m.name());
+    }
+
+    /**
+     * Puts {@code content}: a string when the message is all text ({@code null} for an assistant
+     * message that only calls tools), else the canonical part list with its images (§7.2).
+     */
+    static void content(ObjectNode out, Message m) {
         boolean onlyText = m.content().stream().allMatch(p -> p instanceof ContentPart.Text);
         if (onlyText) {
             if (m.content().isEmpty() && !m.toolCalls().isEmpty()) out.putNull("content");
@@ -59,14 +76,5 @@ final class RelayRequest {
                 }
             }
         }
-        if (!m.toolCalls().isEmpty()) {
-            var calls = out.putArray("tool_calls");
-            for (var call : m.toolCalls()) {
-                var entry = calls.addObject().put("id", call.id()).put("type", "function");
-                entry.putObject("function").put("name", call.name()).put("arguments", call.arguments().toString());
-            }
-        }
-        if (m.toolCallId() != null) out.put("tool_call_id", m.toolCallId());
-        if (m.name() != null) out.put("name", m.name());
     }
 }

@@ -2,6 +2,8 @@ package dev.caduceus.plugin.relay;
 
 import dev.caduceus.spi.PlatformContext;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -40,6 +42,16 @@ record RelaySettings(String target, String key, Duration connectTimeout, Duratio
     /** {@code {proxy_url}/v1/chat/completions}. */
     URI chatUri() {
         return URI.create(target + "/v1/chat/completions");
+    }
+
+    /** {@code {proxy_url}/v1/runs}. */
+    URI runsUri() {
+        return URI.create(target + "/v1/runs");
+    }
+
+    /** {@code {proxy_url}/v1/runs/{runId}/{action}} ({@code events}, {@code approval}, {@code stop}). */
+    URI runUri(String runId, String action) {
+        return URI.create(target + "/v1/runs/" + URLEncoder.encode(runId, StandardCharsets.UTF_8) + "/" + action);
     }
 
     /** {@code scheme://host:port} of the target, for {@code relay.target}. */

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -16,7 +19,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * A scripted remote agent server for the relay's tests: answers each request with the next script
  * (status, raw SSE lines with optional pauses, or a hang), records requests, and notices when the
- * client went away.
+ * client went away. {@link #route} scripts one method and path (the runs API's submit, events,
+ * approval and stop): successive requests take successive scripts, the last one repeating; every
+ * other request gets the {@link #answer} script. A line {@code "@await N METHOD PATH"} holds the
+ * answer until N such requests have arrived (10 s at most), so a stream can wait for the client's
+ * approval answer or stop.
  */
 final class FakeRemote implements AutoCloseable {
     /** One request as received. */
@@ -31,6 +38,10 @@ final class FakeRemote implements AutoCloseable {
     record Script(int status, String contentType, List<String> lines, boolean hang, boolean pings) {
         static Script sse(String... lines) {
             return new Script(200, "text/event-stream", List.of(lines), false, false);
+        }
+
+        static Script json(int status, String body) {
+            return new Script(status, "application/json", List.of(body), false, false);
         }
 
         static Script error(int status, String body) {
@@ -49,6 +60,7 @@ final class FakeRemote implements AutoCloseable {
     }
 
     final List<Received> received = new CopyOnWriteArrayList<>();
+    private final Map<String, Deque<Script>> routes = new ConcurrentHashMap<>();
     final CountDownLatch clientGone = new CountDownLatch(1);
     private volatile Script script = Script.error(500, "{\"error\":{\"message\":\"no script\"}}");
     private final HttpServer server;
@@ -69,11 +81,47 @@ final class FakeRemote implements AutoCloseable {
         return this;
     }
 
+    /** Answers {@code method path} with {@code scripts}, one per request, the last one repeating. */
+    FakeRemote route(String method, String path, Script... scripts) {
+        routes.put(method + " " + path, new ArrayDeque<>(List.of(scripts)));
+        return this;
+    }
+
+    /** The requests received for {@code method path}, in order. */
+    List<Received> requests(String method, String path) {
+        return received.stream().filter(r -> r.method().equals(method) && r.path().equals(path)).toList();
+    }
+
+    /** Waits until {@code count} requests for {@code method path} have arrived; false after {@code millis}. */
+    boolean awaitRequests(int count, String method, String path, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        synchronized (received) {
+            while (requests(method, path).size() < count) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) return false;
+                received.wait(left);
+            }
+            return true;
+        }
+    }
+
+    private Script scriptFor(String method, String path) {
+        var queue = routes.get(method + " " + path);
+        if (queue == null) return script;
+        synchronized (queue) {
+            return queue.size() > 1 ? queue.poll() : queue.peek();
+        }
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         var body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-                Map.copyOf(exchange.getRequestHeaders()), body));
-        var s = script;
+        var method = exchange.getRequestMethod();
+        var path = exchange.getRequestURI().getPath();
+        synchronized (received) {
+            received.add(new Received(method, path, Map.copyOf(exchange.getRequestHeaders()), body));
+            received.notifyAll();
+        }
+        var s = scriptFor(method, path);
         if (exchange.getRequestURI().getPath().equals("/health")) s = Script.error(200, "{\"status\":\"ok\"}");
         exchange.getResponseHeaders().set("Content-Type", s.contentType());
         try {
@@ -99,6 +147,11 @@ final class FakeRemote implements AutoCloseable {
                 for (var line : s.lines()) {
                     if (line.startsWith("@sleep ")) {
                         Thread.sleep(Long.parseLong(line.substring(7)));
+                        continue;
+                    }
+                    if (line.startsWith("@await ")) {
+                        var words = line.substring(7).split(" ");
+                        awaitRequests(Integer.parseInt(words[0]), words[1], words[2], 10_000);
                         continue;
                     }
                     out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
