@@ -119,6 +119,20 @@ class ReadmeExamplesIT {
     }
 
     @Test
+    void theDistributionShipsTheSpisSourcesAndJavadocForPluginAuthors() throws Exception {
+        var sdk = Caduceus.DIST.resolve("sdk");
+        try (var listing = Files.list(sdk)) {
+            var jars = listing.map(p -> p.getFileName().toString()).sorted().toList();
+            assertEquals(2, jars.size(), jars.toString());
+            try (var sources = new java.util.jar.JarFile(sdk.resolve(jars.get(1)).toFile());
+                 var javadoc = new java.util.jar.JarFile(sdk.resolve(jars.get(0)).toFile())) {
+                assertTrue(jars.get(1).endsWith("-sources.jar") && sources.getEntry("dev/caduceus/spi/tool/ToolSpec.java") != null);
+                assertTrue(jars.get(0).endsWith("-javadoc.jar") && javadoc.getEntry("index.html") != null);
+            }
+        }
+    }
+
+    @Test
     void disablingTheToolPluginThatAgentToolsetsNamesIsOneEdit() throws Exception {
         var home = Files.createDirectories(tmp.resolve("home2"));
         build(examples().getFirst(), home.resolve("plugins"));
