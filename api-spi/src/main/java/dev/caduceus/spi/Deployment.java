@@ -21,6 +21,12 @@ public interface Deployment {
     /** Feature flags contributed by the started endpoint families, merged (a deep copy). */
     ObjectNode features();
 
+    /**
+     * Feature flags of the started endpoint families whose id {@code family} accepts, merged (a deep
+     * copy): what a caller restricted to some families may use.
+     */
+    ObjectNode features(java.util.function.Predicate<String> family);
+
     /** The selected agent runtime id: {@code local}, or a plugin runtime such as {@code relay}. */
     String runtimeMode();
 

@@ -270,9 +270,12 @@ public final class Main implements Callable<Integer> {
     }
 
     @Command(name = "key", mixinStandardHelpOptions = true,
-            description = {"Rotate the generated API key; $CADUCEUS_HOME/api_key holds only its salted hash.",
-                    "The key itself is printed once: at the first start, and by 'key rotate'."},
-            subcommands = {Key.Show.class, Key.Rotate.class})
+            description = {"The admin key (API_SERVER_KEY, server.api_key, or the generated one in $CADUCEUS_HOME/api_key,",
+                    "which holds only its salted hash) and named keys: one per front-end, job or colleague, each",
+                    "a tenant with its own runs, responses, jobs and memory, revocable at any time.",
+                    "A key is printed once: when it is generated ('key rotate', 'key add')."},
+            subcommands = {Key.Show.class, Key.Rotate.class, KeyCommands.Add.class, KeyCommands.ListKeys.class,
+                    KeyCommands.Revoke.class})
     static final class Key implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -286,6 +289,10 @@ public final class Main implements Callable<Integer> {
 
         ApiKeys keys() {
             return new ApiKeys(Platform.stateDir(main.env), new SecureRandom());
+        }
+
+        Path home() {
+            return Platform.stateDir(main.env);
         }
 
         @Command(name = "show", mixinStandardHelpOptions = true,

@@ -5,6 +5,8 @@ import dev.caduceus.platform.agent.AgentServices;
 import dev.caduceus.platform.agent.RunService;
 import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.platform.auth.ApiKey;
+import dev.caduceus.platform.auth.KeyCheckers;
+import dev.caduceus.platform.auth.NamedKeys;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
@@ -150,10 +152,12 @@ public final class Platform implements AutoCloseable {
             boot.lap("plugin jars");
             // 7a. Jetty is built (not started) while the database may still be opening: building it is
             // mostly class initialisation, which this thread would otherwise do after the plugins.
-            var http = HttpServer.prepare(httpSettings(config, apiKey), json);
+            var keyCheck = new KeyCheckers(apiKey);
+            var http = HttpServer.prepare(httpSettings(config, keyCheck), json);
             boot.lap("http set-up");
             database = awaitDatabase(opening);
             boot.lap("database");                                                //    (the wait for it)
+            keyCheck.bind(new NamedKeys(database, new SecureRandom(), clock));   //    named keys live there
             var late = new LateServices();
             var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late,
                     clock);
@@ -164,7 +168,8 @@ public final class Platform implements AutoCloseable {
                     apiKey.clearValue().stream().toList());
             journal = agents.journal();
             agents.runs().recover();                                             //    runs left live → interrupted
-            var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock);
+            var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock,
+                    keyCheck::requestCounts);
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
                     r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
@@ -413,6 +418,19 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /**
+     * The state database of {@code home} ({@code caduceus.db}, created if missing, the platform's
+     * migrations applied), for commands that work on it beside a running server ({@code key add}).
+     */
+    static Database openStateDatabase(Path home) throws BootException {
+        try {
+            Files.createDirectories(home);
+            return openDatabase(home);
+        } catch (IOException | RuntimeException e) {
+            throw new BootException("Cannot open " + home.resolve(DATABASE) + ": " + e.getMessage(), 2, e);
+        }
+    }
+
     private static Database openDatabase(Path home) {
         var database = Database.open(home.resolve(DATABASE));
         Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts());
@@ -459,13 +477,13 @@ public final class Platform implements AutoCloseable {
                 registries.plugins().stream().map(PluginReport::toStatus).toList(),
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
-                registries.features(), runtimeId, !config.server().corsOrigins().isEmpty());
+                registries.features(), registries.familyFeatures(), runtimeId, !config.server().corsOrigins().isEmpty());
     }
 
-    private static HttpSettings httpSettings(PlatformConfig config, ApiKey key) {
+    private static HttpSettings httpSettings(PlatformConfig config, HttpSettings.KeyCheck keys) {
         var server = config.server();
         return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
-                key.retained()::matches, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()),
+                keys, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()),
                 Duration.ofSeconds(server.idleTimeoutSeconds()), Duration.ofSeconds(server.headerTimeoutSeconds()),
                 server.maxIdleConnectionsPerClient());
     }

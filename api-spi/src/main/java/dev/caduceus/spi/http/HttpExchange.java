@@ -44,6 +44,9 @@ public interface HttpExchange {
     /** The body bound to {@code type} with the plugin's mapper; binding errors are a 400. */
     <T> T bodyAs(Class<T> type);
 
+    /** Who sent the request: the name and policy of the key it presented ({@link Caller}). */
+    Caller caller();
+
     /** The request id, also sent as {@code X-Request-Id} and shown in logs. */
     String requestId();
 

@@ -24,9 +24,12 @@ public final class HealthRoutes {
     private final IntSupplier activeAgents;
     private final String version;
     private final Clock clock;
+    private final java.util.function.Supplier<java.util.Map<String, Long>> requestsByKey;
 
+    /** @param requestsByKey requests authenticated so far, by key name (never the key) */
     public HealthRoutes(ObjectMapper json, Readiness readiness, GatewayState state, IntSupplier activeAgents,
-                        String version, Clock clock) {
+                        String version, Clock clock, java.util.function.Supplier<java.util.Map<String, Long>> requestsByKey) {
+        this.requestsByKey = requestsByKey;
         this.json = json;
         this.readiness = readiness;
         this.state = state;
@@ -43,7 +46,14 @@ public final class HealthRoutes {
 
     /** {@code GET /health/detailed}. */
     public void detailed(HttpExchange exchange) {
-        exchange.respond(200, detailedDocument());
+        var document = detailedDocument();
+        // Requests by key name: the admin sees every key; a named key only itself (other tenants' names are theirs).
+        var keys = document.putObject("keys");
+        var caller = exchange.caller();
+        requestsByKey.get().forEach((name, count) -> {
+            if (caller.admin() || caller.name().equals(name)) keys.putObject(name).put("requests", count);
+        });
+        exchange.respond(200, document);
     }
 
     ObjectNode detailedDocument() {

@@ -66,6 +66,14 @@ final class ApiErrors {
                 "gateway_auth_failed");
     }
 
+    /** 429 for a named key over its requests per minute. */
+    static ApiError keyRateLimited(String name, int rpm, long retryAfterSeconds) {
+        return new ApiError(429, "API key '" + name + "' is over its limit of " + rpm + " requests per minute",
+                ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
+                .withHeader("Retry-After", String.valueOf(retryAfterSeconds))
+                .withHeader("retry-after-ms", String.valueOf(retryAfterSeconds * 1000));
+    }
+
     static ApiError internal() {
         return ApiError.internal("Internal server error");
     }

@@ -68,8 +68,9 @@ final class DispatchHandler extends Handler.Abstract {
 
     private void answerError(JettyExchange exchange, ResponseWriter out, ApiError error, Throwable cause) {
         if (cause != null) {
-            LOG.error("Handler failed: {} {} (route {} of plugin {}, request {})", exchange.method(), exchange.path(),
-                    exchange.matchTemplate(), exchange.pluginId(), exchange.requestId(), cause);
+            LOG.error("Handler failed: {} {} (route {} of plugin {}, request {}, key {})", exchange.method(),
+                    exchange.path(), exchange.matchTemplate(), exchange.pluginId(), exchange.requestId(),
+                    exchange.caller().name(), cause);
         }
         if (out.gone()) return;
         if (exchange.answered() || out.response().isCommitted()) {

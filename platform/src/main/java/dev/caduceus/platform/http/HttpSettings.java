@@ -26,13 +26,13 @@ public record HttpSettings(String host, int port, long maxBodyBytes, List<String
                            int sseKeepaliveSeconds, Duration drainTimeout, Duration idleTimeout,
                            Duration headerTimeout, int maxIdleConnectionsPerClient) {
     /**
-     * Whether a presented bearer token is the API key. The server may hold only a hash of the key, so
-     * it never sees the key itself; implementations compare in constant time. Called from any request
-     * thread.
+     * Which key a presented bearer token is: the admin key or a named one, or none. The server may
+     * hold only a hash of a key, so it never sees the key itself; implementations compare in
+     * constant time. Called from any request thread.
      */
     @FunctionalInterface
     public interface KeyCheck {
-        boolean matches(String presented);
+        java.util.Optional<Authenticated> authenticate(String presented);
     }
 
     public HttpSettings {

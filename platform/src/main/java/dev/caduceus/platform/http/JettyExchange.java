@@ -110,6 +110,12 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public dev.caduceus.spi.http.Caller caller() {
+        return request.getAttribute(AuthHandler.ATTRIBUTE) instanceof Authenticated a
+                ? a.caller() : dev.caduceus.spi.http.Caller.ANONYMOUS;
+    }
+
+    @Override
     public String requestId() {
         return DefaultHeadersHandler.requestId(request);
     }

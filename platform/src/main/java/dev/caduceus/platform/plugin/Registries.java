@@ -32,6 +32,7 @@ public final class Registries {
     private final List<Contribution<Tool>> toolEntries;
     private final ToolCatalogImpl tools;
     private final ObjectNode features;
+    private final Map<String, ObjectNode> familyFeatures;
     private final List<Contribution<ModelProvider>> modelProviders;
     private final List<Contribution<AgentRuntime>> agentRuntimes;
     private final Optional<ResponseHistory> responseHistory;
@@ -47,6 +48,7 @@ public final class Registries {
         this.tools = new ToolCatalogImpl(toolsByName, booted.contributions().toolsets().stream().map(Contribution::value).toList(),
                 booted.contributions().distributions().stream().map(Contribution::value).toList());
         this.features = b.features;
+        this.familyFeatures = Map.copyOf(b.familyFeatures);
         this.modelProviders = booted.contributions().modelProviders();
         this.agentRuntimes = booted.contributions().agentRuntimes();
         this.responseHistory = booted.contributions().responseHistories().stream().findFirst()
@@ -76,7 +78,10 @@ public final class Registries {
                             + "' and family '" + id + "' of plugin '" + route.pluginId() + "'");
             }
             var features = call(family, "features() of family '" + id + "'", () -> family.value().features());
-            if (features != null) merge(b.features, features);
+            if (features != null) {
+                merge(b.features, features);
+                b.familyFeatures.put(id, features.deepCopy());
+            }
         }
         var toolOwners = new HashMap<String, Contribution<?>>();
         for (var tool : c.tools()) {
@@ -110,6 +115,7 @@ public final class Registries {
         final Map<String, RouteEntry> routes = new LinkedHashMap<>();
         final Map<String, Contribution<Tool>> tools = new LinkedHashMap<>();
         final ObjectNode features = JsonNodeFactory.instance.objectNode();
+        final Map<String, ObjectNode> familyFeatures = new LinkedHashMap<>();
     }
 
     private static <T> void uniqueAll(String what, List<Contribution<T>> items, Function<T, String> key) {
@@ -135,7 +141,8 @@ public final class Registries {
     }
 
     /** Deep merge: objects merge key by key, anything else is replaced by the later family's value. */
-    private static void merge(ObjectNode into, ObjectNode from) {
+    /** Deep-merges {@code from} into {@code into} (objects merged key by key, anything else replaced). */
+    public static void merge(ObjectNode into, ObjectNode from) {
         for (var entry : from.properties()) {
             JsonNode existing = into.get(entry.getKey());
             if (existing instanceof ObjectNode target && entry.getValue() instanceof ObjectNode source)
@@ -164,6 +171,9 @@ public final class Registries {
 
     /** The started families' {@code features()}, merged; a deep copy. */
     public ObjectNode features() { return features.deepCopy(); }
+
+    /** Each started family's {@code features()}, by family id (copies kept by the caller). */
+    public Map<String, ObjectNode> familyFeatures() { return familyFeatures; }
 
     public List<Contribution<ModelProvider>> modelProviders() { return modelProviders; }
 

@@ -24,4 +24,10 @@ public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes,
     public ObjectNode features() {
         return featureFlags.deepCopy();
     }
+
+    /** A fake has no families: every flag, whatever {@code family} accepts. */
+    @Override
+    public ObjectNode features(java.util.function.Predicate<String> family) {
+        return featureFlags.deepCopy();
+    }
 }

@@ -140,6 +140,16 @@ public final class FakeExchange implements HttpExchange {
 
     @Override public String requestId() { return "req_test"; }
 
+    private dev.caduceus.spi.http.Caller caller = dev.caduceus.spi.http.Caller.ADMIN_CALLER;
+
+    /** The key the request presents (default: the admin key). */
+    public FakeExchange caller(dev.caduceus.spi.http.Caller who) {
+        this.caller = who;
+        return this;
+    }
+
+    @Override public dev.caduceus.spi.http.Caller caller() { return caller; }
+
     @Override public HttpExchange header(String name, String value) { responseHeaders.put(name, value); return this; }
 
     @Override

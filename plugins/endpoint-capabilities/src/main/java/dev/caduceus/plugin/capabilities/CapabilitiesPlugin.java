@@ -14,9 +14,9 @@ public final class CapabilitiesPlugin implements PlatformPlugin {
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
         var documents = new Documents(ctx);
         return List.of(
-                new SingleRouteFamily("models", "/v1/models", "models", ex -> ex.respond(200, documents.models())),
+                new SingleRouteFamily("models", "/v1/models", "models", ex -> ex.respond(200, documents.models(ex.caller()))),
                 new SingleRouteFamily("toolsets", "/v1/toolsets", "toolsets", ex -> ex.respond(200, documents.toolsets())),
                 new SingleRouteFamily("capabilities", "/v1/capabilities", "capabilities",
-                        ex -> ex.respond(200, documents.capabilities())));
+                        ex -> ex.respond(200, documents.capabilities(ex.caller()))));
     }
 }

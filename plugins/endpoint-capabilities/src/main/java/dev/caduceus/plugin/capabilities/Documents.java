@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
@@ -23,9 +24,9 @@ final class Documents {
         this.ctx = ctx;
     }
 
-    /** {@code GET /v1/models}: exactly one entry, the advertised model name. */
-    JsonNode models() {
-        var name = ctx.global().modelName();
+    /** {@code GET /v1/models}: exactly one entry, the advertised model name (the caller's key may set its own). */
+    JsonNode models(Caller caller) {
+        var name = caller.modelName().orElse(ctx.global().modelName());
         var root = ctx.json().createObjectNode().put("object", "list");
         root.putArray("data").addObject()
                 .put("id", name)
@@ -60,10 +61,13 @@ final class Documents {
         return root;
     }
 
-    /** {@code GET /v1/capabilities}: the core's fields plus what every started plugin contributes. */
-    JsonNode capabilities() {
+    /**
+     * {@code GET /v1/capabilities}: the core's fields plus what every started plugin contributes; for
+     * a key restricted to some families, the others' features read false.
+     */
+    JsonNode capabilities(Caller caller) {
         var deployment = ctx.deployment();
-        var name = ctx.global().modelName();
+        var name = caller.modelName().orElse(ctx.global().modelName());
         var root = ctx.json().createObjectNode()
                 .put("object", "hermes.api_server.capabilities")
                 .put("platform", "hermes-agent")
@@ -72,7 +76,7 @@ final class Documents {
         root.putObject("auth").put("type", "bearer").put("required", true);
         root.set("runtime", runtime(deployment.runtimeMode()));
         if (!"local".equals(deployment.runtimeMode())) relayTarget().ifPresent(t -> root.putObject("relay").put("target", t));
-        root.set("features", features(deployment));
+        root.set("features", features(deployment, caller));
         root.set("endpoints", endpoints(deployment));
         root.set("plugins", plugins(deployment));
         // proxy mode (§15 rule 6): tools run on the remote, so no local tool is listed
@@ -105,10 +109,10 @@ final class Documents {
                 .put("description", "Caduceus relays agent turns to a remote agent server (runtime '" + mode + "').");
     }
 
-    private ObjectNode features(Deployment deployment) {
+    private ObjectNode features(Deployment deployment, Caller caller) {
         var features = ctx.json().createObjectNode();
         for (var flag : KnownFeatures.FLAGS) features.put(flag, false);
-        features.setAll(deployment.features());
+        features.setAll(caller.families().isEmpty() ? deployment.features() : deployment.features(caller::mayUse));
         features.put("cors", deployment.corsEnabled());
         return features;
     }

@@ -1,0 +1,162 @@
+package dev.caduceus.platform.auth;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.spi.http.Caller;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The named API keys ({@code caduceus key add NAME}), each a tenant with a {@link KeyPolicy}, kept
+ * in the {@code api_keys} table of {@code caduceus.db}. A key is {@code cdk_<id>_<secret>}: the id
+ * finds its row, the row holds the salted hash of the whole key ({@link KeyHash}), never the key.
+ * Every request with a named key reads its row, so a key added or revoked by another process (the
+ * CLI while the server runs) counts from the next request on. {@code last_used_at} is written at
+ * most once a minute per key, off the request's thread. Thread-safe.
+ */
+public final class NamedKeys {
+    /** How every named key starts. */
+    public static final String PREFIX = "cdk_";
+    private static final Logger LOG = LoggerFactory.getLogger(NamedKeys.class);
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+    private static final Pattern TOKEN = Pattern.compile("cdk_([0-9a-f]{16})_([A-Za-z0-9_-]{43})");
+    private static final Set<String> RESERVED = Set.of(Caller.ADMIN, Caller.ANONYMOUS_NAME);
+    private static final Duration TOUCH_EVERY = Duration.ofMinutes(1);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Database db;
+    private final SecureRandom random;
+    private final Clock clock;
+    private final ConcurrentHashMap<String, Instant> touched = new ConcurrentHashMap<>();
+
+    /** One key as {@code key list} shows it (never the key). */
+    public record Entry(String name, KeyPolicy policy, Instant createdAt, Optional<Instant> lastUsedAt,
+                        Optional<Instant> revokedAt) {}
+
+    /** A key just added: {@code key} is shown once and stored nowhere. */
+    public record Added(String name, String key) {
+        @Override
+        public String toString() {
+            return "Added[" + name + ", <redacted>]";
+        }
+    }
+
+    /** A request's key, found and not revoked. */
+    public record Match(String name, KeyPolicy policy) {}
+
+    public NamedKeys(Database db, SecureRandom random, Clock clock) {
+        this.db = db;
+        this.random = random;
+        this.clock = clock;
+    }
+
+    /** Checks a key name: the profile-name rule, and not {@code admin} or {@code anonymous}. */
+    public static String validName(String name) {
+        if (name == null || !NAME.matcher(name).matches())
+            throw new ApiKeyException("'" + name + "' is not a key name: use lower-case letters, digits, '-' and '_',"
+                    + " starting with a letter or digit, at most 64 characters");
+        if (RESERVED.contains(name)) throw new ApiKeyException("'" + name + "' is reserved; choose another key name");
+        return name;
+    }
+
+    /** Adds key {@code name}; a name is never reused, even once revoked. */
+    public Added add(String name, KeyPolicy policy) {
+        validName(name);
+        var idBytes = new byte[8];
+        var secret = new byte[32];
+        random.nextBytes(idBytes);
+        random.nextBytes(secret);
+        var id = HexFormat.of().formatHex(idBytes);
+        var key = PREFIX + id + "_" + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+        var hash = KeyHash.of(key, random).format();
+        boolean added = db.write(sql -> {
+            if (sql.queryOne("SELECT 1 FROM api_keys WHERE name = ?", r -> 1, name).isPresent()) return false;
+            sql.update("INSERT INTO api_keys (name, key_id, key_hash, policy_json, created_at) VALUES (?, ?, ?, ?, ?)",
+                    name, id, hash, policy.toJson().toString(), clock.millis());
+            return true;
+        });
+        if (!added) throw new ApiKeyException("a key named '" + name + "' exists already (names are not reused, even"
+                + " after 'key revoke'); choose another name");
+        return new Added(name, key);
+    }
+
+    /** Every key, by name. */
+    public List<Entry> list() {
+        return db.read(sql -> sql.query("SELECT name, policy_json, created_at, last_used_at, revoked_at FROM api_keys"
+                + " ORDER BY name", r -> new Entry(r.getString(1), policy(r.getString(2)),
+                Instant.ofEpochMilli(r.getLong(3)), instant(r.getObject(4)), instant(r.getObject(5)))));
+    }
+
+    /** Revokes key {@code name}; it stops working at the next request. */
+    public void revoke(String name) {
+        var state = db.write(sql -> {
+            var row = sql.queryOne("SELECT revoked_at FROM api_keys WHERE name = ?", r -> Optional.ofNullable(r.getObject(1)), name);
+            if (row.isEmpty()) return "unknown";
+            if (row.get().isPresent()) return "revoked";
+            sql.update("UPDATE api_keys SET revoked_at = ? WHERE name = ?", clock.millis(), name);
+            return "ok";
+        });
+        switch (state) {
+            case "unknown" -> throw new ApiKeyException("there is no key named '" + name + "' ('caduceus key list' shows them)");
+            case "revoked" -> throw new ApiKeyException("the key '" + name + "' is revoked already");
+            default -> { }
+        }
+    }
+
+    /** Whether {@code token} looks like a named key (it is then checked here, not against the admin key). */
+    public static boolean looksNamed(String token) {
+        return token.startsWith(PREFIX);
+    }
+
+    /** The key {@code token} is, if it is a named key in force. */
+    public Optional<Match> find(String token) {
+        var m = TOKEN.matcher(token);
+        if (!m.matches()) return Optional.empty();
+        var id = m.group(1);
+        var row = db.read(sql -> sql.queryOne("SELECT name, key_hash, policy_json, revoked_at FROM api_keys WHERE key_id = ?",
+                r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getObject(4)}, id));
+        if (row.isEmpty()) return Optional.empty();
+        var r = row.get();
+        if (r[3] != null || !KeyHash.parse((String) r[1]).matches(token)) return Optional.empty();
+        var name = (String) r[0];
+        touch(name);
+        return Optional.of(new Match(name, policy((String) r[2])));
+    }
+
+    private void touch(String name) {
+        var now = clock.instant();
+        var last = touched.get(name);
+        if (last != null && last.plus(TOUCH_EVERY).isAfter(now)) return;
+        touched.put(name, now);
+        Thread.ofVirtual().name("key-touch").start(() -> {
+            try {
+                db.write(sql -> sql.update("UPDATE api_keys SET last_used_at = ? WHERE name = ?", now.toEpochMilli(), name));
+            } catch (RuntimeException e) {
+                LOG.debug("Could not record the use of key {}", name, e);
+            }
+        });
+    }
+
+    private static KeyPolicy policy(String json) {
+        try {
+            return KeyPolicy.fromJson(JSON.readTree(json));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable key policy", e);
+        }
+    }
+
+    private static Optional<Instant> instant(Object millis) {
+        return millis == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(((Number) millis).longValue()));
+    }
+}
