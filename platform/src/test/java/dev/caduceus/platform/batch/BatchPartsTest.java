@@ -1,6 +1,5 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.ToolJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.ToolJson;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.nio.file.Files;
@@ -72,8 +72,28 @@ class BatchPartsTest {
 
     static BatchCommand parse(String... args) {
         var command = new BatchCommand();
-        new CommandLine(command).parseArgs(args);
+        BatchCommand.configure(new CommandLine(command)).parseArgs(args);
         return command;
+    }
+
+    @Test
+    void aFlagGivenTwiceKeepsTheLastValueAndIsNamedInAWarning() throws Exception {
+        var command = parse("--dataset_file=d.jsonl", "--batch_size=5", "--run_name=r", "--batch-size", "7",
+                "--api_key=one", "--api-key=two", "--resume");
+        assertEquals(7, command.validate().batchSize());
+        assertEquals(List.of("⚠️  --batch_size was given 2 times; using the last value: 7",
+                "⚠️  --api_key was given 2 times; using the last value: (hidden)"), command.repeatedFlagWarnings());
+    }
+
+    @Test
+    void inlineReasoningIsMovedOutOfTheContentUnlessTheModelReportedReasoning() {
+        var inline = PromptRunner.moveInlineReasoning(Message.assistant("Intro <THOUGHT> why </THOUGHT> end"), null);
+        assertEquals("why", inline.reasoning());
+        assertEquals("Intro  end", inline.message().text());
+        var reported = PromptRunner.moveInlineReasoning(Message.assistant("<thinking>x</thinking>Answer"), "native");
+        assertEquals("native", reported.reasoning());
+        assertEquals("Answer", reported.message().text());
+        assertEquals("<think>\nwhy\n</think>\nIntro  end", ShareGpt.finalAnswer(inline.message(), inline.reasoning()));
     }
 
     @Test
