@@ -39,6 +39,9 @@ public interface PlatformPlugin {
     /** Toolset sampling distributions for {@code caduceus batch}. */
     default List<DistributionSpec> distributions(PlatformContext ctx) { return List.of(); }
 
+    /** Fixed tool-name column sets for batch {@code tool_stats} ({@code --tool_stats_schema}). */
+    default List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas(PlatformContext ctx) { return List.of(); }
+
     /** Upstream model providers. */
     default List<ModelProvider> modelProviders(PlatformContext ctx) { return List.of(); }
 

@@ -115,6 +115,7 @@ public final class Main implements Callable<Integer> {
             }
         }
         var line = new CommandLine(main);
+        dev.caduceus.platform.batch.BatchCommand.configure(line.getSubcommands().get("batch"));
         line.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("caduceus: " + e.getMessage());
             return e instanceof BootException b ? b.exitCode() : 1;

@@ -23,6 +23,9 @@ public interface ToolCatalog {
     /** Every distribution, ordered by name. */
     List<DistributionSpec> distributions();
 
+    /** Every contributed tool-stats schema, ordered by name. */
+    default List<ToolStatsSchema> toolStatsSchemas() { return List.of(); }
+
     /**
      * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left
      * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).

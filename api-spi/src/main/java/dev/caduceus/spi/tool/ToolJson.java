@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * Writes tool results byte-compatible with Hermes (tools.md §3.3), which produces them with Python's
  * {@code json.dumps(..., ensure_ascii=False)}: {@link #compact} uses the separators {@code ", "} and
  * {@code ": "} on one line; {@link #indented} is {@code indent=2} (web tools). Non-ASCII characters
- * stay unescaped; only the quote, the backslash and control characters are escaped. Stateless and
+ * stay unescaped; only the quote, the backslash and control characters are escaped; floats are
+ * written as Python's {@code repr} writes them ({@link #pythonFloat}). Stateless and
  * thread-safe; every tool plugin shares this one writer so datasets stay byte-identical.
  */
 public final class ToolJson {
@@ -52,9 +53,37 @@ public final class ToolJson {
             close(out, depth, ']');
         } else if (node.isTextual()) {
             string(node.textValue(), out);
+        } else if (node.isFloatingPointNumber()) {
+            out.append(pythonFloat(node.doubleValue()));
         } else {
-            out.append(node.toString()); // numbers and booleans
+            out.append(node.toString()); // integers and booleans
         }
+    }
+
+    /**
+     * A float as Python's {@code repr} writes it: the shortest digits that read back the same,
+     * positional from 1e-4 up to (not including) 1e16 with at least one decimal ({@code 100.0}),
+     * otherwise {@code 1.5e-05} / {@code 1e+16}; {@code NaN}, {@code Infinity}, {@code -Infinity}.
+     */
+    public static String pythonFloat(double x) {
+        if (Double.isNaN(x)) return "NaN";
+        if (Double.isInfinite(x)) return x > 0 ? "Infinity" : "-Infinity";
+        if (x == 0) return (1 / x < 0) ? "-0.0" : "0.0";
+        var exact = new java.math.BigDecimal(Double.toString(x)).stripTrailingZeros();
+        int exponent = exact.precision() - exact.scale() - 1;
+        if (exponent >= -4 && exponent < 16) {
+            var plain = exact.toPlainString();
+            return plain.contains(".") ? plain : plain + ".0";
+        }
+        var digits = exact.unscaledValue().abs().toString();
+        var sb = new StringBuilder();
+        if (exact.signum() < 0) sb.append('-');
+        sb.append(digits.charAt(0));
+        if (digits.length() > 1) sb.append('.').append(digits, 1, digits.length());
+        sb.append('e').append(exponent < 0 ? '-' : '+');
+        int abs = Math.abs(exponent);
+        if (abs < 10) sb.append('0');
+        return sb.append(abs).toString();
     }
 
     private static void separator(StringBuilder out, int depth, boolean first) {

@@ -108,6 +108,8 @@ public final class BatchCommand implements Callable<Integer> {
     boolean requireReasoning;
     @Option(names = {"--no_progress", "--no-progress"}, arity = "0..1", fallbackValue = "true", description = "No progress bar.")
     boolean noProgress;
+    @Option(names = {"--tool_stats_schema", "--tool-stats-schema"}, paramLabel = "S", defaultValue = "hermes", description = "tool_stats columns: hermes (Hermes' full tool list plus ours, default) or installed (this installation's tools).")
+    String toolStatsSchema;
     @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
     boolean lenient;
 
@@ -128,8 +130,38 @@ public final class BatchCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Parser settings of the batch command line: a flag given twice takes the last value (as Hermes'
+     * command line does), {@link #call} then prints a warning naming it.
+     */
+    public static CommandLine configure(CommandLine batch) {
+        return batch.setOverwrittenOptionsAllowed(true);
+    }
+
+    /** One warning line per flag given more than once (either spelling counts), in command-line order. */
+    List<String> repeatedFlagWarnings() {
+        if (spec == null || spec.commandLine().getParseResult() == null) return List.of();
+        var counts = new java.util.LinkedHashMap<CommandLine.Model.OptionSpec, Integer>();
+        for (var arg : spec.commandLine().getParseResult().originalArgs()) {
+            if (arg.equals("--")) break;
+            if (!arg.startsWith("--")) continue;
+            int eq = arg.indexOf('=');
+            var option = spec.findOption(eq < 0 ? arg : arg.substring(0, eq));
+            if (option != null) counts.merge(option, 1, Integer::sum);
+        }
+        var out = new ArrayList<String>();
+        counts.forEach((option, n) -> {
+            if (n <= 1) return;
+            var name = option.names()[0];
+            Object value = name.equals("--api_key") ? "(hidden)" : option.getValue();
+            out.add("⚠️  " + name + " was given " + n + " times; using the last value: " + value);
+        });
+        return out;
+    }
+
     @Override
     public Integer call() throws Exception {
+        repeatedFlagWarnings().forEach(err::println);
         try {
             if (listDistributions) return list();
             return runBatch();
@@ -180,13 +212,15 @@ public final class BatchCommand implements Callable<Integer> {
                     + reasoningEffort, 2);
         if (providerSort != null && !SORTS.contains(providerSort))
             throw new Refusal("❌ Error: --provider_sort must be one of " + String.join(", ", SORTS) + ": " + providerSort, 2);
+        if (toolStatsSchema == null || toolStatsSchema.isBlank())
+            throw new Refusal("❌ Error: --tool_stats_schema must be installed or hermes", 2);
         var prefill = prefillMessagesFile == null ? List.<String[]>of() : readPrefill(prefillMessagesFile);
         var dir = outputDir != null ? outputDir : Path.of("data", runName);
         return new BatchOptions(datasetFile, batchSize, runName, distribution == null ? "default" : distribution,
                 distribution != null, maxTurns, numWorkers, resume, verbose, ephemeralSystemPrompt, logPrefixChars,
                 commaList(providersAllowed), commaList(providersIgnored), commaList(providersOrder), providerSort,
                 maxTokens, reasoningEffort, reasoningDisabled, prefill, maxSamples == null ? 0 : maxSamples,
-                dir.toAbsolutePath().normalize(), seed, overwrite, requireReasoning, noProgress);
+                dir.toAbsolutePath().normalize(), seed, overwrite, requireReasoning, noProgress, toolStatsSchema);
     }
 
     private static List<String> commaList(String value) {
@@ -302,7 +336,8 @@ public final class BatchCommand implements Callable<Integer> {
                 List.of(new dev.caduceus.spi.agent.ContentPart.Text(p[1])), List.of(), null, null)).toList();
         var settings = new PromptRunner.Settings(options.runName(), modelName, options.maxTurns(),
                 options.ephemeralSystemPrompt(), prefill, modelOptions(options), options.requireReasoning());
-        var prompts = new PromptRunner(runs, catalog, sampler, workspaces, settings, host.json());
+        var columns = toolStatsColumns(catalog, options.toolStatsSchema());
+        var prompts = new PromptRunner(runs, catalog, sampler, workspaces, settings, host.json(), columns);
 
         var checkpoint = new Checkpoint(options.runName());
         var remaining = Resume.remaining(dataset, previous, folder, json, checkpoint, err);
@@ -310,13 +345,27 @@ public final class BatchCommand implements Callable<Integer> {
         checkpoint.totalPrompts = dataset.entries().size();
         checkpoint.distribution = spec.name();
         checkpoint.seed = chosenSeed;
+        try (var log = BatchLog.open(folder)) {
+            log.line("caduceus batch " + options.runName() + ": " + dataset.entries().size() + " prompts, "
+                    + remaining.size() + " to run, batch size " + options.batchSize() + ", " + options.numWorkers()
+                    + " worker(s), distribution '" + spec.name() + "', seed " + chosenSeed + ", model " + modelName
+                    + ", tool_stats schema " + options.toolStatsSchema());
+            return run(options, dataset, folder, checkpoint, remaining, prompts, modelName, json, spec, chosenSeed, log);
+        }
+    }
+
+    private int run(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
+                    List<Dataset.Entry> remaining, PromptRunner prompts, String modelName, ObjectMapper json,
+                    DistributionSpec spec, long chosenSeed, BatchLog log) throws Exception {
         var runner = new BatchRunner(options, dataset, folder, checkpoint, remaining, prompts, modelName, json, err,
-                Progress.stderrIsTerminal());
+                Progress.stderrIsTerminal(), log);
         if (remaining.isEmpty()) {
             out.println("All prompts have already been processed!");
             runner.writeCheckpoint();
             var merge = runner.mergeAndWriteStatistics();
             out.println("📄 Trajectories in merged file: " + merge.trajectories());
+            log.line("summary: all prompts had already been processed; " + merge.trajectories()
+                    + " trajectories in " + merge.batchFiles() + " batch files");
             return checkpoint.failed.isEmpty() ? BatchRunner.OK : BatchRunner.SOME_FAILED;
         }
         out.println("🚀 " + options.runName() + ": " + remaining.size() + " prompt(s) in batches of " + options.batchSize()
@@ -344,6 +393,22 @@ public final class BatchCommand implements Callable<Integer> {
                 Thread.currentThread().join(); // the hook exits the process
             }
         }
+    }
+
+    /**
+     * The sorted {@code tool_stats} columns (batch.md §6.2): the installed tools, or for a contributed
+     * schema its names and the installed tools together.
+     */
+    static List<String> toolStatsColumns(ToolCatalog catalog, String schema) throws Refusal {
+        var installed = catalog.tools().stream().map(t -> t.spec().name()).toList();
+        if (schema.equals("installed")) return installed.stream().sorted().toList();
+        var found = catalog.toolStatsSchemas().stream().filter(s -> s.name().equals(schema)).findFirst()
+                .orElseThrow(() -> new Refusal("❌ Error: --tool_stats_schema must be installed or one of: "
+                        + String.join(", ", catalog.toolStatsSchemas().stream().map(s -> s.name()).toList())
+                        + " (got '" + schema + "')", 2));
+        var all = new TreeSet<>(found.toolNames());
+        all.addAll(installed);
+        return List.copyOf(all);
     }
 
     static ModelOptions modelOptions(BatchOptions options) {

@@ -9,13 +9,14 @@ import java.util.List;
  * @param seed       {@code --seed}, or null for a random one (reused on resume)
  * @param maxSamples {@code --max_samples}, 0 for all
  * @param prefill    the parsed {@code --prefill_messages_file} ({@code role}, {@code content} pairs)
+ * @param toolStatsSchema {@code --tool_stats_schema}: {@code installed}, or the name of a contributed schema
  */
 record BatchOptions(Path datasetFile, int batchSize, String runName, String distribution, boolean distributionGiven,
                     int maxTurns, int numWorkers, boolean resume, boolean verbose, String ephemeralSystemPrompt,
                     int logPrefixChars, List<String> providersAllowed, List<String> providersIgnored,
                     List<String> providersOrder, String providerSort, Integer maxTokens, String reasoningEffort,
                     boolean reasoningDisabled, List<String[]> prefill, int maxSamples, Path outputDir, Long seed,
-                    boolean overwrite, boolean requireReasoning, boolean noProgress) {
+                    boolean overwrite, boolean requireReasoning, boolean noProgress, String toolStatsSchema) {
     BatchOptions {
         providersAllowed = List.copyOf(providersAllowed);
         providersIgnored = List.copyOf(providersIgnored);

@@ -1,5 +1,6 @@
 package dev.caduceus.platform.batch;
 
+import dev.caduceus.spi.tool.ToolJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
@@ -41,6 +42,7 @@ final class BatchRunner {
     private final ObjectMapper json;
     private final PrintStream err;
     private final Progress progress;
+    private final BatchLog log;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition checkpointed = lock.newCondition();
     // group commit of the checkpoint (guarded by lock): prompts recorded, prompts durable, a writer busy
@@ -60,7 +62,8 @@ final class BatchRunner {
 
     BatchRunner(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
                 List<Dataset.Entry> remaining, PromptRunner prompts, String model, ObjectMapper json, PrintStream err,
-                boolean terminal) {
+                boolean terminal, BatchLog log) {
+        this.log = log;
         this.options = options;
         this.dataset = dataset;
         this.folder = folder;
@@ -116,12 +119,16 @@ final class BatchRunner {
         finishInvocation();
         var merge = mergeAndWriteStatistics();
         Summary.print(out, checkpoint, merge, processed, failed, discarded, seconds(), folder);
+        log.line(String.format(java.util.Locale.ROOT,
+                "summary: %d processed, %d failed, %d discarded (no reasoning), %d trajectories in %d batch files, %.2fs",
+                processed, failed, discarded, merge.trajectories(), merge.batchFiles(), seconds()));
         return checkpoint.failed.isEmpty() ? OK : SOME_FAILED;
     }
 
     /** Ctrl+C: stop scheduling, interrupt running prompts (they count as not run), write the checkpoint. */
     void stop() {
         if (!stopping.compareAndSet(false, true)) return;
+        log.line("interrupted: stopping");
         lock.lock();
         try {
             workers.forEach(Thread::interrupt);
@@ -136,23 +143,35 @@ final class BatchRunner {
         try {
             for (var entry : batch) {
                 if (stopping.get()) return;
-                var prefix = "[B" + batchNum + ":P" + entry.promptIndex() + "] " + preview(entry.prompt());
+                var tag = "[B" + batchNum + ":P" + entry.promptIndex() + "]";
+                var prefix = tag + " " + preview(entry.prompt());
                 if (options.verbose()) progress.log(prefix + " toolsets " + "starting");
+                log.line(prefix + " started");
+                long started = System.nanoTime();
                 PromptOutcome outcome;
                 try {
                     outcome = prompts.run(entry, batchNum);
                 } catch (InterruptedException e) {
+                    log.prompt(tag, "interrupted", started, null);
                     return;
                 }
-                if (stopping.get() && outcome instanceof PromptOutcome.Failed) return; // cut short by the stop
+                if (stopping.get() && outcome instanceof PromptOutcome.Failed) { // cut short by the stop
+                    log.prompt(tag, "interrupted", started, null);
+                    return;
+                }
                 record(outcome, batchNum, entry);
                 switch (outcome) {
                     case PromptOutcome.Failed f -> {
                         failedInBatch++;
                         progress.log(prefix + " failed: " + f.error());
+                        log.prompt(tag, "failed", started, f.error());
                     }
-                    case PromptOutcome.Discarded d -> discardedInBatch++;
-                    default -> { }
+                    case PromptOutcome.Discarded d -> {
+                        discardedInBatch++;
+                        log.prompt(tag, "discarded (no reasoning)", started, null);
+                    }
+                    case PromptOutcome.Success s -> log.prompt(tag, "completed", started, null);
+                    case PromptOutcome.Interrupted i -> log.prompt(tag, "interrupted", started, null);
                 }
                 if (!(outcome instanceof PromptOutcome.Interrupted)) inBatch++;
                 progress.prompt(outcome);
@@ -209,7 +228,8 @@ final class BatchRunner {
                     processed++;
                 }
                 case PromptOutcome.Discarded d -> {
-                    appendLine(folder.batch(batchNum), d.line());
+                    appendLine(folder.discarded(), d.line()); // batch files hold trajectories only, as in Hermes
+                    checkpoint.completed.add(index);
                     checkpoint.discarded.add(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
@@ -256,7 +276,7 @@ final class BatchRunner {
                 var files = List.copyOf(unsyncedBatchFiles);
                 unsyncedBatchFiles.clear();
                 checkpoint.lastUpdated = now();
-                var content = PyJson.indented(checkpoint.toJson());
+                var content = ToolJson.indented(checkpoint.toJson());
                 lock.unlock();
                 try {
                     for (var file : files) AtomicFiles.force(file); // the lines first, then the checkpoint naming them
@@ -285,7 +305,7 @@ final class BatchRunner {
             for (var file : unsyncedBatchFiles) AtomicFiles.force(file);
             unsyncedBatchFiles.clear();
             checkpoint.lastUpdated = now();
-            AtomicFiles.replace(folder.checkpoint(), PyJson.indented(checkpoint.toJson()));
+            AtomicFiles.replace(folder.checkpoint(), ToolJson.indented(checkpoint.toJson()));
             durable = recorded;
         } finally {
             lock.unlock();
@@ -324,7 +344,7 @@ final class BatchRunner {
             var o = JsonNodeFactory.instance.objectNode();
             o.put("prompt_index", index).put("prompt", prompts.getOrDefault(index, "")).put("error", f.error())
                     .put("attempts", f.attempts()).put("last_attempt", f.lastAttempt());
-            text.append(PyJson.line(o)).append('\n');
+            text.append(ToolJson.compact(o)).append('\n');
         });
         AtomicFiles.replace(folder.failed(), text.toString());
     }
@@ -342,7 +362,7 @@ final class BatchRunner {
         var last = checkpoint.invocations.isEmpty() ? null : checkpoint.invocations.getLast();
         var stats = Statistics.build(checkpoint, options.batchSize(), model, now(), merge, last,
                 last == null ? 0 : durationOf(last), total);
-        AtomicFiles.replace(folder.statistics(), PyJson.indented(stats));
+        AtomicFiles.replace(folder.statistics(), ToolJson.indented(stats));
         return merge;
     }
 

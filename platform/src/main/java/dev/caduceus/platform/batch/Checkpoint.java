@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The run state of {@code checkpoint.json} (batch.md §7.2): the four Hermes keys first, then the
@@ -37,7 +37,8 @@ final class Checkpoint {
     }
 
     final String runName;
-    final Set<Integer> completed = new LinkedHashSet<>();
+    /** Done prompts, sorted as Hermes writes them; discarded prompts count as done, as in Hermes. */
+    final Set<Integer> completed = new TreeSet<>();
     final Map<Integer, BatchStat> batchStats = new TreeMap<>();
     String lastUpdated;
     String datasetSha256;
@@ -45,7 +46,7 @@ final class Checkpoint {
     String distribution;
     long seed;
     int nextBatchNum;
-    final Set<Integer> discarded = new LinkedHashSet<>();
+    final Set<Integer> discarded = new TreeSet<>();
     final Map<Integer, Failure> failed = new TreeMap<>();
     final List<Invocation> invocations = new ArrayList<>();
     String format = FORMAT;

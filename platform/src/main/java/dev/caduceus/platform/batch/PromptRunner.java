@@ -1,5 +1,6 @@
 package dev.caduceus.platform.batch;
 
+import dev.caduceus.spi.tool.ToolJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.platform.agent.ToolSelection;
@@ -10,6 +11,7 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.model.InlineReasoning;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.tool.ToolCatalog;
 import java.io.IOException;
@@ -44,9 +46,11 @@ final class PromptRunner {
     private final Settings settings;
     private final ObjectMapper json;
     private final List<String> registeredTools;
+    private final List<String> columns;
 
+    /** @param columns the sorted {@code tool_stats} columns (batch.md §6.2, {@code --tool_stats_schema}) */
     PromptRunner(Runs runs, ToolCatalog catalog, ToolsetSampler sampler, Workspaces workspaces, Settings settings,
-                 ObjectMapper json) {
+                 ObjectMapper json, List<String> columns) {
         this.runs = runs;
         this.catalog = catalog;
         this.sampler = sampler;
@@ -54,6 +58,7 @@ final class PromptRunner {
         this.settings = settings;
         this.json = json;
         this.registeredTools = catalog.tools().stream().map(t -> t.spec().name()).sorted().toList();
+        this.columns = List.copyOf(columns);
     }
 
     List<String> registeredTools() {
@@ -107,22 +112,30 @@ final class PromptRunner {
         long assistants = result.messages().stream().filter(m -> m.role().equals("assistant")).count();
         if (reason.failed()) return new PromptOutcome.Failed(index, result.error() != null ? result.error() : reason.wireName());
         if (assistants == 0) return new PromptOutcome.Failed(index, "The agent produced no assistant message");
+        var messages = new ArrayList<Message>();
+        var reasoning = new ArrayList<String>();
         int withReasoning = 0, a = 0;
-        for (var m : result.messages())
-            if (m.role().equals("assistant")) {
-                if (ShareGpt.hasReasoning(m, a < thinking.size() ? thinking.get(a) : null)) withReasoning++;
-                a++;
+        for (var m : result.messages()) {
+            if (!m.role().equals("assistant")) {
+                messages.add(m);
+                continue;
             }
+            var moved = moveInlineReasoning(m, a < thinking.size() ? thinking.get(a) : null);
+            a++;
+            messages.add(moved.message());
+            reasoning.add(moved.reasoning());
+            if (ShareGpt.hasReasoning(moved.message(), moved.reasoning())) withReasoning++;
+        }
         var stats = new PromptOutcome.Reasoning((int) assistants, withReasoning);
         if (settings.requireReasoning() && !stats.any()) {
             var tomb = JsonNodeFactory.instance.objectNode();
             tomb.put("prompt_index", index).put("discarded", "no_reasoning").put("prompt", entry.prompt());
-            return new PromptOutcome.Discarded(index, PyJson.line(tomb));
+            return new PromptOutcome.Discarded(index, ToolJson.compact(tomb));
         }
-        var toolStats = ToolStats.of(result.messages(), json);
+        var toolStats = ToolStats.of(messages, json);
         var line = JsonNodeFactory.instance.objectNode();
         line.put("prompt_index", index);
-        line.set("conversations", ShareGpt.conversations(entry.prompt(), result.messages(), thinking, tools, json));
+        line.set("conversations", ShareGpt.conversations(entry.prompt(), messages, reasoning, tools, json));
         var metadata = line.putObject("metadata");
         metadata.put("batch_num", batchNum);
         metadata.put("timestamp", LocalDateTime.now().format(TIMESTAMP));
@@ -134,9 +147,25 @@ final class PromptRunner {
         line.put("api_calls", (int) assistants);
         var used = line.putArray("toolsets_used");
         toolsets.forEach(used::add);
-        line.set("tool_stats", toolStats.toolStats(registeredTools));
-        line.set("tool_error_counts", toolStats.errorCounts(registeredTools));
-        return new PromptOutcome.Success(index, PyJson.line(line), toolStats, stats);
+        line.set("tool_stats", toolStats.toolStats(columns));
+        line.set("tool_error_counts", toolStats.errorCounts(columns));
+        return new PromptOutcome.Success(index, ToolJson.compact(line), toolStats, stats);
+    }
+
+    /** An assistant message with its inline reasoning moved out, and the reasoning it is stored with. */
+    record Moved(Message message, String reasoning) {}
+
+    /**
+     * Hermes' order (batch.md §6.4): the reasoning the model returned (native fields, or a leading block
+     * the provider moved while streaming) if it is not blank, else the inline blocks of the content; the
+     * content without its blocks, stripped, either way.
+     */
+    static Moved moveInlineReasoning(Message m, String reported) {
+        var split = InlineReasoning.split(m.text());
+        var reasoning = reported != null && !InlineReasoning.strip(reported).isEmpty() ? reported : split.reasoning();
+        var content = split.content().isEmpty() ? List.<dev.caduceus.spi.agent.ContentPart>of()
+                : List.<dev.caduceus.spi.agent.ContentPart>of(new dev.caduceus.spi.agent.ContentPart.Text(split.content()));
+        return new Moved(new Message(m.role(), content, m.toolCalls(), m.toolCallId(), m.name()), reasoning);
     }
 
     /**

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * What a run still has to do (batch.md §7.3): with a Caduceus checkpoint for this exact dataset, the
  * entries not in {@code completed_prompts} ∪ {@code discarded_prompts}; otherwise content matching
- * against the prompts recorded in the batch files. Carries the previous state into the new
+ * against the prompts recorded in the batch files and {@code discarded.jsonl} (tombstones inside batch
+ * files, as the previous release wrote them, count too). Carries the previous state into the new
  * checkpoint. Stateless.
  */
 final class Resume {
@@ -24,6 +25,7 @@ final class Resume {
         if (previous != null && previous.matches(dataset.sha256())) {
             err.println("↻ Resuming by prompt index (checkpoint matches the dataset)");
             into.completed.addAll(previous.completed);
+            into.completed.addAll(previous.discarded); // the previous release kept discarded prompts out of completed_prompts
             into.discarded.addAll(previous.discarded);
             into.failed.putAll(previous.failed);
             into.batchStats.putAll(previous.batchStats);
@@ -42,8 +44,11 @@ final class Resume {
         var counted = new HashSet<String>();
         for (var e : dataset.entries()) {
             var key = e.prompt().strip();
-            if (recorded.contains(key)) {
-                if (counted.add(key)) into.completed.add(e.promptIndex());
+            if (recorded.containsKey(key)) {
+                if (counted.add(key)) {
+                    into.completed.add(e.promptIndex());
+                    if (recorded.get(key)) into.discarded.add(e.promptIndex());
+                }
             } else {
                 out.add(e);
             }

@@ -31,6 +31,9 @@ record RunFolder(Path dir) {
 
     Path log() { return dir.resolve("batch.log"); }
 
+    /** Tombstones of prompts discarded for lack of reasoning (§6.4): {@code {"prompt_index", "discarded", "prompt"}}. */
+    Path discarded() { return dir.resolve("discarded.jsonl"); }
+
     Path batch(int num) { return dir.resolve("batch_" + num + ".jsonl"); }
 
     /** The batch files by number (numeric order, not lexicographic). */
@@ -47,26 +50,43 @@ record RunFolder(Path dir) {
     }
 
     boolean hasResults() throws IOException {
-        return Files.exists(checkpoint()) || !batchFiles().isEmpty();
+        return Files.exists(checkpoint()) || Files.exists(discarded()) || !batchFiles().isEmpty();
     }
 
     /** {@code --overwrite}: the run's result files, nothing else (§7.1). */
     void deleteResults() throws IOException {
         for (var p : batchFiles().values()) Files.deleteIfExists(p);
-        for (var p : List.of(checkpoint(), trajectories(), statistics(), failed())) Files.deleteIfExists(p);
+        for (var p : List.of(checkpoint(), trajectories(), statistics(), failed(), discarded())) Files.deleteIfExists(p);
     }
 
-    /** The trimmed prompts recorded in the batch files: first {@code human} value, or a tombstone's {@code prompt}. */
-    Set<String> recordedPrompts(ObjectMapper json) throws IOException {
-        var out = new HashSet<String>();
-        for (var file : batchFiles().values())
+    /**
+     * The trimmed prompts recorded so far, each mapped to whether it was discarded: the first
+     * {@code human} value of each trajectory in the batch files, and the {@code prompt} of each
+     * tombstone in {@code discarded.jsonl} or, as runs of the previous release wrote them, in a batch file.
+     */
+    java.util.Map<String, Boolean> recordedPrompts(ObjectMapper json) throws IOException {
+        var out = new java.util.HashMap<String, Boolean>();
+        var files = new ArrayList<>(batchFiles().values());
+        if (Files.exists(discarded())) files.add(discarded());
+        for (var file : files)
             for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                 var node = parse(line, json);
                 if (node == null) continue;
                 var prompt = promptOf(node);
-                if (prompt != null) out.add(prompt.strip());
+                if (prompt != null) out.merge(prompt.strip(), node.has("discarded"), Boolean::logicalAnd);
             }
         return out;
+    }
+
+    /** Starts this invocation's {@code batch.log}: the previous ones move to {@code batch.log.1} … {@code .9}. */
+    void rotateLog() throws IOException {
+        if (!Files.exists(log())) return;
+        Files.deleteIfExists(dir.resolve("batch.log.9"));
+        for (int n = 8; n >= 1; n--) {
+            var from = dir.resolve("batch.log." + n);
+            if (Files.exists(from)) Files.move(from, dir.resolve("batch.log." + (n + 1)));
+        }
+        Files.move(log(), dir.resolve("batch.log.1"));
     }
 
     /** Counts of the §8.1 filters. */
@@ -90,13 +110,13 @@ record RunFolder(Path dir) {
                     invalid++;
                     continue;
                 }
-                if (node.has("discarded")) {
+                if (node.has("discarded")) { // a tombstone of the previous release, inside a batch file
                     discarded++;
                     continue;
                 }
                 boolean hallucinated = false;
-                for (var name : (Iterable<String>) () -> node.path("tool_stats").fieldNames())
-                    if (!registeredTools.contains(name)) hallucinated = true;
+                for (var e : node.path("tool_stats").properties())
+                    if (e.getValue().path("count").asInt() > 0 && !registeredTools.contains(e.getKey())) hallucinated = true;
                 if (hallucinated) {
                     unknown++;
                     continue;

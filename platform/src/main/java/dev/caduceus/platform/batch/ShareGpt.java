@@ -1,11 +1,13 @@
 package dev.caduceus.platform.batch;
 
+import dev.caduceus.spi.tool.ToolJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.model.InlineReasoning;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -74,32 +76,32 @@ final class ShareGpt {
             o.set("parameters", t.parameters());
             o.putNull("required");
         }
-        return SYSTEM_TEMPLATE.replace("{tools}", PyJson.line(list));
+        return SYSTEM_TEMPLATE.replace("{tools}", ToolJson.compact(list));
     }
 
     static String withCalls(Message m, String reasoning) {
         var text = new StringBuilder();
-        if (reasoning != null && !reasoning.isBlank()) text.append("<think>\n").append(reasoning).append("\n</think>\n");
+        if (hasText(reasoning)) text.append("<think>\n").append(reasoning).append("\n</think>\n");
         var content = m.text();
-        if (!content.isBlank()) text.append(scratchpadToThink(content)).append('\n');
+        if (hasText(content)) text.append(scratchpadToThink(content)).append('\n');
         for (var call : m.toolCalls()) {
             var o = NODES.objectNode();
             o.put("name", call.name());
             o.set("arguments", arguments(call.arguments()));
-            text.append("<tool_call>\n").append(PyJson.line(o)).append("\n</tool_call>\n");
+            text.append("<tool_call>\n").append(ToolJson.compact(o)).append("\n</tool_call>\n");
         }
         var value = text.toString();
         if (!value.contains("<think>")) value = "<think>\n</think>\n" + value;
-        return value.stripTrailing();
+        return rstrip(value);
     }
 
     static String finalAnswer(Message m, String reasoning) {
         var text = new StringBuilder();
-        if (reasoning != null && !reasoning.isBlank()) text.append("<think>\n").append(reasoning).append("\n</think>\n");
+        if (hasText(reasoning)) text.append("<think>\n").append(reasoning).append("\n</think>\n");
         text.append(scratchpadToThink(m.text()));
         var value = text.toString();
         if (!value.contains("<think>")) value = "<think>\n</think>\n" + value;
-        return value.strip();
+        return InlineReasoning.strip(value);
     }
 
     static String toolResponse(Message tool, ObjectMapper json) {
@@ -107,7 +109,7 @@ final class ShareGpt {
         o.put("tool_call_id", tool.toolCallId());
         o.put("name", tool.name());
         o.set("content", parsedContent(tool.text(), json));
-        return "<tool_response>\n" + PyJson.line(o) + "\n</tool_response>";
+        return "<tool_response>\n" + ToolJson.compact(o) + "\n</tool_response>";
     }
 
     /** The content as JSON when it starts with {@code {} or {@code [} and parses, else the string. */
@@ -126,7 +128,7 @@ final class ShareGpt {
 
     /** Whether an assistant turn has reasoning (batch.md §6.4). */
     static boolean hasReasoning(Message m, String reasoning) {
-        if (reasoning != null && !reasoning.isBlank()) return true;
+        if (hasText(reasoning)) return true;
         var content = m.text();
         if (content.contains("<REASONING_SCRATCHPAD>")) return true;
         var think = THINK_BLOCK.matcher(content);
@@ -137,6 +139,18 @@ final class ShareGpt {
     private static JsonNode arguments(ObjectNode arguments) {
         if (arguments.has(dev.caduceus.platform.agent.ToolDispatcher.INVALID_ARGUMENTS)) return NODES.objectNode();
         return arguments;
+    }
+
+    /** Python's truthiness of {@code s and s.strip()}. */
+    static boolean hasText(String s) {
+        return s != null && !InlineReasoning.strip(s).isEmpty();
+    }
+
+    /** Python's {@code str.rstrip()}. */
+    static String rstrip(String s) {
+        int end = s.length();
+        while (end > 0 && InlineReasoning.isSpace(s.charAt(end - 1))) end--;
+        return s.substring(0, end);
     }
 
     private static String scratchpadToThink(String content) {

@@ -16,6 +16,7 @@ final class ContributionCollector {
     private final List<Contribution<Tool>> tools = new ArrayList<>();
     private final List<Contribution<ToolsetSpec>> toolsets = new ArrayList<>();
     private final List<Contribution<DistributionSpec>> distributions = new ArrayList<>();
+    private final List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas = new ArrayList<>();
     private final List<Contribution<ModelProvider>> modelProviders = new ArrayList<>();
     private final List<Contribution<AgentRuntime>> agentRuntimes = new ArrayList<>();
     private final List<Contribution<ResponseHistory>> responseHistories = new ArrayList<>();
@@ -26,6 +27,7 @@ final class ContributionCollector {
         tools.addAll(c.tools());
         toolsets.addAll(c.toolsets());
         distributions.addAll(c.distributions());
+        toolStatsSchemas.addAll(c.toolStatsSchemas());
         modelProviders.addAll(c.modelProviders());
         agentRuntimes.addAll(c.agentRuntimes());
         responseHistories.addAll(c.responseHistories());
@@ -33,6 +35,6 @@ final class ContributionCollector {
 
     Contributions build() {
         return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes,
-                responseHistories);
+                responseHistories, toolStatsSchemas);
     }
 }

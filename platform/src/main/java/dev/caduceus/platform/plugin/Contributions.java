@@ -19,7 +19,8 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
                             List<Contribution<DistributionSpec>> distributions,
                             List<Contribution<ModelProvider>> modelProviders,
                             List<Contribution<AgentRuntime>> agentRuntimes,
-                            List<Contribution<ResponseHistory>> responseHistories) {
+                            List<Contribution<ResponseHistory>> responseHistories,
+                            List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas) {
     public Contributions {
         endpoints = List.copyOf(endpoints);
         tools = List.copyOf(tools);
@@ -28,5 +29,6 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
         modelProviders = List.copyOf(modelProviders);
         agentRuntimes = List.copyOf(agentRuntimes);
         responseHistories = List.copyOf(responseHistories);
+        toolStatsSchemas = List.copyOf(toolStatsSchemas);
     }
 }

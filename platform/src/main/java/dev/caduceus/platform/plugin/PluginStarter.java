@@ -75,7 +75,8 @@ final class PluginStarter {
                     collect(view, "distributions", () -> plugin.distributions(ctx)),
                     collect(view, "modelProviders", () -> plugin.modelProviders(ctx)),
                     collect(view, "agentRuntimes", () -> plugin.agentRuntimes(ctx)),
-                    collect(view, "responseHistories", () -> plugin.responseHistories(ctx)));
+                    collect(view, "responseHistories", () -> plugin.responseHistories(ctx)),
+                    collect(view, "toolStatsSchemas", () -> plugin.toolStatsSchemas(ctx)));
             var kinds = new ArrayList<String>();
             if (!contributions.endpoints().isEmpty()) kinds.add("endpoints");
             if (!contributions.tools().isEmpty()) kinds.add("tools");
@@ -84,6 +85,7 @@ final class PluginStarter {
             if (!contributions.modelProviders().isEmpty()) kinds.add("model_providers");
             if (!contributions.agentRuntimes().isEmpty()) kinds.add("agent_runtimes");
             if (!contributions.responseHistories().isEmpty()) kinds.add("response_history");
+            if (!contributions.toolStatsSchemas().isEmpty()) kinds.add("tool_stats_schemas");
             var started = new StartedPlugin(view, plugin, ctx, kinds);
             log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);
             return new Result(started, contributions);

@@ -46,7 +46,8 @@ public final class Registries {
         var toolsByName = new LinkedHashMap<String, Tool>();
         b.tools.forEach((name, c) -> toolsByName.put(name, c.value()));
         this.tools = new ToolCatalogImpl(toolsByName, booted.contributions().toolsets().stream().map(Contribution::value).toList(),
-                booted.contributions().distributions().stream().map(Contribution::value).toList());
+                booted.contributions().distributions().stream().map(Contribution::value).toList(),
+                booted.contributions().toolStatsSchemas().stream().map(Contribution::value).toList());
         this.features = b.features;
         this.familyFeatures = Map.copyOf(b.familyFeatures);
         this.modelProviders = booted.contributions().modelProviders();
@@ -91,6 +92,7 @@ public final class Registries {
         }
         uniqueAll("toolset name", c.toolsets(), t -> t.name());
         uniqueAll("distribution name", c.distributions(), d -> d.name());
+        uniqueAll("tool stats schema name", c.toolStatsSchemas(), s -> s.name());
         var providerIds = new HashMap<String, Contribution<?>>();
         for (var p : c.modelProviders()) unique("model provider id", call(p, "id()", () -> p.value().id()), p, providerIds);
         var runtimeIds = new HashMap<String, Contribution<?>>();

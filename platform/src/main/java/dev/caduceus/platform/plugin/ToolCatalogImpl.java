@@ -33,6 +33,7 @@ final class ToolCatalogImpl implements ToolCatalog {
     private final Map<String, Tool> tools;
     private final Map<String, ToolsetSpec> toolsets;
     private final List<DistributionSpec> distributions;
+    private final List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas;
     // Every turn asks for its tools: the lists and each toolset's resolution are computed once.
     private final List<Tool> toolList;
     private final List<ToolsetSpec> toolsetList;
@@ -41,6 +42,15 @@ final class ToolCatalogImpl implements ToolCatalog {
 
     /** @param tools by name; every map is copied */
     ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
+        this(tools, toolsets, distributions, List.of());
+    }
+
+    /** @param tools by name; every map is copied */
+    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
+                    List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas) {
+        var schemas = new TreeMap<String, dev.caduceus.spi.tool.ToolStatsSchema>();
+        toolStatsSchemas.forEach(s -> schemas.put(s.name(), s));
+        this.toolStatsSchemas = List.copyOf(schemas.values());
         this.tools = Collections.unmodifiableMap(new TreeMap<>(tools));
         var sets = new TreeMap<String, ToolsetSpec>();
         toolsets.forEach(t -> sets.put(t.name(), t));
@@ -100,6 +110,11 @@ final class ToolCatalogImpl implements ToolCatalog {
     @Override
     public List<DistributionSpec> distributions() {
         return distributions;
+    }
+
+    @Override
+    public List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas() {
+        return toolStatsSchemas;
     }
 
     @Override

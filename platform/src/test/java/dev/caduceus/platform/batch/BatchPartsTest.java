@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.agent.ContentPart;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.ToolJson;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.nio.file.Files;
@@ -71,8 +72,28 @@ class BatchPartsTest {
 
     static BatchCommand parse(String... args) {
         var command = new BatchCommand();
-        new CommandLine(command).parseArgs(args);
+        BatchCommand.configure(new CommandLine(command)).parseArgs(args);
         return command;
+    }
+
+    @Test
+    void aFlagGivenTwiceKeepsTheLastValueAndIsNamedInAWarning() throws Exception {
+        var command = parse("--dataset_file=d.jsonl", "--batch_size=5", "--run_name=r", "--batch-size", "7",
+                "--api_key=one", "--api-key=two", "--resume");
+        assertEquals(7, command.validate().batchSize());
+        assertEquals(List.of("⚠️  --batch_size was given 2 times; using the last value: 7",
+                "⚠️  --api_key was given 2 times; using the last value: (hidden)"), command.repeatedFlagWarnings());
+    }
+
+    @Test
+    void inlineReasoningIsMovedOutOfTheContentUnlessTheModelReportedReasoning() {
+        var inline = PromptRunner.moveInlineReasoning(Message.assistant("Intro <THOUGHT> why </THOUGHT> end"), null);
+        assertEquals("why", inline.reasoning());
+        assertEquals("Intro  end", inline.message().text());
+        var reported = PromptRunner.moveInlineReasoning(Message.assistant("<thinking>x</thinking>Answer"), "native");
+        assertEquals("native", reported.reasoning());
+        assertEquals("Answer", reported.message().text());
+        assertEquals("<think>\nwhy\n</think>\nIntro  end", ShareGpt.finalAnswer(inline.message(), inline.reasoning()));
     }
 
     @Test
@@ -191,7 +212,7 @@ class BatchPartsTest {
         assertEquals(5, conv.size());
         assertTrue(conv.get(0).path("value").asText().contains(
                 "<tools>\n[{\"name\": \"terminal\", \"description\": \"Run a command\", \"parameters\": {\"type\": \"object\"}, \"required\": null}]\n</tools>"));
-        assertEquals("{\"from\": \"human\", \"value\": \"List files\"}", PyJson.line(conv.get(1)));
+        assertEquals("{\"from\": \"human\", \"value\": \"List files\"}", ToolJson.compact(conv.get(1)));
         assertEquals("<think>\nLet me look.\n</think>\n<tool_call>\n{\"name\": \"terminal\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>",
                 conv.get(2).path("value").asText());
         assertEquals("<tool_response>\n{\"tool_call_id\": \"call_1\", \"name\": \"terminal\", \"content\": {\"output\": \"README.md\", \"exit_code\": 0, \"error\": null}}\n</tool_response>",
@@ -228,9 +249,9 @@ class BatchPartsTest {
         var registered = List.of("memory", "read_file", "terminal");
         assertEquals("{\"memory\": {\"count\": 0, \"success\": 0, \"failure\": 0}, \"read_file\": {\"count\": 1, \"success\": 0, \"failure\": 1}, "
                 + "\"terminal\": {\"count\": 1, \"success\": 1, \"failure\": 0}, \"dream_tool\": {\"count\": 1, \"success\": 0, \"failure\": 1}}",
-                PyJson.line(stats.toolStats(registered)));
+                ToolJson.compact(stats.toolStats(registered)));
         assertEquals("{\"memory\": 0, \"read_file\": 1, \"terminal\": 0, \"dream_tool\": 1}",
-                PyJson.line(stats.errorCounts(registered)));
+                ToolJson.compact(stats.errorCounts(registered)));
         assertTrue(ToolStats.isFailure("{\"success\": false}", JSON));
         assertTrue(ToolStats.isFailure("{\"content\": {\"error\": \"x\"}}", JSON));
         assertTrue(ToolStats.isFailure("", JSON));
@@ -256,10 +277,10 @@ class BatchPartsTest {
         c.batch(0).processed = 4;
         c.seed = -5;
         c.datasetSha256 = "abc";
-        var text = PyJson.indented(c.toJson());
+        var text = ToolJson.indented(c.toJson());
         assertTrue(text.startsWith("{\n  \"run_name\": \"r\",\n  \"completed_prompts\": [\n    0,\n    2\n  ],\n  \"batch_stats\": {"), text);
         var back = Checkpoint.fromJson(JSON.readTree(text), "r");
-        assertEquals(text, PyJson.indented(back.toJson()));
+        assertEquals(text, ToolJson.indented(back.toJson()));
         assertTrue(back.matches("abc"));
         assertFalse(back.matches("other"));
         var target = dir.resolve("checkpoint.json");
@@ -302,12 +323,13 @@ class BatchPartsTest {
         Files.writeString(folder.batch(10), ok.formatted(10, "ten"));
         Files.writeString(folder.batch(2), ok.formatted(2, "two") + "{torn\n" + ok.formatted(2, "two")
                 + "{\"prompt_index\": 3, \"discarded\": \"no_reasoning\", \"prompt\": \"x\"}\n"
-                + "{\"prompt_index\": 4, \"conversations\": [], \"tool_stats\": {\"dream\": {}}}\n");
+                + "{\"prompt_index\": 4, \"conversations\": [], \"tool_stats\": {\"dream\": {\"count\": 1}}}\n"
+                + ok.formatted(5, "padded").replace("{\"terminal\": {}}", "{\"browser_click\": {\"count\": 0}, \"terminal\": {}}"));
         var result = folder.merge(Set.of("terminal"), JSON);
         var lines = Files.readAllLines(folder.trajectories());
-        assertEquals(2, lines.size());
-        assertTrue(lines.get(0).contains("\"two\"") && lines.get(1).contains("\"ten\""), "batch_2 before batch_10");
-        assertEquals(new RunFolder.MergeResult(2, 2, 1, 1, 1, 1), result);
+        assertEquals(3, lines.size(), "a column of the Hermes schema that was never called is no hallucination");
+        assertTrue(lines.get(0).contains("\"two\"") && lines.get(2).contains("\"ten\""), "batch_2 before batch_10");
+        assertEquals(new RunFolder.MergeResult(3, 2, 1, 1, 1, 1), result);
     }
 
     @Test
@@ -321,7 +343,7 @@ class BatchPartsTest {
         c.batch(1).tools.put("web_search", b);
         c.completed.add(0);
         var stats = Statistics.build(c, 10, "m", "t", new RunFolder.MergeResult(1, 2, 0, 0, 0, 0), null, 0, 1.234);
-        var text = PyJson.line(stats.path("tool_statistics"));
+        var text = ToolJson.compact(stats.path("tool_statistics"));
         assertEquals("{\"web_search\": {\"count\": 20, \"success\": 20, \"failure\": 0, \"success_rate\": 100.0, \"failure_rate\": 0.0}, "
                 + "\"terminal\": {\"count\": 12, \"success\": 11, \"failure\": 1, \"success_rate\": 91.67, \"failure_rate\": 8.33}}", text);
         assertEquals(1.23, stats.path("duration_seconds").asDouble());
@@ -333,8 +355,8 @@ class BatchPartsTest {
         var o = JsonNodeFactory.instance.objectNode();
         o.put("a", "é ✓ \"q\"\n").putArray("b");
         o.putObject("c");
-        assertEquals("{\"a\": \"é ✓ \\\"q\\\"\\n\", \"b\": [], \"c\": {}}", PyJson.line(o));
-        assertEquals("{\n  \"a\": \"é ✓ \\\"q\\\"\\n\",\n  \"b\": [],\n  \"c\": {}\n}", PyJson.indented(o));
+        assertEquals("{\"a\": \"é ✓ \\\"q\\\"\\n\", \"b\": [], \"c\": {}}", ToolJson.compact(o));
+        assertEquals("{\n  \"a\": \"é ✓ \\\"q\\\"\\n\",\n  \"b\": [],\n  \"c\": {}\n}", ToolJson.indented(o));
     }
 
     @Test

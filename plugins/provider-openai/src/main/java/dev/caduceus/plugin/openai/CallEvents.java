@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.Usage;
 import dev.caduceus.spi.model.FinishReason;
+import dev.caduceus.spi.model.InlineReasoning;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import java.util.function.Consumer;
@@ -13,13 +14,15 @@ import java.util.function.Consumer;
  * {@link ModelEvent}s in order: reasoning and text deltas as they come, each whole tool call when the
  * choice finishes, then one {@link ModelEvent.UsageReport} (the last usage seen) and exactly one
  * {@link ModelEvent.Finish}. A {@code stop} (or missing) finish reason with tool calls reads
- * {@code TOOL_CALLS}, since some servers send {@code stop}. One instance per call; not thread-safe.
+ * {@code TOOL_CALLS}, since some servers send {@code stop}. A reasoning block leading the content
+ * ({@code <think>}, {@code <thinking>}, … in any case) goes to the reasoning through the SPI's
+ * {@link InlineReasoning.Streaming}, the same extraction the batch runner uses. One instance per call; not thread-safe.
  */
 final class CallEvents {
     private final Consumer<ModelEvent> sink;
     private final UpstreamErrors errors;
     private final ToolCallBuffer toolCalls;
-    private final ThinkSplitter think;
+    private final InlineReasoning.Streaming think;
     private boolean emitted;
     private boolean calledTools;
     private String finishReason;
@@ -29,7 +32,7 @@ final class CallEvents {
         this.sink = sink;
         this.errors = errors;
         this.toolCalls = new ToolCallBuffer(json);
-        this.think = new ThinkSplitter(this::text, this::reasoning);
+        this.think = new InlineReasoning.Streaming(this::text, this::reasoning);
     }
 
     /** Whether any text, reasoning or tool call reached the sink (then a failure is not retryable). */

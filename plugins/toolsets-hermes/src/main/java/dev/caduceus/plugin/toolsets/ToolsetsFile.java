@@ -2,6 +2,7 @@ package dev.caduceus.plugin.toolsets;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,14 +12,18 @@ import java.util.List;
  * The bundled {@code toolsets.json}, next to this class in the jar: {@code {"toolsets": [{name,
  * description, tools, includes}], "distributions": [{name, description, toolsetPercent}]}}: the
  * toolsets of tools.md §4 and the distributions of batch.md §2.3 (key order of {@code toolsetPercent}
- * is the sampling order). Immutable.
+ * is the sampling order), and {@code "toolStatsSchemas": [{name, source, toolNames}]}: Hermes' full list
+ * of tool names for {@code caduceus batch --tool_stats_schema hermes}, with the Hermes commit it was
+ * read from. Immutable.
  */
-record ToolsetsFile(List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
+record ToolsetsFile(List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
+                    List<ToolStatsSchema> toolStatsSchemas) {
     static final String RESOURCE = "toolsets.json";
 
     ToolsetsFile {
         toolsets = toolsets == null ? List.of() : List.copyOf(toolsets);
         distributions = distributions == null ? List.of() : List.copyOf(distributions);
+        toolStatsSchemas = toolStatsSchemas == null ? List.of() : List.copyOf(toolStatsSchemas);
     }
 
     /** Reads the resource with this plugin's class loader; a missing or malformed file is a packaging bug. */

@@ -95,4 +95,16 @@ class ToolsetsPluginTest {
             @Override public ToolResult call(ToolCall call, ToolContext ctx) { return new ToolResult.Ok("{}"); }
         };
     }
+
+    @Test
+    void contributesHermesToolNamesAsTheHermesToolStatsSchema() {
+        var schemas = new ToolsetsPlugin().toolStatsSchemas(FakePlatformContext.builder("toolsets-hermes").build());
+        assertEquals(1, schemas.size());
+        var hermes = schemas.getFirst();
+        assertEquals("hermes", hermes.name());
+        assertTrue(hermes.source().contains("NousResearch/hermes-agent@00075f36"), hermes.source());
+        assertEquals(90, hermes.toolNames().size());
+        assertEquals(new TreeSet<>(hermes.toolNames()).stream().toList(), hermes.toolNames(), "sorted, no duplicates");
+        assertTrue(hermes.toolNames().containsAll(List.of("terminal", "web_search", "read_file", "memory", "browser_click")));
+    }
 }
