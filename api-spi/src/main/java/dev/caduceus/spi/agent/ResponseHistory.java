@@ -15,8 +15,12 @@ import java.util.Optional;
  */
 public interface ResponseHistory {
 
-    /** The conversation up to and including {@code responseId}, or empty when it is not stored. */
-    Optional<Conversation> load(String responseId);
+    /**
+     * The conversation up to and including {@code responseId}, or empty when it is not stored or
+     * is not key {@code owner}'s ({@link dev.caduceus.spi.http.Caller#name()}; the admin key's
+     * {@value dev.caduceus.spi.http.Caller#ADMIN} may load any).
+     */
+    Optional<Conversation> load(String owner, String responseId);
 
     /**
      * A stored conversation.

@@ -13,13 +13,20 @@ import java.util.Set;
  * @param limit           page size, 1–100
  * @param beforeCreatedAt keyset cursor: only runs strictly after this position in the order, or null
  * @param beforeRunId     the cursor's run id (with {@code beforeCreatedAt})
+ * @param owner           only runs of this key, or null for every key's (the admin's view)
  */
 public record RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
-                       String beforeRunId) {
+                       String beforeRunId, String owner) {
     public RunQuery {
         statuses = Set.copyOf(statuses);
         if (limit < 1 || limit > 100) throw new IllegalArgumentException("limit must be 1-100");
         if ((beforeCreatedAt == null) != (beforeRunId == null))
             throw new IllegalArgumentException("beforeCreatedAt and beforeRunId go together");
+    }
+
+    /** Every key's runs. */
+    public RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
+                    String beforeRunId) {
+        this(statuses, sessionId, jobId, limit, beforeCreatedAt, beforeRunId, null);
     }
 }

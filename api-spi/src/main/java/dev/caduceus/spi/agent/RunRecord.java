@@ -18,11 +18,13 @@ import java.time.Instant;
  * @param error        redacted error text when failed or interrupted, else null
  * @param pendingSteer steering text accepted after the final answer, else null
  * @param approval     the oldest pending approval request while waiting, else null
+ * @param owner        the key the run belongs to ({@link RunRequest#owner()})
  */
 public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
                         String model, String jobId, long lastSeq, String lastEvent, String output, Usage usage,
-                        String error, String pendingSteer, RunEvent.ApprovalRequested approval) {
+                        String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner) {
     public RunRecord {
+        requireNonNull(owner, "owner");
         requireNonNull(runId, "runId");
         requireNonNull(status, "status");
         requireNonNull(createdAt, "createdAt");

@@ -22,11 +22,14 @@ import java.util.Map;
  * @param stream        whether someone reads the answer while it is written (a streaming client, a
  *                      run's event stream); {@code false} lets the runtime ask the model for whole
  *                      answers, which costs the model, the network and this host less than a stream
+ * @param owner         the name of the key the run belongs to ({@link dev.caduceus.spi.http.Caller#name()});
+ *                      its session transcript and memory are that key's own, and so is the run record
  */
 public record RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
                          String sessionId, String sessionKey, ModelOptions options, int maxIterations,
-                         Map<String, String> metadata, boolean stream) {
+                         Map<String, String> metadata, boolean stream, String owner) {
     public RunRequest {
+        requireNonNull(owner, "owner");
         messages = List.copyOf(messages);
         toolsets = List.copyOf(toolsets);
         requireNonNull(options, "options");
@@ -34,10 +37,24 @@ public record RunRequest(String model, List<Message> messages, String instructio
         if (maxIterations < 0) throw new IllegalArgumentException("maxIterations must be >= 0");
     }
 
-    /** A request whose answer is read while it is written ({@code stream} true). */
+    /** A request of the admin key. */
+    public RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
+                      String sessionId, String sessionKey, ModelOptions options, int maxIterations,
+                      Map<String, String> metadata, boolean stream) {
+        this(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations, metadata, stream,
+                dev.caduceus.spi.http.Caller.ADMIN);
+    }
+
+    /** A request of the admin key whose answer is read while it is written ({@code stream} true). */
     public RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
                       String sessionId, String sessionKey, ModelOptions options, int maxIterations,
                       Map<String, String> metadata) {
         this(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations, metadata, true);
+    }
+
+    /** This request on behalf of key {@code name}. */
+    public RunRequest ownedBy(String name) {
+        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
+                metadata, stream, name);
     }
 }

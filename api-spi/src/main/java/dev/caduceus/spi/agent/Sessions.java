@@ -12,6 +12,10 @@ import java.util.List;
  */
 public interface Sessions {
 
-    /** The stored messages of {@code sessionId}, oldest first; empty for an unknown session. */
-    List<Message> transcript(String sessionId);
+    /**
+     * The stored messages of session {@code sessionId} of key {@code owner}
+     * ({@link dev.caduceus.spi.http.Caller#name()}: each key has its own sessions), oldest first;
+     * empty for an unknown session.
+     */
+    List<Message> transcript(String owner, String sessionId);
 }

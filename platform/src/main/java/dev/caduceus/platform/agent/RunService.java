@@ -194,14 +194,15 @@ public final class RunService implements Runs {
         if (durability == null) throw new UnsupportedOperationException("this host keeps no run journal");
         var journal = durability.journal();
         var keyNotBefore = clock.instant().minus(durability.idempotencyRetention());
-        if (options.idempotencyKey() != null) {
-            var recorded = journal.findKey(options.idempotencyKey(), keyNotBefore);
+        var key = scopedKey(request.owner(), options.idempotencyKey());
+        if (key != null) {
+            var recorded = journal.findKey(key, keyNotBefore);
             if (recorded.isPresent()) return replay(recorded.get(), options);
         }
         var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout());
         admit();
         try {
-            var raced = journal.create(run.record(), options.idempotencyKey(), options.fingerprint(), keyNotBefore);
+            var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore);
             if (raced.isPresent()) {
                 release();
                 return replay(raced.get(), options);
@@ -220,6 +221,15 @@ public final class RunService implements Runs {
         var handle = find(key.runId()).orElseThrow(() -> new IllegalStateException("recorded run vanished: " + key.runId()));
         var status = record(key.runId()).map(RunRecord::status).orElse(RunStatus.INTERRUPTED);
         return new RunStart(handle, status, true);
+    }
+
+    /**
+     * An {@code Idempotency-Key} as stored: each key name has its own keys (the same key from two
+     * tenants is two runs, and never replays the other's); the admin key's are stored as they came.
+     */
+    static String scopedKey(String owner, String key) {
+        if (key == null || owner.equals(dev.caduceus.spi.http.Caller.ADMIN)) return key;
+        return owner + "\u001f" + key;
     }
 
     private static String newId() {
@@ -300,7 +310,7 @@ public final class RunService implements Runs {
         var messages = new ArrayList<Message>();
         if (!request.messages().isEmpty()) messages.add(request.messages().getLast());
         messages.addAll(result.messages());
-        sessions.append(request.sessionId(), messages);
+        sessions.append(SessionStore.scoped(request.owner(), request.sessionId()), messages);
     }
 
     @Override

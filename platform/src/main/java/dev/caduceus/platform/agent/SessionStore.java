@@ -26,6 +26,15 @@ public final class SessionStore implements Sessions {
     }
 
     /** Appends {@code messages} to the session in one transaction and marks it used now. */
+    /**
+     * A session id as stored: each key has its own sessions (a tenant that sends another's session
+     * id gets an empty one); the admin key's are stored as they came, as before keys had names.
+     */
+    public static String scoped(String owner, String sessionId) {
+        return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? sessionId : owner + "\u001f" + sessionId;
+    }
+
+    /** Appends to the stored session {@code sessionId} (already {@link #scoped}). */
     public void append(String sessionId, List<Message> messages) {
         var now = clock.instant().toString();
         var rows = messages.stream().map(this::write).toList();
@@ -55,10 +64,11 @@ public final class SessionStore implements Sessions {
     }
 
     @Override
-    public List<Message> transcript(String sessionId) {
+    public List<Message> transcript(String owner, String sessionId) {
+        var stored = scoped(owner, sessionId);
         var rows = database.read(sql -> sql.query(
                 "SELECT message_json FROM session_messages WHERE session_id = ? ORDER BY seq", r -> r.getString(1),
-                sessionId));
+                stored));
         return rows.stream().map(this::read).toList();
     }
 

@@ -17,11 +17,15 @@ record TurnScope(String runId, String sessionId, String memoryScope, RunContext 
 
     static TurnScope of(RunContext run, RunRequest request) {
         var runId = run.runId();
-        var sessionId = request.sessionId() != null ? request.sessionId() : runId;
+        // A named key's sessions (terminal state, workspace) and memory are its own: the same session
+        // id or session key from another key is another session and another memory.
+        var sessionId = request.sessionId() != null ? SessionStore.scoped(request.owner(), request.sessionId()) : runId;
         String scope;
         if (request.metadata().containsKey("job_id")) scope = "job:" + request.metadata().get("job_id");
         else if (request.sessionKey() != null && !request.sessionKey().isBlank()) scope = "key:" + sha256(request.sessionKey());
         else scope = request.sessionId() != null ? "session:" + request.sessionId() : null;
+        if (scope != null && !request.owner().equals(dev.caduceus.spi.http.Caller.ADMIN))
+            scope = "owner:" + request.owner() + "/" + scope;
         return new TurnScope(runId, sessionId, scope, run);
     }
 

@@ -22,13 +22,14 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The SQL of the durable run tables ({@code V2__runs.sql}): status rows, events, idempotency keys.
+ * The SQL of the durable run tables ({@code V2__runs.sql}, {@code V4__run_owners.sql}): status rows
+ * (with the key that owns each run), events, idempotency keys.
  * Events and records are stored as JSON with the SPI's logical type names. Thread-safe (stateless
  * over the {@link Database}); the {@code Sql}-taking methods run inside the caller's transaction.
  */
 final class RunStore {
     private static final String COLUMNS = "run_id, status, created_at, updated_at, session_id, model, job_id, last_seq, "
-            + "last_event, output, usage_json, error, pending_steer, approval_json";
+            + "last_event, output, usage_json, error, pending_steer, approval_json, owner";
     private static final String LIVE_STATUSES = "('queued', 'running', 'waiting_for_approval', 'stopping')";
     private static final String TERMINAL_STATUSES = "('completed', 'failed', 'cancelled', 'interrupted')";
 
@@ -67,10 +68,10 @@ final class RunStore {
                 sql.update("INSERT INTO run_idempotency_keys (idempotency_key, fingerprint, run_id, created_at) "
                         + "VALUES (?, ?, ?, ?)", key, fingerprint, run.runId(), run.createdAt().toEpochMilli());
             }
-            sql.update("INSERT INTO runs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql.update("INSERT INTO runs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
                     run.sessionId(), run.model(), run.jobId(), run.lastSeq(), run.lastEvent(), run.output(),
-                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()));
+                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner());
             return Optional.empty();
         });
     }
@@ -106,6 +107,10 @@ final class RunStore {
         if (q.jobId() != null) {
             where.add("job_id = ?");
             args.add(q.jobId());
+        }
+        if (q.owner() != null) {
+            where.add("owner = ?");
+            args.add(q.owner());
         }
         if (q.beforeCreatedAt() != null) {
             where.add("(created_at < ? OR (created_at = ? AND run_id < ?))");
@@ -171,7 +176,8 @@ final class RunStore {
         return new RunRecord(r.getString(1), RunStatus.valueOf(r.getString(2).toUpperCase(Locale.ROOT)),
                 Instant.ofEpochMilli(r.getLong(3)), Instant.ofEpochMilli(r.getLong(4)), r.getString(5), r.getString(6),
                 r.getString(7), r.getLong(8), r.getString(9), r.getString(10), fromJson(r.getString(11), Usage.class),
-                r.getString(12), r.getString(13), (RunEvent.ApprovalRequested) fromJson(r.getString(14), RunEvent.class));
+                r.getString(12), r.getString(13), (RunEvent.ApprovalRequested) fromJson(r.getString(14), RunEvent.class),
+                r.getString(15));
     }
 
     private String toJson(Object value) {

@@ -22,9 +22,9 @@ record BoundResponseHistory(ResponseHistory history, ClassLoader loader) impleme
     }
 
     @Override
-    public Optional<Conversation> load(String responseId) {
+    public Optional<Conversation> load(String owner, String responseId) {
         try {
-            return PluginCalls.with(loader, () -> history.load(responseId));
+            return PluginCalls.with(loader, () -> history.load(owner, responseId));
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) { // load() declares none; only a sneaky throw lands here

@@ -13,7 +13,7 @@ import java.util.List;
  */
 public final class PlatformMigrations {
     private static final String FOLDER = "/db/migration/platform/sqlite/";
-    private static final List<String> FILES = List.of("V1__sessions.sql", "V2__runs.sql", "V3__api_keys.sql");
+    private static final List<String> FILES = List.of("V1__sessions.sql", "V2__runs.sql", "V3__api_keys.sql", "V4__run_owners.sql");
 
     private PlatformMigrations() {}
 

@@ -229,7 +229,7 @@ class RunServiceTest {
             var harness = new Harness(model, 90, 0, sessions, add);
             harness.runs.start(Harness.request("add 1 2", "s1")).await();
             harness.runs.start(Harness.request("more", "s1")).await();
-            var transcript = sessions.transcript("s1");
+            var transcript = sessions.transcript("admin", "s1");
             assertEquals(6, transcript.size());
             assertEquals("add 1 2", transcript.get(0).text());
             assertEquals("add", transcript.get(1).toolCalls().getFirst().name());
@@ -240,7 +240,7 @@ class RunServiceTest {
             assertEquals("more", transcript.get(4).text());
             assertEquals("again", transcript.get(5).text());
             assertTrue(transcript.stream().noneMatch(m -> m.role().equals("system")));
-            assertTrue(sessions.transcript("unknown").isEmpty());
+            assertTrue(sessions.transcript("admin", "unknown").isEmpty());
         }
     }
 
@@ -255,8 +255,8 @@ class RunServiceTest {
             var current = new SessionStore(db, Harness.JSON, later);
             current.append("recent", java.util.List.of(dev.caduceus.spi.agent.Message.user("hello")));
             assertEquals(1, current.prune(java.time.Duration.ofDays(30)));
-            assertTrue(current.transcript("old").isEmpty());
-            assertEquals(1, current.transcript("recent").size());
+            assertTrue(current.transcript("admin", "old").isEmpty());
+            assertEquals(1, current.transcript("admin", "recent").size());
         }
     }
 }

@@ -28,7 +28,7 @@ class LateServicesTest {
     void responseHistoryIsUsableOnlyAfterBoot() {
         var e = assertThrows(IllegalStateException.class, () -> context().responseHistory());
         assertEquals("responseHistory() is usable only after boot (once every plugin has started)", e.getMessage());
-        ResponseHistory history = id -> Optional.empty();
+        ResponseHistory history = (owner, id) -> Optional.empty();
         bind(Optional.of(history));
         assertSame(history, context().responseHistory().orElseThrow());
     }

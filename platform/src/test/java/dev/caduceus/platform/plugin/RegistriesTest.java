@@ -127,7 +127,7 @@ class RegistriesTest {
                 @Override public List<dev.caduceus.spi.agent.ResponseHistory> responseHistories(PlatformContext c) {
                     var list = new ArrayList<dev.caduceus.spi.agent.ResponseHistory>();
                     for (int i = 0; i < %d; i++)
-                        list.add(id -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
+                        list.add((owner, id) -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
                                 "tccl=" + tccl(), "be brief", List.of(dev.caduceus.spi.agent.Message.user("hi"))))
                                 : Optional.empty());
                     return list;
@@ -141,11 +141,11 @@ class RegistriesTest {
         jar("other").writeTo(plugins());
         var registries = freeze();
         var history = registries.responseHistory().orElseThrow();
-        var conversation = history.load("resp_1").orElseThrow();
+        var conversation = history.load("admin", "resp_1").orElseThrow();
         assertEquals("tccl=true", conversation.sessionId());
         assertEquals("be brief", conversation.instructions());
         assertEquals("hi", conversation.messages().getFirst().text());
-        assertTrue(history.load("resp_unknown").isEmpty());
+        assertTrue(history.load("admin", "resp_unknown").isEmpty());
         assertEquals(List.of("response_history"), registries.kinds().get("responses"));
         assertEquals(List.of(), registries.kinds().get("other"));
     }

@@ -151,7 +151,8 @@ public final class FakeDurableRuns implements Runs {
             default -> {}
         }
         return new RunRecord(r.runId(), status, r.createdAt(), entry.timestamp(), r.sessionId(), r.model(), r.jobId(),
-                entry.seq(), LOGICAL_NAMES.get(entry.event().getClass()), output, usage, error, pendingSteer, approval);
+                entry.seq(), LOGICAL_NAMES.get(entry.event().getClass()), output, usage, error, pendingSteer, approval,
+                r.owner());
     }
 
     // ---- what happened ---------------------------------------------------------------------
@@ -189,7 +190,7 @@ public final class FakeDurableRuns implements Runs {
         run.record = new RunRecord(id, RunStatus.QUEUED, now, now,
                 request.sessionId() != null ? request.sessionId() : id,
                 request.model() != null ? request.model() : "hermes-agent", request.metadata().get("job_id"), 0, null,
-                null, null, null, null, null);
+                null, null, null, null, null, request.owner());
         runs.put(id, run);
         if (options.idempotencyKey() != null) keys.put(options.idempotencyKey(), new String[] {options.fingerprint(), id});
         submissions.add(new Submission(request, options, id, false));
@@ -224,6 +225,7 @@ public final class FakeDurableRuns implements Runs {
                 .filter(r -> query.statuses().isEmpty() || query.statuses().contains(r.status()))
                 .filter(r -> query.sessionId() == null || query.sessionId().equals(r.sessionId()))
                 .filter(r -> query.jobId() == null || query.jobId().equals(r.jobId()))
+                .filter(r -> query.owner() == null || query.owner().equals(r.owner()))
                 .filter(r -> query.beforeCreatedAt() == null || r.createdAt().isBefore(query.beforeCreatedAt())
                         || r.createdAt().equals(query.beforeCreatedAt()) && r.runId().compareTo(query.beforeRunId()) < 0)
                 .sorted(order).toList();
@@ -239,7 +241,7 @@ public final class FakeDurableRuns implements Runs {
         var r = run.record;
         run.record = new RunRecord(r.runId(), RunStatus.STOPPING, r.createdAt(), clock.instant(), r.sessionId(),
                 r.model(), r.jobId(), r.lastSeq(), "stopping", r.output(), r.usage(), r.error(), r.pendingSteer(),
-                r.approval());
+                r.approval(), r.owner());
         return true;
     }
 

@@ -22,7 +22,7 @@ public final class FakeSessions implements Sessions {
     }
 
     @Override
-    public List<Message> transcript(String sessionId) {
+    public List<Message> transcript(String owner, String sessionId) {
         synchronized (reads) {
             reads.add(sessionId);
         }

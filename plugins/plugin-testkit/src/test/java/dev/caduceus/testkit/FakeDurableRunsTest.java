@@ -103,6 +103,6 @@ class FakeDurableRunsTest {
 
     private static RunRecord record(String id, Instant created, RunStatus status) {
         return new RunRecord(id, status, created, created, "s", "hermes-agent", null, 0, null, null, null, null, null,
-                null);
+                null, "admin");
     }
 }

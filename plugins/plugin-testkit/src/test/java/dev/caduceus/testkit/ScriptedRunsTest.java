@@ -71,8 +71,8 @@ class ScriptedRunsTest {
     @Test
     void fakeSessionsReturnStoredTranscripts() {
         var sessions = new FakeSessions().put("a", List.of(Message.user("x")));
-        assertEquals(List.of(Message.user("x")), sessions.transcript("a"));
-        assertTrue(sessions.transcript("b").isEmpty());
+        assertEquals(List.of(Message.user("x")), sessions.transcript("admin", "a"));
+        assertTrue(sessions.transcript("admin", "b").isEmpty());
         assertEquals(List.of("a", "b"), sessions.reads());
         var ctx = FakePlatformContext.builder("p").sessions(sessions).build();
         assertInstanceOf(FakeSessions.class, ctx.sessions());

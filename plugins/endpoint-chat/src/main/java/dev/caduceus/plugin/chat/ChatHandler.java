@@ -59,7 +59,7 @@ final class ChatHandler implements HttpHandler {
         if (full != null) throw rejected(full);
         var request = ChatRequest.parse(exchange.body(), ctx.global().modelName());
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
-        var run = runRequest(request, session, sessionId);
+        var run = runRequest(request, session, sessionId, exchange.caller().name());
         exchange.header(SessionHeaders.SESSION_ID, sessionId);
         if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
         var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
@@ -170,14 +170,15 @@ final class ChatHandler implements HttpHandler {
         }
     }
 
-    private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId) {
+    /** @param owner the caller's key name: the run, its session and its memory are that key's */
+    private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, String owner) {
         var messages = new ArrayList<Message>();
         // The stored transcript replaces the body history when the client names its session (§7.1).
-        messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(sessionId) : request.history());
+        messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(owner, sessionId) : request.history());
         messages.add(request.turn());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
         return new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream());
+                session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream(), owner);
     }
 
     /**

@@ -19,7 +19,7 @@ final class StoredHistory implements ResponseHistory {
     }
 
     @Override
-    public Optional<Conversation> load(String responseId) {
+    public Optional<Conversation> load(String owner, String responseId) {
         if (responseId == null || responseId.isBlank()) return Optional.empty();
         return store.find(responseId).flatMap(response -> store.history(response, Integer.MAX_VALUE)
                 .map(messages -> new Conversation(response.sessionId(), response.instructions(), messages)));

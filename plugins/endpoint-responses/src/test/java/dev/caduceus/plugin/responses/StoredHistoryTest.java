@@ -41,7 +41,7 @@ class StoredHistoryTest {
         var id1 = create("{\"input\":\"first\",\"instructions\":\"be brief\"}", "X-Hermes-Session-Key", "user-42");
         var id2 = create("{\"input\":\"second\",\"previous_response_id\":\"" + id1 + "\"}");
 
-        var conversation = history.load(id2).orElseThrow();
+        var conversation = history.load("admin", id2).orElseThrow();
         assertEquals("key-" + IdempotencyCache.sha256Hex("user-42").substring(0, 16), conversation.sessionId());
         assertEquals("be brief", conversation.instructions());
         assertEquals("user:first|assistant:one|user:second|assistant:|tool:README.md src|"
@@ -51,7 +51,7 @@ class StoredHistoryTest {
         assertEquals("call_1", conversation.messages().get(4).toolCallId());
 
         // An earlier response of the chain ends at its own answer, even though the chain goes on.
-        var earlier = history.load(id1).orElseThrow();
+        var earlier = history.load("admin", id1).orElseThrow();
         assertEquals("user:first|assistant:one|", ResponsesFixture.texts(earlier.messages()));
         assertEquals(conversation.sessionId(), earlier.sessionId());
     }
@@ -62,7 +62,7 @@ class StoredHistoryTest {
         var id1 = create("{\"input\":\"first\"}");
         var id2 = create("{\"input\":[{\"role\":\"user\",\"content\":\"a\"},\"second\"],\"previous_response_id\":\""
                 + id1 + "\",\"instructions\":\"changed\"}");
-        var loaded = history.load(id2).orElseThrow();
+        var loaded = history.load("admin", id2).orElseThrow();
         create("{\"input\":\"third\",\"previous_response_id\":\"" + id2 + "\"}");
         var sent = api.lastRequest();
         assertEquals(sent.messages().subList(0, sent.messages().size() - 1), loaded.messages());
@@ -76,7 +76,7 @@ class StoredHistoryTest {
     void withoutInstructionsTheyAreNull() throws Exception {
         api.answers("one");
         var id = create("{\"input\":\"first\"}");
-        var conversation = history.load(id).orElseThrow();
+        var conversation = history.load("admin", id).orElseThrow();
         assertEquals(null, conversation.instructions());
         assertEquals(api.lastRequest().sessionId(), conversation.sessionId());
     }
@@ -84,15 +84,15 @@ class StoredHistoryTest {
     @Test
     void unknownUnstoredAndDeletedResponsesAreEmpty() throws Exception {
         api.answers("one").answers("two");
-        assertTrue(history.load("resp_unknown").isEmpty());
-        assertTrue(history.load("").isEmpty());
-        assertTrue(history.load(null).isEmpty());
+        assertTrue(history.load("admin", "resp_unknown").isEmpty());
+        assertTrue(history.load("admin", "").isEmpty());
+        assertTrue(history.load("admin", null).isEmpty());
         var unstored = create("{\"input\":\"x\",\"store\":false}");
-        assertTrue(history.load(unstored).isEmpty());
+        assertTrue(history.load("admin", unstored).isEmpty());
         var id = create("{\"input\":\"first\"}");
-        assertTrue(history.load(id).isPresent());
+        assertTrue(history.load("admin", id).isPresent());
         assertEquals(200, api.delete(id).status());
-        assertTrue(history.load(id).isEmpty());
+        assertTrue(history.load("admin", id).isEmpty());
     }
 
     @Test
@@ -100,6 +100,6 @@ class StoredHistoryTest {
         api.answers("one");
         var id = create("{\"input\":\"first\"}");
         db.write(sql -> sql.update("DELETE FROM response_messages"));
-        assertTrue(history.load(id).isEmpty());
+        assertTrue(history.load("admin", id).isEmpty());
     }
 }

@@ -23,6 +23,7 @@ final class ApprovalHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var id = exchange.pathParam("run_id");
+        OwnedRuns.require(ctx.runs(), exchange, id);
         var answer = ApprovalBody.parse(exchange.body());
         switch (ctx.runs().approve(id, answer)) {
             case ApprovalOutcome.Resolved r -> exchange.respond(200, JsonNodeFactory.instance.objectNode()

@@ -37,7 +37,7 @@ final class EventsHandler implements HttpHandler {
     public void handle(HttpExchange exchange) throws InterruptedException {
         var id = exchange.pathParam("run_id");
         var runs = ctx.runs();
-        var record = runs.record(id).orElseThrow(() -> RunErrors.runNotFound(id));
+        var record = OwnedRuns.require(runs, exchange, id);
         var cursor = EventCursor.read(exchange);
         record = settle(runs, record, cursor);
         if (cursor > record.lastSeq()) throw EventCursor.beyondLastEvent(cursor, record.lastSeq());

@@ -22,8 +22,11 @@ final class ListQuery {
         var statuses = statuses(exchange);
         var limit = limit(exchange);
         var cursor = exchange.query("cursor").filter(c -> !c.isBlank()).map(ListCursor::decode).orElse(null);
+        // A named key lists its own runs; the admin key every key's, or one key's with ?owner=NAME.
+        var caller = exchange.caller();
+        var owner = caller.admin() ? text(exchange, "owner") : caller.name();
         return new RunQuery(statuses, text(exchange, "session_id"), text(exchange, "job_id"), limit,
-                cursor == null ? null : cursor.createdAt(), cursor == null ? null : cursor.runId());
+                cursor == null ? null : cursor.createdAt(), cursor == null ? null : cursor.runId(), owner);
     }
 
     private static Set<RunStatus> statuses(HttpExchange exchange) {

@@ -38,6 +38,7 @@ final class RunView {
         if (run.pendingSteer() != null) view.put("pending_steer", run.pendingSteer());
         if (run.approval() != null) view.set("approval", RunEventFrames.approvalPayload(run.approval()));
         view.put("job_id", run.jobId()).put("last_seq", run.lastSeq());
+        view.put("owner", run.owner()); // a Caduceus addition: the key (tenant) the run belongs to
         return view;
     }
 

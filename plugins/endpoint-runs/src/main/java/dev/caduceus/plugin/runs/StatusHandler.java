@@ -15,7 +15,7 @@ final class StatusHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var id = exchange.pathParam("run_id");
-        var record = ctx.runs().record(id).orElseThrow(() -> RunErrors.runNotFound(id));
+        var record = OwnedRuns.require(ctx.runs(), exchange, id);
         exchange.respond(200, RunView.of(record));
     }
 }

@@ -25,6 +25,7 @@ final class SteerHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var id = exchange.pathParam("run_id");
+        OwnedRuns.require(ctx.runs(), exchange, id);
         var text = SteerText.from(exchange.body());
         SteerOutcome outcome;
         try {

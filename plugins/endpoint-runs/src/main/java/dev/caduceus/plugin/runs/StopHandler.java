@@ -20,6 +20,7 @@ final class StopHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var id = exchange.pathParam("run_id");
+        OwnedRuns.require(ctx.runs(), exchange, id);
         if (!ctx.runs().stop(id)) throw RunErrors.runNotFound(id);
         exchange.respond(200, JsonNodeFactory.instance.objectNode().put("run_id", id).put("status", "stopping"));
     }

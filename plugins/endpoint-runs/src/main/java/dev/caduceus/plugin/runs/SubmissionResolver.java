@@ -32,8 +32,9 @@ final class SubmissionResolver {
         this.ctx = ctx;
     }
 
-    RunRequest resolve(RunSubmission submission, String sessionKey) {
-        var chain = chain(submission.previousResponseId());
+    /** @param owner the caller's key name: the run is that key's, and only its responses can be continued */
+    RunRequest resolve(RunSubmission submission, String sessionKey, String owner) {
+        var chain = chain(owner, submission.previousResponseId());
         List<Message> history;
         if (submission.explicitHistory() != null) history = submission.explicitHistory();
         else if (chain.isPresent()) history = chain.get().messages();
@@ -49,12 +50,12 @@ final class SubmissionResolver {
         metadata.put("model", submission.model() != null ? submission.model() : ctx.global().modelName());
         if (submission.provider() != null) metadata.put("provider", submission.provider());
         return new RunRequest(upstreamModel(submission.model()), messages, instructions, List.of(), sessionId,
-                sessionKey, submission.options(), 0, metadata);
+                sessionKey, submission.options(), 0, metadata, true, owner);
     }
 
-    private Optional<ResponseHistory.Conversation> chain(String previousResponseId) {
+    private Optional<ResponseHistory.Conversation> chain(String owner, String previousResponseId) {
         if (previousResponseId == null) return Optional.empty();
-        return ctx.responseHistory().flatMap(store -> store.load(previousResponseId));
+        return ctx.responseHistory().flatMap(store -> store.load(owner, previousResponseId));
     }
 
     private String upstreamModel(String requested) {

@@ -25,7 +25,7 @@ class ListTest {
         for (int i = 0; i < n; i++) {
             var status = i % 3 == 0 ? RunStatus.COMPLETED : i % 3 == 1 ? RunStatus.RUNNING : RunStatus.WAITING_FOR_APPROVAL;
             api.runs.put(new RunRecord("run_%02d".formatted(i), status, T0.plusMillis(i * 1000L), T0, "s" + (i % 2),
-                    "hermes-agent", i == 4 ? "a1b2c3d4e5f6" : null, 0, null, null, null, null, null, null));
+                    "hermes-agent", i == 4 ? "a1b2c3d4e5f6" : null, 0, null, null, null, null, null, null, "admin"));
         }
     }
 

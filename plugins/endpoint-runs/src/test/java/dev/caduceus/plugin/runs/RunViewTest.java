@@ -25,7 +25,7 @@ class RunViewTest {
     static RunRecord record(RunStatus status, String lastEvent, String output, Usage usage, String error,
                             String pendingSteer) {
         return new RunRecord(ID, status, CREATED, UPDATED, "space-session", "hermes-agent", null, 57, lastEvent, output,
-                usage, error, pendingSteer, null);
+                usage, error, pendingSteer, null, "admin");
     }
 
     @Test
@@ -37,18 +37,18 @@ class RunViewTest {
                 + "\"updated_at\":1767225640.551,\"created_at\":1767225600.114,\"session_id\":\"space-session\","
                 + "\"model\":\"hermes-agent\",\"last_event\":\"run.completed\",\"output\":\"Done.\","
                 + "\"usage\":{\"input_tokens\":50,\"output_tokens\":200,\"total_tokens\":250},"
-                + "\"job_id\":null,\"last_seq\":57}", api.written(ex.responseBody()));
+                + "\"job_id\":null,\"last_seq\":57,\"owner\":\"admin\"}", api.written(ex.responseBody()));
     }
 
     @Test
     void timestampsKeepThreeDecimalsAndNeverUseExponents() throws Exception {
         var whole = Instant.parse("2026-01-15T09:00:00Z");
         var run = new RunRecord(ID, RunStatus.QUEUED, whole, whole.plusMillis(5), null, "m", "a1b2c3d4e5f6", 0, null,
-                null, null, null, null, null);
+                null, null, null, null, null, "admin");
         var json = api.written(RunView.of(run));
         assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"queued\","
                 + "\"updated_at\":1768467600.005,\"created_at\":1768467600.000,\"session_id\":null,\"model\":\"m\","
-                + "\"job_id\":\"a1b2c3d4e5f6\",\"last_seq\":0}", json);
+                + "\"job_id\":\"a1b2c3d4e5f6\",\"last_seq\":0,\"owner\":\"admin\"}", json);
     }
 
     @Test
@@ -81,7 +81,7 @@ class RunViewTest {
         var approval = new dev.caduceus.spi.agent.RunEvent.ApprovalRequested("r1", "rm -rf build/", "Recursive delete", 300,
                 "rm-recursive", false);
         var waiting = new RunRecord(ID, RunStatus.WAITING_FOR_APPROVAL, CREATED, UPDATED, "s", "m", null, 13,
-                "approval_requested", null, null, null, null, approval);
+                "approval_requested", null, null, null, null, approval, "admin");
         var view = RunView.of(waiting);
         assertEquals("{\"command\":\"rm -rf build/\",\"pattern_key\":\"rm-recursive\",\"pattern_keys\":[\"rm-recursive\"],"
                 + "\"description\":\"Recursive delete\",\"allow_permanent\":false,\"allow_session\":true,"
@@ -90,7 +90,7 @@ class RunViewTest {
         var keys = new java.util.ArrayList<String>();
         view.fieldNames().forEachRemaining(keys::add);
         assertEquals(java.util.List.of("object", "run_id", "status", "updated_at", "created_at", "session_id", "model",
-                "last_event", "approval", "job_id", "last_seq"), keys);
+                "last_event", "approval", "job_id", "last_seq", "owner"), keys);
     }
 
     @ParameterizedTest

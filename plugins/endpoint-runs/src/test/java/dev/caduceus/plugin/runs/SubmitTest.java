@@ -20,7 +20,7 @@ class SubmitTest {
     static final ResponseHistory.Conversation CHAIN = new ResponseHistory.Conversation("chain-session", "Be terse.",
             List.of(Message.user("first"), Message.assistant("answer")));
 
-    final RunsFixture api = new RunsFixture(id -> id.equals("resp_known") ? Optional.of(CHAIN) : Optional.empty());
+    final RunsFixture api = new RunsFixture((owner, id) -> id.equals("resp_known") ? Optional.of(CHAIN) : Optional.empty());
 
     private static String texts(RunRequest request) {
         var sb = new StringBuilder();
