@@ -39,7 +39,7 @@ class TestkitTest {
     @Test
     void fakeContextHasNoResponseHistoryUnlessGiven() {
         assertTrue(FakePlatformContext.builder("x").build().responseHistory().isEmpty());
-        dev.caduceus.spi.agent.ResponseHistory history = id -> java.util.Optional.empty();
+        dev.caduceus.spi.agent.ResponseHistory history = (owner, id) -> java.util.Optional.empty();
         assertSame(history, FakePlatformContext.builder("x").responseHistory(history).build().responseHistory().orElseThrow());
     }
 
