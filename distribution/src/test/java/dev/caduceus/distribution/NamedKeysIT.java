@@ -112,6 +112,38 @@ class NamedKeysIT {
     }
 
     @Test
+    void aKeysToolsetsAreAllItsTurnsOfferAndItsOwnCapAnswers429() throws Exception {
+        var narrow = add("add", "narrow", "--toolsets", "memory", "--max-concurrent-runs", "1");
+        var headers = new java.util.HashMap<>(Map.of("Authorization", "Bearer " + narrow, "Content-Type", "application/json"));
+        int before = upstream.chatRequests().size();
+        upstream.enqueue(dev.caduceus.testkit.Turn.text("hello"));
+        var chat = server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers);
+        assertEquals(200, chat.statusCode(), chat.body());
+        var offered = new java.util.ArrayList<String>();
+        upstream.chatRequests().get(before).body().path("tools").forEach(t -> offered.add(t.at("/function/name").asText()));
+        assertEquals(java.util.List.of("memory"), offered, "only the key's toolsets");
+
+        upstream.enqueue(dev.caduceus.testkit.Turn.text("slow").delayMillis(3_000));
+        var slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"slow\"}]}", headers);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (upstream.pending() > 0) { // the slow turn is at the model
+            assertTrue(System.nanoTime() < deadline, "the slow turn started");
+            Thread.sleep(10);
+        }
+        var second = server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"more\"}]}", headers);
+        assertEquals(429, second.statusCode(), second.body());
+        assertTrue(json(second).at("/error/message").asText().contains("'narrow'"), second.body());
+        assertTrue(second.headers().firstValue("Retry-After").isPresent());
+        assertEquals(200, slow.get().statusCode());
+    }
+
+    @Test
     void aRevokedKeyIsRefusedAtItsNextRequest() throws Exception {
         var temp = add("add", "temp");
         assertEquals(200, get("/v1/models", temp).statusCode());
@@ -133,7 +165,9 @@ class NamedKeysIT {
                 new String[] {"add", "Not Valid"}, "is not a key name",
                 new String[] {"add", "x", "--rpm", "zero"}, "--rpm",
                 new String[] {"add", "y", "--families", "chat,,runs"}, "--families",
-                new String[] {"revoke", "nobody"}, "no key named 'nobody'");
+                new String[] {"revoke", "nobody"}, "no key named 'nobody'",
+                new String[] {"add", "z", "--max-concurrent-runs", "0"}, "--max-concurrent-runs",
+                new String[] {"add", "w", "--toolsets", "web,Bad Name"}, "--toolsets");
         for (var c : cases.entrySet()) {
             try (var process = key(c.getKey())) {
                 assertEquals(2, process.process.exitValue(), String.join(" ", c.getKey()) + ": " + process.stderr());

@@ -43,6 +43,11 @@ final class KeyCommands {
         String modelName;
         @Option(names = "--rpm", paramLabel = "N", description = "Requests per minute; beyond, 429 with Retry-After.")
         String rpm;
+        @Option(names = "--toolsets", paramLabel = "T,…", description = "The only toolsets its agent turns offer.")
+        String toolsets;
+        @Option(names = "--max-concurrent-runs", paramLabel = "N",
+                description = "Its own cap on agent turns at once; beyond, 429 with Retry-After.")
+        String maxRuns;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -50,7 +55,7 @@ final class KeyCommands {
         public Integer call() throws BootException {
             KeyPolicy policy;
             try {
-                policy = KeyPolicy.parse(families, modelName, rpm);
+                policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

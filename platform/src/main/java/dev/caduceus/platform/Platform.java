@@ -157,7 +157,8 @@ public final class Platform implements AutoCloseable {
             boot.lap("http set-up");
             database = awaitDatabase(opening);
             boot.lap("database");                                                //    (the wait for it)
-            keyCheck.bind(new NamedKeys(database, new SecureRandom(), clock));   //    named keys live there
+            var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
+            keyCheck.bind(namedKeys);                                            //    named keys live there
             var late = new LateServices();
             var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late,
                     clock);
@@ -167,6 +168,7 @@ public final class Platform implements AutoCloseable {
             var agents = AgentServices.create(config, registries, database, json, options.env(), clock,
                     apiKey.clearValue().stream().toList());
             journal = agents.journal();
+            agents.runs().bindOwnerPolicies(ownerPolicies(namedKeys));           //    and their run limits
             agents.runs().recover();                                             //    runs left live → interrupted
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock,
                     keyCheck::requestCounts);
@@ -478,6 +480,21 @@ public final class Platform implements AutoCloseable {
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
                 registries.features(), registries.familyFeatures(), runtimeId, !config.server().corsOrigins().isEmpty());
+    }
+
+    /** The named keys' run limits (the admin key has none of its own). */
+    private static dev.caduceus.platform.agent.OwnerPolicies ownerPolicies(NamedKeys keys) {
+        return new dev.caduceus.platform.agent.OwnerPolicies() {
+            @Override
+            public int maxConcurrentRuns(String owner) {
+                return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? 0 : keys.policyOf(owner).maxConcurrentRuns();
+            }
+
+            @Override
+            public List<String> toolsets(String owner) {
+                return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? List.of() : keys.policyOf(owner).toolsets();
+            }
+        };
     }
 
     private static HttpSettings httpSettings(PlatformConfig config, HttpSettings.KeyCheck keys) {

@@ -78,6 +78,8 @@ public final class RunService implements Runs {
     private final Map<String, LiveRun> live = new ConcurrentHashMap<>();
     private final LinkedHashMap<String, LiveRun> finished = new LinkedHashMap<>();
     private int active;
+    private final Map<String, Integer> activeByOwner = new java.util.HashMap<>(); // guarded by lock
+    private volatile OwnerPolicies policies = OwnerPolicies.NONE;
     private boolean draining;
 
     /**
@@ -97,6 +99,11 @@ public final class RunService implements Runs {
         this.maxConcurrentRuns = maxConcurrentRuns;
         this.modelReady = modelReady;
         this.clock = clock;
+    }
+
+    /** Makes the named keys' limits count (bound once their store is open, before any request). */
+    public void bindOwnerPolicies(OwnerPolicies ownerPolicies) {
+        this.policies = ownerPolicies;
     }
 
     @Override
@@ -130,20 +137,47 @@ public final class RunService implements Runs {
             throw new RunRejectedException(Reason.AT_CAPACITY, "Too many concurrent runs (max " + maxConcurrentRuns + ")");
     }
 
-    private void admit() throws RunRejectedException {
+    /** Counts {@code request}'s run in, within the server's cap and its key's own; returns it with its key's toolsets. */
+    private RunRequest admit(RunRequest request) throws RunRejectedException {
+        var owner = request.owner();
+        int cap = policies.maxConcurrentRuns(owner);
         lock.lock();
         try {
             refuseIfFull();
+            int mine = activeByOwner.getOrDefault(owner, 0);
+            if (cap > 0 && mine >= cap)
+                throw new RunRejectedException(Reason.AT_CAPACITY,
+                        "Too many concurrent runs for API key '" + owner + "' (max " + cap + ")");
             active++;
+            activeByOwner.put(owner, mine + 1);
         } finally {
             lock.unlock();
         }
+        return restrictToolsets(request, policies.toolsets(owner));
     }
 
-    private void release() {
+    /**
+     * A key limited to some toolsets: a turn asking for none gets the key's; one asking for some
+     * keeps only those the key may use (so none at all, when it asked only for others).
+     */
+    static RunRequest restrictToolsets(RunRequest request, List<String> allowed) {
+        if (allowed.isEmpty()) return request;
+        var toolsets = request.toolsets().isEmpty() ? allowed
+                : request.toolsets().stream().filter(allowed::contains).toList();
+        if (toolsets.isEmpty()) toolsets = List.of(NO_TOOLSET);
+        return new RunRequest(request.model(), request.messages(), request.instructions(), toolsets, request.sessionId(),
+                request.sessionKey(), request.options(), request.maxIterations(), request.metadata(), request.stream(),
+                request.owner());
+    }
+
+    /** A toolset no plugin defines: a turn limited to it is offered no tools. */
+    static final String NO_TOOLSET = "none";
+
+    private void release(String owner) {
         lock.lock();
         try {
             active--;
+            activeByOwner.computeIfPresent(owner, (k, n) -> n <= 1 ? null : n - 1);
             idle.signalAll();
         } finally {
             lock.unlock();
@@ -152,8 +186,8 @@ public final class RunService implements Runs {
 
     @Override
     public RunHandle start(RunRequest request) throws RunRejectedException {
+        request = admit(request);
         var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
-        admit();
         log.open(run.id());
         launch(run);
         return run;
@@ -166,8 +200,8 @@ public final class RunService implements Runs {
     @Override
     public RunResult call(RunRequest request, Consumer<RunHandle> started) throws RunRejectedException,
             InterruptedException {
+        request = admit(request);
         var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
-        admit();
         log.open(run.id());
         live.put(run.id(), run);
         var thread = Thread.currentThread();
@@ -199,16 +233,16 @@ public final class RunService implements Runs {
             var recorded = journal.findKey(key, keyNotBefore);
             if (recorded.isPresent()) return replay(recorded.get(), options);
         }
+        request = admit(request);
         var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout());
-        admit();
         try {
             var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore);
             if (raced.isPresent()) {
-                release();
+                release(request.owner());
                 return replay(raced.get(), options);
             }
         } catch (RuntimeException e) {
-            release();
+            release(request.owner());
             throw e;
         }
         launch(run);
@@ -266,6 +300,7 @@ public final class RunService implements Runs {
             lock.lock();
             try {
                 active--;
+                activeByOwner.computeIfPresent(run.request().owner(), (k, n) -> n <= 1 ? null : n - 1);
                 live.remove(run.id());
                 if (run.durable()) {
                     durability.journal().forget(run.id());

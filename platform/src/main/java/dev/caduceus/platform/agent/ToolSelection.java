@@ -73,6 +73,7 @@ public record ToolSelection(ToolCatalog catalog, List<String> configured, Set<St
         if (names == configured && configured.equals(DEFAULT))
             for (var set : byDefault) if (known.contains(set)) chosen.addAll(catalog.resolve(set));
         for (var name : names) {
+            if (name.equals("none")) continue; // a turn limited to no tools (a key whose toolsets it did not ask for)
             if (name.equals("all") || name.equals("*") || (names == configured && configured.equals(DEFAULT)
                     && !known.contains(name))) {
                 catalog.tools().forEach(t -> chosen.add(t.spec().name()));

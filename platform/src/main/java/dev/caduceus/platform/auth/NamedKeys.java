@@ -114,6 +114,12 @@ public final class NamedKeys {
         }
     }
 
+    /** The policy of key {@code name} in force (revoked or unknown: none), read now. */
+    public KeyPolicy policyOf(String name) {
+        return db.read(sql -> sql.queryOne("SELECT policy_json FROM api_keys WHERE name = ? AND revoked_at IS NULL",
+                r -> r.getString(1), name)).map(NamedKeys::policy).orElse(KeyPolicy.NONE);
+    }
+
     /** Whether {@code token} looks like a named key (it is then checked here, not against the admin key). */
     public static boolean looksNamed(String token) {
         return token.startsWith(PREFIX);
