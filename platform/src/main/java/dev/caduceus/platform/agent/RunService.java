@@ -271,6 +271,7 @@ public final class RunService implements Runs {
     }
 
     private void launch(LiveRun run) {
+        LOG.debug("Run {} started for key {}", run.id(), run.request().owner());
         live.put(run.id(), run);
         Thread.ofVirtual().name(run.id()).start(() -> execute(run));
     }
@@ -282,7 +283,7 @@ public final class RunService implements Runs {
             result = runtime.execute(run.request(), run.context());
             if (result == null) throw new IllegalStateException("runtime '" + runtime.id() + "' returned no result");
         } catch (Throwable e) {
-            LOG.error("Run {} failed", run.id(), e);
+            LOG.error("Run {} (key {}) failed", run.id(), run.request().owner(), e);
             result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO, "internal_error",
                     "Internal server error: " + e.getClass().getSimpleName(), List.of());
         } finally {
@@ -295,7 +296,7 @@ public final class RunService implements Runs {
             run.finish(terminal(result, run.cancellation().reason(), run.durable()));
             appendTranscript(run.request(), result);
         } catch (RuntimeException e) {
-            LOG.error("Run {} could not be finished cleanly", run.id(), e);
+            LOG.error("Run {} (key {}) could not be finished cleanly", run.id(), run.request().owner(), e);
         } finally {
             lock.lock();
             try {
