@@ -94,6 +94,24 @@ final class Caduceus implements AutoCloseable {
         return home.resolveSibling(home.getFileName() + "-workspace");
     }
 
+    private static final Pattern PRINTED_NAMED_KEY = Pattern.compile("^    (cdk_\\S+)$", Pattern.MULTILINE);
+
+    /**
+     * Runs {@code caduceus key add ARGS} (the name first, then options) on {@code home} and returns the
+     * key it printed once; fails the test unless it exits 0.
+     */
+    static String addNamedKey(Path home, String... args) throws Exception {
+        var command = new ArrayList<String>(List.of("key", "add"));
+        command.addAll(List.of(args));
+        try (var process = launch(home, Map.of(), command.toArray(String[]::new))) {
+            int status = process.awaitExit();
+            if (status != 0) fail("key add exited " + status + ": " + process.stderr());
+            var m = PRINTED_NAMED_KEY.matcher(process.stdout());
+            if (!m.find()) fail("key add printed no key: " + process.stdout());
+            return m.group(1);
+        }
+    }
+
     /** Starts the server and waits until it listens. */
     static Caduceus serve(Path home, Map<String, String> env, String... args) throws Exception {
         return serve(DIST, home, env, args);

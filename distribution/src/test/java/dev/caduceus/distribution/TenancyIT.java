@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,7 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TenancyIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Pattern PRINTED_KEY = Pattern.compile("^    (cdk_\\S+)$", Pattern.MULTILINE);
 
     @TempDir static Path home;
     static ScriptedUpstream upstream;
@@ -39,8 +37,8 @@ class TenancyIT {
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
         server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream));
-        alice = add("alice");
-        bob = add("bob");
+        alice = Caduceus.addNamedKey(home, "alice");
+        bob = Caduceus.addNamedKey(home, "bob");
     }
 
     @AfterAll
@@ -52,15 +50,6 @@ class TenancyIT {
     @BeforeEach
     void noLeftoverTurns() {
         upstream.setDefault(Turn.text("ok"));
-    }
-
-    static String add(String name) throws Exception {
-        try (var process = Caduceus.launch(home, Map.of(), "key", "add", name)) {
-            assertEquals(0, process.awaitExit(), process.stderr());
-            var m = PRINTED_KEY.matcher(process.stdout());
-            assertTrue(m.find(), process.stdout());
-            return m.group(1);
-        }
     }
 
     static Map<String, String> auth(String key) {

@@ -77,6 +77,20 @@ class NamedKeysTest {
     }
 
     @Test
+    void anotherProcessesAddAndRevokeCountAtTheNextLookup() {
+        try (var otherDb = Database.open(dir.resolve("caduceus.db"))) {
+            var server = new NamedKeys(otherDb, new SecureRandom(), Clock.systemUTC()); // the running server's copy
+            assertEquals(Optional.empty(), server.find("cdk_0123456789abcdef_" + "x".repeat(43)));
+            var added = keys.add("late", KeyPolicy.parse(null, "late-model", null));        // the CLI, meanwhile
+            assertEquals("late", server.find(added.key()).orElseThrow().name());
+            assertEquals(Optional.of("late-model"), server.policyOf("late").modelName());
+            keys.revoke("late");
+            assertEquals(Optional.empty(), server.find(added.key()));
+            assertEquals(KeyPolicy.NONE, server.policyOf("late"));
+        }
+    }
+
+    @Test
     void namesAndPoliciesAreChecked() {
         for (var bad : new String[] {"Admin", "admin", "anonymous", "-x", "a b", "x".repeat(65), ""})
             assertThrows(ApiKeyException.class, () -> keys.add(bad, KeyPolicy.NONE), bad);
