@@ -10,13 +10,15 @@ import java.util.List;
  * One job as stored (http-api §10.4), with the scheduler's own columns. Immutable; a change is made on
  * a {@link Draft} and stored whole.
  *
+ * @param owner         the name of the API key that created the job ({@code Caller#name()}); its
+ *                      firings run as that key, and other keys do not see it. Never changes.
  * @param scheduleText  the schedule as sent (trimmed), kept so that a new {@code tz} can re-read it
  * @param tz            the request's {@code tz}, or null for the server's zone
  * @param repeatTimes   firings allowed in total, or null for no limit
  * @param nextTrigger   {@code manual} after {@code POST /run} until that firing is claimed, else {@code schedule}
  * @param currentRunId  the live run of this job, {@link #PENDING} between the claim and the run's start, or null
  */
-public record Job(String id, String name, String prompt, String scheduleText, String tz, Schedule schedule,
+public record Job(String id, String owner, String name, String prompt, String scheduleText, String tz, Schedule schedule,
                   List<String> skills, String skill, String deliver, Integer repeatTimes, int repeatCompleted,
                   boolean enabled, String state, Instant pausedAt, String pausedReason, Instant createdAt,
                   Instant nextRunAt, String nextTrigger, Instant lastRunAt, String lastStatus, String lastError,
@@ -33,6 +35,7 @@ public record Job(String id, String name, String prompt, String scheduleText, St
 
     public Job {
         requireNonNull(id, "id");
+        requireNonNull(owner, "owner");
         requireNonNull(name, "name");
         requireNonNull(prompt, "prompt");
         requireNonNull(schedule, "schedule");
@@ -68,11 +71,11 @@ public record Job(String id, String name, String prompt, String scheduleText, St
         public int repeatCompleted;
         public boolean enabled;
         public Instant pausedAt, nextRunAt, lastRunAt, updatedAt;
-        private final String id;
+        private final String id, owner;
         private final Instant createdAt;
 
         private Draft(Job j) {
-            id = j.id; name = j.name; prompt = j.prompt; scheduleText = j.scheduleText; tz = j.tz; schedule = j.schedule;
+            id = j.id; owner = j.owner; name = j.name; prompt = j.prompt; scheduleText = j.scheduleText; tz = j.tz; schedule = j.schedule;
             skills = j.skills; skill = j.skill; deliver = j.deliver; repeatTimes = j.repeatTimes;
             repeatCompleted = j.repeatCompleted; enabled = j.enabled; state = j.state; pausedAt = j.pausedAt;
             pausedReason = j.pausedReason; createdAt = j.createdAt; nextRunAt = j.nextRunAt; nextTrigger = j.nextTrigger;
@@ -81,7 +84,7 @@ public record Job(String id, String name, String prompt, String scheduleText, St
         }
 
         public Job build() {
-            return new Job(id, name, prompt, scheduleText, tz, schedule, skills, skill, deliver, repeatTimes,
+            return new Job(id, owner, name, prompt, scheduleText, tz, schedule, skills, skill, deliver, repeatTimes,
                     repeatCompleted, enabled, state, pausedAt, pausedReason, createdAt, nextRunAt, nextTrigger,
                     lastRunAt, lastStatus, lastError, lastRunId, currentRunId, updatedAt);
         }

@@ -2,17 +2,21 @@ package dev.caduceus.plugin.jobs;
 
 import dev.caduceus.plugin.jobs.schedule.Schedule;
 import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.http.Caller;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * What the HTTP routes do to jobs (http-api §10.1), on validated input: create, edit, pause,
  * resume, run now, delete. Each change is one write transaction on the stored row, so it composes
- * with the scheduler's claims. Thread-safe.
+ * with the scheduler's claims. A job is its creator's: every command but create acts only on a job
+ * the {@link Caller} {@linkplain Caller#owns owns} and otherwise finds nothing, exactly as for an
+ * unknown id. Thread-safe.
  */
 public final class JobCommands {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -27,11 +31,11 @@ public final class JobCommands {
         this.clock = clock;
     }
 
-    /** A new job from validated fields, scheduled from now. */
-    public Job create(JobFields f) {
+    /** A new job of {@code caller} from validated fields, scheduled from now. */
+    public Job create(Caller caller, JobFields f) {
         var now = clock.instant();
         var next = firstRun(f.schedule(), now);
-        var job = new Job(newId(), f.name(), f.prompt(), f.scheduleText(), f.tz(), f.schedule(), f.skills(), f.skill(),
+        var job = new Job(newId(), caller.name(), f.name(), f.prompt(), f.scheduleText(), f.tz(), f.schedule(), f.skills(), f.skill(),
                 f.deliver(), f.schedule().recurring() ? f.repeatTimes() : Integer.valueOf(1), 0, true,
                 next == null ? Job.ERROR : Job.SCHEDULED, null, null, now, next, JobScheduler.SCHEDULE, null, null, null,
                 null, null, now);
@@ -39,10 +43,15 @@ public final class JobCommands {
         return job;
     }
 
-    /** Applies a validated PATCH; empty when the job does not exist. */
-    public Optional<Job> update(String id, JobPatch patch) {
+    /** The job {@code id} if {@code caller} may see it. */
+    public Optional<Job> find(Caller caller, String id) {
+        return store.find(id).filter(visibleTo(caller));
+    }
+
+    /** Applies a validated PATCH; empty when the job does not exist (for {@code caller}). */
+    public Optional<Job> update(Caller caller, String id, JobPatch patch) {
         var now = clock.instant();
-        return store.modify(id, job -> {
+        return store.modify(id, visibleTo(caller), job -> {
             var d = job.draft();
             if (patch.name() != null) d.name = patch.name();
             if (patch.prompt() != null) d.prompt = patch.prompt();
@@ -68,20 +77,20 @@ public final class JobCommands {
         });
     }
 
-    public Optional<Job> pause(String id) {
+    public Optional<Job> pause(Caller caller, String id) {
         var now = clock.instant();
-        return store.modify(id, job -> paused(job, now));
+        return store.modify(id, visibleTo(caller), job -> paused(job, now));
     }
 
-    public Optional<Job> resume(String id) {
+    public Optional<Job> resume(Caller caller, String id) {
         var now = clock.instant();
-        return store.modify(id, job -> resumed(job, now));
+        return store.modify(id, visibleTo(caller), job -> resumed(job, now));
     }
 
     /** Due now, enabled; the scheduler fires it on its next tick with trigger {@code manual}. */
-    public Optional<Job> runNow(String id) {
+    public Optional<Job> runNow(Caller caller, String id) {
         var now = clock.instant();
-        return store.modify(id, job -> {
+        return store.modify(id, visibleTo(caller), job -> {
             var d = job.draft();
             d.enabled = true;
             d.state = job.live() ? Job.RUNNING : Job.SCHEDULED;
@@ -94,12 +103,16 @@ public final class JobCommands {
         });
     }
 
-    /** Removes the job and stops its live run; false when it did not exist. */
-    public boolean delete(String id) {
-        var job = store.delete(id);
+    /** Removes the job and stops its live run; false when it did not exist (for {@code caller}). */
+    public boolean delete(Caller caller, String id) {
+        var job = store.delete(id, visibleTo(caller));
         job.filter(Job::live).map(Job::currentRunId).filter(run -> !Job.PENDING.equals(run))
                 .ifPresent(run -> runs.get().stop(run));
         return job.isPresent();
+    }
+
+    private static Predicate<Job> visibleTo(Caller caller) {
+        return job -> caller.owns(job.owner());
     }
 
     private static Job paused(Job job, Instant now) {

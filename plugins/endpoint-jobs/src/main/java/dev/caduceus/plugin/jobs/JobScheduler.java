@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * ({@link JobStore#claim}) before its run is submitted, so however many loops (or processes) tick
  * over one database, each firing starts at most one run. Runs are watched on virtual threads that
  * settle the job as soon as the run ends; the tick settles what they miss (a restart, a run that
- * ended while nobody waited).
+ * ended while nobody waited). A firing runs as the job's owner ({@link RunRequest#owner()}), so its
+ * run, session transcript and memory are that key's.
  *
  * <p>Threading: {@link #tick} is called by one periodic task (the host never overlaps it), but any
  * number of schedulers may share the store; watchers run concurrently. Lifecycle: {@link #close}
@@ -146,7 +147,7 @@ public final class JobScheduler implements AutoCloseable {
     private RunRequest request(Job job, Instant now) {
         return new RunRequest(null, List.of(Message.user(job.prompt())), null, List.of(),
                 "cron_" + job.id() + "_" + SESSION_TIME.format(now), null, ModelOptions.DEFAULTS, 0,
-                Map.of("job_id", job.id(), "source", "job", "model", modelName));
+                Map.of("job_id", job.id(), "source", "job", "model", modelName)).ownedBy(job.owner());
     }
 
     private void watch(String jobId, RunHandle handle) {

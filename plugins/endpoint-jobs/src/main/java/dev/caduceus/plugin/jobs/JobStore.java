@@ -9,23 +9,27 @@ import dev.caduceus.spi.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * The {@code jobs} and {@code job_runs} tables (migration {@code V1__jobs.sql}). Edits from HTTP are
+ * The {@code jobs} and {@code job_runs} tables (migrations {@code V1__jobs.sql}, {@code V2__job_owners.sql}). Edits from HTTP are
  * read-modify-write of the whole row in one write transaction; the scheduler's changes touch only its
  * own columns and are compare-and-set updates (the row must still show the {@code next_run_at} or the
- * run the scheduler saw), so a claim holds however many loops or processes share the database.
+ * run the scheduler saw), so a claim holds however many loops or processes share the database. A
+ * job's {@code owner} is written once, on insert; the HTTP side reads and edits a job only through a
+ * {@code visible} test (the caller's tenancy), applied inside the same transaction.
  * Thread-safe (every method is one database call).
  */
 public final class JobStore {
     private static final String COLUMNS = "id, name, prompt, schedule_text, tz, schedule, skills, skill, deliver, "
             + "repeat_times, repeat_completed, enabled, state, paused_at, paused_reason, created_at, next_run_at, "
-            + "next_trigger, last_run_at, last_status, last_error, last_run_id, current_run_id, updated_at";
+            + "next_trigger, last_run_at, last_status, last_error, last_run_id, current_run_id, updated_at, owner";
     private static final String SET_ALL = "name = ?, prompt = ?, schedule_text = ?, tz = ?, schedule = ?, skills = ?, "
             + "skill = ?, deliver = ?, repeat_times = ?, repeat_completed = ?, enabled = ?, state = ?, paused_at = ?, "
             + "paused_reason = ?, created_at = ?, next_run_at = ?, next_trigger = ?, last_run_at = ?, last_status = ?, "
@@ -44,27 +48,36 @@ public final class JobStore {
 
     public void insert(Job job) {
         db.write(sql -> sql.update("INSERT INTO jobs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(job, true)));
+                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(job, true)));
     }
 
     public Optional<Job> find(String id) {
         return db.read(sql -> find(sql, id));
     }
 
-    /** Jobs ordered by {@code next_run_at} (unscheduled last), then creation; only enabled ones unless asked. */
-    public List<Job> list(boolean includeDisabled) {
-        var where = includeDisabled ? "" : " WHERE enabled = 1";
-        return db.read(sql -> sql.query("SELECT " + COLUMNS + " FROM jobs" + where
-                + " ORDER BY CASE WHEN next_run_at IS NULL THEN 1 ELSE 0 END, next_run_at, created_at, id", this::map));
+    /**
+     * Jobs ordered by {@code next_run_at} (unscheduled last), then creation; only enabled ones unless
+     * asked; only {@code owner}'s, or every owner's when {@code owner} is null.
+     */
+    public List<Job> list(boolean includeDisabled, String owner) {
+        var where = new ArrayList<String>();
+        if (!includeDisabled) where.add("enabled = 1");
+        if (owner != null) where.add("owner = ?");
+        var clause = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
+        Object[] args = owner == null ? new Object[0] : new Object[] {owner};
+        return db.read(sql -> sql.query("SELECT " + COLUMNS + " FROM jobs" + clause
+                + " ORDER BY CASE WHEN next_run_at IS NULL THEN 1 ELSE 0 END, next_run_at, created_at, id", this::map,
+                args));
     }
 
     /**
      * Applies {@code change} to the stored job and stores the result, in one write transaction; empty
-     * when the job does not exist. {@code change} must be quick and pure.
+     * when the job does not exist or is not {@code visible}. {@code change} must be quick and pure, and
+     * cannot change the owner.
      */
-    public Optional<Job> modify(String id, UnaryOperator<Job> change) {
+    public Optional<Job> modify(String id, Predicate<Job> visible, UnaryOperator<Job> change) {
         return db.write(sql -> {
-            var current = find(sql, id);
+            var current = find(sql, id).filter(visible);
             if (current.isEmpty()) return Optional.<Job>empty();
             var next = change.apply(current.get());
             var args = values(next, false);
@@ -73,10 +86,10 @@ public final class JobStore {
         });
     }
 
-    /** Deletes the job and its firing rows; returns the job as it was, or empty. */
-    public Optional<Job> delete(String id) {
+    /** Deletes the job and its firing rows if it is {@code visible}; returns the job as it was, or empty. */
+    public Optional<Job> delete(String id, Predicate<Job> visible) {
         return db.write(sql -> {
-            var job = find(sql, id);
+            var job = find(sql, id).filter(visible);
             if (job.isPresent()) {
                 sql.update("DELETE FROM job_runs WHERE job_id = ?", id);
                 sql.update("DELETE FROM jobs WHERE id = ?", id);
@@ -201,22 +214,24 @@ public final class JobStore {
                 millis(j.pausedAt()), j.pausedReason(), j.createdAt().toEpochMilli(), millis(j.nextRunAt()),
                 j.nextTrigger(), millis(j.lastRunAt()), j.lastStatus(), j.lastError(), j.lastRunId(),
                 j.currentRunId(), j.updatedAt().toEpochMilli()};
-        var all = new Object[rest.length + 1];
-        if (idFirst) {
+        if (idFirst) { // an insert: id, the columns, owner (COLUMNS' order)
+            var all = new Object[rest.length + 2];
             all[0] = j.id();
             System.arraycopy(rest, 0, all, 1, rest.length);
-        } else {
-            System.arraycopy(rest, 0, all, 0, rest.length);
-            all[rest.length] = j.id();
+            all[rest.length + 1] = j.owner();
+            return all;
         }
+        var all = new Object[rest.length + 1]; // an update: the columns of SET_ALL (not owner), then the id
+        System.arraycopy(rest, 0, all, 0, rest.length);
+        all[rest.length] = j.id();
         return all;
     }
 
     private Job map(ResultSet r) throws SQLException {
         try {
             var repeat = r.getObject("repeat_times");
-            return new Job(r.getString("id"), r.getString("name"), r.getString("prompt"), r.getString("schedule_text"),
-                    r.getString("tz"), ScheduleJson.read(json.readTree(r.getString("schedule"))),
+            return new Job(r.getString("id"), r.getString("owner"), r.getString("name"), r.getString("prompt"),
+                    r.getString("schedule_text"), r.getString("tz"), ScheduleJson.read(json.readTree(r.getString("schedule"))),
                     json.readValue(r.getString("skills"), STRINGS), r.getString("skill"), r.getString("deliver"),
                     repeat == null ? null : ((Number) repeat).intValue(), r.getInt("repeat_completed"),
                     r.getInt("enabled") == 1, r.getString("state"), instant(r, "paused_at"),

@@ -3,6 +3,7 @@ package dev.caduceus.plugin.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.plugin.jobs.http.JobsFamily;
 import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
 import dev.caduceus.testkit.FakeDurableRuns;
@@ -59,17 +60,33 @@ final class JobsFixture implements AutoCloseable {
 
     /** Calls {@code method template} with {@code jobId} as the path's job id (or null) and {@code body} (or null). */
     FakeExchange call(String method, String template, String jobId, String body) throws Exception {
+        return call(Caller.ADMIN_CALLER, method, template, jobId, body);
+    }
+
+    /**
+     * {@link #call(String, String, String, String)} with the key {@code caller} and query parameters
+     * {@code query} (name, value, name, value, …).
+     */
+    FakeExchange call(Caller caller, String method, String template, String jobId, String body, String... query)
+            throws Exception {
         var handler = routes.get(method + " " + template);
         if (handler == null) throw new IllegalArgumentException("no route " + method + " " + template);
-        var exchange = new FakeExchange(ctx.json(), method, template.replace("{job_id}", String.valueOf(jobId)));
+        var exchange = new FakeExchange(ctx.json(), method, template.replace("{job_id}", String.valueOf(jobId)))
+                .caller(caller);
         if (jobId != null) exchange.pathParam("job_id", jobId);
         if (body != null) exchange.body(body);
+        for (int i = 0; i < query.length; i += 2) exchange.queryParam(query[i], query[i + 1]);
         return exchange.call(handler);
     }
 
     /** Creates a job over the route and returns its object. */
     JsonNode create(String body) throws Exception {
-        var ex = call("POST", "/api/jobs", null, body);
+        return create(Caller.ADMIN_CALLER, body);
+    }
+
+    /** Creates a job over the route with the key {@code caller} and returns its object. */
+    JsonNode create(Caller caller, String body) throws Exception {
+        var ex = call(caller, "POST", "/api/jobs", null, body);
         if (ex.status() != 201) throw new AssertionError(ex.status() + " " + ex.responseBody());
         return ex.responseBody().path("job");
     }

@@ -26,51 +26,60 @@ final class JobRoutes {
         this.defaultZone = defaultZone;
     }
 
-    /** {@code GET /api/jobs[?include_disabled=true]}. */
+    /**
+     * {@code GET /api/jobs[?include_disabled=true]}: a named key lists its own jobs; the admin key
+     * every key's, or one key's with {@code ?owner=NAME}.
+     */
     void list(HttpExchange exchange) {
         var include = exchange.query("include_disabled").map(v -> v.trim().toLowerCase(Locale.ROOT))
                 .filter(v -> v.equals("1") || v.equals("true") || v.equals("yes") || v.equals("on")).isPresent();
+        var caller = exchange.caller();
+        var owner = caller.admin() ? exchange.query("owner").filter(v -> !v.isEmpty()).orElse(null) : caller.name();
         var answer = JsonNodeFactory.instance.objectNode();
         var jobs = answer.putArray("jobs");
-        store.list(include).forEach(job -> jobs.add(JobView.of(job)));
+        store.list(include, owner).forEach(job -> jobs.add(JobView.of(job)));
         exchange.respond(200, answer);
     }
 
     /** {@code POST /api/jobs}: 201. */
     void create(HttpExchange exchange) {
         var fields = JobValidation.create(JobValidation.body(exchange), defaultZone, clock.instant());
-        exchange.respond(201, JobView.wrapped(commands.create(fields)));
+        exchange.respond(201, JobView.wrapped(commands.create(exchange.caller(), fields)));
     }
 
     void get(HttpExchange exchange) {
         var id = JobValidation.jobId(exchange);
-        exchange.respond(200, JobView.wrapped(store.find(id).orElseThrow(JobError::notFound)));
+        exchange.respond(200, JobView.wrapped(commands.find(exchange.caller(), id).orElseThrow(JobError::notFound)));
     }
 
     /** {@code PATCH}: the body is validated against the job as stored (a new tz re-reads its schedule). */
     void patch(HttpExchange exchange) {
         var id = JobValidation.jobId(exchange);
         var body = JobValidation.body(exchange);
-        var current = store.find(id).orElseThrow(JobError::notFound);
+        var current = commands.find(exchange.caller(), id).orElseThrow(JobError::notFound);
         var patch = JobValidation.patch(body, current, defaultZone, clock.instant());
-        exchange.respond(200, JobView.wrapped(commands.update(id, patch).orElseThrow(JobError::notFound)));
+        exchange.respond(200, JobView.wrapped(commands.update(exchange.caller(), id, patch)
+                .orElseThrow(JobError::notFound)));
     }
 
     void delete(HttpExchange exchange) {
         var id = JobValidation.jobId(exchange);
-        if (!commands.delete(id)) throw JobError.notFound();
+        if (!commands.delete(exchange.caller(), id)) throw JobError.notFound();
         exchange.respond(200, JsonNodeFactory.instance.objectNode().put("ok", true));
     }
 
     void pause(HttpExchange exchange) {
-        exchange.respond(200, JobView.wrapped(commands.pause(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+        var id = JobValidation.jobId(exchange);
+        exchange.respond(200, JobView.wrapped(commands.pause(exchange.caller(), id).orElseThrow(JobError::notFound)));
     }
 
     void resume(HttpExchange exchange) {
-        exchange.respond(200, JobView.wrapped(commands.resume(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+        var id = JobValidation.jobId(exchange);
+        exchange.respond(200, JobView.wrapped(commands.resume(exchange.caller(), id).orElseThrow(JobError::notFound)));
     }
 
     void runNow(HttpExchange exchange) {
-        exchange.respond(200, JobView.wrapped(commands.runNow(JobValidation.jobId(exchange)).orElseThrow(JobError::notFound)));
+        var id = JobValidation.jobId(exchange);
+        exchange.respond(200, JobView.wrapped(commands.runNow(exchange.caller(), id).orElseThrow(JobError::notFound)));
     }
 }

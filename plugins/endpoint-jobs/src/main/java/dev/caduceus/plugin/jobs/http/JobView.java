@@ -8,7 +8,7 @@ import dev.caduceus.plugin.jobs.schedule.IsoTimes;
 /**
  * The job object of http-api §10.4, keys in the contract's order. Fields Caduceus never sets over
  * HTTP ({@code model}, {@code script}, {@code workdir}, …) are present with their empty values, as
- * Hermes clients expect. Stateless.
+ * Hermes clients expect; {@code owner} (the key's name) is added at the end. Stateless.
  */
 final class JobView {
     private JobView() {}
@@ -31,7 +31,8 @@ final class JobView {
                 .put("last_status", job.lastStatus()).put("last_error", job.lastError())
                 .putNull("last_delivery_error")
                 .put("deliver", job.deliver()).putNull("origin").putNull("enabled_toolsets").putNull("workdir")
-                .putNull("profile").put("last_run_id", job.lastRunId());
+                .putNull("profile").put("last_run_id", job.lastRunId())
+                .put("owner", job.owner()); // a Caduceus addition: the key (tenant) the job belongs to
         return o;
     }
 

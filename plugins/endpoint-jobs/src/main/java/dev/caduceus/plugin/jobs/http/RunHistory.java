@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  * {@code GET /api/jobs/{job_id}/runs?limit=20&cursor=…} (http-api §10.5): the job's runs from the
  * host's run records (newest first, the host's keyset order), with what the job's firing rows add:
  * {@code trigger} and {@code scheduled_for}. The cursor is URL-safe base64 of
- * {@code <created_at millis>:<run_id>} of the page's last run. Thread-safe.
+ * {@code <created_at millis>:<run_id>} of the page's last run. Another key's job is 404 {@code Job not
+ * found}, like an unknown one. Thread-safe.
  */
 final class RunHistory {
     private final JobStore store;
@@ -32,7 +33,7 @@ final class RunHistory {
 
     void handle(HttpExchange exchange) {
         var id = JobValidation.jobId(exchange);
-        if (store.find(id).isEmpty()) throw JobError.notFound();
+        var job = store.find(id).filter(j -> exchange.caller().owns(j.owner())).orElseThrow(JobError::notFound);
         int limit = limit(exchange);
         Instant before = null;
         String beforeRun = null;
@@ -42,7 +43,9 @@ final class RunHistory {
             before = Instant.ofEpochMilli(Long.parseLong(decoded[0]));
             beforeRun = decoded[1];
         }
-        var page = runs.get().list(new RunQuery(Set.of(), null, id, limit, before, beforeRun));
+        // The job's runs are its owner's (each firing runs as the owner); another key's run that merely
+        // carries this job_id in its metadata is not part of the history, for the admin key either.
+        var page = runs.get().list(new RunQuery(Set.of(), null, id, limit, before, beforeRun, job.owner()));
         var firings = store.firings(id, page.runs().stream().map(RunRecord::runId).toList());
         var answer = JsonNodeFactory.instance.objectNode();
         var list = answer.putArray("runs");
