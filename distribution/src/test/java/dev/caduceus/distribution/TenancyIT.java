@@ -162,4 +162,51 @@ class TenancyIT {
                 headersA);
         assertTrue(upstream.chatRequests().get(mine).body().toString().contains("tea-7731"), "alice's own memory");
     }
+
+    @Test
+    void aTenantsStoredResponseAndConversationAreItsOwn() throws Exception {
+        var created = send(alice, "POST", "/v1/responses", "{\"input\":\"alice's note: cedar-5512\",\"store\":true}");
+        assertEquals(200, created.statusCode(), created.body());
+        var id = json(created).path("id").asText();
+        for (var path : new String[] {"/v1/responses/" + id, "/v1/responses/" + id + "/input_items"}) {
+            assertEquals(404, send(bob, "GET", path, null).statusCode(), path);
+            assertEquals(200, send(alice, "GET", path, null).statusCode(), path);
+            assertEquals(200, send(Caduceus.TEST_KEY, "GET", path, null).statusCode(), path);
+        }
+        var unknown = send(bob, "POST", "/v1/responses", "{\"input\":\"go on\",\"previous_response_id\":\"resp_doesnotexist\"}");
+        var chained = send(bob, "POST", "/v1/responses", "{\"input\":\"go on\",\"previous_response_id\":\"" + id + "\"}");
+        assertEquals(unknown.statusCode(), chained.statusCode(), "another key's response is an unknown one: " + chained.body());
+        assertEquals(json(unknown).at("/error/code").asText(), json(chained).at("/error/code").asText());
+        assertEquals(404, send(bob, "DELETE", "/v1/responses/" + id, null).statusCode());
+        assertEquals(200, send(alice, "GET", "/v1/responses/" + id, null).statusCode(), "bob's delete did nothing");
+
+        assertEquals(200, send(alice, "POST", "/v1/responses",
+                "{\"input\":\"remember birch-9090\",\"conversation\":\"project\"}").statusCode());
+        int before = upstream.chatRequests().size();
+        assertEquals(200, send(bob, "POST", "/v1/responses",
+                "{\"input\":\"what did I say?\",\"conversation\":\"project\"}").statusCode());
+        assertFalse(upstream.chatRequests().get(before).body().toString().contains("birch-9090"),
+                "a conversation name is per key");
+    }
+
+    @Test
+    void aRevokedKeysJobsNoLongerStartRuns() throws Exception {
+        var carol = Caduceus.addNamedKey(home, "carol");
+        var created = send(carol, "POST", "/api/jobs", "{\"name\":\"carol-job\",\"schedule\":\"every 1h\",\"prompt\":\"x\"}");
+        assertEquals(201, created.statusCode(), created.body());
+        var id = json(created).at("/job/id").asText();
+        try (var revoke = Caduceus.launch(home, Map.of(), "key", "revoke", "carol")) {
+            assertEquals(0, revoke.awaitExit(), revoke.stderr());
+        }
+        assertEquals(200, send(Caduceus.TEST_KEY, "POST", "/api/jobs/" + id + "/run", "").statusCode());
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        JsonNode job;
+        while (!(job = json(send(Caduceus.TEST_KEY, "GET", "/api/jobs/" + id, null)).path("job")).path("last_error").isTextual()) {
+            assertTrue(System.nanoTime() < deadline, "the firing was settled: " + job);
+            Thread.sleep(20);
+        }
+        assertTrue(job.path("last_error").asText().contains("revoked"), job.toString());
+        assertEquals(0, json(send(Caduceus.TEST_KEY, "GET", "/v1/runs?owner=carol", null)).path("data").size(),
+                "no run started for the revoked key");
+    }
 }

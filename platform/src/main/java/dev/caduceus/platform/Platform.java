@@ -494,6 +494,11 @@ public final class Platform implements AutoCloseable {
             public List<String> toolsets(String owner) {
                 return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? List.of() : keys.policyOf(owner).toolsets();
             }
+
+            @Override
+            public boolean inForce(String owner) {
+                return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) || keys.inForce(owner);
+            }
         };
     }
 

@@ -34,6 +34,8 @@ public final class RunRejectedException extends Exception {
             case AT_CAPACITY -> new dev.caduceus.spi.http.ApiError(429, message,
                     dev.caduceus.spi.http.ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
                     .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+            case KEY_REVOKED -> new dev.caduceus.spi.http.ApiError(403, message,
+                    dev.caduceus.spi.http.ApiError.AUTH, null, "key_revoked").withHeader("x-should-retry", "false");
             case IDEMPOTENCY_CONFLICT -> new dev.caduceus.spi.http.ApiError(409, message,
                     dev.caduceus.spi.http.ApiError.INVALID_REQUEST, null, "idempotency_key_conflict")
                     .withHeader("x-should-retry", "false");
@@ -43,7 +45,8 @@ public final class RunRejectedException extends Exception {
     /** The contract's draining message. */
     public static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
 
-    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT }
+    /** Why; {@code KEY_REVOKED}: the run's owner is a named key that was revoked (a job of that key firing). */
+    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED }
 
     /** The contract's idempotency conflict message (http-api.md §13.2). */
     public static final String IDEMPOTENCY_CONFLICT_MESSAGE =

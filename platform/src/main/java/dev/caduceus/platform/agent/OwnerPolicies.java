@@ -11,7 +11,11 @@ public interface OwnerPolicies {
     OwnerPolicies NONE = new OwnerPolicies() {
         @Override public int maxConcurrentRuns(String owner) { return 0; }
         @Override public List<String> toolsets(String owner) { return List.of(); }
+        @Override public boolean inForce(String owner) { return true; }
     };
+
+    /** Whether {@code owner} may still start runs: false for a revoked key (its jobs stop running). */
+    boolean inForce(String owner);
 
     /** The most runs {@code owner} may have at once; 0: no limit of its own. */
     int maxConcurrentRuns(String owner);

@@ -140,6 +140,8 @@ public final class RunService implements Runs {
     /** Counts {@code request}'s run in, within the server's cap and its key's own; returns it with its key's toolsets. */
     private RunRequest admit(RunRequest request) throws RunRejectedException {
         var owner = request.owner();
+        if (!policies.inForce(owner))
+            throw new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner + "' is revoked; its runs no longer start");
         int cap = policies.maxConcurrentRuns(owner);
         lock.lock();
         try {

@@ -180,6 +180,11 @@ public final class NamedKeys {
         return current().byName().getOrDefault(name, KeyPolicy.NONE);
     }
 
+    /** Whether key {@code name} exists and is not revoked. */
+    public boolean inForce(String name) {
+        return current().byName().containsKey(name);
+    }
+
     /** Whether {@code token} looks like a named key (it is then checked here, not against the admin key). */
     public static boolean looksNamed(String token) {
         return token.startsWith(PREFIX);
