@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code POST /v1/responses}, in the contract's order (http-api §3, §8): admission (draining, model,
  * concurrency cap) before the body, then the session key header, the body, the chain, and one agent
- * run answered as a response object or as an event stream. Thread-safe; one call per request.
+ * run answered as a response object or as an event stream. The response, its run and its
+ * {@code Idempotency-Key} belong to the calling key. Thread-safe; one call per request.
  */
 final class CreateHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (http-api §13.1). */
@@ -55,7 +56,7 @@ final class CreateHandler implements HttpHandler {
         }
         var session = SessionHeaders.from(exchange);
         var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName());
-        var turn = resolver.resolve(request, session);
+        var turn = resolver.resolve(request, session, exchange.caller());
         exchange.header(SessionHeaders.SESSION_ID, turn.sessionId());
         if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
         if (request.stream()) stream(exchange, turn);
@@ -100,7 +101,7 @@ final class CreateHandler implements HttpHandler {
         RunResult result;
         try {
             result = key.isEmpty() ? compute.call()
-                    : idempotency.resolve(PATH + "\0" + key.get(),
+                    : idempotency.resolve(PATH + "\0" + turn.run().owner() + "\0" + key.get(), // per key
                             IdempotencyCache.fingerprint(turn.request().body(), FINGERPRINT_FIELDS, session.sessionId(), session.sessionKey()), compute);
         } catch (ClientLeft e) {
             return;

@@ -5,7 +5,8 @@ import dev.caduceus.spi.http.HttpHandler;
 
 /**
  * {@code DELETE /v1/responses/{response_id}} (http-api §8.7): removes the response, its event journal
- * and every conversation name pointing to it. Thread-safe.
+ * and every conversation name pointing to it. Another key's response is the 404 of an unknown id.
+ * Thread-safe.
  */
 final class DeleteHandler implements HttpHandler {
     private final ResponseStore store;
@@ -17,7 +18,7 @@ final class DeleteHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var id = exchange.pathParam("response_id");
-        if (!store.delete(id)) throw RetrieveHandler.notFound(id);
+        if (!store.delete(id, exchange.caller())) throw RetrieveHandler.notFound(id); // another key's: as unknown
         exchange.respond(200, Envelope.JSON.objectNode().put("id", id).put("object", "response").put("deleted", true));
     }
 }

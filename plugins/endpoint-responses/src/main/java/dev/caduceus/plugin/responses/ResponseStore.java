@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.Sql;
 import java.util.ArrayList;
@@ -15,7 +16,11 @@ import java.util.Optional;
  * The SQLite response store (http-api §8.6): responses, their transcripts as chain messages
  * ({@link ChainMessages}), conversation names, and the event journals of streamed responses. Writes evict the least recently used rows
  * beyond {@code maxStored}; removing a response also removes its journal and every name pointing to
- * it; a row that no longer parses is dropped on read. Thread-safe (the database serializes writes).
+ * it; a row that no longer parses is dropped on read. Every response belongs to the key that created
+ * it ({@link StoredResponse#owner()}): reads and removals take the {@link Caller} and treat another
+ * key's response exactly as an unknown id (so ids do not leak); the admin key reaches all.
+ * Conversation names are per key. The journal and chain messages are reached only through their
+ * response. Thread-safe (the database serializes writes).
  */
 final class ResponseStore {
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
@@ -37,7 +42,8 @@ final class ResponseStore {
 
     /**
      * Inserts or replaces {@code response} with its messages written to the chain store (O(own
-     * messages), see {@link ChainMessages}), points {@code conversation} (if any) at it, then evicts.
+     * messages), see {@link ChainMessages}), points {@code conversation} (if any) of the response's
+     * owner at it, then evicts. The owner is set when the row is first inserted and never changes.
      */
     void save(StoredResponse response, TranscriptWrite transcript, String conversation) {
         String envelope;
@@ -50,36 +56,41 @@ final class ResponseStore {
             var previous = chainOf(sql, response.id());
             var at = chain.append(sql, response.id(), transcript);
             sql.update("""
-                    INSERT INTO responses (id, envelope, transcript, instructions, session_id, streamed, created_at,
-                        accessed_at, chain_id, base_seq, last_seq, input_seq)
-                    VALUES (?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?)
+                    INSERT INTO responses (id, owner, envelope, transcript, instructions, session_id, streamed,
+                        created_at, accessed_at, chain_id, base_seq, last_seq, input_seq)
+                    VALUES (?, ?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses),
+                        ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
                         chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq,
                         input_seq = excluded.input_seq""",
-                    response.id(), envelope, response.instructions(), response.sessionId(),
+                    response.id(), response.owner(), envelope, response.instructions(), response.sessionId(),
                     response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
                     at.baseSeq() + transcript.inputs());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (conversation != null)
                 sql.update("""
-                        INSERT INTO conversations (name, response_id) VALUES (?, ?)
-                        ON CONFLICT (name) DO UPDATE SET response_id = excluded.response_id""",
-                        conversation, response.id());
+                        INSERT INTO conversations (owner, name, response_id) VALUES (?, ?, ?)
+                        ON CONFLICT (owner, name) DO UPDATE SET response_id = excluded.response_id""",
+                        response.owner(), conversation, response.id());
             evict(sql);
             return null;
         });
     }
 
-    /** The stored response, refreshing its access tick; a corrupt row is deleted and reported absent. */
-    Optional<StoredResponse> find(String id) {
+    /**
+     * The stored response if {@code caller} owns it, refreshing its access tick; another key's
+     * response is absent as an unknown one is (and keeps its tick). A corrupt row is deleted and
+     * reported absent.
+     */
+    Optional<StoredResponse> find(String id, Caller caller) {
         var row = db.read(sql -> sql.queryOne("""
-                SELECT envelope, instructions, session_id, streamed, created_at, chain_id, last_seq
+                SELECT envelope, instructions, session_id, streamed, created_at, chain_id, last_seq, owner
                 FROM responses WHERE id = ?""",
                 r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getInt(4), r.getLong(5),
-                        r.getString(6), r.getLong(7)}, id));
-        if (row.isEmpty()) return Optional.empty();
+                        r.getString(6), r.getLong(7), r.getString(8)}, id));
+        if (row.isEmpty() || !caller.owns((String) row.get()[7])) return Optional.empty();
         var v = row.get();
         StoredResponse response;
         try {
@@ -87,10 +98,10 @@ final class ResponseStore {
             if (!(envelope instanceof ObjectNode object) || !id.equals(object.path("id").asText()))
                 throw new IllegalStateException("envelope is not a response object");
             var position = v[5] == null ? null : new ChainPosition((String) v[5], (Long) v[6]);
-            response = new StoredResponse(id, object, (String) v[1], (String) v[2], ((Integer) v[3]) != 0,
+            response = new StoredResponse(id, (String) v[7], object, (String) v[1], (String) v[2], ((Integer) v[3]) != 0,
                     (Long) v[4], position);
         } catch (Exception e) {
-            delete(id); // a corrupt row is dropped (§8.6); the chain restarts from nothing
+            drop(id); // a corrupt row is dropped (§8.6); the chain restarts from nothing
             return Optional.empty();
         }
         db.write(sql -> sql.update(
@@ -111,7 +122,7 @@ final class ResponseStore {
                         .orElseThrow(), MESSAGES));
             return Optional.ofNullable(db.read(sql -> chain.read(sql, response.position(), limit)));
         } catch (Exception e) {
-            delete(response.id());
+            drop(response.id());
             return Optional.empty();
         }
     }
@@ -141,7 +152,7 @@ final class ResponseStore {
                     Math.min(inputSeq, response.position().lastSeq()));
             return Optional.ofNullable(db.read(sql -> chain.read(sql, end, Integer.MAX_VALUE)));
         } catch (Exception e) {
-            delete(response.id());
+            drop(response.id());
             return Optional.empty();
         }
     }
@@ -196,15 +207,26 @@ final class ResponseStore {
         });
     }
 
-    /** The latest response id of conversation {@code name}. */
-    Optional<String> conversation(String name) {
-        return db.read(sql -> sql.queryOne("SELECT response_id FROM conversations WHERE name = ?",
-                r -> r.getString(1), name));
+    /** The latest response id of key {@code owner}'s conversation {@code name} (names are per key). */
+    Optional<String> conversation(String owner, String name) {
+        return db.read(sql -> sql.queryOne("SELECT response_id FROM conversations WHERE owner = ? AND name = ?",
+                r -> r.getString(1), owner, name));
     }
 
-    /** Removes the response, its journal and the names pointing to it; false when it did not exist. */
-    boolean delete(String id) {
-        return db.write(sql -> remove(sql, id));
+    /**
+     * Removes the response, its journal and the names pointing to it if {@code caller} owns it;
+     * false when it did not exist or is another key's (checked and removed in one transaction).
+     */
+    boolean delete(String id, Caller caller) {
+        return db.write(sql -> {
+            var owner = sql.queryOne("SELECT owner FROM responses WHERE id = ?", r -> r.getString(1), id);
+            return owner.isPresent() && caller.owns(owner.get()) && remove(sql, id);
+        });
+    }
+
+    /** Drops a row that no longer reads (corrupt envelope or transcript), whoever owns it. */
+    private void drop(String id) {
+        db.write(sql -> remove(sql, id));
     }
 
     /** Appends one sent frame to the response's journal. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import dev.caduceus.spi.http.HttpExchange;
@@ -18,7 +19,8 @@ import java.util.Set;
  * {@code GET /v1/responses/{response_id}} (http-api §8.7): the stored response object, or with
  * {@code ?stream=true} a best-effort replay of its events after {@code starting_after}: the journal of
  * a streamed response (continued live while this process still streams it, else closed with a
- * synthetic {@code response.incomplete}), or events synthesized from the stored object. Thread-safe.
+ * synthetic {@code response.incomplete}), or events synthesized from the stored object. Another
+ * key's response is the same 404 as an unknown id, for both. Thread-safe.
  */
 final class RetrieveHandler implements HttpHandler {
     private static final Duration POLL = Duration.ofMillis(100);
@@ -42,7 +44,8 @@ final class RetrieveHandler implements HttpHandler {
         var id = exchange.pathParam("response_id");
         var stream = Flags.parse(exchange.query("stream").map(Envelope.JSON::textNode).orElse(null), false);
         var after = stream ? cursor(exchange) : -1L;
-        var found = store.find(id).orElseThrow(() -> notFound(id));
+        var caller = exchange.caller(); // another key's response is the 404 of an unknown id
+        var found = store.find(id, caller).orElseThrow(() -> notFound(id));
         if (!stream) {
             exchange.respond(200, found.envelope());
             return;
@@ -50,14 +53,15 @@ final class RetrieveHandler implements HttpHandler {
         var expired = ctx.clock().instant().getEpochSecond() > found.createdAt() + retention.toSeconds();
         try (var out = exchange.openEventStream()) {
             if (found.streamed() && !expired && (live.contains(id) || store.lastSeq(id).isPresent()))
-                replayJournal(id, after, out);
+                replayJournal(id, caller, after, out);
             else ResponseEvents.synthesize(found.envelope(), new EventWriter(out, null, id, 0, after));
         } catch (ClientGoneException e) {
             // The client left the replay; nothing else depends on it.
         }
     }
 
-    private void replayJournal(String id, long after, EventStream out) throws Exception {
+    /** The journal of {@code id} (already found to be {@code caller}'s) after {@code after}. */
+    private void replayJournal(String id, Caller caller, long after, EventStream out) throws Exception {
         long last = after;
         long quietSince = System.nanoTime();
         while (true) {
@@ -82,7 +86,7 @@ final class RetrieveHandler implements HttpHandler {
             Thread.sleep(POLL);
         }
         // The journal ends without a terminal event (client disconnect, crash): close it synthetically.
-        var envelope = store.find(id).map(StoredResponse::envelope).orElse(null);
+        var envelope = store.find(id, caller).map(StoredResponse::envelope).orElse(null);
         if (envelope == null) return;
         long next = store.lastSeq(id).orElse(-1L) + 1;
         if (next <= after) return;

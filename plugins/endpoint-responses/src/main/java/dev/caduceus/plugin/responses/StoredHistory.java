@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.responses;
 
 import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.spi.http.Caller;
 import java.util.Optional;
 
 /**
@@ -8,7 +9,8 @@ import java.util.Optional;
  * {@code POST /v1/runs}, http-api §9.1), read exactly as {@link TurnResolver} reads a
  * {@code previous_response_id} chain without truncation: the stored response, then its whole
  * transcript (every earlier turn plus its own input and output) in one range query. A response that
- * is not stored, was removed, or whose transcript is gone or corrupt is empty, as it is a 404 there.
+ * is not stored, was removed, is another key's (the admin key {@value Caller#ADMIN} loads any), or
+ * whose transcript is gone or corrupt is empty, as it is a 404 there.
  * Reading refreshes the response's access tick (§8.6). Thread-safe.
  */
 final class StoredHistory implements ResponseHistory {
@@ -21,7 +23,8 @@ final class StoredHistory implements ResponseHistory {
     @Override
     public Optional<Conversation> load(String owner, String responseId) {
         if (responseId == null || responseId.isBlank()) return Optional.empty();
-        return store.find(responseId).flatMap(response -> store.history(response, Integer.MAX_VALUE)
+        var caller = Caller.ADMIN.equals(owner) ? Caller.ADMIN_CALLER : Caller.tenant(owner);
+        return store.find(responseId, caller).flatMap(response -> store.history(response, Integer.MAX_VALUE)
                 .map(messages -> new Conversation(response.sessionId(), response.instructions(), messages)));
     }
 }

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * (callers copy it before changing it).
  *
  * @param id           {@code resp_…}
+ * @param owner        the name of the key that created it ({@code Caller#name()}); only that key and
+ *                     the admin key may read, continue or delete it
  * @param envelope     the response object as returned by GET
  * @param instructions the effective instructions of this turn (inherited by the next), or null
  * @param sessionId    the session id the chain shares
@@ -18,10 +20,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param position     where its transcript ends in the chain store; null for a V1 row (whole
  *                     transcript in the row) and for a response not saved yet
  */
-record StoredResponse(String id, ObjectNode envelope, String instructions, String sessionId, boolean streamed,
+record StoredResponse(String id, String owner, ObjectNode envelope, String instructions, String sessionId, boolean streamed,
                       long createdAt, ChainPosition position) {
     StoredResponse {
         requireNonNull(id, "id");
+        requireNonNull(owner, "owner");
         requireNonNull(envelope, "envelope");
         requireNonNull(sessionId, "sessionId");
     }

@@ -31,7 +31,7 @@ record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, Cha
 
     /** The store row for {@code body} (its transcript is written from {@link #write}). */
     StoredResponse snapshot(ObjectNode body, long createdAt) {
-        return new StoredResponse(envelope.id(), body, envelope.instructions(), sessionId, request.stream(), createdAt,
+        return new StoredResponse(envelope.id(), run.owner(), body, envelope.instructions(), sessionId, request.stream(), createdAt,
                 null);
     }
 

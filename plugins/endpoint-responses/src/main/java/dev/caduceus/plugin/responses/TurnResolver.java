@@ -5,6 +5,7 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.Message;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Caller;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import java.util.UUID;
  * {@code conversation_history} &gt; the chain ({@code previous_response_id} or the conversation's
  * latest response) &gt; none; instructions and the session id are inherited from the chain. The
  * history is one range query of the chain store whatever the chain's length (with
- * {@code truncation: "auto"}, of its last 100 messages only). Thread-safe.
+ * {@code truncation: "auto"}, of its last 100 messages only). Conversation names are per key: the
+ * caller's name "x" is its own conversation "x". Thread-safe.
  */
 final class TurnResolver {
     private final PlatformContext ctx;
@@ -27,8 +29,13 @@ final class TurnResolver {
         this.store = store;
     }
 
-    Turn resolve(ResponseRequest request, SessionHeaders session) {
-        var chain = chain(request);
+    /**
+     * @param caller the key sending the request: the turn is its own, and it continues only a
+     *               response it owns (another key's {@code previous_response_id} is the 404 of an
+     *               unknown one) or a conversation name of its own
+     */
+    Turn resolve(ResponseRequest request, SessionHeaders session, Caller caller) {
+        var chain = chain(request, caller);
         List<Message> prior = List.of();
         ChainPosition parent = null;
         if (request.explicitHistory() != null) {
@@ -56,20 +63,21 @@ final class TurnResolver {
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), instructions, request.previousResponseId(), request.metadata());
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream());
+                session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream(),
+                caller.name());
         return new Turn(request, envelope, prior, parent, sessionId, run);
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */
-    private Optional<StoredResponse> chain(ResponseRequest request) {
+    private Optional<StoredResponse> chain(ResponseRequest request, Caller caller) {
         if (request.previousResponseId() != null) {
-            var found = store.find(request.previousResponseId());
+            var found = store.find(request.previousResponseId(), caller);
             if (found.isEmpty() && request.explicitHistory() == null)
                 throw previousNotFound(request);
             return found;
         }
         if (request.conversation() != null) // an unknown or evicted name starts a new conversation
-            return store.conversation(request.conversation()).flatMap(store::find);
+            return store.conversation(caller.name(), request.conversation()).flatMap(id -> store.find(id, caller));
         return Optional.empty();
     }
 

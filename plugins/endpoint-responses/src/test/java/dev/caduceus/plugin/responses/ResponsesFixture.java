@@ -8,6 +8,7 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
 import dev.caduceus.testkit.FakeExchange;
@@ -20,7 +21,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The responses plugin wired to scripted runs, a real SQLite test database and the fixed test clock. */
+/**
+ * The responses plugin wired to scripted runs, a real SQLite test database and the fixed test clock.
+ * Requests are sent as the admin key unless {@link #as} names another caller.
+ */
 final class ResponsesFixture {
     static final Usage USAGE = new Usage(1830, 95, 1925);
     static final long CREATED = 1768467600L; // 2026-01-15T09:00:00Z, the testkit's clock
@@ -31,6 +35,7 @@ final class ResponsesFixture {
     final ResponsesPlugin plugin = new ResponsesPlugin();
     final ResponsesFamily family;
     final Map<String, HttpHandler> handlers = new HashMap<>();
+    private Caller caller = Caller.ADMIN_CALLER;
 
     ResponsesFixture(TestDatabase db) {
         this(db, Map.of());
@@ -50,31 +55,38 @@ final class ResponsesFixture {
         });
     }
 
+    /** Sends the following requests as {@code who} (a named key, or {@link Caller#ADMIN_CALLER}). */
+    ResponsesFixture as(Caller who) {
+        caller = who;
+        return this;
+    }
+
     FakeExchange post(String body, String... headers) throws Exception {
         return exchange(body, headers).call(handlers.get("POST /v1/responses"));
     }
 
     FakeExchange exchange(String body, String... headers) {
-        var ex = new FakeExchange(ctx.json(), "POST", "/v1/responses").body(body);
+        var ex = new FakeExchange(ctx.json(), "POST", "/v1/responses").body(body).caller(caller);
         for (int i = 0; i < headers.length; i += 2) ex.requestHeader(headers[i], headers[i + 1]);
         return ex;
     }
 
     FakeExchange get(String id, String... query) throws Exception {
-        var ex = new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id).pathParam("response_id", id);
+        var ex = new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id).pathParam("response_id", id).caller(caller);
         for (int i = 0; i < query.length; i += 2) ex.queryParam(query[i], query[i + 1]);
         return ex.call(handlers.get("GET /v1/responses/{response_id}"));
     }
 
     FakeExchange inputItems(String id, String... query) throws Exception {
-        var ex = new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id + "/input_items").pathParam("response_id", id);
+        var ex = new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id + "/input_items").pathParam("response_id", id)
+                .caller(caller);
         for (int i = 0; i < query.length; i += 2) ex.queryParam(query[i], query[i + 1]);
         return ex.call(handlers.get("GET /v1/responses/{response_id}/input_items"));
     }
 
     FakeExchange delete(String id) throws Exception {
         return new FakeExchange(ctx.json(), "DELETE", "/v1/responses/" + id).pathParam("response_id", id)
-                .call(handlers.get("DELETE /v1/responses/{response_id}"));
+                .caller(caller).call(handlers.get("DELETE /v1/responses/{response_id}"));
     }
 
     RunRequest lastRequest() {
