@@ -120,6 +120,22 @@ class TenancyIT {
     }
 
     @Test
+    void aChatIdempotencyKeyNeverReplaysAnotherTenantsAnswer() throws Exception {
+        upstream.enqueue(Turn.text("alice's answer: quartz-314"), Turn.text("bob's own answer"));
+        var headersA = auth(alice);
+        headersA.put("Idempotency-Key", "chat-key-1");
+        var headersB = auth(bob);
+        headersB.put("Idempotency-Key", "chat-key-1");
+        var body = "{\"messages\":[{\"role\":\"user\",\"content\":\"same question\"}]}";
+        assertTrue(server.send("POST", "/v1/chat/completions", body, headersA).body().contains("quartz-314"));
+        var b = server.send("POST", "/v1/chat/completions", body, headersB);
+        assertEquals(200, b.statusCode(), b.body());
+        assertFalse(b.body().contains("quartz-314"), "bob gets his own answer: " + b.body());
+        assertTrue(server.send("POST", "/v1/chat/completions", body, headersA).body().contains("quartz-314"),
+                "alice's own key still replays");
+    }
+
+    @Test
     void aChatSessionIdNamesAnotherSessionForAnotherTenant() throws Exception {
         var headersA = auth(alice);
         headersA.put("X-Hermes-Session-Id", "shared-session");

@@ -138,7 +138,7 @@ final class ChatHandler implements HttpHandler {
         RunResult result;
         try {
             result = key.isEmpty() ? compute.call()
-                    : idempotency.resolve(PATH + "\0" + key.get(),
+                    : idempotency.resolve(PATH + "\0" + exchange.caller().name() + "\0" + key.get(), // per key: never another's answer
                             IdempotencyCache.fingerprint(request.body(), FINGERPRINT_FIELDS, session.sessionId(), session.sessionKey()), compute);
         } catch (ClientLeft e) {
             return;
