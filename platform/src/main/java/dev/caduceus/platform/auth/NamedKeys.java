@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Requests are checked against a copy of the table held in memory; every change ({@link #add},
  * {@link #revoke}, from any process: the CLI while the server runs) rewrites the stamp file
- * {@code keys.stamp} next to the database, and a request that finds the stamp changed (one
- * {@code stat}) reloads the copy first, so a change counts from the next request on. (Reading the
+ * {@code keys.stamp} next to the database with a new random id, and a request that finds another
+ * id there (one small file read) reloads the copy first, so a change counts from the next request on. (Reading the
  * row on every request instead cost a third of the server's throughput at 64 clients: the
  * database's reader pool became the bottleneck.) {@code last_used_at} is written at most once a
  * minute per key, off the request's thread. Thread-safe.
@@ -48,7 +48,7 @@ public final class NamedKeys {
     private volatile Snapshot snapshot;
 
     /** The table as of one stamp: rows in force by key id, and policies by name. */
-    private record Snapshot(java.nio.file.attribute.FileTime stamp, java.util.Map<String, Row> byId,
+    private record Snapshot(String stamp, java.util.Map<String, Row> byId,
                             java.util.Map<String, KeyPolicy> byName) {}
 
     /** A key in force. */
@@ -100,11 +100,15 @@ public final class NamedKeys {
         }
     }
 
-    private java.nio.file.attribute.FileTime stampTime() {
+    /**
+     * The stamp's content, a random id per change. (Not its modification time: file times move in
+     * steps of a few milliseconds, so an add and a revoke in quick succession could share one.)
+     */
+    private String stampTime() {
         try {
-            return java.nio.file.Files.getLastModifiedTime(stamp);
+            return java.nio.file.Files.readString(stamp);
         } catch (java.io.IOException e) {
-            return java.nio.file.attribute.FileTime.fromMillis(0); // no change made yet
+            return ""; // no change made yet
         }
     }
 
