@@ -65,9 +65,23 @@ class BatchGoldenIT {
         }
     }
 
-    /** The prompts of {@code dataset.jsonl}, each with the upstream turns that answer it, in order. */
-    static void script() {
+    /**
+     * The prompts of {@code dataset.jsonl}, each with the upstream turns that answer it, in order.
+     * Each model call is answered by its prompt (the request's first user message) and its step (the
+     * assistant messages so far), not by arrival order: a retried call or prompts taken in another
+     * order still get their own answers.
+     */
+    static void script() throws IOException {
+        var turns = new java.util.LinkedHashMap<String, List<Turn>>();
+        var prompts = golden("dataset.jsonl").lines().map(l -> {
+            try {
+                return JSON.readTree(l).path("prompt").asText();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).toList();
         var cases = new String[] {"lower", "upper", "title"};
+        int i = 0;
         for (var tag : List.of("think", "thinking", "thought", "reasoning", "REASONING_SCRATCHPAD"))
             for (var c : cases) {
                 var spelled = switch (c) {
@@ -75,13 +89,13 @@ class BatchGoldenIT {
                     case "upper" -> tag.toUpperCase();
                     default -> Character.toUpperCase(tag.charAt(0)) + tag.substring(1).toLowerCase();
                 };
-                upstream.enqueue(Turn.text("<" + spelled + ">\nPlan with " + spelled + ".\n</" + spelled + ">\n\nAnswer with "
-                        + spelled + "."));
+                turns.put(prompts.get(i++), List.of(Turn.text("<" + spelled + ">\nPlan with " + spelled + ".\n</"
+                        + spelled + ">\n\nAnswer with " + spelled + ".")));
             }
-        upstream.enqueue(Turn.reasoning("Native reasoning, kept as sent.").withText("Native answer."));
-        upstream.enqueue(Turn.text("Intro. <thought>Mid-answer thought.</thought> Outro."));
-        upstream.enqueue(Turn.text("A plain answer without any reasoning."));
-        upstream.enqueue(
+        turns.put(prompts.get(i++), List.of(Turn.reasoning("Native reasoning, kept as sent.").withText("Native answer.")));
+        turns.put(prompts.get(i++), List.of(Turn.text("Intro. <thought>Mid-answer thought.</thought> Outro.")));
+        turns.put(prompts.get(i++), List.of(Turn.text("A plain answer without any reasoning.")));
+        turns.put(prompts.get(i++), List.of(
                 Turn.reasoning("Look around first.").withToolCalls(
                         ToolCall.of("call_1", "read_file", "{\"path\": \"missing.txt\"}"),
                         ToolCall.of("call_2", "terminal", "{\"command\": \"echo hi\"}")),
@@ -91,8 +105,22 @@ class BatchGoldenIT {
                 Turn.reasoning("Read it twice.").withToolCalls(
                         ToolCall.of("call_5", "read_file", "{\"path\": \"notes.txt\"}"),
                         ToolCall.of("call_6", "read_file", "{\"path\": \"notes.txt\"}")),
-                Turn.reasoning("All done.").withText("Wrote and read notes.txt."));
-        upstream.enqueue(Turn.reasoning("Ünïcödé thinking ✓ \u0001.").withText("Antwort: grüße 日本 \u001f \"quoted\" \\ tab\t."));
+                Turn.reasoning("All done.").withText("Wrote and read notes.txt.")));
+        turns.put(prompts.get(i++), List.of(Turn.reasoning("Ünïcödé thinking ✓ \u0001.")
+                .withText("Antwort: grüße 日本 \u001f \"quoted\" \\ tab\t.")));
+        for (int call = 0; call < 3 * prompts.size(); call++) {
+            upstream.enqueue(body -> {
+                String prompt = null;
+                int step = 0;
+                for (var m : body.path("messages")) {
+                    if (prompt == null && m.path("role").asText().equals("user")) prompt = m.path("content").asText();
+                    if (m.path("role").asText().equals("assistant")) step++;
+                }
+                var script = turns.get(prompt);
+                if (script == null || step >= script.size()) return Turn.error(400, "no turn scripted for " + prompt);
+                return script.get(step);
+            });
+        }
     }
 
     static Path dataset(Path dir) throws IOException {
@@ -124,7 +152,9 @@ class BatchGoldenIT {
         upstream.recordRequests(false);
         script();
         var run = batch(dataset(work), "golden");
-        assertEquals(0, run.awaitExit(), run.stdout() + run.stderr());
+        int status = run.awaitExit();
+        upstream.clearQueue(); // the spare answers (for retries) are not for the tests that follow
+        assertEquals(0, status, run.stdout() + run.stderr());
         var dir = work.resolve("golden");
         Files.writeString(Path.of("target", "golden-actual-trajectories.jsonl"), Files.readString(dir.resolve("trajectories.jsonl")));
         Files.writeString(Path.of("target", "golden-actual-statistics.json"), Files.readString(dir.resolve("statistics.json")));

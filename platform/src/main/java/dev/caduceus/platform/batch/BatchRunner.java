@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -90,19 +89,15 @@ final class BatchRunner {
         checkpoint.nextBatchNum = firstBatch + batches.size();
         checkpoint.invocations.add(new Checkpoint.Invocation(startedAt, null, 0, 0, 0));
         writeCheckpoint();
-        var slots = new Semaphore(Math.max(1, options.numWorkers()));
+        // --num_workers workers take the batches in order (with one worker: exactly the dataset's order;
+        // a thread per batch waiting on a semaphore started them in whatever order the threads ran).
+        int workers = Math.min(Math.max(1, options.numWorkers()), Math.max(1, batches.size()));
+        var next = new java.util.concurrent.atomic.AtomicInteger();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var futures = new ArrayList<Future<?>>();
-            for (int b = 0; b < batches.size(); b++) {
-                int batchNum = firstBatch + b;
-                var batch = batches.get(b);
+            for (int w = 0; w < workers; w++) {
                 futures.add(pool.submit(() -> {
-                    slots.acquire();
-                    try {
-                        runBatch(batchNum, batch);
-                    } finally {
-                        slots.release();
-                    }
+                    for (int b; (b = next.getAndIncrement()) < batches.size(); ) runBatch(firstBatch + b, batches.get(b));
                     return null;
                 }));
             }

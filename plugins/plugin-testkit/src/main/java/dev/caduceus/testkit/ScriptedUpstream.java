@@ -124,6 +124,12 @@ public final class ScriptedUpstream implements AutoCloseable {
         return this;
     }
 
+    /** Drops every enqueued turn not yet consumed (what follows gets the default turn). */
+    public ScriptedUpstream clearQueue() {
+        turns.clear();
+        return this;
+    }
+
     /** The number of enqueued turns not yet consumed. */
     public int pending() {
         return turns.size();
