@@ -178,11 +178,33 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 model.directModelRequests(), protectedPaths());
     }
 
-    /** {@code $CADUCEUS_HOME} and the configuration file actually read, where it lies elsewhere. */
+    /**
+     * {@code $CADUCEUS_HOME} and the configuration file actually read, where it lies elsewhere. A
+     * profile's home is {@code <base>/profiles/NAME}: then the base's own state (its key file,
+     * database, {@code .env}, config, …) and every other profile's directory and workspace are the
+     * server's too, and protected as well; only this profile's workspace, which lies among them, is
+     * not. (Paths that exist at start; a profile created later is out of the sandbox anyway.)
+     */
     List<Path> protectedPaths() {
         var paths = new java.util.ArrayList<Path>(List.of(home));
         configFile.ifPresent(paths::add);
+        var profiles = home.toAbsolutePath().normalize().getParent();
+        if (profiles != null && profiles.getFileName() != null
+                && profiles.getFileName().toString().equals(Profiles.DIRECTORY) && profiles.getParent() != null) {
+            var own = new java.util.HashSet<>(List.of(home.toAbsolutePath().normalize(), defaultWorkspace(home),
+                    workspace.toAbsolutePath().normalize()));
+            addChildren(profiles.getParent(), java.util.Set.of(profiles), paths);
+            addChildren(profiles, own, paths);
+        }
         return paths;
+    }
+
+    private static void addChildren(Path dir, java.util.Set<Path> except, List<Path> into) {
+        try (var children = java.nio.file.Files.list(dir)) {
+            children.map(p -> p.toAbsolutePath().normalize()).filter(p -> !except.contains(p)).sorted().forEach(into::add);
+        } catch (java.io.IOException e) {
+            // nothing there to protect
+        }
     }
 
     /**

@@ -190,4 +190,23 @@ class SeedLayoutTest {
         write("server:\n  model_name: configured\n");
         assertEquals("configured", load(Map.of(Profiles.VARIABLE, "alice")).config().server().modelName());
     }
+
+    @Test
+    void aProfilesToolsCannotReachTheBaseOrOtherProfiles() throws IOException {
+        var base = Files.createDirectories(dir.resolve("base"));
+        Files.writeString(base.resolve("api_key"), "sha256:x:y");
+        Files.writeString(base.resolve(".env"), "OPENAI_API_KEY=sk-base\n");
+        var bob = Files.createDirectories(base.resolve("profiles/bob"));
+        var bobWorkspace = Files.createDirectories(base.resolve("profiles/bob-workspace"));
+        var alice = Files.createDirectories(base.resolve("profiles/alice"));
+        var aliceWorkspace = Files.createDirectories(base.resolve("profiles/alice-workspace"));
+        var env = new HashMap<String, String>();
+        env.put("CADUCEUS_HOME", alice.toString());
+        env.put(Profiles.VARIABLE, "alice");
+        var paths = new ConfigLoader(env, dir.resolve("user")).load(Optional.empty(), List.of()).config().protectedPaths();
+        assertTrue(paths.containsAll(List.of(alice, base.resolve("api_key"), base.resolve(".env"), bob, bobWorkspace)),
+                paths.toString());
+        assertFalse(paths.contains(aliceWorkspace), "its own workspace stays usable");
+        assertFalse(paths.contains(base.resolve("profiles")), "the folder holding its workspace is not covered whole");
+    }
 }
