@@ -5,6 +5,7 @@
  */
 module dev.caduceus.platform {
     requires dev.caduceus.spi;
+    requires dev.caduceus.support;                           // the Hermes JSON writer, inline reasoning
     requires org.eclipse.jetty.server;
     requires com.fasterxml.jackson.dataformat.yaml;          // config.yaml
     requires com.fasterxml.jackson.datatype.jsr310;          // Instant and friends as ISO strings

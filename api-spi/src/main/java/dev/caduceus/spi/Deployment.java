@@ -3,7 +3,12 @@ package dev.caduceus.spi;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What this deployment serves, frozen at boot: the source of {@code GET /v1/capabilities}.
@@ -33,6 +38,24 @@ public interface Deployment {
     /** Whether a CORS origin allowlist is configured. */
     boolean corsEnabled();
 
+    /** Every contributed tool, ordered by name. */
+    List<Tool> tools();
+
+    /** A tool by name. */
+    Optional<Tool> tool(String name);
+
+    /** Every contributed toolset, ordered by name. */
+    List<ToolsetSpec> toolsets();
+
+    /** Every contributed batch distribution, ordered by name. */
+    List<DistributionSpec> distributions();
+
+    /**
+     * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left
+     * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).
+     */
+    Set<String> resolve(String toolset);
+
     /** How a plugin ended up at boot. */
     enum State { STARTED, DISABLED, FAILED }
 
@@ -41,7 +64,7 @@ public interface Deployment {
      *
      * @param kinds  what it contributed: {@code endpoints}, {@code tools}, {@code toolsets},
      *               {@code distributions}, {@code model_providers}, {@code agent_runtimes},
-     *               {@code response_history}
+     *               {@code services}, {@code tool_stats_schemas}
      * @param reason why it is disabled or failed; {@code null} when started
      */
     record PluginStatus(String id, String version, State state, List<String> kinds, String reason) {

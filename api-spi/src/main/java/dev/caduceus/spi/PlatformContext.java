@@ -5,22 +5,20 @@ import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
-import dev.caduceus.spi.model.ModelSettings;
+import dev.caduceus.spi.model.Models;
 import dev.caduceus.spi.store.PluginDatabase;
-import dev.caduceus.spi.tool.ToolCatalog;
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * The host's services, as seen by one plugin. Each plugin gets its own context.
  *
  * <p>Lifecycle: handed to {@link PlatformPlugin#start} and to every contribution method, and valid
  * until the plugin is stopped. Services marked "after boot" may be fetched during start but throw
- * {@link IllegalStateException} when used before the registries are frozen (boot step 6).
+ * {@link IllegalStateException} when used before every plugin has contributed (the registries are
+ * frozen then, just before HTTP starts).
  *
  * <p>Threading: the context and every service it returns are thread-safe.
- *
- * <p>Compatibility: a new service is added as a default method that throws
- * {@link UnsupportedOperationException}; signatures never change.
  */
 public interface PlatformContext {
 
@@ -30,26 +28,16 @@ public interface PlatformContext {
     /** This plugin's configuration subtree, {@code plugins.<id>.*}. */
     PluginConfig config();
 
-    /** The documented global settings. */
+    /**
+     * A top-level configuration section other than {@code plugins}, keys relative to it: the plugin
+     * that owns a section reads its settings here ({@code section("responses").integer("max_stored", 10000)};
+     * {@code section("tools")} for the tool families' shared settings, {@code section("model")} for a
+     * model provider). May contain secrets.
+     */
+    PluginConfig section(String name);
+
+    /** The host's settings a plugin may read (no secrets). */
     GlobalConfig global();
-
-    /**
-     * The shared {@code tools.*} section (tools.md §10), keys relative to it ({@code terminal.timeout},
-     * {@code web.search.max_results}): tool plugins read their family's settings here. Contains secrets
-     * (search backend keys).
-     */
-    default PluginConfig toolsConfig() {
-        throw new UnsupportedOperationException("toolsConfig() is not provided by this host");
-    }
-
-    /**
-     * A documented top-level configuration section other than {@code plugins} ({@code responses},
-     * {@code runs}, {@code sessions}, {@code idempotency}, …), keys relative to it: the endpoint
-     * family that owns a section reads its settings here ({@code section("responses").integer("max_stored", 10000)}).
-     */
-    default PluginConfig section(String name) {
-        throw new UnsupportedOperationException("section() is not provided by this host");
-    }
 
     /** This plugin's copy of the host mapper (java.time support, ISO dates, unknown fields ignored). */
     ObjectMapper json();
@@ -67,43 +55,24 @@ public interface PlatformContext {
     HealthChecks health();
 
     /** Starts and observes agent runs (after boot). */
-    default Runs runs() {
-        throw new UnsupportedOperationException("runs() is not provided by this host");
-    }
-
-    /**
-     * The stored Responses conversations, when a plugin contributes them ({@code endpoint-responses});
-     * empty otherwise. After boot.
-     */
-    default java.util.Optional<dev.caduceus.spi.agent.ResponseHistory> responseHistory() {
-        return java.util.Optional.empty();
-    }
+    Runs runs();
 
     /** Session transcripts ({@code X-Hermes-Session-Id} continuity), written by the host after each turn. */
-    default Sessions sessions() {
-        throw new UnsupportedOperationException("sessions() is not provided by this host");
-    }
-
-    /** The upstream model settings ({@code model.*}), for model-provider plugins. Contains a secret. */
-    default ModelSettings modelSettings() {
-        throw new UnsupportedOperationException("modelSettings() is not provided by this host");
-    }
+    Sessions sessions();
 
     /**
      * Plain upstream model calls that are not agent runs (after boot): one call, no tools, no
      * system prompt, no transcript, no concurrency slot.
      */
-    default dev.caduceus.spi.model.Models models() {
-        throw new UnsupportedOperationException("models() is not provided by this host");
-    }
+    Models models();
 
-    /** The frozen catalog of tools, toolsets and distributions (after boot). */
-    default ToolCatalog tools() {
-        throw new UnsupportedOperationException("tools() is not provided by this host");
-    }
+    /** What this deployment serves: plugins, routes, features, tools, runtime mode (after boot). */
+    Deployment deployment();
 
-    /** What this deployment serves: plugins, routes, features, runtime mode (after boot). */
-    default Deployment deployment() {
-        throw new UnsupportedOperationException("deployment() is not provided by this host");
-    }
+    /**
+     * The service of {@code type} another plugin contributes through {@link PlatformPlugin#services}
+     * (for example {@code service(ResponseHistory.class)}); empty when no started plugin does. After
+     * boot. {@code type} must be an interface of this SPI: only those are shared between plugins.
+     */
+    <T> Optional<T> service(Class<T> type);
 }

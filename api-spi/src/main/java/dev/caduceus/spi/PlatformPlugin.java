@@ -5,6 +5,7 @@ import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
 
@@ -40,7 +41,7 @@ public interface PlatformPlugin {
     default List<DistributionSpec> distributions(PlatformContext ctx) { return List.of(); }
 
     /** Fixed tool-name column sets for batch {@code tool_stats} ({@code --tool_stats_schema}). */
-    default List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas(PlatformContext ctx) { return List.of(); }
+    default List<ToolStatsSchema> toolStatsSchemas(PlatformContext ctx) { return List.of(); }
 
     /** Upstream model providers. */
     default List<ModelProvider> modelProviders(PlatformContext ctx) { return List.of(); }
@@ -49,10 +50,11 @@ public interface PlatformPlugin {
     default List<AgentRuntime> agentRuntimes(PlatformContext ctx) { return List.of(); }
 
     /**
-     * Read access to a stored Responses conversation store; at most one plugin of a deployment may
-     * contribute one (others reach it through {@link PlatformContext#responseHistory()}).
+     * Services other plugins find with {@link PlatformContext#service}, each under every SPI
+     * interface it implements (for example a {@link dev.caduceus.spi.agent.ResponseHistory}). At
+     * most one plugin of a deployment may contribute a service of one type; a second fails the boot.
      */
-    default List<dev.caduceus.spi.agent.ResponseHistory> responseHistories(PlatformContext ctx) { return List.of(); }
+    default List<Object> services(PlatformContext ctx) { return List.of(); }
 
     /** Releases what {@link #start} acquired. Called once, after HTTP has stopped. */
     default void stop() throws Exception {}

@@ -177,7 +177,7 @@ public final class Platform implements AutoCloseable {
                     r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
             var router = Router.of(routes);
             var deployment = deployment(registries, routes, config, agents.runtimeId());
-            late.bind(registries.tools(), deployment, registries.responseHistory());
+            late.bind(registries.tools(), deployment, registries.services());
             late.bindAgents(agents.runs(), agents.sessions());
             late.bindModels(agents.models());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
@@ -297,8 +297,7 @@ public final class Platform implements AutoCloseable {
                     late, Clock.systemUTC());
             var booted = host.start(migrate(database), contexts::create);
             var registries = Registries.freeze(booted);
-            late.bind(registries.tools(), deployment(registries, List.of(), config, "local"),
-                    registries.responseHistory());
+            late.bind(registries.tools(), deployment(registries, List.of(), config, "local"), registries.services());
             scheduler.open();
             var started = host;
             return new HeadlessHost(config, registries, json, () -> cleanUp(started, scheduler, database));
@@ -479,7 +478,8 @@ public final class Platform implements AutoCloseable {
                 registries.plugins().stream().map(PluginReport::toStatus).toList(),
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
-                registries.features(), registries.familyFeatures(), runtimeId, !config.server().corsOrigins().isEmpty());
+                registries.features(), registries.familyFeatures(), runtimeId, !config.server().corsOrigins().isEmpty(),
+                registries.tools());
     }
 
     /** The named keys' run limits (the admin key has none of its own). */

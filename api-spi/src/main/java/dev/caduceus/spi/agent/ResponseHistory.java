@@ -1,5 +1,6 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.message.Message;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;

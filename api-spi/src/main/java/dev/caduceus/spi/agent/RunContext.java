@@ -2,7 +2,7 @@ package dev.caduceus.spi.agent;
 
 import dev.caduceus.spi.tool.ToolContext;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.message.Usage;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;

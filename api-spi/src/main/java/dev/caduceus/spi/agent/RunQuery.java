@@ -1,6 +1,7 @@
 package dev.caduceus.spi.agent;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -28,5 +29,12 @@ public record RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, 
     public RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
                     String beforeRunId) {
         this(statuses, sessionId, jobId, limit, beforeCreatedAt, beforeRunId, null);
+    }
+
+    /** One page of {@link Runs#list}; {@code hasMore} when further runs match. Immutable. */
+    public record Page(List<RunRecord> runs, boolean hasMore) {
+        public Page {
+            runs = List.copyOf(runs);
+        }
     }
 }

@@ -4,6 +4,8 @@ package dev.caduceus.spi.agent;
  * {@link Runs#start} refused a run: the concurrency cap is reached ({@link Reason#AT_CAPACITY}), the
  * host is draining ({@link Reason#DRAINING}) or no model is configured
  * ({@link Reason#MODEL_NOT_CONFIGURED}). Endpoint plugins map it to 429 or 503.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
  */
 public final class RunRejectedException extends Exception {
     private final Reason reason;

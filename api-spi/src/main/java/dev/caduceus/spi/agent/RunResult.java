@@ -1,5 +1,7 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.message.Usage;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;

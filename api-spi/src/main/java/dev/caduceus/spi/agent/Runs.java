@@ -6,93 +6,63 @@ import java.util.function.Consumer;
 /**
  * The host's run service: admission (concurrency cap, draining), the run thread, status, journal,
  * stop, approvals and steering. Endpoint plugins reach it through
- * {@link dev.caduceus.spi.PlatformContext#runs()}.
+ * {@link dev.caduceus.spi.PlatformContext#runs()}. One method per operation.
  *
- * <p>Threading: thread-safe. Lifecycle: usable after boot; while shutting down, {@link #start}
- * throws {@link RunRejectedException} with {@link RunRejectedException.Reason#DRAINING}.
+ * <p>Threading: thread-safe. Lifecycle: usable after boot; while shutting down, {@link #start} and
+ * {@link #call} throw {@link RunRejectedException} with {@link RunRejectedException.Reason#DRAINING}.
  */
 public interface Runs {
 
     /**
      * Throws if {@link #start} would refuse a run right now (draining, no model, at the concurrency
-     * cap). Chat and Responses call it before parsing the body; {@code start} checks again.
+     * cap). Chat and Responses call it before parsing the body, so that a full server answers 429
+     * without reading it; {@code start} checks again.
      */
     void checkAdmission() throws RunRejectedException;
 
     /**
      * Throws if no run can start at all right now (draining, no model), ignoring the concurrency cap.
-     * The runs API calls it before validating the body (http-api.md §3 steps 5 and 6) and leaves the
-     * cap to {@link #submit}, after the idempotency-key lookup.
+     * The runs API calls it before validating the body and leaves the cap to {@link #start}, which
+     * checks it after the idempotency-key lookup (a replay is never refused for being at the cap).
      */
-    default void checkReady() throws RunRejectedException {}
-
-    /** Admits and starts a run on its own thread; returns at once. */
-    RunHandle start(RunRequest request) throws RunRejectedException;
+    void checkReady() throws RunRejectedException;
 
     /**
-     * Admits an in-memory run like {@link #start} and executes it on the calling thread, for a caller
-     * that would only wait for the result (a non-streaming chat or Responses turn): no run thread and
-     * no hand-off back. {@code started} receives the handle before the run executes, so that another
-     * thread can cancel it (the client left); it must not block. Returns the run's result.
+     * Admits a run and starts it on its own thread; returns at once. {@code options} say how it is
+     * kept: an ephemeral run lives in memory; for a durable run the status record exists (status
+     * {@code queued}) when this returns. With an idempotency key: a key already recorded with the
+     * same fingerprint returns the original run ({@code replayed}, nothing started, no admission
+     * check); with another fingerprint it throws {@link RunRejectedException.Reason#IDEMPOTENCY_CONFLICT}.
      */
-    default RunResult call(RunRequest request, Consumer<RunHandle> started)
-            throws RunRejectedException, InterruptedException {
-        var handle = start(request);
-        started.accept(handle);
-        return handle.await();
-    }
+    RunStart start(RunRequest request, RunOptions options) throws RunRejectedException;
 
-    /** A run by id, live or finished (within retention). */
+    /**
+     * Admits an ephemeral run and executes it on the calling thread, for a caller that would only
+     * wait for the result (a non-streaming chat or Responses turn): no run thread and no hand-off.
+     * {@code started} receives the handle before the run executes, so that another thread can
+     * cancel it (the client left); it must not block. Returns the run's result.
+     */
+    RunResult call(RunRequest request, Consumer<RunHandle> started) throws RunRejectedException, InterruptedException;
+
+    /** A run by id, live or finished (a durable one within retention). */
     Optional<RunHandle> find(String runId);
 
-    /** Answers a pending approval; false when none is pending. */
-    boolean approve(String runId, String approvalId, String choice);
-
-    /** Queues steering text for a running run; false when it cannot accept it. */
-    boolean steer(String runId, String text);
-
-    /**
-     * Admits and starts a run kept as {@code options} says. For a durable run the status record
-     * exists (status {@code queued}) when this returns. With an idempotency key: a key already
-     * recorded with the same fingerprint returns the original run ({@code replayed}, nothing
-     * started, no admission check); with another fingerprint it throws
-     * {@link RunRejectedException.Reason#IDEMPOTENCY_CONFLICT}. Admission (draining, model,
-     * concurrency cap) is checked after the key lookup.
-     */
-    default RunStart submit(RunRequest request, RunOptions options) throws RunRejectedException {
-        if (options.durable()) throw new UnsupportedOperationException("durable runs are not provided by this host");
-        return new RunStart(start(request), RunStatus.RUNNING, false);
-    }
-
     /** The status record of a durable run (live or within retention). */
-    default Optional<RunRecord> record(String runId) {
-        throw new UnsupportedOperationException("run records are not provided by this host");
-    }
+    Optional<RunRecord> record(String runId);
 
     /** Durable runs matching {@code query}, newest first. */
-    default RunPage list(RunQuery query) {
-        throw new UnsupportedOperationException("run listing is not provided by this host");
-    }
+    RunQuery.Page list(RunQuery query);
 
     /**
-     * Asks a live run to stop (http-api.md §9.6): status {@code stopping}, pending approvals resolve
-     * as deny, the agent is interrupted; the run ends {@code cancelled}. Idempotent while the run is
-     * live; false when it is not live (unknown or finished).
+     * Asks a live run to stop: status {@code stopping}, pending approvals resolve as deny, the agent
+     * is interrupted; the run ends {@code cancelled}. Idempotent while the run is live; false when it
+     * is not live (unknown or finished).
      */
-    default boolean stop(String runId) {
-        var run = find(runId);
-        run.ifPresent(r -> r.cancel("stopped"));
-        return run.isPresent();
-    }
+    boolean stop(String runId);
 
-    /** Answers pending approvals of a durable run. */
-    default ApprovalOutcome approve(String runId, ApprovalAnswer answer) {
-        throw new UnsupportedOperationException("approvals are not provided by this host");
-    }
+    /** Answers pending approvals of a live run. */
+    ApprovalAnswer.Outcome approve(String runId, ApprovalAnswer answer);
 
-    /** Queues steering text and says why when it cannot. */
-    default SteerOutcome submitSteer(String runId, String text) {
-        if (find(runId).isEmpty()) return SteerOutcome.RUN_NOT_FOUND;
-        return steer(runId, text) ? SteerOutcome.ACCEPTED : SteerOutcome.NOT_ACCEPTED;
-    }
+    /** Queues steering text for a running run, applied after its current tool batch; says why when it cannot. */
+    SteerOutcome steer(String runId, String text);
 }

@@ -1,5 +1,6 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.message.Message;
 import java.util.List;
 
 /**

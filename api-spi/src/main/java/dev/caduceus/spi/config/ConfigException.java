@@ -3,6 +3,8 @@ package dev.caduceus.spi.config;
 /**
  * A configuration value is missing or malformed. The message names the full key and its source
  * (file path, environment variable or flag); secrets are never included.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
  */
 public final class ConfigException extends RuntimeException {
     private final String key;

@@ -1,8 +1,6 @@
 package dev.caduceus.spi.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.RunEventTranslator;
-import dev.caduceus.spi.agent.RunSubscription;
 
 /**
  * Writes server-sent events to one client.
@@ -29,17 +27,19 @@ public interface EventStream extends AutoCloseable {
     void comment(String text) throws ClientGoneException;
 
     /**
-     * The one streaming loop: reads committed run events from {@code subscription}, hands each to
-     * {@code translator}, sends {@code : keepalive} comments while idle, and returns when the run's
-     * terminal event has been translated ({@link PumpResult#FINISHED}) or the client is gone
-     * ({@link PumpResult#CLIENT_GONE}). The caller decides what a disconnect means.
+     * Runs {@code frames} with this stream's writes held back, then writes every frame it produced
+     * in one go (a run that produces faster than the client reads costs one write, not one per
+     * token). Frames are written even when {@code frames} throws. Not reentrant.
      */
-    PumpResult pump(RunSubscription subscription, RunEventTranslator translator) throws InterruptedException;
+    void batch(Frames frames) throws ClientGoneException, InterruptedException;
 
     /** Ends the response. Idempotent. */
     @Override
     void close();
 
-    /** How {@link #pump} ended. */
-    enum PumpResult { FINISHED, CLIENT_GONE }
+    /** Frames written inside {@link #batch}. */
+    @FunctionalInterface
+    interface Frames {
+        void write() throws ClientGoneException, InterruptedException;
+    }
 }

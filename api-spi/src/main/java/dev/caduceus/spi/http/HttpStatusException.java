@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Thrown by a handler (or by {@link HttpExchange#body()}) to answer with {@link #error()} in the
  * contract's JSON envelope. Cheap: no stack trace is filled in.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
  */
 public final class HttpStatusException extends RuntimeException {
     private final ApiError error;

@@ -3,7 +3,7 @@ package dev.caduceus.spi.model;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 
 /**
  * What a model call produces, in order, ending with exactly one {@link Finish}. Tool-call fragments

@@ -5,6 +5,8 @@ package dev.caduceus.spi.model;
  * retry makes sense. {@link #status()} is the upstream HTTP status, or 0 when there was none.
  * The message must not contain credentials. {@link #retryAfter()} carries the upstream's
  * {@code Retry-After}, which the loop prefers to its own backoff.
+ *
+ * <p>Immutable once thrown; safe to pass between threads.
  */
 public final class ModelException extends Exception {
     private final boolean retryable;

@@ -2,7 +2,7 @@ package dev.caduceus.spi.model;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.caduceus.spi.model;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.util.function.Consumer;
 
 /**

@@ -15,11 +15,20 @@ package dev.caduceus.spi.store;
  */
 public interface PluginDatabase {
 
-    <T> T read(SqlWork<T> work);
+    <T> T read(Work<T> work);
 
-    <T> T write(SqlWork<T> work);
+    <T> T write(Work<T> work);
 
     Dialect dialect();
+
+    /** A unit of database work run by {@link #read} or {@link #write}. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Sql sql) throws Exception;
+    }
+
+    /** The SQL dialect of the host database. */
+    enum Dialect { SQLITE, POSTGRESQL }
 
     /** A database failure. Unchecked. */
     final class StoreException extends RuntimeException {

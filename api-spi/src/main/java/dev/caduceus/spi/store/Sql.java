@@ -18,4 +18,10 @@ public interface Sql {
 
     /** Executes an INSERT/UPDATE/DELETE; returns the number of rows changed. */
     int update(String sql, Object... args);
+
+    /** Maps the current row of a result set; must not advance it. */
+    @FunctionalInterface
+    interface RowMapper<T> {
+        T map(java.sql.ResultSet row) throws java.sql.SQLException;
+    }
 }

@@ -1,7 +1,7 @@
 package dev.caduceus.spi.tool;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.nio.file.Path;
 
 /**

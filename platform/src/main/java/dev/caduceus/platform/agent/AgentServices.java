@@ -54,12 +54,12 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
             return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
                     config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay", HostModels.none());
         var provider = provider(registries);
-        var settings = config.modelSettings();
+        var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
                 sessionId -> config.workspace());
         boolean ready = settings.configured() && provider != null && provider.configured();
-        var models = new HostModels(provider, ready, settings.stream(), settings.name(), redactor);
+        var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
                 config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local", models);
     }
@@ -76,7 +76,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var provider = provider(registries);
         var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
                 workspaceOf);
-        boolean ready = config.modelSettings().configured() && provider != null && provider.configured();
+        boolean ready = config.model().configured() && provider != null && provider.configured();
         return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
     }
 
@@ -84,7 +84,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                                   Redactor redactor, Clock clock, ModelProvider provider,
                                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf)
             throws BootException {
-        var settings = config.modelSettings();
+        var settings = config.model();
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
         try {
             var notStarted = registries.plugins().stream()
@@ -99,7 +99,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         return new LocalAgentRuntime(provider, selection,
                 new ToolDispatcher(loaders, json, redactor, workspaceOf),
                 new SystemPrompt(identity(config), config.workspace()),
-                new AgentSettings(settings.name(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
+                new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
                 redactor, clock);
     }

@@ -1,6 +1,6 @@
 package dev.caduceus.platform.agent;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelProvider;

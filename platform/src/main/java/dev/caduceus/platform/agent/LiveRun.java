@@ -2,9 +2,9 @@ package dev.caduceus.platform.agent;
 
 import dev.caduceus.platform.journal.EventLog;
 import dev.caduceus.platform.journal.EventTypes;
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
@@ -15,7 +15,7 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.SteerOutcome;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
 import java.time.Clock;
@@ -189,15 +189,15 @@ final class LiveRun implements RunHandle {
     }
 
     /** Answers pending approvals (http-api.md §9.4). */
-    ApprovalOutcome approve(ApprovalAnswer answer) {
+    ApprovalAnswer.Outcome approve(ApprovalAnswer answer) {
         var resolved = new ArrayList<PendingApproval>();
         lock.lock();
         try {
-            if (!durable || status.isTerminal() || result.isDone()) return new ApprovalOutcome.NotActive();
-            if (approvals.isEmpty()) return new ApprovalOutcome.NotPending();
+            if (!durable || status.isTerminal() || result.isDone()) return new ApprovalAnswer.Outcome.NotActive();
+            if (approvals.isEmpty()) return new ApprovalAnswer.Outcome.NotPending();
             if (answer.requestId() != null) {
                 var one = approvals.remove(answer.requestId());
-                if (one == null) return new ApprovalOutcome.UnknownRequest();
+                if (one == null) return new ApprovalAnswer.Outcome.UnknownRequest();
                 resolved.add(one);
             } else if (answer.all()) {
                 resolved.addAll(approvals.values());
@@ -212,7 +212,7 @@ final class LiveRun implements RunHandle {
             lock.unlock();
         }
         resolved.forEach(p -> p.answer().complete(answer.choice()));
-        return new ApprovalOutcome.Resolved(resolved.size());
+        return new ApprovalAnswer.Outcome.Resolved(resolved.size());
     }
 
     /**

@@ -1,14 +1,14 @@
 package dev.caduceus.platform.agent;
 
 import dev.caduceus.spi.agent.AgentRuntime;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelProvider;

@@ -1,6 +1,6 @@
 package dev.caduceus.platform.agent;
 
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import java.util.List;

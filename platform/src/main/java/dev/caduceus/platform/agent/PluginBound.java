@@ -2,7 +2,7 @@ package dev.caduceus.platform.agent;
 
 import dev.caduceus.platform.plugin.Contribution;
 import dev.caduceus.platform.plugin.PluginCalls;
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunRequest;

@@ -1,6 +1,6 @@
 package dev.caduceus.platform.agent;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.util.ArrayList;
 import java.util.List;
 

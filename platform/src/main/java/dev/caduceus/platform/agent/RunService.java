@@ -4,16 +4,16 @@ import dev.caduceus.platform.journal.EventLog;
 import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.RunOptions;
-import dev.caduceus.spi.agent.RunPage;
+import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStart;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.SteerOutcome;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunRejectedException;
@@ -22,7 +22,7 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -186,7 +186,7 @@ public final class RunService implements Runs {
         }
     }
 
-    @Override
+    /** Admits an ephemeral run and starts it on its own thread (the host's own callers: batch, tests). */
     public RunHandle start(RunRequest request) throws RunRejectedException {
         request = admit(request);
         var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
@@ -225,7 +225,7 @@ public final class RunService implements Runs {
     }
 
     @Override
-    public RunStart submit(RunRequest request, RunOptions options) throws RunRejectedException {
+    public RunStart start(RunRequest request, RunOptions options) throws RunRejectedException {
         if (!options.durable()) return new RunStart(start(request), RunStatus.RUNNING, false);
         if (durability == null) throw new UnsupportedOperationException("this host keeps no run journal");
         var journal = durability.journal();
@@ -375,8 +375,8 @@ public final class RunService implements Runs {
     }
 
     @Override
-    public RunPage list(RunQuery query) {
-        if (durability == null) return new RunPage(List.of(), false);
+    public RunQuery.Page list(RunQuery query) {
+        if (durability == null) return new RunQuery.Page(List.of(), false);
         return durability.journal().list(query);
     }
 
@@ -387,26 +387,14 @@ public final class RunService implements Runs {
     }
 
     @Override
-    public ApprovalOutcome approve(String runId, ApprovalAnswer answer) {
+    public ApprovalAnswer.Outcome approve(String runId, ApprovalAnswer answer) {
         var run = live.get(runId);
         if (run != null) return run.approve(answer);
-        return record(runId).isPresent() ? new ApprovalOutcome.NotActive() : new ApprovalOutcome.RunNotFound();
+        return record(runId).isPresent() ? new ApprovalAnswer.Outcome.NotActive() : new ApprovalAnswer.Outcome.RunNotFound();
     }
 
     @Override
-    public boolean approve(String runId, String approvalId, String choice) {
-        ApprovalChoice parsed;
-        try {
-            parsed = ApprovalChoice.valueOf(choice.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            return false;
-        }
-        if (parsed == ApprovalChoice.TIMED_OUT) return false;
-        return approve(runId, new ApprovalAnswer(parsed, approvalId, false)) instanceof ApprovalOutcome.Resolved;
-    }
-
-    @Override
-    public SteerOutcome submitSteer(String runId, String text) {
+    public SteerOutcome steer(String runId, String text) {
         var run = live.get(runId);
         if (run != null) {
             if (text == null || text.isBlank()) return SteerOutcome.NOT_ACCEPTED;
@@ -415,10 +403,6 @@ public final class RunService implements Runs {
         return record(runId).isPresent() ? SteerOutcome.NOT_RUNNING : SteerOutcome.RUN_NOT_FOUND;
     }
 
-    @Override
-    public boolean steer(String runId, String text) {
-        return submitSteer(runId, text) == SteerOutcome.ACCEPTED;
-    }
 
     /** Boot recovery: runs an earlier process left live become {@code interrupted}. Returns how many. */
     public int recover() {

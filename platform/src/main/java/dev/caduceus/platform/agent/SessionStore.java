@@ -3,7 +3,7 @@ package dev.caduceus.platform.agent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.store.Database;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.Sessions;
 import java.time.Clock;
 import java.util.List;

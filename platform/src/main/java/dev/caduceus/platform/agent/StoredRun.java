@@ -7,7 +7,7 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.caduceus.platform.agent;
 
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCatalog;
+import dev.caduceus.platform.plugin.ToolCatalog;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.caduceus.platform.agent;
 
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,7 +74,7 @@ final class Turn {
                     + " iterations left. Start consolidating your work.]";
         else return;
         var last = upstream.getLast();
-        upstream.set(upstream.size() - 1, new Message(last.role(), List.of(new dev.caduceus.spi.agent.ContentPart.Text(
+        upstream.set(upstream.size() - 1, new Message(last.role(), List.of(new dev.caduceus.spi.message.ContentPart.Text(
                 last.text() + notice)), last.toolCalls(), last.toolCallId(), last.name()));
     }
 

@@ -10,11 +10,11 @@ import dev.caduceus.platform.Platform;
 import dev.caduceus.platform.agent.AgentServices;
 import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.config.PluginConfigImpl;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.tool.DistributionSpec;
-import dev.caduceus.spi.tool.ToolCatalog;
+import dev.caduceus.platform.plugin.ToolCatalog;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -333,7 +333,7 @@ public final class BatchCommand implements Callable<Integer> {
         }
         var modelName = model != null ? model : config.model().name().orElse(null);
         var prefill = options.prefill().stream().map(p -> new Message(p[0],
-                List.of(new dev.caduceus.spi.agent.ContentPart.Text(p[1])), List.of(), null, null)).toList();
+                List.of(new dev.caduceus.spi.message.ContentPart.Text(p[1])), List.of(), null, null)).toList();
         var settings = new PromptRunner.Settings(options.runName(), modelName, options.maxTurns(),
                 options.ephemeralSystemPrompt(), prefill, modelOptions(options), options.requireReasoning());
         var columns = toolStatsColumns(catalog, options.toolStatsSchema());

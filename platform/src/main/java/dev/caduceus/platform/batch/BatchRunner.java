@@ -1,6 +1,6 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.ToolJson;
+import dev.caduceus.support.json.ToolJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;

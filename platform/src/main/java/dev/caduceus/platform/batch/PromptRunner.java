@@ -1,19 +1,20 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.ToolJson;
+import dev.caduceus.support.json.ToolJson;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.platform.agent.ToolSelection;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.model.InlineReasoning;
+import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.model.ModelOptions;
-import dev.caduceus.spi.tool.ToolCatalog;
+import dev.caduceus.platform.plugin.ToolCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ final class PromptRunner {
         RunResult result;
         var reasoning = new Reasoning();
         try {
-            var handle = runs.start(request);
+            var handle = runs.start(request, RunOptions.ephemeral()).handle();
             try (var events = handle.subscribe(0)) {
                 while (!events.finished()) {
                     var next = events.next(Duration.ofSeconds(1));
@@ -163,8 +164,8 @@ final class PromptRunner {
     static Moved moveInlineReasoning(Message m, String reported) {
         var split = InlineReasoning.split(m.text());
         var reasoning = reported != null && !InlineReasoning.strip(reported).isEmpty() ? reported : split.reasoning();
-        var content = split.content().isEmpty() ? List.<dev.caduceus.spi.agent.ContentPart>of()
-                : List.<dev.caduceus.spi.agent.ContentPart>of(new dev.caduceus.spi.agent.ContentPart.Text(split.content()));
+        var content = split.content().isEmpty() ? List.<dev.caduceus.spi.message.ContentPart>of()
+                : List.<dev.caduceus.spi.message.ContentPart>of(new dev.caduceus.spi.message.ContentPart.Text(split.content()));
         return new Moved(new Message(m.role(), content, m.toolCalls(), m.toolCallId(), m.name()), reasoning);
     }
 

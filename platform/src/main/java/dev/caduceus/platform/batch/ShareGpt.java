@@ -1,13 +1,13 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.ToolJson;
+import dev.caduceus.support.json.ToolJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Message;
-import dev.caduceus.spi.model.InlineReasoning;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -72,6 +72,11 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         public boolean configured() {
             return name.isPresent() && (baseUrl.isPresent() || apiKey.isPresent());
         }
+
+        /** {@code model.name} when the model is {@link #configured()}, else null. */
+        public String configuredName() {
+            return configured() ? name.get() : null;
+        }
     }
 
     /** {@code agent.*}; {@code runtime} is {@code auto}, {@code local} or {@code relay}. */
@@ -122,14 +127,6 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return new PluginConfigImpl(pluginId, tree);
     }
 
-    /** The upstream model settings a model-provider plugin reads (they include the API key). */
-    public dev.caduceus.spi.model.ModelSettings modelSettings() {
-        return new dev.caduceus.spi.model.ModelSettings(model.baseUrl().orElse(null),
-                model.apiKey().map(Secret::reveal).orElse(null), model.configured() ? model.name().orElse(null) : null,
-                java.time.Duration.ofSeconds(model.timeoutSeconds()), model.maxTokens().orElse(null), model.stream(),
-                model.echoReasoning(), model.extraBody().orElse(null));
-    }
-
     /**
      * Every secret value in the configuration, in clear, for the tool-output redactor: the keys the
      * schema marks secret ({@code server.api_key}, {@code model.api_key}, {@code gateway.proxy_key}) and
@@ -174,7 +171,6 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     public GlobalConfig global(String version) {
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
                 server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode(),
-                toolProgressEvents, retention.idempotencyTtlSeconds(), retention.idempotencyMaxEntries(),
                 model.directModelRequests(), protectedPaths());
     }
 

@@ -26,14 +26,12 @@ final class DispatchHandler extends Handler.Abstract {
     private final ObjectMapper hostMapper;
     private final ErrorBodies errors;
     private final long maxBodyBytes;
-    private final Duration keepalive;
 
-    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, Duration keepalive) {
+    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes) {
         super(InvocationType.BLOCKING);
         this.hostMapper = hostMapper;
         this.errors = errors;
         this.maxBodyBytes = maxBodyBytes;
-        this.keepalive = keepalive;
     }
 
     @Override
@@ -41,7 +39,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes, keepalive);
+        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();

@@ -151,8 +151,7 @@ public final class HttpServer implements AutoCloseable {
             requireNonNull(router, "router");
             var errors = new ErrorBodies(hostMapper);
             var cors = new CorsPolicy(settings.corsOrigins());
-            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(),
-                    Duration.ofSeconds(settings.sseKeepaliveSeconds()));
+            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes());
             var auth = new AuthHandler(settings.apiKey(), errors, dispatch);
             var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
             var gate = new OriginGateHandler(cors, limit);

@@ -8,7 +8,6 @@ import dev.caduceus.spi.http.EventStream;
 import dev.caduceus.spi.http.HttpExchange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -27,7 +26,6 @@ final class JettyExchange implements HttpExchange {
     private final Router.Match match;
     private final ObjectMapper hostMapper;
     private final long maxBodyBytes;
-    private final Duration keepalive;
     private final BodyBinder binder;
     private Fields query;
     private JsonNode body;
@@ -35,13 +33,12 @@ final class JettyExchange implements HttpExchange {
     private SseEventStream stream;
 
     JettyExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
-                  long maxBodyBytes, Duration keepalive) {
+                  long maxBodyBytes) {
         this.request = request;
         this.out = out;
         this.match = match;
         this.hostMapper = hostMapper;
         this.maxBodyBytes = maxBodyBytes;
-        this.keepalive = keepalive;
         this.binder = new BodyBinder(match.entry().mapper());
     }
 
@@ -149,7 +146,7 @@ final class JettyExchange implements HttpExchange {
     @Override
     public EventStream openEventStream() {
         markAnswered();
-        stream = SseEventStream.open(out, hostMapper, keepalive);
+        stream = SseEventStream.open(out, hostMapper);
         return stream;
     }
 

@@ -5,50 +5,42 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.JournalEntry;
-import dev.caduceus.spi.agent.RunEventTranslator;
-import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
  * Server-sent events over one Jetty response (http-api §2.3). Each frame is one non-last write,
- * waited on before the next; {@link #close()} is the last write. While {@link #pump} has more
- * entries at hand than the one it is writing (a run that produces faster than the client reads),
- * it translates them all and writes their frames together, once, before it waits again: a
- * 500-token stream spent ~28 % of the server's CPU in one write system call per token. A frame is
- * never held back while the pump waits, so this adds no latency.
+ * waited on before the next; {@link #close()} is the last write. Frames written inside
+ * {@link #batch} go out together, in one write (up to {@link #MAX_BATCH_CHARS}): a 500-token stream
+ * spent ~28 % of the server's CPU in one write system call per token. Keepalives are the pump's
+ * business ({@code dev.caduceus.support.stream.EventPump}).
  *
  * <p>Threading: confined to the handler's thread. Lifecycle: after {@link #close()} or a failed
  * write, every call throws {@link ClientGoneException}.
  */
 final class SseEventStream implements EventStream {
-    /** How much a pump step collects before it writes (characters of frames). */
+    /** How much a batch collects before it writes (characters of frames). */
     static final int MAX_BATCH_CHARS = 16 * 1024;
 
     private final ResponseWriter out;
     private final ObjectMapper mapper;
-    private final long keepaliveNanos;
-    private long lastWriteNanos = System.nanoTime();
     private boolean closed;
-    /** Frames translated but not yet written: only inside one {@link #pump} step, or after it failed. */
+    /** Frames not yet written: only inside one {@link #batch}, or after its write failed. */
     private final StringBuilder pending = new StringBuilder();
     private boolean batching;
 
-    private SseEventStream(ResponseWriter out, ObjectMapper mapper, Duration keepalive) {
+    private SseEventStream(ResponseWriter out, ObjectMapper mapper) {
         this.out = out;
         this.mapper = mapper;
-        this.keepaliveNanos = keepalive.toNanos();
     }
 
     /**
      * Sets status 200 and the SSE headers on the uncommitted response, then commits it with an empty
      * write so the client sees the headers at once.
      */
-    static SseEventStream open(ResponseWriter out, ObjectMapper mapper, Duration keepalive) {
+    static SseEventStream open(ResponseWriter out, ObjectMapper mapper) {
         var response = out.response();
         response.setStatus(200);
         var headers = response.getHeaders();
@@ -57,7 +49,7 @@ final class SseEventStream implements EventStream {
         headers.put("X-Accel-Buffering", "no");
         headers.remove(HttpHeader.CONTENT_LENGTH);
         out.write(false, null);
-        return new SseEventStream(out, mapper, keepalive);
+        return new SseEventStream(out, mapper);
     }
 
     @Override
@@ -80,49 +72,15 @@ final class SseEventStream implements EventStream {
     }
 
     @Override
-    public PumpResult pump(RunSubscription subscription, RunEventTranslator translator) throws InterruptedException {
-        try {
-            while (true) {
-                long idle = System.nanoTime() - lastWriteNanos;
-                if (idle >= keepaliveNanos) {
-                    comment("keepalive");
-                    continue;
-                }
-                var entry = subscription.next(Duration.ofNanos(keepaliveNanos - idle));
-                if (entry.isPresent()) {
-                    if (translateAtHand(entry.get(), subscription, translator)) return PumpResult.FINISHED;
-                } else if (subscription.finished()) {
-                    return PumpResult.FINISHED;
-                }
-            }
-        } catch (ClientGoneException e) {
-            return PumpResult.CLIENT_GONE;
-        }
-    }
-
-    /**
-     * Translates {@code first} and whatever else the subscription has at hand (up to {@link
-     * #MAX_BATCH_CHARS} of frames), then writes all their frames at once; whether a terminal entry was
-     * among them.
-     */
-    private boolean translateAtHand(JournalEntry first, RunSubscription subscription, RunEventTranslator translator)
-            throws ClientGoneException, InterruptedException {
-        boolean terminal;
+    public void batch(Frames frames) throws ClientGoneException, InterruptedException {
+        if (batching) throw new IllegalStateException("batch is not reentrant");
         batching = true;
         try {
-            translator.translate(first, this);
-            terminal = first.event().isTerminal();
-            while (!terminal && pending.length() < MAX_BATCH_CHARS) {
-                var more = subscription.next(Duration.ZERO);
-                if (more.isEmpty()) break;
-                translator.translate(more.get(), this);
-                terminal = more.get().event().isTerminal();
-            }
+            frames.write();
         } finally {
             batching = false;
         }
         if (!pending.isEmpty()) send("");
-        return terminal;
     }
 
     @Override
@@ -143,12 +101,13 @@ final class SseEventStream implements EventStream {
         return closed;
     }
 
-    /** Writes {@code frame} after any pending frames; inside a pump step, only queues it. */
+    /** Writes {@code frame} after any pending frames; inside a batch, only queues it (up to {@link #MAX_BATCH_CHARS}). */
     private void send(String frame) throws ClientGoneException {
         if (closed) throw new ClientGoneException("event stream is closed", null);
         if (batching) {
             pending.append(frame);
-            return;
+            if (pending.length() < MAX_BATCH_CHARS) return;
+            frame = "";
         }
         if (!pending.isEmpty()) {
             frame = pending.append(frame).toString();
@@ -158,7 +117,6 @@ final class SseEventStream implements EventStream {
             closed = true;
             throw new ClientGoneException("client disconnected", out.failure());
         }
-        lastWriteNanos = System.nanoTime();
     }
 
     private String compact(JsonNode data) {

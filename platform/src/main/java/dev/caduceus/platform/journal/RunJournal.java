@@ -3,7 +3,7 @@ package dev.caduceus.platform.journal;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.spi.agent.JournalEntry;
-import dev.caduceus.spi.agent.RunPage;
+import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunRecord;
 import java.time.Duration;
@@ -97,7 +97,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
         return store.record(runId);
     }
 
-    public RunPage list(RunQuery query) {
+    public RunQuery.Page list(RunQuery query) {
         return store.list(query);
     }
 

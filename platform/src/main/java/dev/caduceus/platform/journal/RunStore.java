@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunPage;
+import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStatus;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.store.Sql;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -93,7 +93,7 @@ final class RunStore {
         return database.read(sql -> sql.queryOne("SELECT " + COLUMNS + " FROM runs WHERE run_id = ?", this::record, runId));
     }
 
-    RunPage list(RunQuery q) {
+    RunQuery.Page list(RunQuery q) {
         var where = new ArrayList<String>();
         var args = new ArrayList<Object>();
         if (!q.statuses().isEmpty()) {
@@ -123,7 +123,7 @@ final class RunStore {
                 + " ORDER BY created_at DESC, run_id DESC LIMIT ?";
         var rows = database.read(sql -> sql.query(sqlText, this::record, args.toArray()));
         boolean more = rows.size() > q.limit();
-        return new RunPage(more ? rows.subList(0, q.limit()) : rows, more);
+        return new RunQuery.Page(more ? rows.subList(0, q.limit()) : rows, more);
     }
 
     /** Up to {@code max} committed events of a run after {@code afterSeq}. */

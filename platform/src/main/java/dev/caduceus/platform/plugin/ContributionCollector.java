@@ -19,7 +19,7 @@ final class ContributionCollector {
     private final List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas = new ArrayList<>();
     private final List<Contribution<ModelProvider>> modelProviders = new ArrayList<>();
     private final List<Contribution<AgentRuntime>> agentRuntimes = new ArrayList<>();
-    private final List<Contribution<ResponseHistory>> responseHistories = new ArrayList<>();
+    private final List<Contribution<Object>> services = new ArrayList<>();
 
     void add(PluginStarter.Result result) {
         var c = result.contributions();
@@ -30,11 +30,11 @@ final class ContributionCollector {
         toolStatsSchemas.addAll(c.toolStatsSchemas());
         modelProviders.addAll(c.modelProviders());
         agentRuntimes.addAll(c.agentRuntimes());
-        responseHistories.addAll(c.responseHistories());
+        services.addAll(c.services());
     }
 
     Contributions build() {
         return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes,
-                responseHistories, toolStatsSchemas);
+                services, toolStatsSchemas);
     }
 }

@@ -19,7 +19,7 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
                             List<Contribution<DistributionSpec>> distributions,
                             List<Contribution<ModelProvider>> modelProviders,
                             List<Contribution<AgentRuntime>> agentRuntimes,
-                            List<Contribution<ResponseHistory>> responseHistories,
+                            List<Contribution<Object>> services,
                             List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas) {
     public Contributions {
         endpoints = List.copyOf(endpoints);
@@ -28,7 +28,7 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
         distributions = List.copyOf(distributions);
         modelProviders = List.copyOf(modelProviders);
         agentRuntimes = List.copyOf(agentRuntimes);
-        responseHistories = List.copyOf(responseHistories);
+        services = List.copyOf(services);
         toolStatsSchemas = List.copyOf(toolStatsSchemas);
     }
 }

@@ -2,11 +2,17 @@ package dev.caduceus.platform.plugin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /** The frozen {@link Deployment}: what this process serves. Immutable (features copied on read). */
 public record DeploymentView(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
-                             java.util.Map<String, ObjectNode> familyFeatures, String runtimeMode, boolean corsEnabled)
+                             java.util.Map<String, ObjectNode> familyFeatures, String runtimeMode, boolean corsEnabled,
+                             ToolCatalog catalog)
         implements Deployment {
     public DeploymentView {
         plugins = List.copyOf(plugins);
@@ -29,5 +35,30 @@ public record DeploymentView(List<PluginStatus> plugins, List<RouteInfo> routes,
     @Override
     public ObjectNode features() {
         return featureFlags.deepCopy();
+    }
+
+    @Override
+    public List<Tool> tools() {
+        return catalog.tools();
+    }
+
+    @Override
+    public Optional<Tool> tool(String name) {
+        return catalog.tool(name);
+    }
+
+    @Override
+    public List<ToolsetSpec> toolsets() {
+        return catalog.toolsets();
+    }
+
+    @Override
+    public List<DistributionSpec> distributions() {
+        return catalog.distributions();
+    }
+
+    @Override
+    public Set<String> resolve(String toolset) {
+        return catalog.resolve(toolset);
     }
 }

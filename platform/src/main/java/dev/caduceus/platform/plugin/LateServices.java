@@ -1,10 +1,8 @@
 package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.Deployment;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
-import dev.caduceus.spi.tool.ToolCatalog;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,18 +14,18 @@ import java.util.Optional;
 public final class LateServices {
     private volatile ToolCatalog tools;
     private volatile Deployment deployment;
-    private volatile Optional<ResponseHistory> responseHistory;
+    private volatile PluginServices services;
     private volatile Runs runs;
     private volatile Sessions sessions;
     private volatile dev.caduceus.spi.model.Models models;
 
     /**
-     * Binds the frozen views and the response history ({@link Registries#responseHistory()}, empty when
-     * no plugin contributes one); called once by the platform at the end of boot step 6.
+     * Binds the frozen views and the plugins' services ({@link Registries#services()}); called once
+     * by the platform when the registries are frozen.
      */
-    public void bind(ToolCatalog tools, Deployment deployment, Optional<ResponseHistory> responseHistory) {
+    public void bind(ToolCatalog tools, Deployment deployment, PluginServices services) {
         if (this.tools != null) throw new IllegalStateException("late services are already bound");
-        this.responseHistory = Objects.requireNonNull(responseHistory, "responseHistory");
+        this.services = Objects.requireNonNull(services, "services");
         this.deployment = deployment;
         this.tools = tools;
     }
@@ -65,8 +63,8 @@ public final class LateServices {
         return require(deployment, "deployment()");
     }
 
-    public Optional<ResponseHistory> responseHistory() {
-        return require(responseHistory, "responseHistory()");
+    public PluginServices services() {
+        return require(services, "service()");
     }
 
     private static <T> T require(T value, String name) {

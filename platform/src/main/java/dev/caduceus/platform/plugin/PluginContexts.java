@@ -53,7 +53,7 @@ public final class PluginContexts {
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, config.modelSettings(), PluginConfigImpl.toolsSection(config.tree()), config.tree(), late);
+                clock, health, config.tree(), late);
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

@@ -75,7 +75,7 @@ final class PluginStarter {
                     collect(view, "distributions", () -> plugin.distributions(ctx)),
                     collect(view, "modelProviders", () -> plugin.modelProviders(ctx)),
                     collect(view, "agentRuntimes", () -> plugin.agentRuntimes(ctx)),
-                    collect(view, "responseHistories", () -> plugin.responseHistories(ctx)),
+                    collect(view, "services", () -> plugin.services(ctx)),
                     collect(view, "toolStatsSchemas", () -> plugin.toolStatsSchemas(ctx)));
             var kinds = new ArrayList<String>();
             if (!contributions.endpoints().isEmpty()) kinds.add("endpoints");
@@ -84,7 +84,7 @@ final class PluginStarter {
             if (!contributions.distributions().isEmpty()) kinds.add("distributions");
             if (!contributions.modelProviders().isEmpty()) kinds.add("model_providers");
             if (!contributions.agentRuntimes().isEmpty()) kinds.add("agent_runtimes");
-            if (!contributions.responseHistories().isEmpty()) kinds.add("response_history");
+            if (!contributions.services().isEmpty()) kinds.add("services");
             if (!contributions.toolStatsSchemas().isEmpty()) kinds.add("tool_stats_schemas");
             var started = new StartedPlugin(view, plugin, ctx, kinds);
             log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);

@@ -8,7 +8,6 @@ import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCatalog;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +19,8 @@ import java.util.function.Function;
 /**
  * Boot step 6: freezes what the plugins contributed and refuses collisions, naming both plugins:
  * routes (method and template, across families), endpoint family ids, tool, toolset and
- * distribution names, model provider and agent runtime ids; and more than one response history
- * (the store behind {@code PlatformContext.responseHistory()} exists at most once).
+ * distribution names, model provider and agent runtime ids; and two services of one type
+ * ({@link PluginServices}).
  *
  * <p>Immutable after {@link #freeze}; thread-safe. Collisions fail in lenient mode too: by then
  * both plugins have started, and which one to drop is the operator's call.
@@ -35,7 +34,7 @@ public final class Registries {
     private final Map<String, ObjectNode> familyFeatures;
     private final List<Contribution<ModelProvider>> modelProviders;
     private final List<Contribution<AgentRuntime>> agentRuntimes;
-    private final Optional<ResponseHistory> responseHistory;
+    private final PluginServices services;
     private final Map<String, List<String>> kinds;
     private final List<PluginReport> plugins;
 
@@ -52,8 +51,7 @@ public final class Registries {
         this.familyFeatures = Map.copyOf(b.familyFeatures);
         this.modelProviders = booted.contributions().modelProviders();
         this.agentRuntimes = booted.contributions().agentRuntimes();
-        this.responseHistory = booted.contributions().responseHistories().stream().findFirst()
-                .map(BoundResponseHistory::of);
+        this.services = b.services;
         var byPlugin = new LinkedHashMap<String, List<String>>();
         booted.started().forEach(p -> byPlugin.put(p.id(), p.kinds()));
         this.kinds = Map.copyOf(byPlugin);
@@ -97,20 +95,8 @@ public final class Registries {
         for (var p : c.modelProviders()) unique("model provider id", call(p, "id()", () -> p.value().id()), p, providerIds);
         var runtimeIds = new HashMap<String, Contribution<?>>();
         for (var r : c.agentRuntimes()) unique("agent runtime id", call(r, "id()", () -> r.value().id()), r, runtimeIds);
-        single("response history", c.responseHistories());
+        b.services = PluginServices.of(c.services());
         return new Registries(b, booted);
-    }
-
-    /** At most one contribution of a kind that exists once per deployment; otherwise names every contributor. */
-    private static void single(String what, List<? extends Contribution<?>> items) {
-        if (items.size() <= 1) return;
-        var owners = items.stream().map(Contribution::pluginId).distinct().map(id -> "plugin '" + id + "'").toList();
-        if (owners.size() == 1)
-            throw new PluginBootException(owners.getFirst() + " contributed " + items.size() + " " + what
-                    + " objects; at most one is allowed");
-        throw new PluginBootException("more than one " + what + ": contributed by "
-                + String.join(", ", owners.subList(0, owners.size() - 1)) + " and " + owners.getLast()
-                + "; at most one plugin may contribute one, so enable only one of them");
     }
 
     private static final class Builder {
@@ -118,6 +104,7 @@ public final class Registries {
         final Map<String, Contribution<Tool>> tools = new LinkedHashMap<>();
         final ObjectNode features = JsonNodeFactory.instance.objectNode();
         final Map<String, ObjectNode> familyFeatures = new LinkedHashMap<>();
+        PluginServices services = PluginServices.none();
     }
 
     private static <T> void uniqueAll(String what, List<Contribution<T>> items, Function<T, String> key) {
@@ -181,11 +168,8 @@ public final class Registries {
 
     public List<Contribution<AgentRuntime>> agentRuntimes() { return agentRuntimes; }
 
-    /**
-     * The single contributed response history, already bound to its plugin's class loader; empty
-     * when no plugin contributes one.
-     */
-    public Optional<ResponseHistory> responseHistory() { return responseHistory; }
+    /** The services plugins contributed for each other, each bound to its plugin's class loader. */
+    public PluginServices services() { return services; }
 
     /** Per started plugin id, the non-empty contribution kinds. */
     public Map<String, List<String>> kinds() { return kinds; }

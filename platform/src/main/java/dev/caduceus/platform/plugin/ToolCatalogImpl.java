@@ -2,7 +2,6 @@ package dev.caduceus.platform.plugin;
 
 import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCatalog;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayDeque;
 import java.util.Collections;

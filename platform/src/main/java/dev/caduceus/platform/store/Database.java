@@ -3,7 +3,7 @@ package dev.caduceus.platform.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
-import dev.caduceus.spi.store.SqlWork;
+import dev.caduceus.spi.store.PluginDatabase.Work;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -114,7 +114,7 @@ public final class Database implements AutoCloseable {
      * the work rolls back what it did and is rethrown as a {@link StoreException} (unless it already
      * is one).
      */
-    public <T> T write(SqlWork<T> work) {
+    public <T> T write(Work<T> work) {
         requireNonNull(work, "work");
         return writer.write(h -> work.run(sql(h)), false);
     }
@@ -141,7 +141,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Runs {@code work} on a pooled reader handle, in one deferred (read) transaction. */
-    public <T> T read(SqlWork<T> work) {
+    public <T> T read(Work<T> work) {
         requireNonNull(work, "work");
         Handle handle = borrowReader();
         try {

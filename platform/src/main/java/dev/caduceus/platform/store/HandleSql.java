@@ -3,7 +3,7 @@ package dev.caduceus.platform.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
-import dev.caduceus.spi.store.RowMapper;
+import dev.caduceus.spi.store.Sql.RowMapper;
 import dev.caduceus.spi.store.Sql;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -2,9 +2,9 @@ package dev.caduceus.platform.store;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.caduceus.spi.store.Dialect;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase;
-import dev.caduceus.spi.store.SqlWork;
+import dev.caduceus.spi.store.PluginDatabase.Work;
 
 /**
  * A plugin's view of the host {@link Database}: the same single writer and reader pool, nothing
@@ -18,12 +18,12 @@ public final class PluginDatabaseImpl implements PluginDatabase {
     }
 
     @Override
-    public <T> T read(SqlWork<T> work) {
+    public <T> T read(Work<T> work) {
         return db.read(work);
     }
 
     @Override
-    public <T> T write(SqlWork<T> work) {
+    public <T> T write(Work<T> work) {
         return db.write(work);
     }
 

@@ -16,7 +16,7 @@ import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
@@ -29,7 +29,7 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.SteerOutcome;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
 import java.nio.file.Path;
@@ -135,7 +135,7 @@ class DurableRunsTest {
             ctx.emit(new RunEvent.TextDelta("ne."));
             return answer("Done.");
         });
-        var start = runs.submit(request("go"), RunOptions.journaled());
+        var start = runs.start(request("go"), RunOptions.journaled());
         assertEquals(RunStatus.QUEUED, start.status());
         assertFalse(start.replayed());
         var run = start.handle();
@@ -178,7 +178,7 @@ class DurableRunsTest {
             for (int i = 0; i < 200; i++) ctx.emit(new RunEvent.TextDelta("t" + i));
             return answer("ok");
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         var results = new ArrayList<CompletableFuture<List<JournalEntry>>>();
         for (int i = 0; i < 50; i++) {
             var f = new CompletableFuture<List<JournalEntry>>();
@@ -215,7 +215,7 @@ class DurableRunsTest {
             }
             return answer("ok");
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         try (var sub = run.subscribe(0)) {
             var first = sub.next(Duration.ofSeconds(5)).orElseThrow(); // then it stalls while the run races ahead
             assertEquals(1, first.seq());
@@ -246,7 +246,7 @@ class DurableRunsTest {
             }
             return answer("never");
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(entered.await(5, TimeUnit.SECONDS));
         journal.flush();
         // crash: a new process opens the same file; this one never writes again
@@ -282,19 +282,19 @@ class DurableRunsTest {
             }
             return answer("ok");
         }, 1, Duration.ofMinutes(5));
-        var first = runs.submit(request("go"), RunOptions.journaled("k1", "fp-a"));
-        var again = runs.submit(request("go"), RunOptions.journaled("k1", "fp-a")); // at the cap: still a replay
+        var first = runs.start(request("go"), RunOptions.journaled("k1", "fp-a"));
+        var again = runs.start(request("go"), RunOptions.journaled("k1", "fp-a")); // at the cap: still a replay
         assertTrue(again.replayed());
         assertEquals(first.handle().id(), again.handle().id());
         var conflict = assertThrows(RunRejectedException.class,
-                () -> runs.submit(request("other"), RunOptions.journaled("k1", "fp-b")));
+                () -> runs.start(request("other"), RunOptions.journaled("k1", "fp-b")));
         assertEquals(RunRejectedException.Reason.IDEMPOTENCY_CONFLICT, conflict.reason());
         assertEquals(409, conflict.toApiError().status());
-        var full = assertThrows(RunRejectedException.class, () -> runs.submit(request("new"), RunOptions.journaled("k2", "fp")));
+        var full = assertThrows(RunRejectedException.class, () -> runs.start(request("new"), RunOptions.journaled("k2", "fp")));
         assertEquals(RunRejectedException.Reason.AT_CAPACITY, full.reason());
         hold.countDown();
         first.handle().await();
-        var afterEnd = runs.submit(request("go"), RunOptions.journaled("k1", "fp-a"));
+        var afterEnd = runs.start(request("go"), RunOptions.journaled("k1", "fp-a"));
         assertTrue(afterEnd.replayed());
         assertEquals(RunStatus.COMPLETED, afterEnd.status());
         assertEquals("ok", afterEnd.handle().await().output());
@@ -315,7 +315,7 @@ class DurableRunsTest {
             }
             return RunResult.of(StopReason.INTERRUPTED, "half", Usage.ZERO, null, null, List.of());
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(entered.await(5, TimeUnit.SECONDS));
         assertTrue(runs.stop(run.id()));
         assertEquals(RunStatus.STOPPING, runs.record(run.id()).orElseThrow().status());
@@ -343,15 +343,15 @@ class DurableRunsTest {
             }
             return answer("ok");
         }, 0, Duration.ofMillis(700));
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(asked.await(5, TimeUnit.SECONDS));
         var waiting = awaitStatus(run.id(), RunStatus.WAITING_FOR_APPROVAL);
         assertEquals("rm -rf build", waiting.approval().command());
         assertEquals("rm-recursive", waiting.approval().patternKey());
-        assertInstanceOf(ApprovalOutcome.UnknownRequest.class,
+        assertInstanceOf(ApprovalAnswer.Outcome.UnknownRequest.class,
                 runs.approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, "nope", false)));
         var requestId = waiting.approval().approvalId();
-        assertEquals(new ApprovalOutcome.Resolved(1),
+        assertEquals(new ApprovalAnswer.Outcome.Resolved(1),
                 runs.approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, requestId, false)));
         run.await(); // the second request times out after 700 ms
         assertEquals(List.of(ApprovalChoice.ONCE, ApprovalChoice.TIMED_OUT), choices);
@@ -362,9 +362,9 @@ class DurableRunsTest {
         var timedOut = (RunEvent.ApprovalResolved) events.get(3);
         assertTrue(timedOut.timedOut());
         assertEquals("deny", timedOut.choice());
-        assertInstanceOf(ApprovalOutcome.NotActive.class,
+        assertInstanceOf(ApprovalAnswer.Outcome.NotActive.class,
                 runs.approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, null, false)));
-        assertInstanceOf(ApprovalOutcome.RunNotFound.class,
+        assertInstanceOf(ApprovalAnswer.Outcome.RunNotFound.class,
                 runs.approve("run_nope", new ApprovalAnswer(ApprovalChoice.ONCE, null, false)));
     }
 
@@ -379,7 +379,7 @@ class DurableRunsTest {
             }
             return RunResult.of(StopReason.INTERRUPTED, null, Usage.ZERO, null, null, List.of());
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         awaitStatus(run.id(), RunStatus.WAITING_FOR_APPROVAL);
         assertTrue(runs.stop(run.id()));
         run.await();
@@ -405,18 +405,18 @@ class DurableRunsTest {
             applied.addAll(ctx.drainSteering());
             return answer("final");
         });
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(running.await(5, TimeUnit.SECONDS));
         awaitStatus(run.id(), RunStatus.RUNNING);
-        assertInstanceOf(ApprovalOutcome.NotPending.class,
+        assertInstanceOf(ApprovalAnswer.Outcome.NotPending.class,
                 runs.approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, null, false)));
-        assertEquals(SteerOutcome.ACCEPTED, runs.submitSteer(run.id(), "focus on tests"));
-        assertEquals(SteerOutcome.NOT_ACCEPTED, runs.submitSteer(run.id(), " "));
+        assertEquals(SteerOutcome.ACCEPTED, runs.steer(run.id(), "focus on tests"));
+        assertEquals(SteerOutcome.NOT_ACCEPTED, runs.steer(run.id(), " "));
         steered.countDown();
         run.await();
         assertEquals(List.of("focus on tests"), applied);
-        assertEquals(SteerOutcome.NOT_RUNNING, runs.submitSteer(run.id(), "late"));
-        assertEquals(SteerOutcome.RUN_NOT_FOUND, runs.submitSteer("run_nope", "x"));
+        assertEquals(SteerOutcome.NOT_RUNNING, runs.steer(run.id(), "late"));
+        assertEquals(SteerOutcome.RUN_NOT_FOUND, runs.steer("run_nope", "x"));
         assertEquals("steered", dev.caduceus.platform.journal.EventTypes.name(drain(run, 0).getFirst().event()));
 
         // a steer that arrives after the final answer is reported, not lost
@@ -431,10 +431,10 @@ class DurableRunsTest {
             }
             return answer("done");
         });
-        var late = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var late = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(answered.await(5, TimeUnit.SECONDS));
         awaitStatus(late.id(), RunStatus.RUNNING);
-        assertEquals(SteerOutcome.ACCEPTED, runs.submitSteer(late.id(), "one more thing"));
+        assertEquals(SteerOutcome.ACCEPTED, runs.steer(late.id(), "one more thing"));
         finish.countDown();
         late.await();
         assertEquals("one more thing", runs.record(late.id()).orElseThrow().pendingSteer());
@@ -445,7 +445,7 @@ class DurableRunsTest {
     void aCompletedRunWithoutAnswerTextFails() throws Exception {
         service((req, ctx) -> RunResult.of(StopReason.ITERATION_LIMIT, null, Usage.ZERO, null, "Reached the iteration limit (3)",
                 List.of()));
-        var run = runs.submit(request("go"), RunOptions.journaled()).handle();
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
         run.await();
         var record = runs.record(run.id()).orElseThrow();
         assertEquals(RunStatus.FAILED, record.status());
@@ -457,10 +457,10 @@ class DurableRunsTest {
         service((req, ctx) -> answer("ok"));
         var ids = new ArrayList<String>();
         for (int i = 0; i < 5; i++) {
-            var req = new RunRequest(null, List.of(dev.caduceus.spi.agent.Message.user("x")), null, List.of(),
+            var req = new RunRequest(null, List.of(dev.caduceus.spi.message.Message.user("x")), null, List.of(),
                     i % 2 == 0 ? "even" : "odd", null, Harness.request("x").options(), 0,
                     i == 4 ? Map.of("job_id", "abcdefabcdef") : Map.of());
-            var run = runs.submit(req, RunOptions.journaled()).handle();
+            var run = runs.start(req, RunOptions.journaled()).handle();
             run.await();
             ids.add(run.id());
             Thread.sleep(3); // distinct created_at
@@ -489,17 +489,17 @@ class DurableRunsTest {
         };
         runs = new RunService(new TestRuntime((r, c) -> answer("ok")), new InMemoryEventLog(),
                 new RunService.Durability(journal, Duration.ofMinutes(5), Duration.ofHours(24)), null, 0, true, shifting);
-        var old = runs.submit(request("old"), RunOptions.journaled("key-old", "fp")).handle();
+        var old = runs.start(request("old"), RunOptions.journaled("key-old", "fp")).handle();
         old.await();
         clock.set(Instant.parse("2026-01-07T12:00:00Z"));
-        var young = runs.submit(request("young"), RunOptions.journaled()).handle();
+        var young = runs.start(request("young"), RunOptions.journaled()).handle();
         young.await();
         clock.set(Instant.parse("2026-01-08T06:00:00Z"));
         assertEquals(1, runs.prune(Duration.ofDays(7)));
         assertTrue(runs.record(old.id()).isEmpty());
         assertTrue(runs.find(old.id()).isEmpty());
         assertNotNull(runs.record(young.id()).orElse(null));
-        var fresh = runs.submit(request("old"), RunOptions.journaled("key-old", "other-fp"));
+        var fresh = runs.start(request("old"), RunOptions.journaled("key-old", "other-fp"));
         assertFalse(fresh.replayed(), "the key went with its run");
         fresh.handle().await();
         assertNotEquals(old.id(), fresh.handle().id());

@@ -4,7 +4,7 @@ import dev.caduceus.platform.journal.InMemoryEventLog;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.json.Json;
 import dev.caduceus.spi.agent.JournalEntry;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunRequest;

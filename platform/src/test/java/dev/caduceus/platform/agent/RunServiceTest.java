@@ -185,7 +185,7 @@ class RunServiceTest {
                                                             dev.caduceus.spi.agent.RunContext c) throws InterruptedException {
                 release.await();
                 c.emit(new RunEvent.TextDelta("hi"));
-                return dev.caduceus.spi.agent.RunResult.completed("hi", dev.caduceus.spi.agent.Usage.ZERO, java.util.List.of());
+                return dev.caduceus.spi.agent.RunResult.completed("hi", dev.caduceus.spi.message.Usage.ZERO, java.util.List.of());
             }
         }, new InMemoryEventLog(), null, null, 0, true, Clock.systemUTC());
         var run = runs.start(Harness.request("x"));
@@ -250,10 +250,10 @@ class RunServiceTest {
             Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts());
             var start = java.time.Instant.parse("2026-01-01T00:00:00Z");
             var old = new SessionStore(db, Harness.JSON, Clock.fixed(start, java.time.ZoneOffset.UTC));
-            old.append("old", java.util.List.of(dev.caduceus.spi.agent.Message.user("hi")));
+            old.append("old", java.util.List.of(dev.caduceus.spi.message.Message.user("hi")));
             var later = Clock.fixed(start.plus(java.time.Duration.ofDays(31)), java.time.ZoneOffset.UTC);
             var current = new SessionStore(db, Harness.JSON, later);
-            current.append("recent", java.util.List.of(dev.caduceus.spi.agent.Message.user("hello")));
+            current.append("recent", java.util.List.of(dev.caduceus.spi.message.Message.user("hello")));
             assertEquals(1, current.prune(java.time.Duration.ofDays(30)));
             assertTrue(current.transcript("admin", "old").isEmpty());
             assertEquals(1, current.transcript("admin", "recent").size());

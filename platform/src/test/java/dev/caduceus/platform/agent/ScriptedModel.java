@@ -2,8 +2,8 @@ package dev.caduceus.platform.agent;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.Cancellation;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.tool.Cancellation;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;

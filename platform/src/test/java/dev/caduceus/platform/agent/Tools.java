@@ -3,7 +3,7 @@ package dev.caduceus.platform.agent;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
-import dev.caduceus.spi.tool.ToolCatalog;
+import dev.caduceus.platform.plugin.ToolCatalog;
 import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.spi.tool.ToolRisk;
@@ -69,6 +69,11 @@ final class Tools {
 
             @Override
             public List<DistributionSpec> distributions() {
+                return List.of();
+            }
+
+            @Override
+            public List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas() {
                 return List.of();
             }
 

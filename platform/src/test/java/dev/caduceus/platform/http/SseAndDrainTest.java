@@ -1,5 +1,6 @@
 package dev.caduceus.platform.http;
 
+import dev.caduceus.support.stream.EventPump;
 import static dev.caduceus.platform.http.TestServer.KEY;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +11,7 @@ import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import java.io.BufferedReader;
@@ -59,7 +60,7 @@ class SseAndDrainTest {
     }
 
     final QueueSubscription subscription = new QueueSubscription();
-    final CompletableFuture<EventStream.PumpResult> pumped = new CompletableFuture<>();
+    final CompletableFuture<EventPump.Result> pumped = new CompletableFuture<>();
     final CompletableFuture<Boolean> goneCallback = new CompletableFuture<>();
     final CompletableFuture<Boolean> writeAfterGoneThrows = new CompletableFuture<>();
 
@@ -68,14 +69,14 @@ class SseAndDrainTest {
                 .route("GET", "/v1/runs/{run_id}/events", ex -> {
                     ex.onClientGone(() -> goneCallback.complete(true));
                     var out = ex.openEventStream();
-                    var result = out.pump(subscription, (entry, stream) -> {
+                    var result = new EventPump(Duration.ofSeconds(1)).pump(subscription, (entry, stream) -> {
                         switch (entry.event()) {
                             case RunEvent.TextDelta d -> stream.event(entry.seq(), "delta",
                                     TestServer.MAPPER.createObjectNode().put("text", d.text()));
                             default -> stream.data("[DONE]");
                         }
-                    });
-                    if (result == EventStream.PumpResult.CLIENT_GONE) {
+                    }, out);
+                    if (result == EventPump.Result.CLIENT_GONE) {
                         try {
                             out.comment("late");
                             writeAfterGoneThrows.complete(false);
@@ -120,7 +121,7 @@ class SseAndDrainTest {
             assertEquals(": stream closed", lines.next());
             assertEquals("", lines.next());
             assertTrue(!lines.hasNext());
-            assertEquals(EventStream.PumpResult.FINISHED, pumped.get(5, TimeUnit.SECONDS));
+            assertEquals(EventPump.Result.FINISHED, pumped.get(5, TimeUnit.SECONDS));
         }
     }
 
@@ -150,7 +151,7 @@ class SseAndDrainTest {
                     data: [DONE]
 
                     """, ": stream closed\n\n"), chunks(answer.substring(bodyStart)));
-            assertEquals(EventStream.PumpResult.FINISHED, pumped.get(5, TimeUnit.SECONDS));
+            assertEquals(EventPump.Result.FINISHED, pumped.get(5, TimeUnit.SECONDS));
         }
     }
 
@@ -211,7 +212,7 @@ class SseAndDrainTest {
                 } while (line != null && !line.contains("data: {"));
                 assertTrue(line != null && line.contains("\"one\""), String.valueOf(line));
             }
-            assertEquals(EventStream.PumpResult.CLIENT_GONE, pumped.get(10, TimeUnit.SECONDS));
+            assertEquals(EventPump.Result.CLIENT_GONE, pumped.get(10, TimeUnit.SECONDS));
             assertTrue(goneCallback.get(5, TimeUnit.SECONDS));
             assertTrue(writeAfterGoneThrows.get(5, TimeUnit.SECONDS));
         }

@@ -17,31 +17,33 @@ class LateServicesTest {
 
     /** A plugin's context over {@link #late}; only the late services are set. */
     private PlatformContext context() {
-        return new PluginContextImpl(null, null, null, null, null, null, null, null, null, null, null, late);
+        return new PluginContextImpl(null, null, null, null, null, null, null, null, null, late);
     }
 
-    private void bind(Optional<ResponseHistory> history) {
-        late.bind(new ToolCatalogImpl(Map.of(), List.of(), List.of()), null, history);
+    private void bind(PluginServices services) {
+        late.bind(new ToolCatalogImpl(Map.of(), List.of(), List.of()), null, services);
     }
 
     @Test
-    void responseHistoryIsUsableOnlyAfterBoot() {
-        var e = assertThrows(IllegalStateException.class, () -> context().responseHistory());
-        assertEquals("responseHistory() is usable only after boot (once every plugin has started)", e.getMessage());
+    void servicesAreUsableOnlyAfterBoot() {
+        var e = assertThrows(IllegalStateException.class, () -> context().service(ResponseHistory.class));
+        assertEquals("service() is usable only after boot (once every plugin has started)", e.getMessage());
         ResponseHistory history = (owner, id) -> Optional.empty();
-        bind(Optional.of(history));
-        assertSame(history, context().responseHistory().orElseThrow());
+        bind(PluginServices.of(List.of(new Contribution<Object>(history, "responses", getClass().getClassLoader()))));
+        var found = context().service(ResponseHistory.class).orElseThrow();
+        assertTrue(found.load("admin", "resp_1").isEmpty());
+        assertSame(found, context().service(ResponseHistory.class).orElseThrow());
     }
 
     @Test
-    void noContributedHistoryIsEmptyAfterBoot() {
-        bind(Optional.empty());
-        assertTrue(context().responseHistory().isEmpty());
+    void noContributedServiceIsEmptyAfterBoot() {
+        bind(PluginServices.none());
+        assertTrue(context().service(ResponseHistory.class).isEmpty());
     }
 
     @Test
     void bindsOnce() {
-        bind(Optional.empty());
-        assertThrows(IllegalStateException.class, () -> bind(Optional.empty()));
+        bind(PluginServices.none());
+        assertThrows(IllegalStateException.class, () -> bind(PluginServices.none()));
     }
 }

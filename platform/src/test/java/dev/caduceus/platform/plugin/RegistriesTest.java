@@ -124,11 +124,11 @@ class RegistriesTest {
     /** A plugin contributing {@code count} response histories that know {@code resp_1}; the session id tells the TCCL. */
     private static String histories(int count) {
         return """
-                @Override public List<dev.caduceus.spi.agent.ResponseHistory> responseHistories(PlatformContext c) {
-                    var list = new ArrayList<dev.caduceus.spi.agent.ResponseHistory>();
+                @Override public List<Object> services(PlatformContext c) {
+                    var list = new ArrayList<Object>();
                     for (int i = 0; i < %d; i++)
-                        list.add((owner, id) -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
-                                "tccl=" + tccl(), "be brief", List.of(dev.caduceus.spi.agent.Message.user("hi"))))
+                        list.add((dev.caduceus.spi.agent.ResponseHistory) (owner, id) -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
+                                "tccl=" + tccl(), "be brief", List.of(dev.caduceus.spi.message.Message.user("hi"))))
                                 : Optional.empty());
                     return list;
                 }
@@ -136,40 +136,50 @@ class RegistriesTest {
     }
 
     @Test
-    void oneResponseHistoryIsExposedAndCalledWithItsPluginsLoader() {
+    void aServiceIsFoundByItsSpiTypeAndCalledWithItsPluginsLoader() {
         jar("responses", "", histories(1)).writeTo(plugins());
         jar("other").writeTo(plugins());
         var registries = freeze();
-        var history = registries.responseHistory().orElseThrow();
+        var history = registries.services().find(dev.caduceus.spi.agent.ResponseHistory.class).orElseThrow();
         var conversation = history.load("admin", "resp_1").orElseThrow();
         assertEquals("tccl=true", conversation.sessionId());
         assertEquals("be brief", conversation.instructions());
         assertEquals("hi", conversation.messages().getFirst().text());
         assertTrue(history.load("admin", "resp_unknown").isEmpty());
-        assertEquals(List.of("response_history"), registries.kinds().get("responses"));
+        assertEquals(List.of("services"), registries.kinds().get("responses"));
         assertEquals(List.of(), registries.kinds().get("other"));
     }
 
     @Test
-    void noResponseHistoryIsEmpty() {
+    void noContributedServiceIsEmpty() {
         jar("other").writeTo(plugins());
-        assertTrue(freeze().responseHistory().isEmpty());
+        assertTrue(freeze().services().find(dev.caduceus.spi.agent.ResponseHistory.class).isEmpty());
     }
 
     @Test
-    void twoPluginsContributingAResponseHistoryFailNamingBoth() {
+    void twoPluginsContributingAServiceOfOneTypeFailNamingBoth() {
         jar("first", "", histories(1)).writeTo(plugins());
         jar("second", "", histories(1)).writeTo(plugins());
         var e = assertThrows(PluginBootException.class, this::freeze);
-        assertEquals("more than one response history: contributed by plugin 'first' and plugin 'second'; "
-                + "at most one plugin may contribute one, so enable only one of them", e.getMessage());
+        assertEquals("two services of type ResponseHistory: plugin 'first' and plugin 'second'; "
+                + "at most one plugin may contribute it", e.getMessage());
     }
 
     @Test
-    void onePluginContributingTwoResponseHistoriesFails() {
+    void onePluginContributingTwoServicesOfOneTypeFails() {
         jar("greedy", "", histories(2)).writeTo(plugins());
         var e = assertThrows(PluginBootException.class, this::freeze);
-        assertEquals("plugin 'greedy' contributed 2 response history objects; at most one is allowed", e.getMessage());
+        assertEquals("two services of type ResponseHistory: plugin 'greedy' and plugin 'greedy'; "
+                + "at most one plugin may contribute it", e.getMessage());
+    }
+
+    @Test
+    void aServiceWithoutAnSpiInterfaceFails() {
+        jar("odd", "", "@Override public List<Object> services(PlatformContext c) { return List.of(new Object()); }")
+                .writeTo(plugins());
+        var e = assertThrows(PluginBootException.class, this::freeze);
+        assertTrue(e.getMessage().startsWith("plugin 'odd' contributed a service of class java.lang.Object, which "
+                + "implements no interface of the SPI"), e.getMessage());
     }
 
     @Test

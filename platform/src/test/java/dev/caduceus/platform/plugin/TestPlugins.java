@@ -103,6 +103,12 @@ final class TestPlugins {
             public Scheduler scheduler() { throw new UnsupportedOperationException(); }
             public Clock clock() { return Clock.systemUTC(); }
             public HealthChecks health() { throw new UnsupportedOperationException(); }
+            public PluginConfig section(String name) { throw new UnsupportedOperationException(); }
+            public dev.caduceus.spi.agent.Runs runs() { throw new UnsupportedOperationException(); }
+            public dev.caduceus.spi.agent.Sessions sessions() { throw new UnsupportedOperationException(); }
+            public dev.caduceus.spi.model.Models models() { throw new UnsupportedOperationException(); }
+            public dev.caduceus.spi.Deployment deployment() { throw new UnsupportedOperationException(); }
+            public <T> java.util.Optional<T> service(Class<T> type) { throw new UnsupportedOperationException(); }
         };
     }
 

@@ -236,7 +236,7 @@ class DatabaseTest {
         var plugin = new PluginDatabaseImpl(db);
         plugin.write(sql -> sql.update("INSERT INTO t (id) VALUES (1)"));
         assertEquals((Object) (1), plugin.read(sql -> sql.queryOne("SELECT count(*) FROM t", r -> r.getInt(1)).orElseThrow()));
-        assertEquals(dev.caduceus.spi.store.Dialect.SQLITE, plugin.dialect());
+        assertEquals(dev.caduceus.spi.store.PluginDatabase.Dialect.SQLITE, plugin.dialect());
     }
 
     private int count() {

@@ -3,16 +3,33 @@ package dev.caduceus.testkit;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.Deployment;
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /** A fixed {@link Deployment}. Immutable (features are copied on read). */
 public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
-                             String runtimeMode, boolean corsEnabled) implements Deployment {
+                             String runtimeMode, boolean corsEnabled, FakeToolCatalog catalog) implements Deployment {
 
     public FakeDeployment {
         plugins = List.copyOf(plugins);
         routes = List.copyOf(routes);
         featureFlags = featureFlags == null ? JsonNodeFactory.instance.objectNode() : featureFlags.deepCopy();
+        if (catalog == null) catalog = FakeToolCatalog.empty();
+    }
+
+    /** The same deployment without tools. */
+    public FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
+                          String runtimeMode, boolean corsEnabled) {
+        this(plugins, routes, featureFlags, runtimeMode, corsEnabled, FakeToolCatalog.empty());
+    }
+
+    /** This deployment serving {@code tools}. */
+    public FakeDeployment withTools(FakeToolCatalog tools) {
+        return new FakeDeployment(plugins, routes, featureFlags, runtimeMode, corsEnabled, tools);
     }
 
     /** No plugins, no routes, local runtime, no CORS. */
@@ -30,4 +47,14 @@ public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes,
     public ObjectNode features(java.util.function.Predicate<String> family) {
         return featureFlags.deepCopy();
     }
+
+    @Override public List<Tool> tools() { return catalog.tools(); }
+
+    @Override public Optional<Tool> tool(String name) { return catalog.tool(name); }
+
+    @Override public List<ToolsetSpec> toolsets() { return catalog.toolsets(); }
+
+    @Override public List<DistributionSpec> distributions() { return catalog.distributions(); }
+
+    @Override public Set<String> resolve(String toolset) { return catalog.resolve(toolset); }
 }

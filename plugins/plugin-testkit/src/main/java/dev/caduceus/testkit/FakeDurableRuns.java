@@ -2,12 +2,12 @@ package dev.caduceus.testkit;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
-import dev.caduceus.spi.agent.RunPage;
+import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunRejectedException;
@@ -18,7 +18,7 @@ import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.SteerOutcome;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +44,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class FakeDurableRuns implements Runs {
     private static final Map<Class<?>, String> LOGICAL_NAMES = logicalNames();
 
-    /** One recorded {@link #submit}. */
+    /** One recorded {@link #start}. */
     public record Submission(RunRequest request, RunOptions options, String runId, boolean replayed) {}
 
     private final Clock clock;
@@ -56,7 +56,7 @@ public final class FakeDurableRuns implements Runs {
     private final List<ApprovalAnswer> answers = new ArrayList<>();
     private final List<String> steers = new ArrayList<>();
     private RunRejectedException admissionFailure;
-    private ApprovalOutcome approvalOutcome;
+    private ApprovalAnswer.Outcome approvalOutcome;
     private SteerOutcome steerOutcome = SteerOutcome.ACCEPTED;
     private RuntimeException steerFailure;
 
@@ -80,18 +80,18 @@ public final class FakeDurableRuns implements Runs {
     }
 
     /** What {@link #approve(String, ApprovalAnswer)} answers for a known run (default: {@code Resolved(1)}). */
-    public synchronized FakeDurableRuns approvalOutcome(ApprovalOutcome outcome) {
+    public synchronized FakeDurableRuns approvalOutcome(ApprovalAnswer.Outcome outcome) {
         approvalOutcome = outcome;
         return this;
     }
 
-    /** What {@link #submitSteer} answers for a known run (default {@code ACCEPTED}). */
+    /** What {@link #steer} answers for a known run (default {@code ACCEPTED}). */
     public synchronized FakeDurableRuns steerOutcome(SteerOutcome outcome) {
         steerOutcome = outcome;
         return this;
     }
 
-    /** Makes {@link #submitSteer} throw {@code failure} (null to stop). */
+    /** Makes {@link #steer} throw {@code failure} (null to stop). */
     public synchronized FakeDurableRuns steerFailure(RuntimeException failure) {
         steerFailure = failure;
         return this;
@@ -170,7 +170,7 @@ public final class FakeDurableRuns implements Runs {
     // ---- Runs ------------------------------------------------------------------------------
 
     @Override
-    public synchronized RunStart submit(RunRequest request, RunOptions options) throws RunRejectedException {
+    public synchronized RunStart start(RunRequest request, RunOptions options) throws RunRejectedException {
         if (!options.durable()) throw new UnsupportedOperationException("FakeDurableRuns keeps durable runs only");
         if (options.idempotencyKey() != null) {
             var known = keys.get(options.idempotencyKey());
@@ -203,8 +203,8 @@ public final class FakeDurableRuns implements Runs {
     }
 
     @Override
-    public RunHandle start(RunRequest request) {
-        throw new UnsupportedOperationException("FakeDurableRuns keeps durable runs only: use submit");
+    public RunResult call(RunRequest request, java.util.function.Consumer<RunHandle> started) {
+        throw new UnsupportedOperationException("FakeDurableRuns keeps durable runs only: use start with RunOptions.journaled()");
     }
 
     @Override
@@ -218,7 +218,7 @@ public final class FakeDurableRuns implements Runs {
     }
 
     @Override
-    public synchronized RunPage list(RunQuery query) {
+    public synchronized RunQuery.Page list(RunQuery query) {
         queries.add(query);
         var order = Comparator.comparing(RunRecord::createdAt).thenComparing(RunRecord::runId).reversed();
         var matching = runs.values().stream().map(r -> r.record)
@@ -230,7 +230,7 @@ public final class FakeDurableRuns implements Runs {
                         || r.createdAt().equals(query.beforeCreatedAt()) && r.runId().compareTo(query.beforeRunId()) < 0)
                 .sorted(order).toList();
         var page = matching.subList(0, Math.min(query.limit(), matching.size()));
-        return new RunPage(page, matching.size() > query.limit());
+        return new RunQuery.Page(page, matching.size() > query.limit());
     }
 
     @Override
@@ -246,29 +246,20 @@ public final class FakeDurableRuns implements Runs {
     }
 
     @Override
-    public synchronized ApprovalOutcome approve(String runId, ApprovalAnswer answer) {
-        if (!runs.containsKey(runId)) return new ApprovalOutcome.RunNotFound();
+    public synchronized ApprovalAnswer.Outcome approve(String runId, ApprovalAnswer answer) {
+        if (!runs.containsKey(runId)) return new ApprovalAnswer.Outcome.RunNotFound();
         answers.add(answer);
-        return approvalOutcome != null ? approvalOutcome : new ApprovalOutcome.Resolved(1);
+        return approvalOutcome != null ? approvalOutcome : new ApprovalAnswer.Outcome.Resolved(1);
     }
 
     @Override
-    public synchronized SteerOutcome submitSteer(String runId, String text) {
+    public synchronized SteerOutcome steer(String runId, String text) {
         if (steerFailure != null) throw steerFailure;
         if (!runs.containsKey(runId)) return SteerOutcome.RUN_NOT_FOUND;
         steers.add(text);
         return steerOutcome;
     }
 
-    @Override
-    public boolean approve(String runId, String approvalId, String choice) {
-        return false;
-    }
-
-    @Override
-    public boolean steer(String runId, String text) {
-        return false;
-    }
 
     // ---- internals -------------------------------------------------------------------------
 

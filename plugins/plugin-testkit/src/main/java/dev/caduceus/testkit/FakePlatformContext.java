@@ -9,14 +9,11 @@ import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
 import dev.caduceus.spi.Scheduler;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
-import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.store.PluginDatabase;
-import dev.caduceus.spi.tool.ToolCatalog;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -58,9 +55,8 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Clock clock() { return b.clock; }
 
-    @Override public PluginConfig toolsConfig() { return b.toolsConfig; }
-
     @Override public PluginConfig section(String name) {
+        if (name.equals("tools")) return b.toolsConfig;
         return PluginConfigImpl.section(name, ConfigLoader.load(b.sectionEnv, Optional.empty(), Map.of()).config().tree());
     }
 
@@ -68,16 +64,12 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
 
-    @Override public Optional<ResponseHistory> responseHistory() { return Optional.ofNullable(b.responseHistory); }
+    @Override public <T> Optional<T> service(Class<T> type) { return Optional.ofNullable(b.services.get(type)).map(type::cast); }
 
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 
 
-    @Override public ToolCatalog tools() { return b.tools; }
-
     @Override public Deployment deployment() { return b.deployment; }
-
-    @Override public ModelSettings modelSettings() { return require(b.modelSettings, "modelSettings"); }
 
     @Override public dev.caduceus.spi.model.Models models() { return require(b.models, "models"); }
 
@@ -97,11 +89,9 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
-        private ResponseHistory responseHistory;
+        private final Map<Class<?>, Object> services = new HashMap<>();
         private Sessions sessions;
-        private ToolCatalog tools = FakeToolCatalog.empty();
         private Deployment deployment = FakeDeployment.empty();
-        private ModelSettings modelSettings;
         private dev.caduceus.spi.model.Models models;
         private PluginConfig toolsConfig;
         private final Map<String, String> sectionEnv = new HashMap<>();
@@ -111,7 +101,7 @@ public final class FakePlatformContext implements PlatformContext {
             plugin = new PluginInfo(pluginId, "1.0.0", home.resolve("plugins").resolve(pluginId + ".jar"),
                     home.resolve("plugin-data").resolve(pluginId));
             global = new GlobalConfig("hermes-agent", home, home.resolve("workspace"), "1.0.0", 10, 30,
-                    List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false);
+                    List.of("hermes-api-server"), 90, "manual", false, List.of(home));
             sectionEnv.put("CADUCEUS_HOME", home.toString());
         }
 
@@ -138,13 +128,16 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
-        /** The stored Responses conversations another plugin contributes; absent unless given. */
-        public Builder responseHistory(ResponseHistory v) { responseHistory = v; return this; }
+        /** A service another plugin contributes (e.g. a {@code ResponseHistory}); absent unless given. */
+        public <T> Builder service(Class<T> type, T v) { services.put(type, v); return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
-        public Builder tools(ToolCatalog v) { tools = v; return this; }
+        /** The deployment's tools (on the current {@link #deployment(Deployment)}, a {@link FakeDeployment}). */
+        public Builder tools(FakeToolCatalog v) {
+            if (!(deployment instanceof FakeDeployment fake)) throw new IllegalStateException("tools() needs a FakeDeployment");
+            deployment = fake.withTools(v);
+            return this;
+        }
         public Builder deployment(Deployment v) { deployment = v; return this; }
-        /** The host's {@code model.*} settings, for provider plugins (e.g. pointing at a {@link ScriptedUpstream}). */
-        public Builder modelSettings(ModelSettings v) { modelSettings = v; return this; }
         public Builder models(dev.caduceus.spi.model.Models v) { models = v; return this; }
 
         /**
@@ -155,7 +148,7 @@ public final class FakePlatformContext implements PlatformContext {
             var env = new HashMap<String, String>();
             env.put("CADUCEUS_HOME", global.stateDir().toString());
             settings.forEach((key, value) -> env.put("CADUCEUS__TOOLS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
-            toolsConfig = PluginConfigImpl.toolsSection(ConfigLoader.load(env, Optional.empty(), Map.of()).config().tree());
+            toolsConfig = PluginConfigImpl.section("tools", ConfigLoader.load(env, Optional.empty(), Map.of()).config().tree());
             return this;
         }
 

@@ -1,6 +1,6 @@
 package dev.caduceus.testkit;
 
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.Sessions;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package dev.caduceus.testkit;
 
 import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCatalog;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayDeque;
 import java.util.Comparator;
@@ -12,9 +11,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** A {@link ToolCatalog} over fixed lists, with the same resolution rules as the host's. Immutable. */
-public record FakeToolCatalog(List<Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions)
-        implements ToolCatalog {
+/** The tools of a {@link FakeDeployment}: fixed lists, with the same resolution rules as the host's. Immutable. */
+public record FakeToolCatalog(List<Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
 
     public FakeToolCatalog {
         tools = tools.stream().sorted(Comparator.comparing(t -> t.spec().name())).toList();
@@ -26,12 +24,10 @@ public record FakeToolCatalog(List<Tool> tools, List<ToolsetSpec> toolsets, List
         return new FakeToolCatalog(List.of(), List.of(), List.of());
     }
 
-    @Override
     public Optional<Tool> tool(String name) {
         return tools.stream().filter(t -> t.spec().name().equals(name)).findFirst();
     }
 
-    @Override
     public Set<String> resolve(String toolset) {
         var result = new TreeSet<String>();
         var seen = new HashSet<String>();

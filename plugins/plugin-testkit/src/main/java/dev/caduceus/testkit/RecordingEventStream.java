@@ -1,11 +1,8 @@
 package dev.caduceus.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.RunEventTranslator;
-import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,21 +51,8 @@ public final class RecordingEventStream implements EventStream {
     }
 
     @Override
-    public PumpResult pump(RunSubscription subscription, RunEventTranslator translator) throws InterruptedException {
-        try {
-            while (true) {
-                var entry = subscription.next(Duration.ofSeconds(1));
-                if (entry.isEmpty()) {
-                    if (subscription.finished()) return PumpResult.FINISHED;
-                    comment("keepalive");
-                    continue;
-                }
-                translator.translate(entry.get(), this);
-                if (entry.get().event().isTerminal()) return PumpResult.FINISHED;
-            }
-        } catch (ClientGoneException e) {
-            return PumpResult.CLIENT_GONE;
-        }
+    public void batch(Frames frames) throws ClientGoneException, InterruptedException {
+        frames.write();
     }
 
     @Override

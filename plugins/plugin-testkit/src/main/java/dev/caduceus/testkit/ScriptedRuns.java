@@ -4,12 +4,19 @@ import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunQuery;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.RunStart;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.agent.SteerOutcome;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -89,6 +96,25 @@ public final class ScriptedRuns implements Runs {
     }
 
     @Override
+    public void checkReady() throws RunRejectedException {
+        checkAdmission();
+    }
+
+    @Override
+    public RunStart start(RunRequest request, RunOptions options) throws RunRejectedException {
+        if (options.durable()) throw new UnsupportedOperationException("ScriptedRuns plays ephemeral runs only");
+        return new RunStart(start(request), RunStatus.RUNNING, false);
+    }
+
+    @Override
+    public RunResult call(RunRequest request, java.util.function.Consumer<RunHandle> started)
+            throws RunRejectedException, InterruptedException {
+        var handle = start(request);
+        started.accept(handle);
+        return handle.await();
+    }
+
+    /** Plays the next script on a virtual thread. */
     public synchronized RunHandle start(RunRequest request) throws RunRejectedException {
         checkAdmission();
         if (scripts.isEmpty()) throw new IllegalStateException("ScriptedRuns: call script(...) before start");
@@ -110,9 +136,26 @@ public final class ScriptedRuns implements Runs {
     @Override
     public synchronized Optional<RunHandle> find(String runId) { return Optional.ofNullable(runs.get(runId)); }
 
-    @Override public boolean approve(String runId, String approvalId, String choice) { return false; }
+    @Override public Optional<RunRecord> record(String runId) { return Optional.empty(); }
 
-    @Override public boolean steer(String runId, String text) { return false; }
+    @Override public RunQuery.Page list(RunQuery query) { return new RunQuery.Page(List.of(), false); }
+
+    @Override
+    public boolean stop(String runId) {
+        var run = find(runId);
+        run.ifPresent(r -> r.cancel("stopped"));
+        return run.isPresent();
+    }
+
+    @Override
+    public ApprovalAnswer.Outcome approve(String runId, ApprovalAnswer answer) {
+        return find(runId).isPresent() ? new ApprovalAnswer.Outcome.NotActive() : new ApprovalAnswer.Outcome.RunNotFound();
+    }
+
+    @Override
+    public SteerOutcome steer(String runId, String text) {
+        return find(runId).isPresent() ? SteerOutcome.NOT_ACCEPTED : SteerOutcome.RUN_NOT_FOUND;
+    }
 
     private synchronized void recordCancel(String runId, String reason) {
         cancellations.add(new Cancellation(runId, reason));

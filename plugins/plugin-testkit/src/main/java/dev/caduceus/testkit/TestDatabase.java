@@ -4,9 +4,9 @@ import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.PluginDatabaseImpl;
 import dev.caduceus.platform.store.Script;
-import dev.caduceus.spi.store.Dialect;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase;
-import dev.caduceus.spi.store.SqlWork;
+import dev.caduceus.spi.store.PluginDatabase.Work;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -62,9 +62,9 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
         }
     }
 
-    @Override public <T> T read(SqlWork<T> work) { return plugin.read(work); }
+    @Override public <T> T read(Work<T> work) { return plugin.read(work); }
 
-    @Override public <T> T write(SqlWork<T> work) { return plugin.write(work); }
+    @Override public <T> T write(Work<T> work) { return plugin.write(work); }
 
     @Override public Dialect dialect() { return plugin.dialect(); }
 

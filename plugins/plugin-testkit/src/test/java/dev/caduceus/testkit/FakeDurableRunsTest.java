@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.agent.JournalEntry;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunQuery;
@@ -15,7 +15,7 @@ import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.ModelOptions;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,29 +35,29 @@ class FakeDurableRunsTest {
 
     @Test
     void aRepeatedKeyReplaysWithTheSameFingerprintAndConflictsWithAnother() throws Exception {
-        var first = runs.submit(REQUEST, RunOptions.journaled("k", "fp1"));
+        var first = runs.start(REQUEST, RunOptions.journaled("k", "fp1"));
         assertFalse(first.replayed());
         runs.append(first.handle().id(), new RunEvent.TextDelta("x"));
-        var again = runs.submit(REQUEST, RunOptions.journaled("k", "fp1"));
+        var again = runs.start(REQUEST, RunOptions.journaled("k", "fp1"));
         assertTrue(again.replayed());
         assertEquals(first.handle().id(), again.handle().id());
         assertEquals(RunStatus.RUNNING, again.status());
-        var conflict = assertThrows(RunRejectedException.class, () -> runs.submit(REQUEST, RunOptions.journaled("k", "fp2")));
+        var conflict = assertThrows(RunRejectedException.class, () -> runs.start(REQUEST, RunOptions.journaled("k", "fp2")));
         assertEquals(RunRejectedException.Reason.IDEMPOTENCY_CONFLICT, conflict.reason());
     }
 
     @Test
     void admissionIsCheckedAfterTheKeyLookup() throws Exception {
-        var first = runs.submit(REQUEST, RunOptions.journaled("k", "fp"));
+        var first = runs.start(REQUEST, RunOptions.journaled("k", "fp"));
         runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.AT_CAPACITY, "full"));
-        assertTrue(runs.submit(REQUEST, RunOptions.journaled("k", "fp")).replayed());
-        assertThrows(RunRejectedException.class, () -> runs.submit(REQUEST, RunOptions.journaled()));
+        assertTrue(runs.start(REQUEST, RunOptions.journaled("k", "fp")).replayed());
+        assertThrows(RunRejectedException.class, () -> runs.start(REQUEST, RunOptions.journaled()));
         assertEquals(first.handle().id(), runs.submissions().get(1).runId());
     }
 
     @Test
     void appendMovesTheRecordLikeTheJournal() throws Exception {
-        var id = runs.submit(REQUEST, RunOptions.journaled()).handle().id();
+        var id = runs.start(REQUEST, RunOptions.journaled()).handle().id();
         assertEquals(RunStatus.QUEUED, runs.record(id).orElseThrow().status());
         runs.append(id, new RunEvent.ApprovalRequested("a1", "rm -rf x", "Recursive delete", 300));
         assertEquals(RunStatus.WAITING_FOR_APPROVAL, runs.record(id).orElseThrow().status());
@@ -87,7 +87,7 @@ class FakeDurableRunsTest {
 
     @Test
     void aSubscriptionAfterTheTerminalEntryIsFinishedAtOnce() throws Exception {
-        var id = runs.submit(REQUEST, RunOptions.journaled()).handle().id();
+        var id = runs.start(REQUEST, RunOptions.journaled()).handle().id();
         runs.append(id, new RunEvent.TextDelta("a"), new RunEvent.Cancelled("stopped", null, Usage.ZERO));
         var handle = runs.find(id).orElseThrow();
         try (var all = handle.subscribe(0)) {

@@ -37,10 +37,11 @@ class TestkitTest {
     }
 
     @Test
-    void fakeContextHasNoResponseHistoryUnlessGiven() {
-        assertTrue(FakePlatformContext.builder("x").build().responseHistory().isEmpty());
+    void fakeContextHasNoServiceUnlessGiven() {
+        var type = dev.caduceus.spi.agent.ResponseHistory.class;
+        assertTrue(FakePlatformContext.builder("x").build().service(type).isEmpty());
         dev.caduceus.spi.agent.ResponseHistory history = (owner, id) -> java.util.Optional.empty();
-        assertSame(history, FakePlatformContext.builder("x").responseHistory(history).build().responseHistory().orElseThrow());
+        assertSame(history, FakePlatformContext.builder("x").service(type, history).build().service(type).orElseThrow());
     }
 
     @Test

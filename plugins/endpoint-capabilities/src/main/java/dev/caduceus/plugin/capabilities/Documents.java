@@ -43,12 +43,12 @@ final class Documents {
     JsonNode toolsets() {
         var enabled = new TreeSet<String>();
         for (var name : ctx.global().agentToolsets()) {
-            if (ctx.tools().toolsets().stream().anyMatch(t -> t.name().equals(name))) enabled.add(name);
+            if (ctx.deployment().toolsets().stream().anyMatch(t -> t.name().equals(name))) enabled.add(name);
         }
         var root = ctx.json().createObjectNode().put("object", "list").put("platform", "api_server");
         var data = root.putArray("data");
-        for (var toolset : ctx.tools().toolsets()) {
-            var tools = ctx.tools().resolve(toolset.name());
+        for (var toolset : ctx.deployment().toolsets()) {
+            var tools = ctx.deployment().resolve(toolset.name());
             var entry = data.addObject()
                     .put("name", toolset.name())
                     .put("label", label(toolset.name()))
@@ -139,7 +139,7 @@ final class Documents {
 
     private ObjectNode tools() {
         Map<String, TreeSet<String>> byToolset = new TreeMap<>();
-        for (Tool tool : ctx.tools().tools()) {
+        for (Tool tool : ctx.deployment().tools()) {
             if (!tool.available()) continue;
             byToolset.computeIfAbsent(tool.spec().toolset(), k -> new TreeSet<>()).add(tool.spec().name());
         }
@@ -153,8 +153,8 @@ final class Documents {
 
     private ArrayNode toolsetList() {
         var list = ctx.json().createArrayNode();
-        for (ToolsetSpec toolset : ctx.tools().toolsets()) {
-            var tools = ctx.tools().resolve(toolset.name());
+        for (ToolsetSpec toolset : ctx.deployment().toolsets()) {
+            var tools = ctx.deployment().resolve(toolset.name());
             var entry = list.addObject().put("name", toolset.name()).put("description", toolset.description());
             var names = entry.putArray("tools");
             new TreeSet<>(tools).forEach(names::add);
@@ -167,7 +167,7 @@ final class Documents {
 
     private ArrayNode distributions() {
         var list = ctx.json().createArrayNode();
-        for (var distribution : ctx.tools().distributions()) {
+        for (var distribution : ctx.deployment().distributions()) {
             var entry = list.addObject().put("name", distribution.name()).put("description", distribution.description());
             var toolsets = entry.putObject("toolsets");
             new TreeMap<>(distribution.toolsetPercent()).forEach(toolsets::put);
@@ -176,7 +176,7 @@ final class Documents {
     }
 
     private boolean isAvailable(java.util.Set<String> toolNames) {
-        return toolNames.stream().map(ctx.tools()::tool).anyMatch(t -> t.isPresent() && t.get().available());
+        return toolNames.stream().map(ctx.deployment()::tool).anyMatch(t -> t.isPresent() && t.get().available());
     }
 
     private static String label(String name) {

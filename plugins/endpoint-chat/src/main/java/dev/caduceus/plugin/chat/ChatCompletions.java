@@ -2,7 +2,7 @@ package dev.caduceus.plugin.chat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 

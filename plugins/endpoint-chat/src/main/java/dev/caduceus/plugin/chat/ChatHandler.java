@@ -1,9 +1,10 @@
 package dev.caduceus.plugin.chat;
 
 import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunHandle;
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
@@ -109,7 +110,7 @@ final class ChatHandler implements HttpHandler {
         var run = start(request);
         exchange.onClientGone(() -> run.cancel(ChatStream.CANCEL_REASON));
         var mode = settings.toolProgress().resolve(exchange.header(ToolProgress.OPT_IN_HEADER));
-        new ChatStream(shapes, new ToolProgress(mode, shapes)).run(run, exchange.openEventStream());
+        new ChatStream(shapes, new ToolProgress(mode, shapes)).run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
     }
 
     private void complete(HttpExchange exchange, ChatRequest request, SessionHeaders session, RunRequest run,
@@ -164,7 +165,7 @@ final class ChatHandler implements HttpHandler {
 
     private RunHandle start(RunRequest request) {
         try {
-            return ctx.runs().start(request);
+            return ctx.runs().start(request, RunOptions.ephemeral()).handle();
         } catch (RunRejectedException e) {
             throw rejected(e);
         }

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.chat;
 
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.http.EndpointFamily;

@@ -1,13 +1,13 @@
 package dev.caduceus.plugin.chat;
 
-import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.support.wire.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.ApiError;
-import dev.caduceus.spi.http.Flags;
+import dev.caduceus.support.wire.Flags;
 import dev.caduceus.spi.model.ModelOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -69,7 +69,7 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
         var includeUsage = stream && Flags.parse(body.path("stream_options").get("include_usage"), false);
         return new ChatRequest(model, stream, includeUsage, cutUtf8(String.join("\n", systems), MAX_SYSTEM_BYTES),
                 kept.subList(0, kept.size() - 1), kept.getLast(), firstUser == null ? "" : firstUser,
-                ModelOptions.fromRequest(body.get("model_options")), body);
+                dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")), body);
     }
 
     private static boolean visible(Message m) {

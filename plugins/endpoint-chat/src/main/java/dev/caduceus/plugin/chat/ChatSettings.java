@@ -21,10 +21,11 @@ record ChatSettings(ToolProgress.Setting toolProgress, Duration idempotencyTtl, 
                     boolean plainHousekeeping, java.util.Optional<String> housekeepingModel) {
 
     static ChatSettings from(PlatformContext ctx) {
-        var global = ctx.global();
         var chat = ctx.section("chat");
-        return new ChatSettings(ToolProgress.Setting.of(chat.string("tool_progress"), global.chatToolProgressEvents()),
-                Duration.ofSeconds(global.idempotencyTtlSeconds()), global.idempotencyMaxEntries(),
+        var idempotency = ctx.section("idempotency");
+        return new ChatSettings(ToolProgress.Setting.of(chat.string("tool_progress"),
+                        chat.string("tool_progress_events", "opt_in")),
+                Duration.ofSeconds(idempotency.integer("ttl_seconds", 300)), idempotency.integer("max_entries", 1000),
                 !chat.string("housekeeping", "plain").trim().equalsIgnoreCase("agent"),
                 ctx.section("model").string("housekeeping_model").map(String::strip).filter(m -> !m.isEmpty()));
     }

@@ -1,8 +1,9 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.stream.EventPump;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunEventTranslator;
+import dev.caduceus.support.stream.RunEventTranslator;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
@@ -25,7 +26,7 @@ final class ChatStream implements RunEventTranslator {
     }
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
-    void run(RunHandle run, EventStream out) throws InterruptedException {
+    void run(RunHandle run, EventStream out, EventPump pump) throws InterruptedException {
         try (out) {
             try {
                 out.event(shapes.roleChunk());
@@ -33,16 +34,16 @@ final class ChatStream implements RunEventTranslator {
                 run.cancel(CANCEL_REASON);
                 return;
             }
-            EventStream.PumpResult result;
+            EventPump.Result result;
             try (var subscription = run.subscribe(0)) {
-                result = out.pump(subscription, this);
+                result = pump.pump(subscription, this, out);
             } catch (RuntimeException e) {
                 // The run's journal broke under us: end the stream the way an agent crash does.
                 run.cancel("stream failed");
                 endWithCrash(out, "Internal server error");
                 return;
             }
-            if (result == EventStream.PumpResult.CLIENT_GONE) run.cancel(CANCEL_REASON);
+            if (result == EventPump.Result.CLIENT_GONE) run.cancel(CANCEL_REASON);
             else if (!ended) endWithCrash(out, "Agent run ended without a result");
         }
     }

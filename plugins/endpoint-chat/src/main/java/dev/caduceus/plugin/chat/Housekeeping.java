@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.support.wire.ContentNormalizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,9 +1,9 @@
 package dev.caduceus.plugin.chat;
 
-import dev.caduceus.spi.Cancellation;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.tool.Cancellation;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import dev.caduceus.spi.http.HttpExchange;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 
 /**
  * How one chat turn ended, in the terms the wire needs (http-api §7.3): the answer text, the stop

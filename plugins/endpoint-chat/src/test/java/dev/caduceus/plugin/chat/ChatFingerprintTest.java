@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import org.junit.jupiter.api.Test;
 
 /** The chat fingerprint covers the §13.1 chat fields and ignores the rest. */

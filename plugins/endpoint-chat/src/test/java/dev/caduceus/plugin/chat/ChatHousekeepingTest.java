@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
@@ -110,7 +110,7 @@ class ChatHousekeepingTest {
             @Override
             public synchronized void stream(dev.caduceus.spi.model.ModelRequest request,
                                             java.util.function.Consumer<ModelEvent> sink,
-                                            dev.caduceus.spi.Cancellation cancel) throws ModelException {
+                                            dev.caduceus.spi.tool.Cancellation cancel) throws ModelException {
                 leaving.get().disconnect();
                 assertTrue(cancel.isCancelled(), "the client leaving cancels the call");
                 super.stream(request, sink, cancel);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.ContentPart;
+import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.testkit.FakeExchange;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.caduceus.plugin.jobs;
 
 import dev.caduceus.plugin.jobs.schedule.CatchUp;
 import dev.caduceus.plugin.jobs.schedule.Schedule;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunRecord;
@@ -129,7 +129,7 @@ public final class JobScheduler implements AutoCloseable {
         if (!store.claim(job.id(), due, next, now)) return; // another loop or process won this firing
         var trigger = manual ? MANUAL : SCHEDULE;
         try {
-            var handle = service.submit(request(job, now), RunOptions.journaled()).handle();
+            var handle = service.start(request(job, now), RunOptions.journaled()).handle();
             if (!store.started(job.id(), handle.id(), trigger, due, now)) {
                 service.stop(handle.id()); // deleted between claim and start
                 return;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.Caller;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.store.Sql;
 import java.util.ArrayList;
 import java.util.List;

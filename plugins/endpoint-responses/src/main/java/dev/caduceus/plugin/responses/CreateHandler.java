@@ -2,12 +2,13 @@ package dev.caduceus.plugin.responses;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunHandle;
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
@@ -70,7 +71,7 @@ final class CreateHandler implements HttpHandler {
         live.add(turn.envelope().id());
         try {
             new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)))
-                    .run(run, exchange.openEventStream());
+                    .run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
         } finally {
             live.remove(turn.envelope().id());
         }
@@ -125,7 +126,7 @@ final class CreateHandler implements HttpHandler {
 
     private RunHandle start(RunRequest request) {
         try {
-            return ctx.runs().start(request);
+            return ctx.runs().start(request, RunOptions.ephemeral()).handle();
         } catch (RunRejectedException e) {
             throw rejected(e);
         }

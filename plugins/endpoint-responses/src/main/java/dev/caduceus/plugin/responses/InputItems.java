@@ -1,8 +1,8 @@
 package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import java.util.ArrayList;
 import java.util.List;
 

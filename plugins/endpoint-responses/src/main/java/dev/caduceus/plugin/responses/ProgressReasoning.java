@@ -21,7 +21,7 @@ record ProgressReasoning(boolean byDefault, boolean headerOverrides) {
     static ProgressReasoning from(PlatformContext ctx) {
         var configured = ctx.section("chat").string("tool_progress").map(ProgressReasoning::normalize);
         if (configured.isPresent()) return new ProgressReasoning(configured.get().equals("reasoning"), true);
-        var legacy = normalize(ctx.global().chatToolProgressEvents());
+        var legacy = normalize(ctx.section("chat").string("tool_progress_events", "opt_in"));
         return new ProgressReasoning(false, !legacy.equals("off"));
     }
 

@@ -1,15 +1,15 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.support.wire.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.ApiError;
-import dev.caduceus.spi.http.Flags;
+import dev.caduceus.support.wire.Flags;
 import dev.caduceus.spi.model.ModelOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +64,7 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         var instructions = body.path("instructions").isTextual() ? body.get("instructions").asText() : null;
         return new ResponseRequest(model, Flags.parse(body.get("stream"), false), Flags.parse(body.get("store"), true), messages,
                 instructions, previous, conversation, history,
-                "auto".equals(body.path("truncation").asText(null)), metadata, ModelOptions.fromRequest(body.get("model_options")),
+                "auto".equals(body.path("truncation").asText(null)), metadata, dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
                 body);
     }
 

@@ -1,15 +1,16 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.stream.EventPump;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.JournalEntry;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunEventTranslator;
+import dev.caduceus.support.stream.RunEventTranslator;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class ResponseStream implements RunEventTranslator {
     }
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
-    void run(RunHandle run, EventStream out) throws InterruptedException {
+    void run(RunHandle run, EventStream out, EventPump pump) throws InterruptedException {
         this.run = run;
         this.writer = new EventWriter(out, store, turn.envelope().id(), 0, -1);
         try (out) {
@@ -65,8 +66,8 @@ final class ResponseStream implements RunEventTranslator {
                 writer.emit("response.created", ResponseEvents.response(created));
                 writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
                 try (var batch = new TextBatch(run.subscribe(0), this)) {
-                    var result = out.pump(batch, this);
-                    if (result == EventStream.PumpResult.CLIENT_GONE || batch.clientGone()) disconnected();
+                    var result = pump.pump(batch, this, out);
+                    if (result == EventPump.Result.CLIENT_GONE || batch.clientGone()) disconnected();
                     else if (!ended) fail("Agent run ended without a result", Usage.ZERO);
                 }
             } catch (ClientGoneException e) {

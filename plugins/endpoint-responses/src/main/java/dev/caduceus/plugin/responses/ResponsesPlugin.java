@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.agent.ResponseHistory;
@@ -44,8 +44,9 @@ public final class ResponsesPlugin implements PlatformPlugin {
                 new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), new InputItemsHandler(store), settings));
     }
 
+    /** Stored conversations, for the runs API's {@code previous_response_id}. */
     @Override
-    public List<ResponseHistory> responseHistories(PlatformContext ctx) {
+    public List<Object> services(PlatformContext ctx) {
         return List.of(new StoredHistory(store));
     }
 }

@@ -18,6 +18,7 @@ record ResponsesSettings(int maxStored, Duration eventRetention, Duration idempo
         var section = ctx.section("responses");
         return new ResponsesSettings(section.integer("max_stored", 10_000),
                 Duration.ofHours(section.integer("event_retention_hours", 24)),
-                Duration.ofSeconds(ctx.global().idempotencyTtlSeconds()), ctx.global().idempotencyMaxEntries());
+                Duration.ofSeconds(ctx.section("idempotency").integer("ttl_seconds", 300)),
+                ctx.section("idempotency").integer("max_entries", 1000));
     }
 }

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.http.Flags;
+import dev.caduceus.support.wire.Flags;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import java.util.List;
 
 /**

@@ -3,7 +3,7 @@ package dev.caduceus.plugin.responses;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRequest;
 import java.util.ArrayList;
 import java.util.List;

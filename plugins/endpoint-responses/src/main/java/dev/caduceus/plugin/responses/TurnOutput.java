@@ -2,7 +2,7 @@ package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunResult;
 import java.util.ArrayList;
 import java.util.List;

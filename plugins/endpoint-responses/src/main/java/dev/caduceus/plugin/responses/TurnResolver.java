@@ -1,8 +1,8 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.Caller;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.testkit.FakeExchange;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;

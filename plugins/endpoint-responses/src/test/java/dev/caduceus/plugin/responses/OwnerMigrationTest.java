@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.Script;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.testkit.TestDatabase;
 import java.io.IOException;
@@ -60,7 +61,7 @@ class OwnerMigrationTest {
             assertEquals("user:old question|assistant:old answer|user:next|",
                     ResponsesFixture.texts(api.lastRequest().messages()), "the admin's 'c' goes on");
             assertEquals("sess-old", api.lastRequest().sessionId());
-            assertTrue(api.plugin.responseHistories(api.ctx).getFirst().load(Caller.ADMIN, OLD).isPresent());
+            assertTrue(((ResponseHistory) api.plugin.services(api.ctx).getFirst()).load(Caller.ADMIN, OLD).isPresent());
         }
     }
 

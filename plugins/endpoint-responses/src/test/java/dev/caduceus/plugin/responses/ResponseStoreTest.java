@@ -3,7 +3,7 @@ package dev.caduceus.plugin.responses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.util.List;

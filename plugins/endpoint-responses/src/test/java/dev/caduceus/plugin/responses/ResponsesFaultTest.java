@@ -43,8 +43,9 @@ class ResponsesFaultTest {
     private static final class BrokenRuns implements Runs {
         @Override public void checkAdmission() {}
 
-        @Override
-        public RunHandle start(RunRequest request) {
+        @Override public void checkReady() {}
+
+        private static RunHandle broken() {
             return new RunHandle() {
                 @Override public String id() { return "run_broken"; }
                 @Override public RunSubscription subscribe(long afterSeq) { throw new IllegalStateException("no journal"); }
@@ -53,9 +54,32 @@ class ResponsesFaultTest {
             };
         }
 
+        @Override
+        public dev.caduceus.spi.agent.RunStart start(RunRequest request, dev.caduceus.spi.agent.RunOptions options) {
+            return new dev.caduceus.spi.agent.RunStart(broken(), dev.caduceus.spi.agent.RunStatus.RUNNING, false);
+        }
+
+        @Override
+        public RunResult call(RunRequest request, java.util.function.Consumer<RunHandle> started)
+                throws InterruptedException {
+            var handle = broken();
+            started.accept(handle);
+            return handle.await();
+        }
+
         @Override public Optional<RunHandle> find(String runId) { return Optional.empty(); }
-        @Override public boolean approve(String runId, String approvalId, String choice) { return false; }
-        @Override public boolean steer(String runId, String text) { return false; }
+        @Override public Optional<dev.caduceus.spi.agent.RunRecord> record(String runId) { return Optional.empty(); }
+        @Override public dev.caduceus.spi.agent.RunQuery.Page list(dev.caduceus.spi.agent.RunQuery query) {
+            return new dev.caduceus.spi.agent.RunQuery.Page(java.util.List.of(), false);
+        }
+        @Override public boolean stop(String runId) { return false; }
+        @Override public dev.caduceus.spi.agent.ApprovalAnswer.Outcome approve(String runId,
+                dev.caduceus.spi.agent.ApprovalAnswer answer) {
+            return new dev.caduceus.spi.agent.ApprovalAnswer.Outcome.RunNotFound();
+        }
+        @Override public dev.caduceus.spi.agent.SteerOutcome steer(String runId, String text) {
+            return dev.caduceus.spi.agent.SteerOutcome.RUN_NOT_FOUND;
+        }
     }
 
     @Test

@@ -2,12 +2,12 @@ package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
@@ -110,7 +110,7 @@ final class ResponsesFixture {
         var messages = List.of(
                 new Message("assistant", List.of(), List.of(new Message.ToolCallRef("call_1", "terminal", args)), null,
                         null),
-                new Message("tool", List.of(new dev.caduceus.spi.agent.ContentPart.Text("README.md src")), List.of(),
+                new Message("tool", List.of(new dev.caduceus.spi.message.ContentPart.Text("README.md src")), List.of(),
                         "call_1", "terminal"),
                 Message.assistant("Let me look. There are 2 entries."));
         runs.script(ScriptedRuns.Script.of(RunResult.completed("Let me look. There are 2 entries.", USAGE, messages),

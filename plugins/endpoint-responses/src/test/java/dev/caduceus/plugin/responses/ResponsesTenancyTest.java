@@ -213,7 +213,7 @@ class ResponsesTenancyTest {
 
     @Test
     void storedHistoryLoadsOnlyTheOwnersResponsesAndTheAdminLoadsAny() throws Exception {
-        ResponseHistory history = api.plugin.responseHistories(api.ctx).getFirst();
+        ResponseHistory history = ((ResponseHistory) api.plugin.services(api.ctx).getFirst());
         var id = create(ALICE, "{\"input\":\"hi\"}");
         assertTrue(history.load("bob", id).isEmpty());
         assertEquals("user:hi|assistant:ok|", ResponsesFixture.texts(history.load("alice", id).orElseThrow().messages()));

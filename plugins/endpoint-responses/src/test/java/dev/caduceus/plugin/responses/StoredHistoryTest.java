@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ class StoredHistoryTest {
     void setUp() {
         db = TestDatabase.open(dir, "endpoint-responses");
         api = new ResponsesFixture(db);
-        history = api.plugin.responseHistories(api.ctx).getFirst(); // what the platform exposes as ctx.responseHistory()
+        history = ((ResponseHistory) api.plugin.services(api.ctx).getFirst()); // what other plugins find as ctx.service(ResponseHistory.class)
     }
 
     @AfterEach

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.runs;
 
-import dev.caduceus.spi.http.Flags;
+import dev.caduceus.support.wire.Flags;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.agent.ApprovalAnswer;

@@ -2,7 +2,7 @@ package dev.caduceus.plugin.runs;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
@@ -26,15 +26,15 @@ final class ApprovalHandler implements HttpHandler {
         OwnedRuns.require(ctx.runs(), exchange, id);
         var answer = ApprovalBody.parse(exchange.body());
         switch (ctx.runs().approve(id, answer)) {
-            case ApprovalOutcome.Resolved r -> exchange.respond(200, JsonNodeFactory.instance.objectNode()
+            case ApprovalAnswer.Outcome.Resolved r -> exchange.respond(200, JsonNodeFactory.instance.objectNode()
                     .put("object", "hermes.run.approval_response").put("run_id", id)
                     .put("choice", ApprovalBody.wireName(answer.choice())).put("resolved", r.count()));
-            case ApprovalOutcome.RunNotFound n -> throw RunErrors.runNotFound(id);
-            case ApprovalOutcome.NotActive n ->
+            case ApprovalAnswer.Outcome.RunNotFound n -> throw RunErrors.runNotFound(id);
+            case ApprovalAnswer.Outcome.NotActive n ->
                     throw RunErrors.conflict("approval_not_active", "Run has no active approval session: " + id);
-            case ApprovalOutcome.NotPending n ->
+            case ApprovalAnswer.Outcome.NotPending n ->
                     throw RunErrors.conflict("approval_not_pending", "Run has no pending approval: " + id);
-            case ApprovalOutcome.UnknownRequest u -> throw RunErrors.badRequest("invalid_approval_request",
+            case ApprovalAnswer.Outcome.UnknownRequest u -> throw RunErrors.badRequest("invalid_approval_request",
                     "No pending approval request " + answer.requestId() + " on run " + id, "request_id");
         }
     }

@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.runs;
 
+import dev.caduceus.support.stream.EventPump;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.Runs;
@@ -47,7 +48,8 @@ final class EventsHandler implements HttpHandler {
         }
         var handle = runs.find(id).orElseThrow(() -> RunErrors.runNotFound(id));
         try (var subscription = handle.subscribe(cursor); var out = exchange.openEventStream()) {
-            if (out.pump(subscription, new RunEventFrames()) == EventStream.PumpResult.FINISHED) out.comment(CLOSED);
+            var pump = new EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
+            if (pump.pump(subscription, new RunEventFrames(), out) == EventPump.Result.FINISHED) out.comment(CLOSED);
         } catch (ClientGoneException e) {
             // The client left after the last frame; the run is not affected.
         }

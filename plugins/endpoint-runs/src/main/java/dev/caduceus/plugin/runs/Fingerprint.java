@@ -2,7 +2,7 @@ package dev.caduceus.plugin.runs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import java.util.ArrayList;
 
 /**

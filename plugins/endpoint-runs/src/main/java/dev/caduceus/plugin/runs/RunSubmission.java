@@ -3,9 +3,9 @@ package dev.caduceus.plugin.runs;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
-import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.support.wire.ContentNormalizer;
 import dev.caduceus.spi.model.ModelOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +49,7 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         return new RunSubmission(content, input.isArray() ? earlier(input) : List.of(),
                 history(body.get("conversation_history")), text(body.get("instructions")),
                 text(body.get("previous_response_id")), SessionRules.sessionId(body.get("session_id")),
-                text(body.get("model")), text(body.get("provider")), ModelOptions.fromRequest(body.get("model_options")));
+                text(body.get("model")), text(body.get("provider")), dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")));
     }
 
     /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStatus;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 
 /**
  * A run's status object, {@code "object": "hermes.run"} (http-api §9.2), built from the host's

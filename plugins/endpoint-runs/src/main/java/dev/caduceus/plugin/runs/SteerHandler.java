@@ -29,7 +29,7 @@ final class SteerHandler implements HttpHandler {
         var text = SteerText.from(exchange.body());
         SteerOutcome outcome;
         try {
-            outcome = ctx.runs().submitSteer(id, text);
+            outcome = ctx.runs().steer(id, text);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "Steering run " + id + " failed (request " + exchange.requestId() + ")", e);
             throw new ApiError(500, "Steering the run failed: " + id, ApiError.SERVER, null, "steer_failed")

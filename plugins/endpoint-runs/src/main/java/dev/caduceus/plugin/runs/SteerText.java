@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.runs;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.http.ContentNormalizer;
+import dev.caduceus.support.wire.ContentNormalizer;
 import java.util.List;
 
 /**

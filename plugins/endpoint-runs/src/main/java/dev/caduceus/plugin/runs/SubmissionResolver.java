@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.runs;
 
 import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.agent.RunRequest;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import java.util.Optional;
  *   <li>instructions and session id: the body's, else the chain's; no session id leaves it to the
  *       host, which uses the run id;</li>
  *   <li>the chain comes from the Responses store when a plugin contributes one
- *       ({@link PlatformContext#responseHistory()}); an unknown id, or no store, is ignored;</li>
+ *       ({@code ctx.service(ResponseHistory.class)}); an unknown id, or no store, is ignored;</li>
  *   <li>model (§14.2): absent or the advertised name means the configured upstream model; any other
  *       name is sent upstream (a bare {@code model} is honored on runs); {@code model.routes}
  *       aliases are not supported yet, as in chat and Responses.</li>
@@ -55,7 +55,7 @@ final class SubmissionResolver {
 
     private Optional<ResponseHistory.Conversation> chain(String owner, String previousResponseId) {
         if (previousResponseId == null) return Optional.empty();
-        return ctx.responseHistory().flatMap(store -> store.load(owner, previousResponseId));
+        return ctx.service(ResponseHistory.class).flatMap(store -> store.load(owner, previousResponseId));
     }
 
     private String upstreamModel(String requested) {

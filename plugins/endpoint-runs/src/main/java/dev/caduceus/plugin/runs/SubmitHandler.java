@@ -40,7 +40,7 @@ final class SubmitHandler implements HttpHandler {
                 .orElseGet(RunOptions::journaled);
         RunStart start;
         try {
-            start = ctx.runs().submit(request, options);
+            start = ctx.runs().start(request, options);
         } catch (RunRejectedException e) {
             throw e.toApiError().exception();
         }

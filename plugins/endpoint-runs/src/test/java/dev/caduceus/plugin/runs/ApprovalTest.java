@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalOutcome;
+import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -88,7 +88,7 @@ class ApprovalTest {
     @Test
     void resolvingSeveralReportsTheCount() throws Exception {
         var id = api.newRun();
-        api.runs.approvalOutcome(new ApprovalOutcome.Resolved(3));
+        api.runs.approvalOutcome(new ApprovalAnswer.Outcome.Resolved(3));
         assertEquals(3, api.approval(id, "{\"choice\":\"session\",\"all\":1}").responseBody().get("resolved").asInt());
     }
 
@@ -100,7 +100,7 @@ class ApprovalTest {
     @Test
     void aRunThatIsNotLiveIs409NotToBeRetried() throws Exception {
         var id = api.newRun();
-        api.runs.approvalOutcome(new ApprovalOutcome.NotActive());
+        api.runs.approvalOutcome(new ApprovalAnswer.Outcome.NotActive());
         var ex = api.approval(id, "{\"choice\":\"once\"}");
         assertError(ex, 409, "approval_not_active", "Run has no active approval session: " + id);
         assertEquals(Optional.of("false"), ex.responseHeader("x-should-retry"));
@@ -109,7 +109,7 @@ class ApprovalTest {
     @Test
     void aRunWithoutPendingApprovalIs409NotToBeRetried() throws Exception {
         var id = api.newRun();
-        api.runs.approvalOutcome(new ApprovalOutcome.NotPending());
+        api.runs.approvalOutcome(new ApprovalAnswer.Outcome.NotPending());
         var ex = api.approval(id, "{\"choice\":\"once\"}");
         assertError(ex, 409, "approval_not_pending", "Run has no pending approval: " + id);
         assertEquals(Optional.of("false"), ex.responseHeader("x-should-retry"));
@@ -118,7 +118,7 @@ class ApprovalTest {
     @Test
     void anUnknownRequestIdIs400() throws Exception {
         var id = api.newRun();
-        api.runs.approvalOutcome(new ApprovalOutcome.UnknownRequest());
+        api.runs.approvalOutcome(new ApprovalAnswer.Outcome.UnknownRequest());
         var ex = api.approval(id, "{\"choice\":\"once\",\"request_id\":\"r9\"}");
         assertError(ex, 400, "invalid_approval_request", "No pending approval request r9 on run " + id);
         assertEquals("request_id", ex.responseBody().get("error").get("param").asText());

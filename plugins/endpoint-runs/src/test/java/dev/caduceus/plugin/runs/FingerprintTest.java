@@ -3,7 +3,7 @@ package dev.caduceus.plugin.runs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import dev.caduceus.spi.agent.IdempotencyCache;
+import dev.caduceus.support.idempotency.IdempotencyCache;
 import org.junit.jupiter.api.Test;
 
 class FingerprintTest {

@@ -32,7 +32,7 @@ final class RunsFixture {
     }
 
     RunsFixture(ResponseHistory history) {
-        ctx = FakePlatformContext.builder("endpoint-runs").runs(runs).responseHistory(history).build();
+        ctx = FakePlatformContext.builder("endpoint-runs").runs(runs).service(ResponseHistory.class, history).build();
         new RunsFamily(ctx, new RunsSettings(Duration.ofHours(24), Duration.ofMillis(300))).routes(new Routes() {
             @Override
             public Routes route(String method, String template, String name, HttpHandler h) {

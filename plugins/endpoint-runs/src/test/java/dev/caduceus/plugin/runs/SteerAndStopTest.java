@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.SteerOutcome;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

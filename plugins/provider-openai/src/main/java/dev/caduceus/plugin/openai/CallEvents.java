@@ -2,9 +2,9 @@ package dev.caduceus.plugin.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
-import dev.caduceus.spi.model.InlineReasoning;
+import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import java.util.function.Consumer;

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Contributes the {@code openai} {@link ModelProvider}, built from the host's {@code model.*}
- * settings ({@link PlatformContext#modelSettings()}). The provider is contributed even when the model
+ * settings, read from its configuration section ({@link ModelSettings#from}). The provider is contributed even when the model
  * is not configured; it then reports {@code configured() == false} and the host answers 503.
  */
 public final class OpenAiPlugin implements PlatformPlugin {
@@ -15,7 +15,7 @@ public final class OpenAiPlugin implements PlatformPlugin {
 
     @Override
     public List<ModelProvider> modelProviders(PlatformContext ctx) {
-        var created = new OpenAiProvider(ctx.modelSettings());
+        var created = new OpenAiProvider(ModelSettings.from(ctx.section("model")));
         provider = created;
         return List.of(created);
     }

@@ -1,14 +1,13 @@
 package dev.caduceus.plugin.openai;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.Cancellation;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.tool.Cancellation;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.model.ModelRequest;
-import dev.caduceus.spi.model.ModelSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

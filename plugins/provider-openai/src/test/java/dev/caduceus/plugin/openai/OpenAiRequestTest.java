@@ -8,14 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.model.ModelRequest;
-import dev.caduceus.spi.model.ModelSettings;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.testkit.FakePlatformContext;
@@ -166,9 +165,9 @@ class OpenAiRequestTest {
     }
 
     @Test
-    void pluginContributesTheProviderFromTheHostsModelSettings() throws Exception {
+    void pluginContributesTheProviderFromTheModelSection() throws Exception {
         var ctx = FakePlatformContext.builder("provider-openai")
-                .modelSettings(Fixtures.settings(upstream.baseUrl(), null, true)).build();
+                .sections(java.util.Map.of("model.base_url", upstream.baseUrl(), "model.name", "test-model")).build();
         var plugin = new OpenAiPlugin();
         plugin.start(ctx);
         var providers = plugin.modelProviders(ctx);
@@ -179,6 +178,19 @@ class OpenAiRequestTest {
         upstream.enqueue(Turn.text("via plugin"));
         assertEquals(new ModelEvent.Finish(FinishReason.STOP), Fixtures.run(provider, Fixtures.request(true)).getLast());
         plugin.stop();
+    }
+
+    @Test
+    void anApiKeyAloneMeansOpenAi() {
+        var ctx = FakePlatformContext.builder("provider-openai")
+                .sections(java.util.Map.of("model.api_key", "sk-test", "model.name", "gpt-4o", "model.timeout_seconds", "7"))
+                .build();
+        var settings = ModelSettings.from(ctx.section("model"));
+        assertEquals(ModelSettings.OPENAI_BASE_URL, settings.baseUrl());
+        assertEquals(java.time.Duration.ofSeconds(7), settings.timeout());
+        assertTrue(settings.stream());
+        assertTrue(settings.configured());
+        assertTrue(!settings.toString().contains("sk-test"), settings.toString());
     }
 
     private static ToolSpec tool(String name) throws Exception {

@@ -3,8 +3,8 @@ package dev.caduceus.plugin.relay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.ContentPart;
-import dev.caduceus.spi.agent.Message;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRequest;
 import java.net.http.HttpRequest;
 

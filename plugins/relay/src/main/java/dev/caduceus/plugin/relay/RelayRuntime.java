@@ -6,7 +6,7 @@ import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.agent.Usage;
+import dev.caduceus.spi.message.Usage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.relay;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;

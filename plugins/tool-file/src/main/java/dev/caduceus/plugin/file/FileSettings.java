@@ -31,7 +31,7 @@ record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutsi
 
     /** Reads {@code tools.file.*} from the host. */
     static FileSettings from(PlatformContext ctx) {
-        var tools = ctx.toolsConfig();
+        var tools = ctx.section("tools");
         var global = ctx.global();
         return new FileSettings(global.stateDir(), Path.of(System.getProperty("user.home")), global.workspace(),
                 tools.bool("file.allow_outside_workspace", false),

@@ -2,7 +2,7 @@ package dev.caduceus.plugin.file;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.tool.ToolJson;
+import dev.caduceus.support.json.ToolJson;
 import dev.caduceus.spi.tool.ToolResult;
 
 /**

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
@@ -36,7 +36,7 @@ final class Fixture {
         var protectedPaths = new java.util.ArrayList<Path>(List.of(home));
         protectedPaths.addAll(configElsewhere);
         var global = new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30,
-                List.of("hermes-api-server"), 90, "manual", "opt_in", 300, 1000, false, protectedPaths);
+                List.of("hermes-api-server"), 90, "manual", false, protectedPaths);
         var ctx = FakePlatformContext.builder("tool-file").global(global).toolsConfig(toolsConfig).build();
         var plugin = new FilePlugin();
         try {

@@ -2,7 +2,7 @@ package dev.caduceus.plugin.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.tool.ToolJson;
+import dev.caduceus.support.json.ToolJson;
 
 /**
  * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does (tools.md §3.3),

@@ -14,7 +14,7 @@ public final class MemoryPlugin implements PlatformPlugin {
 
     @Override
     public List<Tool> tools(PlatformContext ctx) {
-        var limits = MemoryLimits.from(ctx.toolsConfig());
+        var limits = MemoryLimits.from(ctx.section("tools"));
         var store = new MemoryStore(ctx.database(), ctx.clock());
         return List.of(new MemoryTool(store, limits, ctx.json()));
     }

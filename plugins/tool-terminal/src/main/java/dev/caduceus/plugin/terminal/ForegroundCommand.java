@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.terminal;
 
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -24,6 +24,6 @@ final class JsonText {
     }
 
     static String write(Object value) {
-        return dev.caduceus.spi.tool.ToolJson.compact(TREE.valueToTree(value));
+        return dev.caduceus.support.json.ToolJson.compact(TREE.valueToTree(value));
     }
 }

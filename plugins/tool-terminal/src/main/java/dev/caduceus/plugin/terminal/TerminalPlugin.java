@@ -53,7 +53,7 @@ public final class TerminalPlugin implements PlatformPlugin {
         var mode = ctx.global().approvalsMode().toLowerCase(Locale.ROOT);
         if (!mode.equals("manual") && !mode.equals("off"))
             LOG.log(System.Logger.Level.WARNING, "approvals.mode ''{0}'' is read as manual", mode);
-        var settings = TerminalSettings.from(ctx.toolsConfig(), mode).withKillGrace(killGrace);
+        var settings = TerminalSettings.from(ctx.section("tools"), mode).withKillGrace(killGrace);
         var workspace = ctx.global().workspace();
         if (!Files.isDirectory(workspace))
             Files.createDirectories(workspace, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

@@ -13,6 +13,6 @@ final class PrettyJson {
     private PrettyJson() {}
 
     static String write(JsonNode node) {
-        return dev.caduceus.spi.tool.ToolJson.indented(node);
+        return dev.caduceus.support.json.ToolJson.indented(node);
     }
 }

@@ -18,7 +18,7 @@ public final class WebPlugin implements PlatformPlugin {
 
     @Override
     public List<Tool> tools(PlatformContext ctx) {
-        var settings = WebSettings.from(ctx.toolsConfig(), ctx.global().version());
+        var settings = WebSettings.from(ctx.section("tools"), ctx.global().version());
         var searchClient = new LazyClient(HttpClient.newBuilder()
                 .connectTimeout(BackendChoice.SEARCH_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NORMAL));

@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.Cancellation;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.tool.ToolContext;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,0 +1,13 @@
+/**
+ * Helpers for plugin authors, outside the contract: a plugin bundles this jar (or not) and no SPI
+ * signature mentions its types. Depends only on the SPI.
+ */
+module dev.caduceus.support {
+    requires transitive dev.caduceus.spi;
+
+    exports dev.caduceus.support.idempotency;
+    exports dev.caduceus.support.json;
+    exports dev.caduceus.support.reasoning;
+    exports dev.caduceus.support.stream;
+    exports dev.caduceus.support.wire;
+}
