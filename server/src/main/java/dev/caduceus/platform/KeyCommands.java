@@ -3,6 +3,8 @@ package dev.caduceus.platform;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.KeyPolicy;
 import dev.caduceus.platform.auth.NamedKeys;
+import dev.caduceus.platform.boot.Boot;
+import dev.caduceus.platform.boot.BootException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -24,7 +26,7 @@ final class KeyCommands {
     }
 
     private static <T> T withKeys(Main.Key key, Work<T> work) throws BootException {
-        try (var db = Platform.openStateDatabase(key.home())) {
+        try (var db = Boot.openStateDatabase(key.home())) {
             return work.run(new NamedKeys(db, new SecureRandom(), Clock.systemUTC()));
         } catch (ApiKeyException | IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);

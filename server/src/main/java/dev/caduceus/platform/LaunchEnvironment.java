@@ -1,5 +1,6 @@
 package dev.caduceus.platform;
 
+import dev.caduceus.platform.boot.BootException;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;

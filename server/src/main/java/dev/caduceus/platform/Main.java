@@ -2,6 +2,10 @@ package dev.caduceus.platform;
 
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
+import dev.caduceus.platform.batch.BatchCommand;
+import dev.caduceus.platform.boot.Boot;
+import dev.caduceus.platform.boot.BootException;
+import dev.caduceus.platform.boot.Version;
 import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.config.DotEnv;
 import dev.caduceus.platform.config.Profiles;
@@ -29,7 +33,7 @@ import picocli.CommandLine.Option;
                 "With no command, runs 'serve'."},
         subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, ProfileCommand.class,
                 dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
-public final class Main implements Callable<Integer> {
+public final class Main implements Callable<Integer>, BatchCommand.Parent {
     private final Map<String, String> env;
     private final Path baseHome;
 
@@ -190,6 +194,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** The environment commands read: the process's plus the launcher's secrets, the profile's and its .env's. */
+    @Override
     public Map<String, String> environment() {
         return env;
     }
@@ -208,8 +213,8 @@ public final class Main implements Callable<Integer> {
         @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
         boolean lenient;
 
-        Platform.Options toPlatformOptions(List<ConfigLoader.Flag> flags, Map<String, String> env) {
-            return new Platform.Options(Optional.ofNullable(config), flags, lenient, env, appHome());
+        Boot.Options toPlatformOptions(List<ConfigLoader.Flag> flags, Map<String, String> env) {
+            return new Boot.Options(Optional.ofNullable(config), flags, lenient, env, appHome());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.caduceus.platform;
 
+import dev.caduceus.platform.boot.BootException;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.config.Profiles;
 import java.io.IOException;

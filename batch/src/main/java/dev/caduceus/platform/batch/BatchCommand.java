@@ -3,11 +3,10 @@ package dev.caduceus.platform.batch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.platform.BootException;
-import dev.caduceus.platform.HeadlessHost;
-import dev.caduceus.platform.Main;
-import dev.caduceus.platform.Platform;
 import dev.caduceus.platform.agent.AgentServices;
+import dev.caduceus.platform.boot.Boot;
+import dev.caduceus.platform.boot.BootException;
+import dev.caduceus.platform.boot.HeadlessHost;
 import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.config.PluginConfigImpl;
 import dev.caduceus.spi.agent.Message;
@@ -115,7 +114,13 @@ public final class BatchCommand implements Callable<Integer> {
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     /** The top-level command, whose environment holds the launcher's secrets; null when a test builds this alone. */
-    @CommandLine.ParentCommand Main main;
+    @CommandLine.ParentCommand Parent main;
+
+    /** What this command needs of the command line it is mounted in ({@code caduceus}, in the server). */
+    public interface Parent {
+        /** The environment commands read: the process's plus the launcher's secrets, the profile's and its .env's. */
+        Map<String, String> environment();
+    }
 
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
@@ -178,15 +183,15 @@ public final class BatchCommand implements Callable<Integer> {
         return main != null ? main.environment() : System.getenv();
     }
 
-    private Platform.Options platformOptions(List<ConfigLoader.Flag> flags) {
+    private Boot.Options platformOptions(List<ConfigLoader.Flag> flags) {
         var home = System.getProperty("caduceus.app.home");
-        return new Platform.Options(Optional.ofNullable(config), flags, lenient, env(),
+        return new Boot.Options(Optional.ofNullable(config), flags, lenient, env(),
                 home == null ? null : Path.of(home));
     }
 
     private int list() throws Exception {
         var scratch = Files.createTempDirectory("caduceus-batch");
-        try (var host = Platform.headless(platformOptions(List.of()), scratch)) {
+        try (var host = Boot.headless(platformOptions(List.of()), scratch)) {
             var catalog = host.registries().tools();
             DistributionListing.print(out, catalog.distributions(), available(catalog));
             return BatchRunner.OK;
@@ -297,7 +302,7 @@ public final class BatchCommand implements Callable<Integer> {
         if (model != null) flags.add(new ConfigLoader.Flag("--model", "model.name", model));
         if (baseUrl != null) flags.add(new ConfigLoader.Flag("--base_url", "model.base_url", baseUrl));
         if (apiKey != null) flags.add(new ConfigLoader.Flag("--api_key", "model.api_key", apiKey));
-        try (HeadlessHost host = Platform.headless(platformOptions(flags), options.outputDir())) {
+        try (HeadlessHost host = Boot.headless(platformOptions(flags), options.outputDir())) {
             return runWith(host, options, dataset, folder, previous, json);
         }
     }

@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 /**
  * The platform could not start. The message is meant for a person: it names the key and file, or

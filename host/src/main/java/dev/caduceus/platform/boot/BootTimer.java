@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.config.PlatformConfig;
@@ -6,7 +6,7 @@ import dev.caduceus.platform.plugin.Registries;
 
 /**
  * The plugins booted without Jetty (architecture 1.2, steps 1 to 6), for commands that use the
- * catalog and the agent but serve nothing: {@code caduceus batch}. Built by {@link Platform#headless};
+ * catalog and the agent but serve nothing: {@code caduceus batch}. Built by {@link Boot#headless};
  * closing stops the plugins and closes the database. Confined to the thread that closes it.
  */
 public final class HeadlessHost implements AutoCloseable {

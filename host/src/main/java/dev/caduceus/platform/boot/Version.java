@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

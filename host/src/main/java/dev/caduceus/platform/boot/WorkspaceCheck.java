@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 import dev.caduceus.platform.config.PlatformConfig;
 import java.io.IOException;

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Immutable; thread-safe.
  */
-final class ToolCatalogImpl implements ToolCatalog {
+public final class ToolCatalogImpl implements ToolCatalog {
     private static final Logger log = LoggerFactory.getLogger(ToolCatalogImpl.class);
 
     private final Map<String, Tool> tools;
@@ -41,7 +41,7 @@ final class ToolCatalogImpl implements ToolCatalog {
     private final Set<String> implicit;
 
     /** @param tools by name; every map is copied */
-    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
+    public ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
         this(tools, toolsets, distributions, List.of());
     }
 
@@ -88,7 +88,7 @@ final class ToolCatalogImpl implements ToolCatalog {
     }
 
     /** The toolsets made for tools no plugin's toolset lists (see the class comment), by name. */
-    Set<String> implicit() {
+    public Set<String> implicit() {
         return implicit;
     }
 

@@ -1,4 +1,4 @@
-package dev.caduceus.platform;
+package dev.caduceus.platform.boot;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -3,7 +3,6 @@ package dev.caduceus.platform.plugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.agent.ToolSelection;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
@@ -47,28 +46,11 @@ class ImplicitToolsetTest {
     }
 
     @Test
-    void theDefaultToolsetsOfferThemAndADeclaredToolsetStaysOptIn() {
-        var catalog = catalog();
-        var selection = new ToolSelection(catalog, ToolSelection.DEFAULT, catalog.implicit());
-        assertEquals(List.of("swell", "terminal", "tide", "weather"), names(selection.select(List.of())),
-                "calc declared its own toolset: it is enabled by naming it in agent.toolsets");
-        assertEquals(List.of("weather"), names(selection.select(List.of("weather"))), "a request names it like any");
-        var configured = new ToolSelection(catalog, List.of("terminal", "sea"), catalog.implicit());
-        configured.checkConfigured();
-        assertEquals(List.of("swell", "terminal", "tide"), names(configured.select(List.of())),
-                "an explicit agent.toolsets is exactly what it says");
-    }
-
-    @Test
     void theBuilderDefaults() {
         var spec = ToolSpec.builder("weather", "Today's weather").build();
         assertEquals("{\"type\":\"object\",\"properties\":{}}", spec.parameters().toString());
         assertEquals("weather", spec.toolset());
         assertEquals(ToolSpec.DEFAULT_MAX_RESULT_CHARS, spec.maxResultChars());
         assertEquals(List.of(), spec.requiresEnv());
-    }
-
-    private static List<String> names(List<Tool> tools) {
-        return tools.stream().map(t -> t.spec().name()).toList();
     }
 }

@@ -5,7 +5,7 @@ import dev.caduceus.platform.journal.RunJournal;
 import java.time.Duration;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.platform.BootException;
+import dev.caduceus.platform.boot.BootException;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.plugin.Contribution;
 import dev.caduceus.platform.plugin.Registries;
