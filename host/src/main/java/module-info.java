@@ -1,0 +1,31 @@
+/**
+ * The Caduceus host: configuration, database, plugin loader, HTTP pipeline, auth, health, the
+ * scheduler and the one boot sequence ({@code dev.caduceus.platform.boot.Boot}). Its packages are
+ * exported only to the runtime and the applications, so a plugin that reaches for a host class
+ * fails to link.
+ */
+@SuppressWarnings("module")                                  // the qualified exports name modules built later
+module dev.caduceus.host {
+    requires transitive dev.caduceus.spi;
+    requires transitive dev.caduceus.support;                // the Hermes JSON writer, inline reasoning
+    requires transitive org.eclipse.jetty.server;
+    requires transitive com.fasterxml.jackson.dataformat.yaml; // config.yaml
+    requires com.fasterxml.jackson.datatype.jsr310;          // Instant and friends as ISO strings
+    requires org.jdbi.v3.core;                               // automatic module
+    requires org.xerial.sqlitejdbc;                          // JDBC driver, loaded by URL
+    requires org.pf4j;                                       // 3.14.0: the last release with module-info
+    requires org.slf4j;
+    requires java.net.http;                                  // model health probe
+
+    uses dev.caduceus.spi.PlatformPlugin;                    // found per plugin class loader
+
+    exports dev.caduceus.platform.auth to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.boot to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.config to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.health to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.http to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.json to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.plugin to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.schedule to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.store to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+}
