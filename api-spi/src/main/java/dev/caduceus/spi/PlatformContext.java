@@ -34,7 +34,7 @@ public interface PlatformContext {
     GlobalConfig global();
 
     /**
-     * The shared {@code tools.*} section (tools.md §10), keys relative to it ({@code terminal.timeout},
+     * The shared {@code tools.*} section, keys relative to it ({@code terminal.timeout},
      * {@code web.search.max_results}): tool plugins read their family's settings here. Contains secrets
      * (search backend keys).
      */

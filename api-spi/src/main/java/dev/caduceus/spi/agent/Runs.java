@@ -21,7 +21,7 @@ public interface Runs {
 
     /**
      * Throws if no run can start at all right now (draining, no model), ignoring the concurrency cap.
-     * The runs API calls it before validating the body (http-api.md §3 steps 5 and 6) and leaves the
+     * The runs API calls it before validating the body (draining and a missing model answer 503 before any 400) and leaves the
      * cap to {@link #submit}, after the idempotency-key lookup.
      */
     default void checkReady() throws RunRejectedException {}
@@ -75,7 +75,7 @@ public interface Runs {
     }
 
     /**
-     * Asks a live run to stop (http-api.md §9.6): status {@code stopping}, pending approvals resolve
+     * Asks a live run to stop: status {@code stopping}, pending approvals resolve
      * as deny, the agent is interrupted; the run ends {@code cancelled}. Idempotent while the run is
      * live; false when it is not live (unknown or finished).
      */

@@ -15,7 +15,7 @@ public record ModelOptions(Double temperature, Integer maxTokens, String reasoni
     }
 
     /**
-     * A request's {@code model_options} (http-api.md §14.2): {@code reasoning_effort} and
+     * A request's {@code model_options}: {@code reasoning_effort} and
      * {@code service_tier} are kept, other keys ignored; absent or null gives {@link #DEFAULTS}.
      *
      * @throws dev.caduceus.spi.http.HttpStatusException 400 {@code invalid_model_options} when it is not an object

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The upstream model settings ({@code model.*}, http-api.md §14.1). {@link #toString()} never shows
+ * The upstream model settings ({@code model.*}: base URL, key, model name, timeout and call options). {@link #toString()} never shows
  * the API key. Immutable (never mutate {@code extraBody}).
  *
  * @param baseUrl       upstream base URL including {@code /v1}; {@code https://api.openai.com/v1} when
