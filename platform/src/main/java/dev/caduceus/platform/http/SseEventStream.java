@@ -15,7 +15,7 @@ import java.time.Duration;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
- * Server-sent events over one Jetty response (http-api §2.3). Each frame is one non-last write,
+ * Server-sent events over one Jetty response. Each frame is one non-last write,
  * waited on before the next; {@link #close()} is the last write. While {@link #pump} has more
  * entries at hand than the one it is writing (a run that produces faster than the client reads),
  * it translates them all and writes their frames together, once, before it waits again: a
