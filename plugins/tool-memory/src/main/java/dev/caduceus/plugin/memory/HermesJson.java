@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.tool.ToolJson;
 
 /**
- * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does (tools.md §3.3),
+ * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does,
  * through the SPI's shared {@link ToolJson}. Thread-safe.
  */
 final class HermesJson {
