@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Wiring and lifecycle: the one place that constructs the host's shared services and hands them
- * out. {@link #start} runs the boot sequence of the architecture doc (1.2) on the calling thread;
+ * out. {@link #start} runs the boot sequence (config, database, load, start in dependency order, collect, freeze, Jetty) on the calling thread;
  * {@link #close} runs it backwards. Read top to bottom to see what exists and who gets what.
  */
 public final class Platform implements AutoCloseable {
@@ -271,7 +271,7 @@ public final class Platform implements AutoCloseable {
     }
 
     /**
-     * Boot steps 1 to 6 without Jetty (architecture 1.2) against the database {@code <databaseDir>/batch.db}
+     * The boot steps up to freezing the registries, without Jetty, against the database {@code <databaseDir>/batch.db}
      * (created if missing), never the server's {@code caduceus.db}: {@code caduceus batch} may run while a
      * server uses the same {@code $CADUCEUS_HOME}. {@code flags} override the configuration (the batch
      * model flags).

@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * {@value #RETAINED_FINISHED_RUNS} finished ephemeral runs stay findable; durable ones stay in the
  * journal for {@code runs.retention_days}.
  *
- * <p>Shutdown (architecture rule 10): {@link #drain} stops admitting, waits for live runs, then
+ * <p>Shutdown (first of the shutdown steps, before Jetty and the plugins stop): {@link #drain} stops admitting, waits for live runs, then
  * cancels the rest; durable runs cancelled by shutdown end {@code interrupted}. Threading: thread-safe.
  */
 public final class RunService implements Runs {

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * A contributed {@link ResponseHistory} that is called with its plugin's class loader as context
- * class loader (architecture rule 4.9), as {@code agent.PluginBound} does for model providers and
+ * class loader, as {@code agent.PluginBound} does for model providers and
  * runtimes: the caller is another plugin's request thread, whose context loader is that plugin's.
  * Thread-safe as far as the contributed history is.
  */
