@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What the relay adds (proxy mode, http-api §15): the same requests sent to a back instance directly
+ * What the relay adds (proxy mode): the same requests sent to a back instance directly
  * and through a front instance whose relay runs every turn on that back, interleaved in one run.
  * Non-streaming chat latency (p50/p99) and streaming time to first content token and to
  * {@code [DONE]} (p50/p99, plus content chunks/s). One client at a time. Run through

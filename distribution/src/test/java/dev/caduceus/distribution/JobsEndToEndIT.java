@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The jobs API end to end on the assembled distribution (http-api §10): a one-shot a few seconds
+ * The jobs API end to end on the assembled distribution: a one-shot a few seconds
  * out fires exactly once as a durable run whose output lands in the job's history and in
  * {@code /v1/runs?job_id=}; pause, resume and run-now over HTTP; DELETE stops a live run; a failing
  * run leaves the job scheduled with {@code last_status: error}.

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Proxy mode end to end (contract §15): two real instances. The back runs the agent (scripted
+ * Proxy mode end to end: two real instances. The back runs the agent (scripted
  * upstream, the third-party calc tool); the front has the relay plugin selected by
  * {@code GATEWAY_PROXY_URL}, its own key and stores, and no model settings. Chat, Responses and runs
  * are all exercised through the front.
@@ -247,7 +247,7 @@ class RelayEndToEndIT {
             assertEquals("failed", status.path("status").asText(), status.toString());
             assertTrue(status.path("error").asText().contains("401"), status.toString());
             assertFalse(status.path("error").asText().contains("not-the-back-key-at-all-123"), status.toString());
-            // chat on that front: the 502 agent_incomplete rule of §7
+            // chat on that front: a failed non-streaming turn is 502 agent_incomplete
             var chat = wrong.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
                     Map.of("Authorization", "Bearer " + FRONT_KEY, "Content-Type", "application/json"));
             assertEquals(502, chat.statusCode(), chat.body());

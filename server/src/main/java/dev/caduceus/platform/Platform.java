@@ -84,7 +84,7 @@ public final class Platform implements AutoCloseable {
     }
 
     /**
-     * The serve steps inside the boot (architecture 1.2): Jetty built while the database opens, then the
+     * The serve steps inside the boot: Jetty built while the database opens, then the
      * runtime, the routes, the checks and scheduled tasks, and Jetty started (7).
      */
     private static final class Serving implements Boot.Application<Platform> {

@@ -9,7 +9,7 @@ import java.util.jar.JarFile;
 import java.util.regex.Pattern;
 
 /**
- * Checks a built plugin jar against the rules of the architecture doc (5.7): manifest
+ * Checks a built plugin jar against the plugin jar rules: manifest
  * {@code Plugin-Id} and semver {@code Plugin-Version}, one services entry naming a class inside the
  * jar, no bundled SPI, Jackson or SLF4J, migrations only under the plugin's own id.
  */

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 
 /**
- * A person's answer to a run's pending approvals (http-api.md §9.4). Immutable.
+ * A person's answer to a run's pending approvals ({@code POST /v1/runs/{id}/approval}). Immutable.
  *
  * @param choice    {@code ONCE}, {@code SESSION}, {@code ALWAYS} or {@code DENY}
  * @param requestId the one request to answer, or null for the oldest

@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * Read access to stored Responses conversations, contributed by the plugin that owns the response
  * store ({@code endpoint-responses}), so that other endpoint families can continue a chain
- * ({@code previous_response_id} on {@code POST /v1/runs}, http-api.md §9.1) without depending on
+ * ({@code previous_response_id} on {@code POST /v1/runs}) without depending on
  * that plugin.
  *
  * <p>Threading: thread-safe; may block on the database (call it from a request thread).

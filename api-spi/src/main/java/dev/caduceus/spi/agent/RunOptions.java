@@ -10,7 +10,7 @@ package dev.caduceus.spi.agent;
  *
  * @param durable        whether the run is journaled in the database
  * @param idempotencyKey the caller's {@code Idempotency-Key}, or null (durable runs only)
- * @param fingerprint    the request fingerprint stored with the key (http-api.md §13.2), or null
+ * @param fingerprint    the request fingerprint stored with the key (a replay must match it, else 409), or null
  */
 public record RunOptions(boolean durable, String idempotencyKey, String fingerprint) {
     public RunOptions {

@@ -20,7 +20,7 @@ public final class RunRejectedException extends Exception {
     }
 
     /**
-     * The contract's answer to this refusal (http-api §3, §13.3): draining → 503
+     * The answer to this refusal: draining → 503
      * {@code gateway_draining} and model missing → 503 {@code model_not_configured} (no retry), both
      * before any work; at capacity → 429 {@code rate_limit_exceeded} with retry hints.
      */
@@ -50,7 +50,7 @@ public final class RunRejectedException extends Exception {
     /** Why; {@code KEY_REVOKED}: the run's owner is a named key that was revoked (a job of that key firing). */
     public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED }
 
-    /** The contract's idempotency conflict message (http-api.md §13.2). */
+    /** The answer to a runs {@code Idempotency-Key} reused with a different request. */
     public static final String IDEMPOTENCY_CONFLICT_MESSAGE =
             "Idempotency-Key was already used with a different request payload";
 }

@@ -1,6 +1,6 @@
 package dev.caduceus.spi.agent;
 
-/** What {@link Runs#submitSteer} did (http-api.md §9.5). */
+/** What {@link Runs#submitSteer} did: guidance for a running agent, applied after its current tool batch. */
 public enum SteerOutcome {
     /** Queued; the run applies it after its current tool batch. */
     ACCEPTED,

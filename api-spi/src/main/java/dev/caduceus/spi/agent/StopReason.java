@@ -3,7 +3,7 @@ package dev.caduceus.spi.agent;
 import java.util.Locale;
 
 /**
- * Why an agent turn ended (tools.md §2.8). Each reason fixes the {@code completed} / {@code partial} /
+ * Why an agent turn ended. Each reason fixes the {@code completed} / {@code partial} /
  * {@code failed} flags that endpoints report. The wire name is the lower-case constant name.
  */
 public enum StopReason {

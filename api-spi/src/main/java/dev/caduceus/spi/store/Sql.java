@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * SQL on one connection, inside {@link PluginDatabase#read} or {@link PluginDatabase#write}.
  * Parameters are positional {@code ?} markers bound from {@code args} (String, Number, Boolean,
- * byte[], null). Use the common SQL subset (see the architecture doc, section 6).
+ * byte[], null). Use SQL that SQLite and PostgreSQL both accept, so a plugin's tables can move to a shared PostgreSQL later.
  *
  * <p>Threading and lifecycle: valid only inside the work it was handed to, on that thread.
  */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * A toolset sampling distribution for batch runs: each toolset is enabled independently with its
- * percent chance (0–100). The order of {@code toolsetPercent} is kept (batch.md §2.1: it is the
+ * percent chance (0–100). The order of {@code toolsetPercent} is kept (it is the
  * sampling order, the tie-breaker and the order of {@code toolsets_used}). Pure data; immutable.
  */
 public record DistributionSpec(String name, String description, Map<String, Integer> toolsetPercent) {

@@ -40,14 +40,14 @@ public interface Tool {
 
     /**
      * A section for the system prompt at the start of a turn in which this tool is enabled, such as
-     * the memory snapshot (tools.md §9.5); null for none. Called on the run thread.
+     * the memory snapshot; null for none. Called on the run thread.
      *
      * @param memoryScope the turn's memory scope, or null
      */
     default String systemPromptSection(String memoryScope) { return null; }
 
     /**
-     * A run in which this tool was offered was stopped or lost its client (tools.md §2.6): reap the
+     * A run in which this tool was offered was stopped or lost its client (not on normal completion): reap the
      * session's background work (the terminal kills its background processes). Not called when a
      * run completes normally. Called on the run thread with the plugin's class loader; keep it short.
      */

@@ -31,7 +31,7 @@ public interface ToolContext {
     default String sessionId() { return runId(); }
 
     /**
-     * The memory scope of this turn (http-api.md §6): {@code key:<sha256 of the session key>},
+     * The memory scope of this turn (from {@code X-Hermes-Session-Key}, else the session, or the job): {@code key:<sha256 of the session key>},
      * {@code session:<id>} or {@code job:<id>}; null when the turn has none.
      */
     default String memoryScope() { return null; }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * A fixed set of tool names that {@code caduceus batch --tool_stats_schema <name>} lists in every
- * trajectory's {@code tool_stats} and {@code tool_error_counts} (batch.md §6.2), so that trajectories
+ * trajectory's {@code tool_stats} and {@code tool_error_counts}, so that trajectories
  * from installations with different tools share one column set (for example Hermes Agent's). Pure
  * data; immutable.
  *

@@ -35,7 +35,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code caduceus batch} (batch.md §3): every flag in Hermes' snake_case and in kebab-case, checked
+ * {@code caduceus batch}: every flag in Hermes' snake_case and in kebab-case, checked
  * here (usage and configuration errors exit 2 before anything runs), then the plugins are booted
  * without Jetty against {@code <output_dir>/batch.db} and a {@link BatchRunner} does the work.
  */
@@ -401,7 +401,7 @@ public final class BatchCommand implements Callable<Integer> {
     }
 
     /**
-     * The sorted {@code tool_stats} columns (batch.md §6.2): the installed tools, or for a contributed
+     * The sorted {@code tool_stats} columns: the installed tools, or for a contributed
      * schema its names and the installed tools together.
      */
     static List<String> toolStatsColumns(ToolCatalog catalog, String schema) throws Refusal {

@@ -10,7 +10,7 @@ import java.time.LocalDateTime;
 import java.util.Locale;
 
 /**
- * {@code batch.log} of one invocation (batch.md §6.1): one line per prompt start, end, discard and
+ * {@code batch.log} of one invocation: one line per prompt start, end, discard and
  * failure with its duration, then the run's summary; each line is flushed (not fsynced) as it is
  * written. The previous invocations' logs are rotated to {@code batch.log.1} … {@code .9} when this
  * one opens. Thread-safe; close once at the end of the invocation.

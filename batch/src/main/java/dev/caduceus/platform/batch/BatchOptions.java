@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The validated flags of {@code caduceus batch} (batch.md §3). Immutable.
+ * The validated flags of {@code caduceus batch}. Immutable.
  *
  * @param seed       {@code --seed}, or null for a random one (reused on resume)
  * @param maxSamples {@code --max_samples}, 0 for all

@@ -23,13 +23,13 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * One invocation of {@code caduceus batch} after the flags were checked and the plugins booted
- * (batch.md §1 steps 2 to 5): works out what remains (§7.3), runs batches of prompts on virtual
+ * One invocation of {@code caduceus batch} after the flags were checked and the plugins booted:
+ * works out what remains (see {@link Resume}), runs batches of prompts on virtual
  * threads, at most {@code --num_workers} at a time, records every outcome in a batch file and the
  * checkpoint under one lock, then merges and writes the statistics. Single use.
  */
 final class BatchRunner {
-    /** Exit statuses of batch.md §9. */
+    /** Exit statuses: all done (or discarded), fatal, usage or configuration, some prompts failed, Ctrl+C. */
     static final int OK = 0, FATAL = 1, USAGE = 2, SOME_FAILED = 3, INTERRUPTED = 130;
 
     private final BatchOptions options;
@@ -348,7 +348,7 @@ final class BatchRunner {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    /** §8: merge the batch files and write {@code statistics.json}; also used by an all-done resume. */
+    /** Merges the batch files and write {@code statistics.json}; also used by an all-done resume. */
     RunFolder.MergeResult mergeAndWriteStatistics() throws IOException {
         Set<String> registered = new HashSet<>(prompts.registeredTools());
         var merge = folder.merge(registered, json);

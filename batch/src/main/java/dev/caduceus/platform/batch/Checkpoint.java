@@ -12,7 +12,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The run state of {@code checkpoint.json} (batch.md §7.2): the four Hermes keys first, then the
+ * The run state of {@code checkpoint.json}: the four Hermes keys first, then the
  * Caduceus additions. Mutable; the runner changes it and writes it under its lock.
  */
 final class Checkpoint {
@@ -148,7 +148,7 @@ final class Checkpoint {
         return c;
     }
 
-    /** Whether the checkpoint was made by this format for exactly this dataset (§7.3 step 1). */
+    /** Whether the checkpoint was made by this format for exactly this dataset (its SHA-256); else resume matches prompts by content. */
     boolean matches(String sha256) {
         return FORMAT.equals(format) && sha256.equals(datasetSha256);
     }

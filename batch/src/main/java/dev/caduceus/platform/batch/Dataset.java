@@ -18,7 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The JSONL dataset of batch.md §5.1: valid entries with their {@code prompt_index} (position among
+ * The JSONL dataset: valid entries with their {@code prompt_index} (position among
  * valid entries, after {@code --max_samples}), the warnings for skipped lines (with 1-based line
  * numbers), and the sha256 of the file's bytes (the checkpoint's {@code dataset_sha256}). Immutable.
  */

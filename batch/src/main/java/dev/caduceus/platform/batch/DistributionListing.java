@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** {@code --list_distributions} (batch.md §2.4). Stateless. */
+/** {@code --list_distributions}: each distribution with its toolsets and their chances. Stateless. */
 final class DistributionListing {
     private DistributionListing() {}
 

@@ -3,7 +3,7 @@ package dev.caduceus.platform.batch;
 import java.io.PrintStream;
 
 /**
- * What a person watches while a batch runs (batch.md §9): on a terminal a bar on stderr, counted in
+ * What a person watches while a batch runs: on a terminal a bar on stderr, counted in
  * prompts, redrawn at most once per second with log lines printed above it; otherwise one plain line
  * per finished batch. Thread-safe: workers report concurrently.
  */

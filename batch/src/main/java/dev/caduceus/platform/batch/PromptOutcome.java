@@ -1,12 +1,12 @@
 package dev.caduceus.platform.batch;
 
 /**
- * How one prompt ended (batch.md §5.3 outcome table). Immutable.
+ * How one prompt ended: completed, discarded for lack of reasoning, or failed. Immutable.
  */
 sealed interface PromptOutcome {
     int promptIndex();
 
-    /** Per-prompt reasoning counts (§6.4). */
+    /** Per-prompt reasoning counts: assistant turns, and those with reasoning. */
     record Reasoning(int assistantTurns, int withReasoning) {
         int without() { return assistantTurns - withReasoning; }
         boolean any() { return withReasoning > 0; }

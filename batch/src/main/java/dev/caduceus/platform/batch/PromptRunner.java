@@ -28,10 +28,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs one dataset entry (batch.md §5.3): prepares its working directory, samples its toolsets,
+ * Runs one dataset entry: prepares its working directory, samples its toolsets,
  * starts an ephemeral agent run (no approval channel, no memory), collects each model call's
  * reasoning from the run's events, and turns the result into a {@link PromptOutcome} with its
- * trajectory or tombstone line (§6.2, §6.4). Thread-safe: any number of workers share one instance.
+ * trajectory or tombstone line (a prompt without reasoning under {@code --require_reasoning}). Thread-safe: any number of workers share one instance.
  */
 final class PromptRunner {
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
@@ -49,7 +49,7 @@ final class PromptRunner {
     private final List<String> registeredTools;
     private final List<String> columns;
 
-    /** @param columns the sorted {@code tool_stats} columns (batch.md §6.2, {@code --tool_stats_schema}) */
+    /** @param columns the sorted {@code tool_stats} columns (see {@code --tool_stats_schema}) */
     PromptRunner(Runs runs, ToolCatalog catalog, ToolsetSampler sampler, Workspaces workspaces, Settings settings,
                  ObjectMapper json, List<String> columns) {
         this.runs = runs;
@@ -157,7 +157,7 @@ final class PromptRunner {
     record Moved(Message message, String reasoning) {}
 
     /**
-     * Hermes' order (batch.md §6.4): the reasoning the model returned (native fields, or a leading block
+     * Hermes' order: the reasoning the model returned (native fields, or a leading block
      * the provider moved while streaming) if it is not blank, else the inline blocks of the content; the
      * content without its blocks, stripped, either way.
      */

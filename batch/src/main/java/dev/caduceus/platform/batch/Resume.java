@@ -8,7 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 
 /**
- * What a run still has to do (batch.md §7.3): with a Caduceus checkpoint for this exact dataset, the
+ * What a run still has to do: with a Caduceus checkpoint for this exact dataset, the
  * entries not in {@code completed_prompts} ∪ {@code discarded_prompts}; otherwise content matching
  * against the prompts recorded in the batch files and {@code discarded.jsonl} (tombstones inside batch
  * files, as the previous release wrote them, count too). Carries the previous state into the new

@@ -14,9 +14,9 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * The output directory of one run (batch.md §6.1): the batch files in numeric order, the checkpoint,
- * the merged {@code trajectories.jsonl} with the §8.1 filters, and the content-matching scan of
- * §7.3. Stateless apart from its path.
+ * The output directory of one run: the batch files in numeric order, the checkpoint,
+ * the merged {@code trajectories.jsonl} without invalid JSON, tombstones, unknown tools and
+ * duplicates, and the content-matching scan of a resume. Stateless apart from its path.
  */
 record RunFolder(Path dir) {
     private static final Pattern BATCH_FILE = Pattern.compile("batch_(\\d+)\\.jsonl");
@@ -31,7 +31,7 @@ record RunFolder(Path dir) {
 
     Path log() { return dir.resolve("batch.log"); }
 
-    /** Tombstones of prompts discarded for lack of reasoning (§6.4): {@code {"prompt_index", "discarded", "prompt"}}. */
+    /** Tombstones of prompts discarded for lack of reasoning: {@code {"prompt_index", "discarded", "prompt"}}. */
     Path discarded() { return dir.resolve("discarded.jsonl"); }
 
     Path batch(int num) { return dir.resolve("batch_" + num + ".jsonl"); }
@@ -53,7 +53,7 @@ record RunFolder(Path dir) {
         return Files.exists(checkpoint()) || Files.exists(discarded()) || !batchFiles().isEmpty();
     }
 
-    /** {@code --overwrite}: the run's result files, nothing else (§7.1). */
+    /** {@code --overwrite}: the run's result files, nothing else. */
     void deleteResults() throws IOException {
         for (var p : batchFiles().values()) Files.deleteIfExists(p);
         for (var p : List.of(checkpoint(), trajectories(), statistics(), failed(), discarded())) Files.deleteIfExists(p);
@@ -89,7 +89,7 @@ record RunFolder(Path dir) {
         Files.move(log(), dir.resolve("batch.log.1"));
     }
 
-    /** Counts of the §8.1 filters. */
+    /** What the merge dropped, by filter. */
     record MergeResult(int trajectories, int batchFiles, int invalidJson, int discarded, int unknownTools,
                        int duplicates) {}
 

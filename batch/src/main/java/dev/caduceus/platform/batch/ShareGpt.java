@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The ShareGPT conversion of batch.md §6.5: the fixed Hermes function-calling system text with the
+ * The ShareGPT conversion: the fixed Hermes function-calling system text with the
  * agent's tools, the dataset prompt, then one {@code gpt} entry per assistant message and one
  * {@code tool} entry per run of tool messages. Text is inserted without escaping, exactly as Hermes
  * does. Stateless.
@@ -126,7 +126,7 @@ final class ShareGpt {
         return NODES.textNode(content);
     }
 
-    /** Whether an assistant turn has reasoning (batch.md §6.4). */
+    /** Whether an assistant turn has reasoning: non-blank stored reasoning, a scratchpad or a non-empty think block. */
     static boolean hasReasoning(Message m, String reasoning) {
         if (hasText(reasoning)) return true;
         var content = m.text();

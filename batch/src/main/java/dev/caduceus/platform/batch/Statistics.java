@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code statistics.json} (batch.md §8.2), computed from the checkpoint (all invocations) and the
+ * {@code statistics.json}, computed from the checkpoint (all invocations) and the
  * merge. Stateless.
  */
 final class Statistics {

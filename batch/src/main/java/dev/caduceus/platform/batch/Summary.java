@@ -3,7 +3,7 @@ package dev.caduceus.platform.batch;
 import java.io.PrintStream;
 import java.util.Locale;
 
-/** The end-of-run summary of batch.md §9. Stateless. */
+/** The end-of-run summary: counts, the tool table, reasoning coverage, output files, the resume hint. Stateless. */
 final class Summary {
     private Summary() {}
 

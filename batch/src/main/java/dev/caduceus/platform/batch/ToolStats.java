@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Tool statistics of one trajectory (batch.md §6.3): calls counted per function name, each tool
+ * Tool statistics of one trajectory: calls counted per function name, each tool
  * result classified success or failure and attributed through {@code tool_call_id}; rendered over
  * every registered tool (sorted) plus unknown names in first-call order. Mutable; confined to one thread.
  */
@@ -55,7 +55,11 @@ final class ToolStats {
         return byName.computeIfAbsent(name, n -> new Counts());
     }
 
-    /** The §6.3 failure rule. */
+    /**
+     * Whether a tool result is a failure: a JSON object whose {@code error} is present and not null (or whose
+     * {@code content} object has a non-null {@code error}), or whose {@code success} is exactly false; or, not JSON,
+     * empty or starting with {@code error:} (any case). A non-zero {@code exit_code} alone is not a failure.
+     */
     static boolean isFailure(String content, ObjectMapper json) {
         var trimmed = content.strip();
         JsonNode parsed = null;

@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * Toolset sampling (batch.md §2.2): one independent draw per available toolset in the distribution's
+ * Toolset sampling: one independent draw per available toolset in the distribution's
  * order, {@code u = nextDouble() * 100} included when {@code u < p}; if nothing was drawn, the
  * available toolset with the highest percent (the first on ties). Each prompt's generator is a
  * {@link SplittableRandom} seeded with the first 8 bytes (big-endian) of
@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
  * @param available the toolsets that resolve in this installation
  */
 record ToolsetSampler(DistributionSpec distribution, Set<String> available, long seed) {
-    /** The toolset batch agents never get (no memory scope, batch.md §2.3). */
+    /** The toolset batch agents never get (batch runs have no memory scope). */
     static final String MEMORY = "memory";
 
     ToolsetSampler {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Each prompt's working directory (batch.md §5.3 step 2): the entry's {@code cwd} (relative to
+ * Each prompt's working directory: the entry's {@code cwd} (relative to
  * {@code tools.workspace}, created if missing; absolute must exist; inside the workspace unless
  * {@code tools.file.allow_outside_workspace}), else a fresh {@code <workspace>/batch/<run>/task_<i>},
  * emptied first. The agent's tool calls of session {@code task_<i>} run there ({@link #of}).

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds the API key, first match: a configured key (env {@code API_SERVER_KEY} or config
  * {@code server.api_key}) → the key file {@code $CADUCEUS_HOME/api_key} → a newly generated key.
- * Configured keys are validated: at least 16 characters and not a placeholder (contract §4).
+ * Configured keys are validated: at least 16 characters and not a placeholder ({@code changeme}, {@code <…>}, one repeated character, …).
  *
  * <p>The key file holds the key's salted hash, one line {@code sha256:<salt-hex>:<hash-hex>}
  * ({@link KeyHash}), written atomically with mode 0600; the clear key is shown once, when it is

@@ -328,7 +328,7 @@ public final class Boot implements AutoCloseable {
     }
 
     /**
-     * {@code tools.workspace}, created mode 0700 at start-up (tools.md §5.1); refused when it holds the
+     * {@code tools.workspace}, created mode 0700 at start-up; refused when it holds the
      * state directory or its files ({@link WorkspaceCheck}).
      */
     private static void prepareWorkspace(PlatformConfig config) throws BootException {

@@ -5,7 +5,7 @@ import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.plugin.Registries;
 
 /**
- * The plugins booted without Jetty (architecture 1.2, steps 1 to 6), for commands that use the
+ * The plugins booted without Jetty (every boot step up to freezing the registries), for commands that use the
  * catalog and the agent but serve nothing: {@code caduceus batch}. Built by {@link Boot#headless};
  * closing stops the plugins and closes the database. Confined to the thread that closes it.
  */

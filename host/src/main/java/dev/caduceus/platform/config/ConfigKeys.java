@@ -9,8 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The one schema of known global keys: type, default and validation (http-api.md sections 16 and
- * 18). Keys under {@code tools.*}, {@code model.routes.*} and {@code plugins.<id>.*} are free-form.
+ * The one schema of known global keys: type, default and validation. Keys under {@code tools.*}, {@code model.routes.*} and {@code plugins.<id>.*} are free-form.
  * Immutable.
  */
 final class ConfigKeys {

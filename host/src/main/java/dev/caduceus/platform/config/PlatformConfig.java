@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The typed, validated configuration the platform runs with (http-api.md section 18). Secrets are
+ * The typed, validated configuration the platform runs with. Secrets are
  * {@link Secret}s, so {@code toString()} is safe to log. {@link #tree()} is the merged raw tree for
  * plugin subtrees and free-form sections. Immutable.
  *
@@ -103,7 +103,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         }
     }
 
-    /** Retention and idempotency limits (http-api.md section 16). */
+    /** Retention and idempotency limits. */
     public record Retention(int responsesMaxStored, int responsesEventRetentionHours, int runsRetentionDays,
                             int runsIdempotencyRetentionHours, int sessionsRetentionDays, int idempotencyTtlSeconds,
                             int idempotencyMaxEntries) {}

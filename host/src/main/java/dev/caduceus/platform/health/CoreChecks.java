@@ -21,7 +21,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * The core's readiness checks (contract §12). Each reports statuses and counts only: never paths,
+ * The core's readiness checks. Each reports statuses and counts only: never paths,
  * messages, configuration values or credentials.
  */
 public final class CoreChecks {
@@ -41,7 +41,7 @@ public final class CoreChecks {
         readiness.register("database", database(() -> database.ping(Duration.ofSeconds(2))));
         readiness.register("config", config(config.configFile(), ConfigLoader::stillParses));
         var proxy = config.gateway().proxyUrl().filter(u -> !config.agent().runtime().equals("local"));
-        if (proxy.isPresent())                                              // proxy mode (§15): the remote's /health
+        if (proxy.isPresent())                                              // proxy mode: the remote's /health
             readiness.register("model", proxyModel(new ModelProbe(java.net.URI.create(
                     proxy.get().replaceAll("/+$", "") + "/health"), null, clock)));
         else readiness.register("model", model(model.configured(), probe));

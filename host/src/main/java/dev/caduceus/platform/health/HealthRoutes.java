@@ -11,7 +11,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.IntSupplier;
 
 /**
- * The platform's own health handlers (contract §12): {@code /health} and {@code /v1/health} are
+ * The platform's own health handlers: {@code /health} and {@code /v1/health} are
  * public and do no I/O; {@code /health/detailed} runs every readiness check and always answers 200,
  * degraded or not.
  */

@@ -5,7 +5,7 @@ import java.util.Locale;
 import org.eclipse.jetty.http.HttpStatus;
 
 /**
- * The platform's own error answers (http-api §17), and the mapping from a bare HTTP status (an error
+ * The platform's own error answers (docs/api.md#errors), and the mapping from a bare HTTP status (an error
  * Jetty produced itself) to one of them. Pure functions.
  */
 final class ApiErrors {
@@ -78,7 +78,7 @@ final class ApiErrors {
         return ApiError.internal("Internal server error");
     }
 
-    /** 503 from graceful shutdown; retry headers as http-api §13.3 asks for {@code gateway_draining}. */
+    /** 503 from graceful shutdown; with {@code Retry-After: 1} and {@code retry-after-ms: 1000}, since retrying is safe. */
     static ApiError draining() {
         return new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")
                 .withHeader("Retry-After", "1")

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pipeline step 4 (http-api §4): the bearer key. Only {@code Authorization: Bearer <key>} counts
+ * Pipeline step 4: the bearer key. Only {@code Authorization: Bearer <key>} counts
  * (prefix case-sensitive, token trimmed); the token goes to the {@link HttpSettings.KeyCheck}, which
  * says which key it is (the admin key, or a named one: {@link Authenticated}). Public routes
  * ({@link Router.Match#publicRoute()}) skip the check. A rejection is 401 {@code gateway_auth_failed}

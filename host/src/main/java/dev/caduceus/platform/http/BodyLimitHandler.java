@@ -10,7 +10,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Pipeline step 3 (http-api §3): the body's framing and size, before auth. A POST, PUT or PATCH whose
+ * Pipeline step 3: the body's framing and size, before auth. A POST, PUT or PATCH whose
  * {@code Content-Length} exceeds the limit gets 413 {@code body_too_large}. Bodies without a length
  * (chunked) are counted while the exchange reads them ({@link BodyReader}). A {@code Transfer-Encoding}
  * naming any coding besides {@code chunked} ({@code gzip, chunked}) gets 501

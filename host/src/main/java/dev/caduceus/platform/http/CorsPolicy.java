@@ -8,7 +8,7 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
- * The origin allowlist and the headers an allowed origin gets (http-api §5.1, §5.2). Immutable.
+ * The origin allowlist and the headers an allowed origin gets (docs/api.md#cors-and-security-headers). Immutable.
  * {@code "*"} in the list is the explicit wildcard: any origin is allowed and answered with
  * {@code Access-Control-Allow-Origin: *} and no {@code Vary}. Credentials are never allowed.
  *
@@ -50,7 +50,7 @@ final class CorsPolicy {
         return origin == null || wildcard || origins.contains(origin);
     }
 
-    /** Adds the §5.2 headers for an allowed, present {@code origin}; does nothing otherwise. */
+    /** Adds the CORS response headers (allowed origin, methods, request and exposed headers, max age) for an allowed, present {@code origin}; does nothing otherwise. */
     void decorate(String origin, HttpFields.Mutable headers) {
         if (origin == null || !allows(origin) || headers.contains(HttpHeader.ACCESS_CONTROL_ALLOW_ORIGIN)) return;
         if (wildcard) {

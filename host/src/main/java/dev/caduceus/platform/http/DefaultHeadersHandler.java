@@ -11,7 +11,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Pipeline step 0: headers every response carries, set before anything can answer: the security
- * headers of http-api §5.3, {@code X-Request-Id}, and the CORS headers of §5.2 when the request's
+ * headers (nosniff, no-referrer, CSP, frame denial, HSTS), {@code X-Request-Id}, and the CORS headers when the request's
  * origin is allowed. Later steps and handlers may replace any of them (a handler-set value wins).
  */
 final class DefaultHeadersHandler extends Handler.Wrapper {

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * request's (virtual) thread through a {@link JettyExchange}, and turns its outcome into exactly one
  * answer. {@link HttpStatusException}: its envelope and headers. {@link ClientGoneException} or a
  * vanished client: nothing. Anything else: logged with the request id, 500 {@code internal_error}
- * (with {@code x-should-retry: false} on POST, http-api §13.3). No answer at all: 204.
+ * (with {@code x-should-retry: false} on POST: tools may already have run). No answer at all: 204.
  */
 final class DispatchHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchHandler.class);

@@ -19,8 +19,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.VirtualThreadPool;
 
 /**
- * The Jetty server: one HTTP/1.1 connector, every request on a virtual thread, and the pipeline of
- * http-api §3 in front of the {@link Router}:
+ * The Jetty server: one HTTP/1.1 connector, every request on a virtual thread, and the request pipeline in front of the {@link Router}:
  *
  * <pre>
  * GracefulHandler        503 gateway_draining once {@link #beginDrain()} was called
@@ -110,7 +109,7 @@ public final class HttpServer implements AutoCloseable {
         config.setSendXPoweredBy(false);
         // The parser's per-connection header cache matches case-insensitively by default, so after
         // "Authorization: Bearer k" a later "authorization: bearer k" would come back as the cached
-        // "Bearer k" and defeat the case-sensitive prefix of http-api §4.
+        // "Bearer k" and defeat the case-sensitive "Bearer" prefix.
         config.setHeaderCacheCaseSensitive(true);
         var connector = new ServerConnector(server, new HttpConnectionFactory(config));
         connector.setHost(settings.host());

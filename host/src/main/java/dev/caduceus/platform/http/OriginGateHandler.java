@@ -7,10 +7,10 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Pipeline step 2 (http-api §5.1): the origin gate. An {@code Origin} that is present and not
+ * Pipeline step 2: the origin gate. An {@code Origin} that is present and not
  * allowed gets 403 with an empty body, whatever the method and before auth. {@code OPTIONS} is
  * answered here and never reaches auth or a handler: 200 empty with an allowed {@code Origin}
- * (the §5.2 headers are already set by {@link DefaultHeadersHandler}), 403 otherwise.
+ * (the CORS headers are already set by {@link DefaultHeadersHandler}), 403 otherwise.
  */
 final class OriginGateHandler extends Handler.Wrapper {
     private final CorsPolicy cors;

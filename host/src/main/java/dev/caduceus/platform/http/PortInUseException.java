@@ -2,7 +2,7 @@ package dev.caduceus.platform.http;
 
 /**
  * The configured port is taken by another process. The caller turns it into exit status 2
- * (http-api §4).
+ * (as for every configuration error).
  */
 public final class PortInUseException extends RuntimeException {
     private final int port;

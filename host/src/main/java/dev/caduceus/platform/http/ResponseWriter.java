@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Blocking writes to one Jetty response, and the "client gone" state of its request.
  *
- * <p>Each {@link #write} waits for Jetty's callback ({@link Blocker}) before returning, as the write
- * discipline of architecture §5.4 asks; writes are not thread-safe, so one thread writes. The client
+ * <p>Each {@link #write} waits for Jetty's callback ({@link Blocker}) before returning, since an unawaited
+ * write followed by another is not allowed; writes are not thread-safe, so one thread writes. The client
  * is gone when a write fails or Jetty reports a request failure; then the registered callbacks run
  * once (on whichever thread noticed) and every later write returns {@code false}.
  */

@@ -7,7 +7,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Pipeline step 1 (http-api §3): route match. Unknown path: 404 {@code not_found}; known path, wrong
+ * Pipeline step 1: route match. Unknown path: 404 {@code not_found}; known path, wrong
  * method: 405 {@code method_not_allowed} with {@code Allow}. {@code OPTIONS} on a known path is
  * passed on without a match, for the origin gate to answer as a preflight; {@code OPTIONS} on an
  * unknown path is a 404 like any other method. A match is stored on the request for later steps.

@@ -21,7 +21,7 @@ import org.eclipse.jetty.http.pathmap.UriTemplatePathSpec;
  * origin gate answers every preflight.
  */
 public final class Router {
-    /** The routes that need no bearer key (http-api §4). */
+    /** The routes that need no bearer key. */
     public static final Set<String> DEFAULT_PUBLIC_PATHS = Set.of("/health", "/v1/health");
 
     private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 
 /**
- * Server-sent events over one Jetty response (http-api §2.3). Each frame is one non-last write,
+ * Server-sent events over one Jetty response. Each frame is one non-last write,
  * waited on before the next; {@link #close()} is the last write. Frames written inside
  * {@link #batch} go out together, in one write (up to {@link #MAX_BATCH_CHARS}): a 500-token stream
  * spent ~28 % of the server's CPU in one write system call per token. Keepalives are the pump's

@@ -1,5 +1,5 @@
 /**
- * The HTTP pipeline: Jetty 12 core handlers in the order of http-api §3 (default headers, route
+ * The HTTP pipeline: Jetty 12 core handlers in order (default headers, route
  * match, origin gate, body limit, auth) in front of plugin {@code HttpHandler}s, with every error as
  * the contract's JSON envelope. Start at {@link dev.caduceus.platform.http.HttpServer} and
  * {@link dev.caduceus.platform.http.Router}. Threading: every request runs on its own virtual thread;

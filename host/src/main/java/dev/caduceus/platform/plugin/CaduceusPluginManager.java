@@ -45,7 +45,7 @@ final class CaduceusPluginManager extends JarPluginManager {
         return roots.toArray(Path[]::new);
     }
 
-    /** Never development mode: that expects {@code target/classes} layouts (architecture 5.6). */
+    /** Never development mode: that expects {@code target/classes} layouts. */
     @Override
     public RuntimeMode getRuntimeMode() {
         return RuntimeMode.DEPLOYMENT;

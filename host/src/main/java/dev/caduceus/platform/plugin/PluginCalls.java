@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 /**
  * The one way into plugin code: sets the thread context class loader to the plugin's loader for the
  * duration of the call and restores the previous one afterwards, even when the call throws
- * (architecture rule 4.9).
+ * (every call into plugin code goes through here).
  *
  * <p>Threading: affects only the calling thread; safe from any thread.
  */

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Boot step 3, first half: lists {@code *.jar} in each plugin root (the files PF4J's jar repository
  * will see) and reads every manifest before PF4J does, so a duplicate {@code Plugin-Id} fails naming
- * both files instead of PF4J keeping whichever copy it met first (architecture 5.10).
+ * both files instead of PF4J keeping whichever copy it met first (which depends on file modification times).
  */
 final class PluginScanner {
     private static final Logger log = LoggerFactory.getLogger(PluginScanner.class);

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Decides which plugin jars run (architecture 3.11). A plugin runs when it passes all four lists:
+ * Decides which plugin jars run. A plugin runs when it passes all four lists:
  * config {@code plugins.disabled}, config {@code plugins.enabled} (an allow-list once non-empty), and
  * PF4J's {@code disabled.txt} and {@code enabled.txt} (an allow-list once non-empty) in the plugin
  * folder its jar sits in. A listed id that matches no jar (in that folder, for the files) is an

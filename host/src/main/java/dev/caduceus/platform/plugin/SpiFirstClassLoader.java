@@ -17,7 +17,7 @@ final class SpiFirstClassLoader extends PluginClassLoader {
 
     /**
      * Packages that must be the host's copy, whatever the jar bundles. This is the only place the
-     * list is written (architecture 4.4); changing it is a design change.
+     * list is written; changing it is a design change.
      * <ul>
      *   <li>{@code dev.caduceus.spi.}: a bundled SPI makes {@code PlatformPlugin} a different class,
      *       and ServiceLoader fails with "ServiceConfigurationError: … not a subtype".</li>

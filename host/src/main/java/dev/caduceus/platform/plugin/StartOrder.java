@@ -9,8 +9,8 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
- * Orders plugins by {@code Plugin-Dependencies}: dependencies first, independent plugins by id
- * (architecture rule 4.6). Plugins whose required dependency is absent, and plugins in a cycle, are
+ * Orders plugins by {@code Plugin-Dependencies}: dependencies first, independent plugins by id,
+ * so the boot is deterministic. Plugins whose required dependency is absent, and plugins in a cycle, are
  * set apart with a reason, before PF4J sees them.
  */
 final class StartOrder {

@@ -12,7 +12,7 @@ import java.net.URI;
 import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
-/** The proxy-mode `model` readiness check (http-api §12, §15 rule 6): probes {proxy_url}/health. */
+/** The proxy-mode `model` readiness check in proxy mode: probes {proxy_url}/health. */
 class ProxyModelCheckTest {
 
     @Test

@@ -18,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The in-memory {@code Idempotency-Key} cache of non-streaming agent requests (http-api §13.1), one
+ * The in-memory {@code Idempotency-Key} cache of non-streaming agent requests, one
  * instance per endpoint family (chat, Responses):
  * the same key with the same fingerprint reuses the agent result, concurrent identical requests share
  * one computation, a different fingerprint runs again and replaces the entry. Entries live

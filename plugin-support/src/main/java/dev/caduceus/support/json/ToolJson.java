@@ -3,7 +3,7 @@ package dev.caduceus.support.json;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * Writes tool results byte-compatible with Hermes (tools.md §3.3), which produces them with Python's
+ * Writes tool results byte-compatible with Hermes (so datasets match), which produces them with Python's
  * {@code json.dumps(..., ensure_ascii=False)}: {@link #compact} uses the separators {@code ", "} and
  * {@code ": "} on one line; {@link #indented} is {@code indent=2} (web tools). Non-ASCII characters
  * stay unescaped; only the quote, the backslash and control characters are escaped; floats are

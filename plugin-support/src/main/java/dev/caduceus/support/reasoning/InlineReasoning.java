@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * Reasoning that a model writes inline in its content, in {@code <think>}, {@code <thinking>},
  * {@code <thought>}, {@code <reasoning>} or {@code <REASONING_SCRATCHPAD>} blocks in any letter
- * case, moved out of the content the way Hermes Agent does it (tools.md §2.3, batch.md §6.4). The
+ * case, moved out of the content the way Hermes Agent does it (in streamed answers and in batch trajectories). The
  * one implementation for every path: a model provider moves a leading block while it streams
  * ({@link Streaming}, so chat and Responses clients never see it), and the batch runner applies
  * {@link #split} to the whole stored content before its no-reasoning filter. Stateless and

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Normalizes one message's wire {@code content} into content parts (http-api §7.2): strings and text
+ * Normalizes one message's wire {@code content} into content parts: strings and text
  * parts become text, image parts are checked and become {@link ContentPart.ImageUrl}, everything else
  * is a 400. All-text content collapses into one {@link ContentPart.Text} joined with {@code \n}.
  * Shared by every endpoint family that accepts message content (chat, Responses, runs), so the same

@@ -3,7 +3,11 @@ package dev.caduceus.support.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Locale;
 
-/** The contract's flag rule for request fields and query parameters (http-api.md §2.1). Stateless. */
+/**
+ * The flag rule for request fields and query parameters ({@code stream}, {@code store}, {@code all}, …): a JSON
+ * boolean, or the words {@code 1/true/yes/on} and {@code 0/false/no/off} in any case; anything else means the
+ * default. Stateless.
+ */
 public final class Flags {
     private Flags() {}
 

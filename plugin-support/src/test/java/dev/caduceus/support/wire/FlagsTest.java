@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.model.ModelOptions;
 import org.junit.jupiter.api.Test;
 
-/** The §2.1 flag rule and the §14.2 model options, shared by every endpoint family. */
+/** The flag rule (booleans or yes/no words, else the default) and the model options, shared by every endpoint family. */
 class FlagsTest {
     static final JsonNodeFactory F = JsonNodeFactory.instance;
 

@@ -65,9 +65,9 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
     }
 
     /**
-     * The run service of {@code caduceus batch} (architecture 1.2): the local runtime with the tool
+     * The run service of {@code caduceus batch} (plugins booted without Jetty): the local runtime with the tool
      * calls of each session in {@code workspaceOf(sessionId)}, ephemeral runs only, no transcripts, no
-     * concurrency cap (the runner's {@code --num_workers} is the cap, batch.md §5.2).
+     * concurrency cap (the runner's {@code --num_workers} is the cap).
      */
     public static RunService batch(PlatformConfig config, Registries registries, ObjectMapper json,
                                    Map<String, String> env, Clock clock,

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Coerces a model's tool arguments against the tool's JSON schema before dispatch (tools.md §3.4),
+ * Coerces a model's tool arguments against the tool's JSON schema before dispatch,
  * because models often send {@code "42"} for an integer or a JSON-encoded string for a list: numeric
  * strings become numbers (an integer-typed value with decimals stays a string; {@code inf}/{@code nan}
  * are refused), {@code "true"}/{@code "false"} become booleans, strings holding JSON become arrays or

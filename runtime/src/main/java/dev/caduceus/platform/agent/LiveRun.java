@@ -152,7 +152,7 @@ final class LiveRun implements RunHandle {
     }
 
     /**
-     * Stop (http-api.md §9.6): {@code stopping} (committed before this returns), then the
+     * Stop: {@code stopping} (committed before this returns), then the
      * cancellation fires, which resolves pending approvals as deny and interrupts the agent. False
      * when the run has already ended.
      */
@@ -174,7 +174,7 @@ final class LiveRun implements RunHandle {
         return true;
     }
 
-    /** Queues steering text and journals {@code run.steered} (http-api.md §9.5). */
+    /** Queues steering text and journals {@code run.steered}; the loop applies it after the current tool batch. */
     SteerOutcome steer(String text) {
         lock.lock();
         try {
@@ -188,7 +188,7 @@ final class LiveRun implements RunHandle {
         }
     }
 
-    /** Answers pending approvals (http-api.md §9.4). */
+    /** Answers pending approvals (once, session, always or deny; the oldest, one by id, or all). */
     ApprovalAnswer.Outcome approve(ApprovalAnswer answer) {
         var resolved = new ArrayList<PendingApproval>();
         lock.lock();

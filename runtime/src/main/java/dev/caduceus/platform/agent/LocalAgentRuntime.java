@@ -23,10 +23,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The agent loop (tools.md §2.4), runtime id {@code local}: builds the system prompt, calls the
+ * The agent loop, runtime id {@code local}: builds the system prompt, calls the
  * model with the turn's tools, executes the requested tool calls, feeds the results back and stops
  * on a final answer, the iteration cap (after one last call without tools), truncation, an upstream
- * failure, an empty answer twice or a stop. Results follow the §2.8 table; see {@link Turn}.
+ * failure, an empty answer twice or a stop. Each way of stopping fixes the result's completed/partial/failed flags; see {@link Turn}.
  *
  * <p>Threading: {@link #execute} runs on the run's thread, concurrently for different runs; the
  * instance is immutable.

@@ -16,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One upstream call with the retry policy of tools.md §2.9: a retryable {@link ModelException} is
+ * One upstream call with the retry policy: a retryable {@link ModelException} is
  * retried after each wait of the {@link RetryPolicy}, unless text or tool calls of this call were
  * already emitted; a 400 about the context size is {@code CONTEXT_LENGTH}; anything else is
  * {@code UPSTREAM_ERROR} with {@code Upstream model returned <status>: <message>} (redacted).

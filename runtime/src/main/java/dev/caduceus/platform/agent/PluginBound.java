@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 
 /**
  * Wrappers that call a plugin's provider or runtime with the plugin's class loader as TCCL
- * (architecture rule 9). Stateless.
+ * (every call into plugin code runs with its own loader as TCCL). Stateless.
  */
 final class PluginBound {
     private PluginBound() {}

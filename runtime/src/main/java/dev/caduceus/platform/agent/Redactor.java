@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Secret redaction for tool results, previews and upstream error texts (tools.md §3.5): every
+ * Secret redaction for tool results, previews and upstream error texts: every
  * occurrence of a secret the server knows becomes {@code [REDACTED]}, also inside longer tokens, and
  * also when the secret is reversed, hex-encoded (either case), base64-encoded (standard or URL-safe
  * alphabet, padded or not, at any byte offset inside a longer encoded stream, wrapped at any column

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Waits between retries of a retryable upstream failure (tools.md §2.9): one wait per retry, so the
+ * Waits between retries of a retryable upstream failure (by default 2, 4 and 8 s, or the upstream's {@code Retry-After}): one wait per retry, so the
  * list's size is the retry count. Tests pass milliseconds. Immutable.
  */
 public record RetryPolicy(List<Duration> waits) {

@@ -49,11 +49,11 @@ import org.slf4j.LoggerFactory;
  * {@value #RETAINED_FINISHED_RUNS} finished ephemeral runs stay findable; durable ones stay in the
  * journal for {@code runs.retention_days}.
  *
- * <p>Shutdown (architecture rule 10): {@link #drain} stops admitting, waits for live runs, then
+ * <p>Shutdown (first of the shutdown steps, before Jetty and the plugins stop): {@link #drain} stops admitting, waits for live runs, then
  * cancels the rest; durable runs cancelled by shutdown end {@code interrupted}. Threading: thread-safe.
  */
 public final class RunService implements Runs {
-    /** The http-api.md §14.1 message. */
+    /** The 503 {@code model_not_configured} message: it tells the operator which settings to make. */
     public static final String MODEL_NOT_CONFIGURED = "No model provider is configured. Set model.base_url, model.api_key "
             + "and model.name in ~/.caduceus/config.yaml (or export OPENAI_BASE_URL, OPENAI_API_KEY and CADUCEUS_MODEL) "
             + "and restart Caduceus.";
@@ -326,7 +326,7 @@ public final class RunService implements Runs {
     /**
      * The terminal event for a result: Completed, Failed or Cancelled. A durable run cancelled by
      * shutdown ends Interrupted, and one that completed without any answer text ends Failed (a runs
-     * client needs a final answer, http-api.md §9.3).
+     * client needs a final answer).
      */
     static RunEvent terminal(RunResult r, String cancelReason, boolean durable) {
         if (durable && r.status() == RunStatus.CANCELLED && SHUTDOWN.equals(cancelReason))

@@ -9,7 +9,7 @@ import java.util.Collection;
 import java.util.Set;
 
 /**
- * The system prompt of one turn (tools.md §2.2), joined by blank lines: the core identity (built in,
+ * The system prompt of one turn, joined by blank lines: the core identity (built in,
  * or the text of {@code agent.identity_file}), one guidance paragraph per tool family present, the
  * environment line (UTC date and time, workspace; the terminal tool's own section names its backend), then the caller's instructions
  * as the ephemeral layer. The instructions never replace the core. Immutable.
@@ -43,7 +43,7 @@ public record SystemPrompt(String identity, Path workspace) {
     }
 
     /**
-     * The prompt text (tools.md §2.2): identity, tool guidance, the tools' own sections (the memory
+     * The prompt text, in this order: identity, tool guidance, the tools' own sections (the memory
      * snapshot), the environment line, then the caller's instructions.
      */
     public String build(Collection<String> tools, java.util.List<String> toolSections, Instant now, String instructions) {

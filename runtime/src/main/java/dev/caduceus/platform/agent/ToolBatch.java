@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * Executes the tool calls of one assistant message (tools.md §2.5): concurrently, at most
+ * Executes the tool calls of one assistant message: concurrently, at most
  * {@code maxParallel} at a time, when there are several and every tool is {@code parallelSafe};
  * otherwise one after another in order. Each call runs on its own virtual thread so that a stop
  * interrupts it and the run thread returns at once. Events are emitted on the run thread:

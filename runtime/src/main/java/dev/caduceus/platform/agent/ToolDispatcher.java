@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Runs one tool call and turns whatever happens into the tool message content (tools.md §3.3,
- * §3.5): unknown tool, invalid arguments (the provider's {@value #INVALID_ARGUMENTS} marker), handler
+ * Runs one tool call and turns whatever happens into the tool message content, so the
+ * model can correct itself instead of the turn failing: unknown tool, invalid arguments (the provider's {@value #INVALID_ARGUMENTS} marker), handler
  * exception and {@link ToolResult.Error} become {@code {"error": "…"}}; results are capped at the
  * tool's {@code maxResultChars} and redacted. The tool runs with its plugin's class loader as TCCL.
  * Thread-safe: calls may come from several threads at once.
@@ -135,7 +135,7 @@ public final class ToolDispatcher {
         }
     }
 
-    /** The first {@code max} characters plus the §3.5 suffix when longer. */
+    /** The first {@code max} characters plus a {@code [... result truncated: N of M chars omitted ...]} suffix when longer. */
     static String cap(String content, int max) {
         if (content.length() <= max) return content;
         return content.substring(0, max) + "\n\n[... result truncated: " + (content.length() - max) + " of "

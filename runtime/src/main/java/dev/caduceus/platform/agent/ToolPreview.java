@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The progress preview and emoji of a tool call (tools.md §2.7): the table's argument per known
- * tool, the first string argument otherwise; newlines become spaces, secrets are redacted, and the
+ * The progress preview and emoji of a tool call: the telling argument per known
+ * tool (command, path, pattern, query, first URL, action), the first string argument otherwise; newlines become spaces, secrets are redacted, and the
  * text is cut to 80 characters plus {@code …}. Stateless.
  */
 final class ToolPreview {

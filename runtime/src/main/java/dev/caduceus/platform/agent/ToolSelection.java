@@ -11,7 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which tools a turn offers (tools.md §3.2, §4): the request's toolsets, else {@code agent.toolsets},
+ * Which tools a turn offers: the request's toolsets, else {@code agent.toolsets},
  * resolved through the catalog; {@code all} and {@code *} mean every tool; only available tools,
  * sorted by name.
  *

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The state of one agent turn: the messages sent upstream (system prompt first, budget notices and
  * the grace prompt included) and the messages this turn adds to the transcript (without them), the
- * call count, the usage so far and the last answer text; and the §2.8 result rows. Confined to the
+ * call count, the usage so far and the last answer text; and how each way of stopping maps to a result. Confined to the
  * run thread.
  *
  * <p>Results: {@code errorCode} is {@code output_truncated} for iteration limit, output length and
@@ -61,7 +61,10 @@ final class Turn {
         add(Message.assistant(text), text);
     }
 
-    /** Appends the §2.10 notice to the last upstream message (a tool message) when the budget runs low. */
+    /**
+     * Appends a budget notice to the last upstream message (a tool message) when 70 % of the iterations are used
+     * ("Start consolidating"), a sharper one at 90 % ("Provide your final response NOW"); never stored.
+     */
     void budgetNotice() {
         double used = (double) apiCalls / max;
         int left = max - apiCalls;

@@ -9,7 +9,7 @@ import java.util.HexFormat;
 
 /**
  * Who a turn's tool calls belong to: the run, the session (terminal state is kept per session) and
- * the memory scope of http-api.md §6 ({@code key:} + sha256 of the session key, else
+ * the memory scope ({@code key:} + sha256 of the session key, else
  * {@code session:<id>}, job runs {@code job:<id>}), and the run's context, through which approvals
  * are asked. Immutable.
  */

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The durable run journal (architecture §3.9): status rows and events of journaled runs in SQLite,
+ * The durable run journal: status rows and events of journaled runs in SQLite,
  * written by the {@link JournalWriter} (group commit) and read back from the {@link LiveTail} while
  * a run is live, from the database otherwise. Every entry a reader gets is committed.
  *
@@ -20,7 +20,7 @@ import java.util.Optional;
  * {@link #close} after the last run ended, before the database closes.
  */
 public final class RunJournal implements EventLog, AutoCloseable {
-    /** The error of a run that was live when the process ended (http-api.md §9.2). */
+    /** The error of a run that was live when the process ended (its status becomes {@code interrupted}). */
     public static final String INTERRUPTED_ERROR = "The server restarted before this run settled.";
     /** Entries per live run kept in memory for followers. */
     public static final int TAIL_CAPACITY = 1024;

@@ -1,5 +1,5 @@
 /**
- * Where run events are committed and read back (architecture §3.9). {@link
+ * Where run events are committed and read back. {@link
  * dev.caduceus.platform.journal.RunJournal} keeps durable runs in SQLite (tables {@code runs},
  * {@code run_events}, {@code run_idempotency_keys}): a {@link dev.caduceus.platform.journal.JournalWriter}
  * commits appends from all runs in one transaction per batch (group commit) and only then publishes

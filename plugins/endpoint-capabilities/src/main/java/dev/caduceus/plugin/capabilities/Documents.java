@@ -79,7 +79,7 @@ final class Documents {
         root.set("features", features(deployment, caller));
         root.set("endpoints", endpoints(deployment));
         root.set("plugins", plugins(deployment));
-        // proxy mode (§15 rule 6): tools run on the remote, so no local tool is listed
+        // proxy mode: tools run on the remote, so no local tool is listed
         root.set("tools", "local".equals(deployment.runtimeMode()) ? tools() : ctx.json().createObjectNode());
         root.set("toolsets", toolsetList());
         root.set("distributions", distributions());

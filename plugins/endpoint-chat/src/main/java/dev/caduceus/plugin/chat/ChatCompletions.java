@@ -7,8 +7,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The JSON shapes of http-api §7.3 and §7.4 for one completion id: the {@code chat.completion}
- * object and every {@code chat.completion.chunk}. Keys are written in the contract's order.
+ * The JSON shapes, non-streaming and streaming, for one completion id: the {@code chat.completion}
+ * object and every {@code chat.completion.chunk}. Keys are written in OpenAI's order.
  * Immutable; thread-safe.
  */
 record ChatCompletions(String id, long created, String model, boolean includeUsage) {
@@ -22,7 +22,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return "chatcmpl-" + HexFormat.of().formatHex(bytes).substring(0, 29);
     }
 
-    /** The non-streaming answer (§7.3). */
+    /** The non-streaming answer. */
     ObjectNode completion(TurnOutcome outcome) {
         var body = head("chat.completion");
         var choice = body.putArray("choices").addObject().put("index", 0);
@@ -35,7 +35,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return body;
     }
 
-    /** The 502 body: the error envelope with the extra {@code hermes} key (§7.3). */
+    /** The 502 body: the error envelope with the extra {@code hermes} key ({@code completed}, {@code partial}, {@code failed}). */
     static ObjectNode hardFailure(TurnOutcome outcome) {
         var body = JSON.objectNode();
         body.putObject("error").put("message", outcome.errorText()).put("type", "server_error").putNull("param")

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code POST /v1/chat/completions}, in the contract's order (http-api §3, §7): admission (draining,
+ * {@code POST /v1/chat/completions}, in the pipeline's order: admission (draining,
  * model, concurrency cap) before the body, then session headers, then the body, then one agent run
  * answered as JSON or as a stream. A front-end's housekeeping request ({@link Housekeeping}) is
  * answered by one plain model call instead ({@link HousekeepingCall}, header
@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * on its own virtual thread.
  */
 final class ChatHandler implements HttpHandler {
-    /** The body fields of the idempotency fingerprint (http-api §13.1). */
+    /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("model", "provider", "model_options", "messages", "tools", "tool_choice", "stream");
     static final String PATH = "/v1/chat/completions";
     static final String HOUSEKEEPING_HEADER = "X-Hermes-Housekeeping";
@@ -174,7 +174,7 @@ final class ChatHandler implements HttpHandler {
     /** @param owner the caller's key name: the run, its session and its memory are that key's */
     private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, String owner) {
         var messages = new ArrayList<Message>();
-        // The stored transcript replaces the body history when the client names its session (§7.1).
+        // The stored transcript replaces the body history when the client names its session ({@code X-Hermes-Session-Id}).
         messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(owner, sessionId) : request.history());
         messages.add(request.turn());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
@@ -183,7 +183,7 @@ final class ChatHandler implements HttpHandler {
     }
 
     /**
-     * §14.2: the advertised name (or none) means the configured upstream model (null); another name is
+     * Model selection: the advertised name (or none) means the configured upstream model (null); another name is
      * sent upstream only with {@code provider} in the body or {@code model.direct_model_requests}, since
      * generic clients hard-code names such as {@code gpt-4o}. ({@code model.routes} aliases: not yet.)
      */
@@ -192,13 +192,13 @@ final class ChatHandler implements HttpHandler {
         return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
     }
 
-    /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text) (§2.4). */
+    /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text). */
     static String derivedSessionId(ChatRequest request) {
         return "api-" + IdempotencyCache.sha256Hex(request.systemText() + "\n" + request.firstUserText())
                 .substring(0, 16);
     }
 
-    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3). */
+    /** 503 draining, 503 model not configured, 429 at capacity (with retry hints). */
     static HttpStatusException rejected(RunRejectedException e) {
         return e.toApiError().exception();
     }

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One chat-completions request body after validation (http-api §7.1). Immutable.
+ * One chat-completions request body after validation. Immutable.
  *
  * @param model          the {@code model} string to echo in responses
  * @param stream         whether to answer with server-sent events

@@ -9,7 +9,7 @@ import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 
 /**
- * One streaming chat answer (http-api §7.4): the role chunk, then the run's events translated in
+ * One streaming chat answer: the role chunk, then the run's events translated in
  * arrival order (content chunks, tool progress), then the finish chunk, the optional usage chunk and
  * {@code [DONE]}. A client that leaves cancels the run. Confined to the handler's thread.
  */
@@ -64,7 +64,7 @@ final class ChatStream implements RunEventTranslator {
                 out.event(shapes.crashChunk(i.reason() == null ? "Interrupted" : i.reason()));
                 out.data("[DONE]");
             }
-            // Not shown on the chat wire (contract §7.4 has no frame for them).
+            // Not shown on the chat wire (it has no frame for them).
             case RunEvent.Started s -> { }
             case RunEvent.ReasoningDelta r -> { }
             case RunEvent.ApprovalRequested a -> { }

@@ -103,7 +103,7 @@ final class HousekeepingCall {
         return messages;
     }
 
-    /** The agent loop's words for an upstream failure (tools.md §2.9), so clients see one form. */
+    /** The agent loop's words for an upstream failure, so clients see one form. */
     private static String upstreamError(ModelException e) {
         var message = String.valueOf(e.getMessage());
         if (message.startsWith("Upstream model")) return message;

@@ -5,7 +5,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import java.util.regex.Pattern;
 
 /**
- * The validated session headers of one request (http-api §6). Either value is null when the
+ * The validated session headers of one request ({@code X-Hermes-Session-Id}, {@code X-Hermes-Session-Key}). Either value is null when the
  * header is absent or empty. Immutable.
  */
 record SessionHeaders(String sessionId, String sessionKey) {

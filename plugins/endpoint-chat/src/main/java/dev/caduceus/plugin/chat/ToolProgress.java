@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Tool-progress notices on a chat stream (http-api §7.4, issue 20): one {@code running} notice per
+ * Tool-progress notices on a chat stream (issue 20): one {@code running} notice per
  * announced call (it has an id and its name does not start with {@code _}) and one {@code completed}
  * notice for announced ids only, delivered in one of the {@link Mode}s. Confined to the stream's
  * thread.

@@ -10,7 +10,7 @@ import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
 
 /**
- * How one chat turn ended, in the terms the wire needs (http-api §7.3): the answer text, the stop
+ * How one chat turn ended, in the terms the wire needs: the answer text, the stop
  * reason that fixes {@code completed}/{@code partial}/{@code failed}, the error text and the usage.
  * Immutable.
  */

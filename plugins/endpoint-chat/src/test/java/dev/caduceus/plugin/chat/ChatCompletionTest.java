@@ -82,7 +82,7 @@ class ChatCompletionTest {
         chat.answers("ok");
         chat.post(CONVERSATION, "X-Hermes-Session-Key", "scope-1");
         var run = chat.lastRequest();
-        assertNull(run.model(), "other model names are ignored on chat (§14.2)");
+        assertNull(run.model(), "other model names are ignored on chat");
         assertEquals("Be brief.\nUse metric units.", run.instructions());
         assertEquals(List.of(Message.user("first question"), Message.assistant("first answer"),
                 Message.user("How many files?")), run.messages());

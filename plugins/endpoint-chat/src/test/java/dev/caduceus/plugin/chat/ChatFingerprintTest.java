@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.support.idempotency.IdempotencyCache;
 import org.junit.jupiter.api.Test;
 
-/** The chat fingerprint covers the §13.1 chat fields and ignores the rest. */
+/** The chat fingerprint covers the chat fields that make a request the same one and ignores the rest. */
 class ChatFingerprintTest {
     private static String fp(JsonNode body) {
         return IdempotencyCache.fingerprint(body, ChatHandler.FINGERPRINT_FIELDS, null, null);

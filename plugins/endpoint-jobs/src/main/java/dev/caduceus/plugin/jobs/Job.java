@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One job as stored (http-api §10.4), with the scheduler's own columns. Immutable; a change is made on
+ * One job as stored, with the scheduler's own columns. Immutable; a change is made on
  * a {@link Draft} and stored whole.
  *
  * @param owner         the name of the API key that created the job ({@code Caller#name()}); its

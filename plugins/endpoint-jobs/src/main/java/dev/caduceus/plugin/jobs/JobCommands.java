@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * What the HTTP routes do to jobs (http-api §10.1), on validated input: create, edit, pause,
+ * What the HTTP routes do to jobs, on validated input: create, edit, pause,
  * resume, run now, delete. Each change is one write transaction on the stored row, so it composes
  * with the scheduler's claims. A job is its creator's: every command but create acts only on a job
  * the {@link Caller} {@linkplain Caller#owns owns} and otherwise finds nothing, exactly as for an

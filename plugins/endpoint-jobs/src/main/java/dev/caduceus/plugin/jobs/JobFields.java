@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.caduceus.plugin.jobs.schedule.Schedule;
 import java.util.List;
 
-/** The validated fields of a create request (http-api §10.2). Immutable. */
+/** The validated fields of a create request. Immutable. */
 public record JobFields(String name, String scheduleText, String tz, Schedule schedule, String prompt,
                         Integer repeatTimes, String deliver, List<String> skills, String skill) {
     public JobFields {

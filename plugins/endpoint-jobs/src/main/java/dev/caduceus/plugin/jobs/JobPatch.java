@@ -4,7 +4,7 @@ import dev.caduceus.plugin.jobs.schedule.Schedule;
 import java.util.List;
 
 /**
- * The validated fields of a PATCH (http-api §10.1); null means "not sent". A new {@code schedule}
+ * The validated fields of a PATCH; null means "not sent". A new {@code schedule}
  * comes with the {@code scheduleText} and {@code tz} it was read with (a changed {@code tz} alone
  * re-reads the stored text). {@code skillSet} and {@code repeatSet} tell a sent null from an absent
  * key. Immutable.

@@ -24,7 +24,7 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
- * Fires due jobs (http-api §10.3, §10.4). Each {@link #tick} settles jobs whose run has ended, then
+ * Fires due jobs. Each {@link #tick} settles jobs whose run has ended, then
  * looks at every due job: a firing is <em>claimed</em> with one compare-and-set update
  * ({@link JobStore#claim}) before its run is submitted, so however many loops (or processes) tick
  * over one database, each firing starts at most one run. Runs are watched on virtual threads that

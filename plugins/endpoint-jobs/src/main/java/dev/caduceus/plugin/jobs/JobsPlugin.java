@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The jobs API and its scheduler: contributes the {@code jobs} family under {@code /api/jobs} and
- * ticks every second (http-api §10), firing due jobs as durable runs through the host's run service.
+ * ticks every second, firing due jobs as durable runs through the host's run service.
  * The first tick, after boot, also settles jobs whose run was live when the server last stopped
  * (the host marks those runs interrupted).
  *

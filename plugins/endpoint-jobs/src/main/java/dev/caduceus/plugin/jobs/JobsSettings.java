@@ -11,7 +11,7 @@ import java.time.ZoneId;
  *
  * @param defaultZone  {@code default_tz}: the zone of cron jobs and naive timestamps without a {@code tz}
  *                     (default: the JVM's zone, i.e. the server's)
- * @param tick         {@code tick}: how often due jobs are checked (1 s, http-api §10)
+ * @param tick         {@code tick}: how often due jobs are checked (1 s)
  * @param startTimeout how long a claimed firing may take to start its run before another loop
  *                     (or the next process) gives it up as failed; not a configuration key
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduled agent prompts (http-api §10): jobs stored in the plugin's own SQLite tables
+ * Scheduled agent prompts: jobs stored in the plugin's own SQLite tables
  * ({@link dev.caduceus.plugin.jobs.JobStore}), changed by HTTP through
  * {@link dev.caduceus.plugin.jobs.JobCommands} and fired by
  * {@link dev.caduceus.plugin.jobs.JobScheduler}, whose claim is one compare-and-set update so a firing

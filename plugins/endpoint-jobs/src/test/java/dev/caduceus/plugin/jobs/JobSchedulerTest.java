@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Firing, settling, the misfire rule, capacity, run-now, delete and the claim race (http-api §10.3, §10.4). */
+/** Firing, settling, the misfire rule, capacity, run-now, delete and the claim race. */
 class JobSchedulerTest {
     @TempDir Path dir;
     JobsFixture f;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The routes of http-api §10.1 and every validation rule of §10.2, with the flat error bodies. */
+/** Every jobs route and every create validation rule, with the flat error bodies. */
 class JobsApiTest {
     static final String INVALID_SCHEDULE = "'. Use 'every 2h', '30m', a cron expression like '0 9 * * *', or an ISO timestamp.";
 

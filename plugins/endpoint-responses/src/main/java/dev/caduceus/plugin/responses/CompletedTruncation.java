@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Set;
 
 /**
- * The size rules of the {@code response.completed} event only (http-api §8.4 item 7): string
+ * The size rules of the {@code response.completed} event only (it carries the whole output, so it is kept small): string
  * arguments {@code content}, {@code query}, {@code pattern}, {@code old_string}, {@code new_string}
  * longer than 500 chars become a marker, and tool output texts longer than 1000 chars are cut to
  * 500 plus a count. Stateless; returns copies.

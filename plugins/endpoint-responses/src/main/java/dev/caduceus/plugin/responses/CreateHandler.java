@@ -20,13 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * {@code POST /v1/responses}, in the contract's order (http-api §3, §8): admission (draining, model,
+ * {@code POST /v1/responses}, in the pipeline's order: admission (draining, model,
  * concurrency cap) before the body, then the session key header, the body, the chain, and one agent
  * run answered as a response object or as an event stream. The response, its run and its
  * {@code Idempotency-Key} belong to the calling key. Thread-safe; one call per request.
  */
 final class CreateHandler implements HttpHandler {
-    /** The body fields of the idempotency fingerprint (http-api §13.1). */
+    /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
             "model_options", "tools");
     static final String PATH = "/v1/responses";
@@ -109,7 +109,7 @@ final class CreateHandler implements HttpHandler {
         } catch (HttpStatusException e) {
             throw e; // 429/503 from start(): the contract's error, not a failed response
         } catch (RuntimeException e) {
-            // §8.3: an exception is still a 200 with status "failed" (and is never cached).
+            // An exception is still a 200 with status "failed" (and is never cached).
             result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO, "internal_error",
                     TurnOutput.INTERNAL_ERROR, List.of());
         }
@@ -132,7 +132,7 @@ final class CreateHandler implements HttpHandler {
         }
     }
 
-    /** 503 draining, 503 model not configured, 429 at capacity (§3, §13.3). */
+    /** 503 draining, 503 model not configured, 429 at capacity (with retry hints). */
     static HttpStatusException rejected(RunRejectedException e) {
         return e.toApiError().exception();
     }

@@ -4,7 +4,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code DELETE /v1/responses/{response_id}} (http-api §8.7): removes the response, its event journal
+ * {@code DELETE /v1/responses/{response_id}}: removes the response, its event journal
  * and every conversation name pointing to it. Another key's response is the 404 of an unknown id.
  * Thread-safe.
  */

@@ -9,8 +9,8 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * The fixed parts of one response object (http-api §8.3) and the JSON shapes of its items, keys in
- * the contract's order. Immutable; {@code metadata} is copied into every envelope.
+ * The fixed parts of one response object and the JSON shapes of its items, keys in
+ * OpenAI's order. Immutable; {@code metadata} is copied into every envelope.
  */
 record Envelope(String id, long createdAt, String model, String instructions, String previousResponseId,
                 ObjectNode metadata) {
@@ -69,13 +69,13 @@ record Envelope(String id, long createdAt, String model, String instructions, St
                 .put("arguments", arguments).put("call_id", callId);
     }
 
-    /** Non-streaming form: {@code output} is the raw result string (§8.2). */
+    /** Non-streaming form: {@code output} is the raw result string. */
     static ObjectNode functionCallOutput(String id, String callId, String output) {
         return JSON.objectNode().put("id", id).put("type", "function_call_output").put("status", "completed")
                 .put("call_id", callId).put("output", output);
     }
 
-    /** Streaming form: {@code output} is {@code [{"type":"input_text","text":…}]} (§8.2, §8.4). */
+    /** Streaming form: {@code output} is {@code [{"type":"input_text","text":…}]}. */
     static ObjectNode streamedCallOutput(String id, String callId, String text) {
         var item = JSON.objectNode().put("id", id).put("type", "function_call_output").put("call_id", callId);
         item.putArray("output").addObject().put("type", "input_text").put("text", text);

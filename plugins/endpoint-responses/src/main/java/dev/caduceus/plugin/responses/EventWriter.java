@@ -6,7 +6,7 @@ import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 
 /**
- * Writes Responses events (http-api §8.4): {@code event: <type>} plus
+ * Writes Responses events: {@code event: <type>} plus
  * {@code {"type":…, fields…, "sequence_number":N}}, numbering from {@code firstSeq}. Each frame is
  * appended to the journal first (when there is one), so a replay sees what the client may have
  * missed. Frames numbered {@code <= skipThrough} are counted but not written (replay cursors).

@@ -11,7 +11,7 @@ import java.util.List;
  * per user, system or developer message ({@code input_text} / {@code input_image} parts), and for
  * the earlier turns of a chain the assistant {@code message} ({@code output_text}), one
  * {@code function_call} per tool call and one {@code function_call_output} per tool result, as in
- * {@code output} (http-api §8.2).
+ * {@code output}.
  *
  * <p>The transcript keeps messages, not item ids, so ids are derived from the response id and the
  * item's position in this list: {@code msg_<hex>_<n>}, {@code fc_<hex>_<n>}, {@code fco_<hex>_<n>}

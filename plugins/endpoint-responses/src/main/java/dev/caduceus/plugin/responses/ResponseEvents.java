@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.http.ClientGoneException;
 
 /**
- * The fields of each Responses stream event (http-api §8.4), and the synthesis of a whole event
- * sequence from a stored response object (§8.7 replay of a response that was not streamed).
+ * The fields of each Responses stream event, and the synthesis of a whole event
+ * sequence from a stored response object (the replay of a response that was not streamed).
  * Stateless.
  */
 final class ResponseEvents {
@@ -77,7 +77,7 @@ final class ResponseEvents {
     }
 
     /**
-     * The §8.4 sequence for a stored response: created, in_progress, each item added and done (one
+     * The stream sequence for a stored response: created, in_progress, each item added and done (one
      * delta with the whole text for the message), then the terminal event for its status
      * ({@code response.incomplete} for anything not completed or failed).
      */

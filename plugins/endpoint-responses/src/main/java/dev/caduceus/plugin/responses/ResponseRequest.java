@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One {@code POST /v1/responses} body after validation (http-api §8.1). Immutable.
+ * One {@code POST /v1/responses} body after validation. Immutable.
  *
  * @param model              the {@code model} string to echo
  * @param stream             answer with server-sent events
@@ -29,7 +29,7 @@ import java.util.Locale;
  * @param truncateAuto       {@code truncation: "auto"}: only the last 100 history messages are sent
  * @param metadata           {@code metadata} to echo and store
  * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
- * @param body               the raw body, for the idempotency fingerprint and §14.2
+ * @param body               the raw body, for the idempotency fingerprint and model selection
  */
 record ResponseRequest(String model, boolean stream, boolean store, List<Message> input, String instructions,
                        String previousResponseId, String conversation, List<Message> explicitHistory,
@@ -81,7 +81,7 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
                 messages.add(message("user", ContentNormalizer.normalize(item, "input[" + i + "]")));
             } else if (item.isObject()) {
                 var type = item.path("type").asText("message");
-                if (!type.equals("message")) continue; // function_call, reasoning, …: skipped (§8.1)
+                if (!type.equals("message")) continue; // function_call, reasoning, …: skipped
                 var role = item.path("role").isTextual() ? item.get("role").asText().trim().toLowerCase(Locale.ROOT)
                         : "user";
                 messages.add(message(role.isEmpty() ? "user" : role,

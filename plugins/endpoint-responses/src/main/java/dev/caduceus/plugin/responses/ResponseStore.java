@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The SQLite response store (http-api §8.6): responses, their transcripts as chain messages
+ * The SQLite response store: responses, their transcripts as chain messages
  * ({@link ChainMessages}), conversation names, and the event journals of streamed responses. Writes evict the least recently used rows
  * beyond {@code maxStored}; removing a response also removes its journal and every name pointing to
  * it; a row that no longer parses is dropped on read. Every response belongs to the key that created
@@ -101,7 +101,7 @@ final class ResponseStore {
             response = new StoredResponse(id, (String) v[7], object, (String) v[1], (String) v[2], ((Integer) v[3]) != 0,
                     (Long) v[4], position);
         } catch (Exception e) {
-            drop(id); // a corrupt row is dropped (§8.6); the chain restarts from nothing
+            drop(id); // a corrupt row is dropped; the chain restarts from nothing
             return Optional.empty();
         }
         db.write(sql -> sql.update(
@@ -168,11 +168,11 @@ final class ResponseStore {
 
     /**
      * Boot recovery, before any request: a response still {@code in_progress} was being streamed
-     * when an earlier process died (a {@code kill -9} skips the disconnect snapshot, §8.5), and
+     * when an earlier process died (a {@code kill -9} skips the disconnect snapshot), and
      * would read {@code in_progress} forever. Each becomes {@code incomplete}, as a client that left
      * would have left it, with its unfinished items {@code incomplete} too; like runs that become
      * {@code interrupted}. Its journal stays as it is, so a replay ends with the synthetic
-     * {@code response.incomplete} (§8.7). Returns the ids recovered.
+     * {@code response.incomplete}. Returns the ids recovered.
      *
      * <p>The status lives only inside the envelope, so candidates are found with a text match (one
      * pass over the table, once per start) and confirmed on the parsed envelope's own status.
@@ -188,7 +188,7 @@ final class ResponseStore {
                     if (!(json.readTree(row[1]) instanceof ObjectNode object)) continue;
                     envelope = object;
                 } catch (Exception e) {
-                    continue; // a corrupt row is dropped on its next read (§8.6)
+                    continue; // a corrupt row is dropped on its next read
                 }
                 if (!"in_progress".equals(envelope.path("status").asText())) continue;
                 envelope.put("status", "incomplete");

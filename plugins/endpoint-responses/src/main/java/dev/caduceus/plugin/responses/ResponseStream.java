@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One streamed response (http-api §8.4, §8.5): created and in_progress, the run's tool calls and text
+ * One streamed response, stored as it goes when {@code store} is set: created and in_progress, the run's tool calls and text
  * as output items, then exactly one terminal event. Text is coalesced by {@link TextBatch}; every
  * frame goes to the journal and snapshots go to the store when {@code store} is set (null otherwise).
  * A client that leaves cancels the run and leaves an {@code incomplete} snapshot. Confined to the
@@ -91,7 +91,7 @@ final class ResponseStream implements RunEventTranslator {
                     ? "Agent did not complete (" + reason(f.stopReason()) + ")" : f.message(), f.usage());
             case RunEvent.Cancelled c -> cancelled(c.reason(), c.usage());
             case RunEvent.Interrupted i -> cancelled(i.reason(), Usage.ZERO);
-            // Not shown on the Responses wire (§8.4 has no frame for them).
+            // Not shown on the Responses wire (it has no frame for them).
             case RunEvent.Started s -> { }
             case RunEvent.ReasoningDelta r -> { }
             case RunEvent.ApprovalRequested a -> { }
@@ -144,7 +144,7 @@ final class ResponseStream implements RunEventTranslator {
     private void toolFinished(RunEvent.ToolCallFinished f) throws ClientGoneException {
         flush();
         var index = openCalls.remove(f.callId());
-        if (index == null) return; // unmatched completions are dropped (§8.4)
+        if (index == null) return; // unmatched completions are dropped
         var call = items.get(index).deepCopy().put("status", "completed");
         items.set(index, call);
         writer.emit("response.output_item.done", ResponseEvents.item(index, call.deepCopy()));
@@ -231,7 +231,7 @@ final class ResponseStream implements RunEventTranslator {
     }
 
     /**
-     * Server-side cancellation: the snapshot is {@code incomplete} (§8.4), but a live stream never
+     * Server-side cancellation: the snapshot is {@code incomplete}, but a live stream never
      * sends {@code response.incomplete}, so the client gets {@code response.failed}.
      */
     private void cancelled(String reason, Usage usage) throws ClientGoneException {
@@ -248,7 +248,7 @@ final class ResponseStream implements RunEventTranslator {
         if (!ended) saveIncomplete();
     }
 
-    /** Emitted items plus a message item holding the text so far (§8.4). */
+    /** Emitted items plus a message item holding the text so far. */
     private void saveIncomplete() {
         if (messageId != null && items.get(messageIndex).path("status").asText().equals("in_progress"))
             items.set(messageIndex, Envelope.message(messageId, "incomplete", text.toString()));
@@ -278,7 +278,7 @@ final class ResponseStream implements RunEventTranslator {
         }
     }
 
-    /** The emitted tool (and reasoning) items in emission order, then the message item (§8.4 item 7). */
+    /** The emitted tool (and reasoning) items in emission order, then the message item, as {@code response.completed} lists them. */
     private ArrayNode output() {
         var output = Envelope.JSON.arrayNode();
         for (int i = 0; i < items.size(); i++) if (i != messageIndex) output.add(items.get(i).deepCopy());

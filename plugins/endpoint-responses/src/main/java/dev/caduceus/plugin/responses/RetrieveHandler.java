@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * {@code GET /v1/responses/{response_id}} (http-api §8.7): the stored response object, or with
+ * {@code GET /v1/responses/{response_id}}: the stored response object, or with
  * {@code ?stream=true} a best-effort replay of its events after {@code starting_after}: the journal of
  * a streamed response (continued live while this process still streams it, else closed with a
  * synthetic {@code response.incomplete}), or events synthesized from the stored object. Another

@@ -4,10 +4,10 @@ import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 
 /**
- * The validated session headers of one request (http-api §6). Either value is null when the
+ * The validated session headers of one request. Either value is null when the
  * header is absent or empty. Immutable. Copied from endpoint-chat with one change: Responses ignore
- * {@code X-Hermes-Session-Id} (§6), so it is not validated; its value only enters the idempotency
- * fingerprint (§13.1).
+ * {@code X-Hermes-Session-Id}, so it is not validated; its value only enters the idempotency
+ * fingerprint.
  */
 record SessionHeaders(String sessionId, String sessionKey) {
     static final String SESSION_ID = "X-Hermes-Session-Id";

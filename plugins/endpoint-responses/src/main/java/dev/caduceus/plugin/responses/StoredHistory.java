@@ -6,12 +6,12 @@ import java.util.Optional;
 
 /**
  * The store's conversations for other endpoint families ({@code previous_response_id} on
- * {@code POST /v1/runs}, http-api §9.1), read exactly as {@link TurnResolver} reads a
+ * {@code POST /v1/runs}), read exactly as {@link TurnResolver} reads a
  * {@code previous_response_id} chain without truncation: the stored response, then its whole
  * transcript (every earlier turn plus its own input and output) in one range query. A response that
  * is not stored, was removed, is another key's (the admin key {@value Caller#ADMIN} loads any), or
  * whose transcript is gone or corrupt is empty, as it is a 404 there.
- * Reading refreshes the response's access tick (§8.6). Thread-safe.
+ * Reading refreshes the response's access tick (for least-recently-used eviction). Thread-safe.
  */
 final class StoredHistory implements ResponseHistory {
     private final ResponseStore store;

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One row of the response store (http-api §8.6), without its transcript (read separately with
+ * One row of the response store, without its transcript (read separately with
  * {@link ResponseStore#history}). Immutable; the envelope is never modified after construction
  * (callers copy it before changing it).
  *

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The 50 ms text batching of a Responses stream (http-api §8.4 item 5, §16): wraps the run's
+ * The 50 ms text batching of a Responses stream (a tool event flushes the batch first): wraps the run's
  * subscription so that {@link dev.caduceus.spi.http.EventStream#pump} wakes up when a batch is due,
  * and sends it through the stream before waiting on. A failed send ends the subscription; the stream
  * then reads {@link #clientGone()}. Confined to the stream's thread.

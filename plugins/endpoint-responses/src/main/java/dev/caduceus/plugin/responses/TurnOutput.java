@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A finished turn in the non-streaming wire terms (http-api §8.2, §8.3): the output items in
+ * A finished turn in the non-streaming wire terms: the output items in
  * transcript order, whether the response failed, and the messages it adds to the transcript.
  * Stateless.
  */
@@ -17,7 +17,7 @@ final class TurnOutput {
 
     private TurnOutput() {}
 
-    /** Failed, or no final text (§8.3). */
+    /** Failed, or no final text: the response's status is {@code failed}. */
     static boolean failed(RunResult result) {
         return result.stopReason().failed() || result.output() == null || result.output().isBlank();
     }

@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Resolves a request against the store (http-api §8.1): history is explicit
+ * Resolves a request against the store: history is explicit
  * {@code conversation_history} &gt; the chain ({@code previous_response_id} or the conversation's
  * latest response) &gt; none; instructions and the session id are inherited from the chain. The
  * history is one range query of the chain store whatever the chain's length (with
@@ -87,7 +87,7 @@ final class TurnResolver {
     }
 
     /**
-     * §14.2: the advertised name (or none) means the configured upstream model (null); another name is
+     * Model selection: the advertised name (or none) means the configured upstream model (null); another name is
      * sent upstream only with {@code provider} in the body or {@code model.direct_model_requests}.
      * ({@code model.routes} aliases: not yet, as in endpoint-chat.)
      */

@@ -1,5 +1,5 @@
 /**
- * {@code /v1/responses} (http-api §8): validates the OpenAI Responses request, resolves its chain
+ * {@code /v1/responses}: validates the OpenAI Responses request, resolves its chain
  * from the store (a turn appends only its own messages to a chain shared along the conversation and
  * reads its history with one range query, so turn N writes what turn 1 does), runs one
  * agent turn and answers with a response object or an event stream; GET, DELETE and event replay.

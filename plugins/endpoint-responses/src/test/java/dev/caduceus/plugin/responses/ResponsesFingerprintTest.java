@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.support.idempotency.IdempotencyCache;
 import org.junit.jupiter.api.Test;
 
-/** The Responses fingerprint covers the §13.1 Responses fields and ignores the rest. */
+/** The Responses fingerprint covers the Responses fields that make a request the same one and ignores the rest. */
 class ResponsesFingerprintTest {
     private static String fp(JsonNode body) {
         return IdempotencyCache.fingerprint(body, CreateHandler.FINGERPRINT_FIELDS, null, null);

@@ -8,10 +8,10 @@ import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import java.util.Locale;
 
 /**
- * The body of {@code POST /v1/runs/{run_id}/approval} (http-api §9.4) as an {@link ApprovalAnswer}:
+ * The body of {@code POST /v1/runs/{run_id}/approval} as an {@link ApprovalAnswer}:
  * {@code choice} case-insensitive {@code once}, {@code session}, {@code always} or {@code deny}
  * ({@code approve}, {@code approved} and {@code allow} mean {@code once}); {@code all} or
- * {@code resolve_all} (§2.1 flags) answer every pending request; {@code request_id} (a non-blank
+ * {@code resolve_all} (flags: booleans or yes/no words) answer every pending request; {@code request_id} (a non-blank
  * string of at most 256 chars) targets one. Stateless.
  */
 final class ApprovalBody {

@@ -7,7 +7,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code POST /v1/runs/{run_id}/approval} (http-api §9.4): validates the answer (400s), hands it to
+ * {@code POST /v1/runs/{run_id}/approval}: validates the answer (400s), hands it to
  * the host and maps what it did: resolved → 200 {@code hermes.run.approval_response}; no such run →
  * 404; not live → 409 {@code approval_not_active}; nothing pending → 409
  * {@code approval_not_pending}; unknown {@code request_id} → 400 {@code invalid_approval_request}.

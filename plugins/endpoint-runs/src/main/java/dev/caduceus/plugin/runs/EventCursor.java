@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Where an events subscriber resumes (http-api §9.3): the {@code Last-Event-ID} header or
+ * Where an events subscriber resumes: the {@code Last-Event-ID} header or
  * {@code ?after=N}; with both the larger wins; neither (or an empty header) means 0, from the first
  * event. A value that is not a non-negative integer is a 400 {@code invalid_event_cursor}.
  * Stateless.

@@ -11,7 +11,7 @@ import dev.caduceus.spi.http.HttpHandler;
 import java.time.Duration;
 
 /**
- * {@code GET /v1/runs/{run_id}/events} (http-api §9.3): replays the run's journal after the cursor,
+ * {@code GET /v1/runs/{run_id}/events}: replays the run's journal after the cursor,
  * then follows the live tail, and ends with {@code : stream closed} after the terminal event. Any
  * number of subscribers; a client that leaves only ends its own stream, never the run.
  *

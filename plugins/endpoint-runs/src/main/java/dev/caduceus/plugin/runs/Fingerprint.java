@@ -6,7 +6,7 @@ import dev.caduceus.support.idempotency.IdempotencyCache;
 import java.util.ArrayList;
 
 /**
- * The request fingerprint stored with a durable idempotency key (http-api §13.2): lowercase hex
+ * The request fingerprint stored with a durable idempotency key: lowercase hex
  * sha256 of the canonical JSON of {@code {"body": <request body>, "session_key": <header or "">}},
  * canonical meaning object keys sorted at every depth and no whitespace. The same body in another
  * memory scope is another request. Stateless.

@@ -4,7 +4,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import java.util.Optional;
 
 /**
- * The durable {@code Idempotency-Key} of a run submission (http-api §13.2): 1–255 visible ASCII
+ * The durable {@code Idempotency-Key} of a run submission: 1–255 visible ASCII
  * characters (33–126), else 400 {@code invalid_idempotency_key}. A header sent empty is invalid, not
  * absent. Stateless.
  */

@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.Base64;
 
 /**
- * A position in the run list (http-api §9.2): the opaque {@code cursor} is base64 of
+ * A position in the run list: the opaque {@code cursor} is base64 of
  * {@code "<created_at float seconds>:<run_id>"} of the last run of a page. Written URL-safe without
  * padding so it survives a query string unencoded; read in either alphabet, with or without padding
  * (and with a {@code +} that a query decoder turned into a space). Immutable.

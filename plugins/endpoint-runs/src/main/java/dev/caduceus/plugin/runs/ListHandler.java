@@ -6,7 +6,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code GET /v1/runs} (http-api §9.2): one page of run status objects, newest first, with
+ * {@code GET /v1/runs}: one page of run status objects, newest first, with
  * {@code has_more} and the {@code next_cursor} of its last run (null on the last page). Thread-safe.
  */
 final class ListHandler implements HttpHandler {

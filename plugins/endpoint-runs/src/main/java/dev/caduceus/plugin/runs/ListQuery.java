@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The query of {@code GET /v1/runs} (http-api §9.2) as a {@link RunQuery}: {@code status} (wire
+ * The query of {@code GET /v1/runs} as a {@link RunQuery}: {@code status} (wire
  * names, a comma list and/or repeated), {@code session_id}, {@code job_id}, {@code limit} (1–100,
  * default 20) and {@code cursor}. Each bad value is its own 400. Stateless.
  */

@@ -4,8 +4,8 @@ import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpStatusException;
 
 /**
- * The runs family's error answers that several routes share (http-api §9, §17). Every 409 carries
- * {@code x-should-retry: false} (§13.3): the platform adds it only to 500s, and the OpenAI SDKs retry
+ * The runs family's error answers that several routes share. Every 409 carries
+ * {@code x-should-retry: false}: the platform adds it only to 500s, and the OpenAI SDKs retry
  * a 409 otherwise. Stateless.
  */
 final class RunErrors {

@@ -11,7 +11,7 @@ import dev.caduceus.spi.http.EventStream;
 import java.util.Locale;
 
 /**
- * Translates journal entries into the runs API's frames (http-api §9.3): an {@code id: <seq>} line
+ * Translates journal entries into the runs API's frames: an {@code id: <seq>} line
  * and one unnamed {@code data:} object {@code {"event", "run_id", "timestamp", "seq", …}} with the
  * catalogue's extra fields. {@code Started} and {@code UsageReported} have no frame (the host does
  * not journal them for durable runs; skipping them keeps a replay honest if it ever does).
@@ -63,7 +63,7 @@ final class RunEventFrames implements RunEventTranslator {
         return frame;
     }
 
-    /** The approval payload of §9.4 plus {@code choices}: the frame's body and a waiting run's {@code approval}. */
+    /** The approval payload (command, pattern keys, description, what may be allowed, request id) plus {@code choices}: the frame's body and a waiting run's {@code approval}. */
     static ObjectNode approvalPayload(RunEvent.ApprovalRequested a) {
         var frame = JsonNodeFactory.instance.objectNode();
         frame.put("command", a.command()).put("pattern_key", a.patternKey());
@@ -77,7 +77,7 @@ final class RunEventFrames implements RunEventTranslator {
         return frame;
     }
 
-    /** The answer as a wire choice; a timeout is a {@code deny} (§9.4). */
+    /** The answer as a wire choice; a timeout is a {@code deny}. */
     private static String choice(RunEvent.ApprovalResolved a) {
         if (a.timedOut() || "timed_out".equalsIgnoreCase(a.choice())) return "deny";
         return a.choice() == null ? null : a.choice().toLowerCase(Locale.ROOT);

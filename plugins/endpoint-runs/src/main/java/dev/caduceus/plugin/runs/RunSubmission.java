@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * One {@code POST /v1/runs} body after validation (http-api §9.1). Immutable.
+ * One {@code POST /v1/runs} body after validation. Immutable.
  *
  * @param input              the turn input: the normalized content of {@code input} (a string, or the
  *                           last array element's {@code content}); never without visible payload
@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param previousResponseId {@code previous_response_id}, or null
  * @param sessionId          {@code session_id}, or null
  * @param model              the {@code model} string as sent, or null
- * @param provider           the {@code provider} string as sent, or null (recorded only, §14.2)
+ * @param provider           the {@code provider} string as sent, or null (recorded only: there is one upstream)
  * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
  */
 record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<Message> explicitHistory,
@@ -87,7 +87,7 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         return messages;
     }
 
-    /** {@code conversation_history}: null when absent; entries need both {@code role} and {@code content} (§8.1). */
+    /** {@code conversation_history}: null when absent; entries need both {@code role} and {@code content}, as in Responses. */
     private static List<Message> history(JsonNode node) {
         if (node == null || node.isNull()) return null;
         if (!node.isArray())

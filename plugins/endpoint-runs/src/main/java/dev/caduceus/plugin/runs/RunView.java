@@ -7,8 +7,8 @@ import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.message.Usage;
 
 /**
- * A run's status object, {@code "object": "hermes.run"} (http-api §9.2), built from the host's
- * {@link RunRecord}, keys in the contract's order: the fields every run has, then {@code last_event}
+ * A run's status object, {@code "object": "hermes.run"} built from the host's
+ * {@link RunRecord}, keys in a fixed order: the fields every run has, then {@code last_event}
  * after the first event, {@code output} and {@code usage} when completed, {@code error} when failed
  * or interrupted, {@code pending_steer} and {@code approval} when present, then {@code job_id} and
  * {@code last_seq}. Stateless.

@@ -7,7 +7,7 @@ import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.http.Routes;
 
 /**
- * The {@code runs} family: every route of http-api §9 under {@code /v1/runs}, named as
+ * The {@code runs} family: every runs route under {@code /v1/runs}, named as
  * {@code /v1/capabilities} lists them, and the family's capability flags. Immutable; its handlers
  * are thread-safe.
  */

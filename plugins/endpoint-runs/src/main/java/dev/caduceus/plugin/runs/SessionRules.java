@@ -5,7 +5,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import java.util.regex.Pattern;
 
 /**
- * The session inputs of a run submission (http-api §6): the {@code X-Hermes-Session-Key} header
+ * The session inputs of a run submission: the {@code X-Hermes-Session-Key} header
  * (validated, echoed) and the body's {@code session_id}, which takes the rules of the session id
  * header because it becomes the transcript scope and the tools' task id. {@code X-Hermes-Session-Id}
  * is ignored on runs and never read. Stateless.

@@ -4,7 +4,7 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
-/** {@code GET /v1/runs/{run_id}} (http-api §9.2): the run's status object, or 404. Thread-safe. */
+/** {@code GET /v1/runs/{run_id}}: the run's status object, or 404. Thread-safe. */
 final class StatusHandler implements HttpHandler {
     private final PlatformContext ctx;
 

@@ -8,7 +8,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code POST /v1/runs/{run_id}/steer} (http-api §9.5): queues guidance for a running run and maps
+ * {@code POST /v1/runs/{run_id}/steer}: queues guidance for a running run and maps
  * the host's answer: accepted → 200 {@code hermes.run.steer}; no such run → 404; status not exactly
  * {@code running} → 409 {@code run_not_accepting_steer}; refused → 409 {@code steer_not_accepted};
  * the host failing → 500 {@code steer_failed} (the exception is logged, never shown). Thread-safe.

@@ -5,7 +5,7 @@ import dev.caduceus.support.wire.ContentNormalizer;
 import java.util.List;
 
 /**
- * The guidance of {@code POST /v1/runs/{run_id}/steer} (http-api §9.5): the first of {@code input},
+ * The guidance of {@code POST /v1/runs/{run_id}/steer}: the first of {@code input},
  * {@code message} and {@code text} that holds non-blank text, as a string or a text-part array
  * (text parts joined with {@code \n}, other parts dropped); trimmed and cut at 65,536 chars. None
  * is a 400 {@code invalid_steer_input}. Stateless.

@@ -6,7 +6,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code POST /v1/runs/{run_id}/stop} (http-api §9.6): asks a live run to stop; the body is ignored
+ * {@code POST /v1/runs/{run_id}/stop}: asks a live run to stop; the body is ignored
  * (never read, so even malformed JSON is fine). A run that is not live is a 404, as in Hermes.
  * Thread-safe.
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns a validated submission into the {@link RunRequest} the host runs (http-api §9.1):
+ * Turns a validated submission into the {@link RunRequest} the host runs:
  * <ul>
  *   <li>history: {@code conversation_history} &gt; the {@code previous_response_id} chain &gt; the
  *       earlier {@code input} elements;</li>
@@ -18,7 +18,7 @@ import java.util.Optional;
  *       host, which uses the run id;</li>
  *   <li>the chain comes from the Responses store when a plugin contributes one
  *       ({@code ctx.service(ResponseHistory.class)}); an unknown id, or no store, is ignored;</li>
- *   <li>model (§14.2): absent or the advertised name means the configured upstream model; any other
+ *   <li>model: absent or the advertised name means the configured upstream model; any other
  *       name is sent upstream (a bare {@code model} is honored on runs); {@code model.routes}
  *       aliases are not supported yet, as in chat and Responses.</li>
  * </ul>

@@ -9,7 +9,7 @@ import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 
 /**
- * {@code POST /v1/runs} (http-api §9.1, §13.2), in the contract's order: every 400 first (session
+ * {@code POST /v1/runs} in the pipeline's order: every 400 first (session
  * key, idempotency key, body), then {@code Runs.submit}, which looks the key up (replay or 409
  * conflict) and only then checks admission (503 draining or no model, 429 at the cap), so a replay
  * answers even at the cap. A new run is 202 {@code started}; a replay is 202 with the run's current
@@ -28,7 +28,7 @@ final class SubmitHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         try {
-            ctx.runs().checkReady(); // draining and no model answer before the body is read (§3 steps 5-6)
+            ctx.runs().checkReady(); // draining and no model answer before the body is read
         } catch (RunRejectedException e) {
             throw e.toApiError().exception();
         }

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.regex.Pattern;
 
 /**
- * Run times on the wire (http-api §2.4): float unix seconds with millisecond precision, written
+ * Run times on the wire: float unix seconds with millisecond precision, written
  * with exactly three decimals ({@code 1767225640.551}), never in exponent form. Stateless.
  */
 final class UnixSeconds {

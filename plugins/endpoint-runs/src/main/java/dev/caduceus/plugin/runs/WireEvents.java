@@ -3,8 +3,8 @@ package dev.caduceus.plugin.runs;
 import java.util.Map;
 
 /**
- * The runs API's event names (http-api §9.3) and the map from the journal's logical event names
- * (and the host's {@code stopping} marker) to them, for {@code last_event} (§9.2). Stateless.
+ * The runs API's event names and the map from the journal's logical event names
+ * (and the host's {@code stopping} marker) to them, for {@code last_event} of the status object. Stateless.
  */
 final class WireEvents {
     static final String MESSAGE_DELTA = "message.delta";

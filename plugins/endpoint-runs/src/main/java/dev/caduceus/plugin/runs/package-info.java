@@ -1,5 +1,5 @@
 /**
- * {@code /v1/runs} (http-api §9): validates run submissions into a {@code RunRequest} and hands them
+ * {@code /v1/runs}: validates run submissions into a {@code RunRequest} and hands them
  * to the host's durable run service ({@code Runs.submit}, journaled, with the durable
  * {@code Idempotency-Key}), then translates what the host keeps — status records, the event journal,
  * approval, steer and stop outcomes — into the contract's JSON and server-sent events. It keeps no

@@ -12,7 +12,7 @@ import dev.caduceus.testkit.RecordingEventStream;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** One frame per catalogue entry of §9.3, as the host writes it. */
+/** One frame per runs event type, as the host writes it. */
 class RunEventFramesTest {
     static final String RUN = "run_4b8f0c00000000000000000000000000";
     static final Instant AT = Instant.parse("2026-01-01T00:00:15.882Z");

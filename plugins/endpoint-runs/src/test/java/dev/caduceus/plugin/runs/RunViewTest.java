@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code GET /v1/runs/{run_id}} and the status object of §9.2. */
+/** {@code GET /v1/runs/{run_id}} and the run status object. */
 class RunViewTest {
     static final String ID = "run_4b8f0c00000000000000000000000000";
     static final Instant CREATED = Instant.parse("2026-01-01T00:00:00.114Z");

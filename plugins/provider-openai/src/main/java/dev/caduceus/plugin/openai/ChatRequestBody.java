@@ -9,7 +9,7 @@ import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelRequest;
 
 /**
- * Builds the {@code POST /chat/completions} body of tools.md §2.3 from a {@link ModelRequest} and the
+ * Builds the {@code POST /chat/completions} body (messages, tools sorted by name, {@code tool_choice: auto}, streaming with usage, and the optional settings) from a {@link ModelRequest} and the
  * host's {@link ModelSettings}. Stateless; thread-safe.
  */
 final class ChatRequestBody {

@@ -8,7 +8,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The upstream connection settings this provider reads from the {@code model} section. {@link #toString()} never shows
+ * The upstream connection settings this provider reads from the {@code model} section (base URL,
+ * key, model name, timeout and call options). {@link #toString()} never shows
  * the API key. Immutable (never mutate {@code extraBody}).
  *
  * @param baseUrl       upstream base URL including {@code /v1}; {@code https://api.openai.com/v1} when

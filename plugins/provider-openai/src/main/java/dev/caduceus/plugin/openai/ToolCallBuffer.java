@@ -12,13 +12,13 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Assembles streamed {@code delta.tool_calls[]} fragments into whole calls (tools.md §2.3): grouped by
+ * Assembles streamed {@code delta.tool_calls[]} fragments into whole calls: grouped by
  * {@code index}, the first {@code id} and {@code function.name} win, {@code function.arguments}
  * fragments are concatenated. A missing id becomes {@code call_} + 24 hex.
  *
  * <p>Arguments that are not a JSON object still produce a call, whose arguments are
  * {@code {"__invalid_arguments__": "<raw text>", "__error__": "<parser message>"}}, so the runtime can
- * answer the model with the dispatch error of tools.md §3.3 instead of failing the turn. An empty
+ * answer the model with an "Invalid arguments" tool message instead of failing the turn. An empty
  * arguments string means {@code {}}. One instance per model call; not thread-safe.
  */
 final class ToolCallBuffer {

@@ -30,7 +30,7 @@ final class ToolsJson {
         this.json = json;
     }
 
-    /** The specs as the JSON array of tools.md §2.3, sorted by name. */
+    /** The specs as the request's {@code tools} array of {@code {"type":"function","function":{…}}}, sorted by name. */
     RawValue of(List<ToolSpec> specs) {
         var key = new Key(specs);
         var cached = cache.get(key);

@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.util.Set;
 
 /**
- * Turns upstream failures into {@link ModelException}s with the retry verdict of tools.md §2.9:
+ * Turns upstream failures into {@link ModelException}s with a retry verdict:
  * statuses 408, 409, 429, 500, 502, 503, 504, transport failures, timeouts and answers without
  * {@code choices} are retryable, but nothing is once output of the call has reached the sink (the
  * client already saw it). Messages are redacted of the API key and cut to {@value #MAX_MESSAGE} chars.

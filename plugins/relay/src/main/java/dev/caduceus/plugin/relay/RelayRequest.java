@@ -9,7 +9,7 @@ import dev.caduceus.spi.agent.RunRequest;
 import java.net.http.HttpRequest;
 
 /**
- * The remote request of one turn (contract §15 rules 1 and 2): the streaming chat-completions body with
+ * The remote request of one turn: the streaming chat-completions body with
  * the full message list, and the headers. Never {@code X-Hermes-Session-Id}: the remote would replace
  * the sent history with its own stored copy.
  */
@@ -57,7 +57,7 @@ final class RelayRequest {
 
     /**
      * Puts {@code content}: a string when the message is all text ({@code null} for an assistant
-     * message that only calls tools), else the canonical part list with its images (§7.2).
+     * message that only calls tools), else the canonical part list with its images.
      */
     static void content(ObjectNode out, Message m) {
         boolean onlyText = m.content().stream().allMatch(p -> p instanceof ContentPart.Text);

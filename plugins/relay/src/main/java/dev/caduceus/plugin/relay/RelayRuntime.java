@@ -21,7 +21,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The {@code relay} runtime (contract §15): each agent turn runs on the remote server. A turn with an
+ * The {@code relay} runtime: each agent turn runs on the remote server. A turn with an
  * approval channel (runs, job runs) runs on the remote's runs API ({@link RunsTurn}), so the
  * remote's approval requests reach the front's run and a stop reaches the remote's run; a remote
  * that has no runs API ({@code POST /v1/runs} answers 404 or 405) is remembered, once per runtime,
@@ -80,7 +80,7 @@ final class RelayRuntime implements AgentRuntime, AutoCloseable {
         return chat(request, context);
     }
 
-    /** One streaming chat completion (§15 rules 1 to 5). */
+    /** One streaming chat completion: request, headers, events back, failures, cancellation. */
     private RunResult chat(RunRequest request, RunContext context) throws Exception {
         var turn = new RemoteTurn(json, context);
         try (var call = RemoteCall.send(http(), RelayRequest.build(settings, json, request), context.cancellation(),

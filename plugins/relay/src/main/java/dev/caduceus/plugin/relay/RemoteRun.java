@@ -14,7 +14,7 @@ import java.util.function.BiConsumer;
 
 /**
  * The parsing state of one turn run on the remote's runs API: the lines of its event stream
- * (http-api §9.3, possibly over several connections) in, the front's run events out.
+ * (possibly over several connections) in, the front's run events out.
  * {@code message.delta} → text delta, {@code reasoning.available} → reasoning delta,
  * {@code tool.started}/{@code tool.completed} → tool started/finished (the remote's
  * {@code tool_call_id}, tool, preview and duration), {@code approval.request} → handed to the

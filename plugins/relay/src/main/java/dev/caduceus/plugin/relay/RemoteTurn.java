@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The parsing state of one relayed turn (contract §15 rule 3): SSE lines in, run events out.
+ * The parsing state of one relayed turn: SSE lines in, run events out.
  * {@code delta.content} → text delta, {@code delta.reasoning_content} → reasoning delta,
  * {@code hermes.tool.progress} (named event or comment line) → tool started/completed, usage →
  * usage reported (once), {@code finish_reason} → how the turn ended, {@code [DONE]} → end.

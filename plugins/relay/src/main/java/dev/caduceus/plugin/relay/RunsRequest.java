@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The remote requests of one turn run on the remote's runs API (http-api §9): the submission
+ * The remote requests of one turn run on the remote's runs API: the submission
  * ({@code POST /v1/runs}), the event stream ({@code GET …/events}, resumed with
  * {@code Last-Event-ID}), an approval answer and the stop. Every one carries the chat path's
  * headers: the proxy key, the caller's {@code X-Hermes-Session-Key}, the {@code User-Agent}.

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One turn of a run that has an approval channel, run on the remote's runs API (http-api §9):
+ * One turn of a run that has an approval channel, run on the remote's runs API:
  * {@code POST /v1/runs}, then its event stream, resumed with {@code Last-Event-ID} when the
  * connection breaks before the terminal event (up to {@value #MAX_RESUMES} attempts in a row
  * without progress). The remote's {@code approval.request} becomes the front's

@@ -1,5 +1,5 @@
 /**
- * The {@code relay} agent runtime (proxy mode, contract §15): each agent turn runs on a remote
+ * The {@code relay} agent runtime (proxy mode): each agent turn runs on a remote
  * Hermes-compatible server, and what it streams back becomes run events. Turns with an approval
  * channel (runs, job runs) run on the remote's runs API ({@code /v1/runs}, with approvals and stop
  * carried across); the others, and every turn when the remote has no runs API, are one streaming

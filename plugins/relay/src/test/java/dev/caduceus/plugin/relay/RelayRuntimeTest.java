@@ -134,7 +134,7 @@ class RelayRuntimeTest {
         assertEquals("Bearer " + KEY, sent.header("Authorization"));
         assertEquals("true", sent.header("X-Hermes-Tool-Progress"));
         assertEquals("user-42", sent.header("X-Hermes-Session-Key"));
-        assertNull(sent.header("X-Hermes-Session-Id"), "never the session id (§15 rule 2)");
+        assertNull(sent.header("X-Hermes-Session-Id"), "never the session id: the remote would replace the history");
         assertEquals("text/event-stream", sent.header("Accept"));
         assertEquals("caduceus-relay/1.2.3", sent.header("User-Agent"));
         assertTrue(sent.header("Content-Type").startsWith("application/json"));

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Reads the arguments of one call. The host has already coerced them against the schema (tools.md
- * §3.4), so this only checks presence and type. Immutable.
+ * Reads the arguments of one call. The host has already coerced them against the schema (numbers,
+ * booleans, lists sent as strings), so this only checks presence and type. Immutable.
  */
 record Args(ObjectNode node) {
 

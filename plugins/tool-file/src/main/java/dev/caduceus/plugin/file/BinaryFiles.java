@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Recognises binary files (tools.md §7.1): a NUL byte in the first 8 KiB, or a known binary
+ * Recognises binary files (which {@code read_file} refuses): a NUL byte in the first 8 KiB, or a known binary
  * extension. Stateless.
  */
 final class BinaryFiles {

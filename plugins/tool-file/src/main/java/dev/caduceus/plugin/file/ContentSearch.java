@@ -100,7 +100,7 @@ final class ContentSearch {
         matches.addObject().put("path", name).put("line", line).put("content", shown);
     }
 
-    /** The result object of tools.md §7.4, empty fields omitted. */
+    /** The {@code search_files} result object, empty fields omitted. */
     ObjectNode result() {
         var out = HermesJson.object().put("total_count", total);
         if (!matches.isEmpty()) out.set("matches", matches);

@@ -6,7 +6,7 @@ import dev.caduceus.spi.tool.Tool;
 import java.util.List;
 
 /**
- * Contributes the file family (tools.md §7) to toolset {@code file}: {@code read_file},
+ * Contributes the file family to toolset {@code file}: {@code read_file},
  * {@code write_file}, {@code patch} and {@code search_files}, all confined to the workspace by
  * {@link PathGuard}. The {@code file} toolset itself is declared by {@code toolsets-hermes}.
  *

@@ -6,7 +6,7 @@ import dev.caduceus.spi.PlatformContext;
 import java.nio.file.Path;
 
 /**
- * The file tools' settings (tools.md §10): {@code tools.file.allow_outside_workspace},
+ * The file tools' settings: {@code tools.file.allow_outside_workspace},
  * {@code tools.file.max_read_chars}, plus the two directories the protected-file rules name.
  *
  * @param stateDir     {@code $CADUCEUS_HOME} (its {@code api_key} and {@code config.yaml} are protected)

@@ -6,7 +6,7 @@ import dev.caduceus.support.json.ToolJson;
 import dev.caduceus.spi.tool.ToolResult;
 
 /**
- * Tool results as Hermes writes them, through the SPI's shared {@link ToolJson} (tools.md §3.3), plus
+ * Tool results as Hermes writes them, through plugin-support's shared {@link ToolJson}, plus
  * the plugin's Ok/Error conventions. Stateless.
  */
 final class HermesJson {

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * The syntax check reported after writes (tools.md §7.2): {@code .json} files are parsed with
+ * The syntax check reported after writes: {@code .json} files are parsed with
  * Jackson. YAML is not checked: plugins may depend only on the SPI, which brings no YAML parser.
  * Stateless.
  */

@@ -15,7 +15,7 @@ import java.nio.file.Files;
 import java.util.List;
 
 /**
- * {@code patch} (tools.md §7.3): {@code replace} mode edits one file through {@link ReplaceEdit};
+ * {@code patch}: {@code replace} mode edits one file through {@link ReplaceEdit};
  * {@code patch} mode applies a V4A patch ({@link V4aPatch}, {@link V4aApplier}) to several files,
  * all or none ({@link ChangeSet}). Results carry a unified diff; errors are
  * {@code {"success": false, "error": …}}. Thread-safe.

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Turns a path argument into the file a tool may touch (tools.md §5.2): {@code ~} expansion,
+ * Turns a path argument into the file a tool may touch: {@code ~} expansion,
  * relative paths against the workspace root, normalization, the longest existing prefix resolved
  * through symlinks, the workspace boundary and the protected files.
  *
@@ -53,12 +53,12 @@ final class PathGuard {
         return workspace;
     }
 
-    /** The resolved file for reading; throws the §5.2 error when the path is refused. */
+    /** The resolved file for reading; throws "outside the workspace" or "protected file" when the path is refused. */
     Path forRead(String raw) throws ToolFailure {
         return resolve(raw, false);
     }
 
-    /** The resolved file for writing; throws the §5.2 error when the path is refused. */
+    /** The resolved file for writing; throws "outside the workspace" or "protected file" when the path is refused. */
     Path forWrite(String raw) throws ToolFailure {
         return resolve(raw, true);
     }
@@ -97,7 +97,7 @@ final class PathGuard {
     /**
      * {@code ~} is the server user's home; {@code /workspace} and paths under it name the workspace,
      * since that is where the terminal's sandbox mounts it (and Hermes' docker backend), so a path the
-     * model saw in a command's output works here too (tools.md §5.2 item 5, for every backend).
+     * model saw in a command's output works here too (for every backend).
      */
     private Path expand(String raw) {
         String p = raw;

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The server's secret files by identity (device and inode), so that a hard link or a symlink to one
- * is refused like the file itself, whatever its path (tools.md §5.2 item 4): {@code $CADUCEUS_HOME}'s
+ * is refused like the file itself, whatever its path: {@code $CADUCEUS_HOME}'s
  * {@code api_key}, {@code config.yaml}, {@code caduceus.db} with its {@code -wal}, {@code -shm} and
  * {@code -journal}, {@code .env} and every other regular file directly in it (unless the workspace
  * is {@code $CADUCEUS_HOME} itself), {@code ~/.ssh/id_*}, {@code ~/.aws/credentials} and

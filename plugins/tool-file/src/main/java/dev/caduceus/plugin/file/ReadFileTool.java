@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code read_file} (tools.md §7.1): numbered lines {@code N|text} of a text file, a window of
+ * {@code read_file}: numbered lines {@code N|text} of a text file, a window of
  * {@code offset}/{@code limit} lines, invalid UTF-8 decoded as U+FFFD. Thread-safe.
  */
 final class ReadFileTool implements Tool {

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The per-session repeat guard of {@code read_file} and {@code search_files} (tools.md §7.1, §7.4):
+ * The per-session repeat guard of {@code read_file} and {@code search_files}:
  * the same region read (or the same search run) 3 times in a row earns a warning, the 4th is blocked.
  *
  * <p>This plugin cannot see calls of other plugins' tools, so a counter resets on a new run of the

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code replace} mode of {@code patch} (tools.md §7.3) on a text in memory: {@code old_string}
+ * The {@code replace} mode of {@code patch} on a text in memory: {@code old_string}
  * located by {@link TextMatcher}'s strategies, unique unless {@code replace_all}. Stateless.
  */
 final class ReplaceEdit {

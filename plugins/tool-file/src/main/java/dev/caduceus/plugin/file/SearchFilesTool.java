@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * {@code search_files} (tools.md §7.4): regex search of file contents ({@link ContentSearch}) or
+ * {@code search_files}: regex search of file contents ({@link ContentSearch}) or
  * glob search of file names, newest first. Paths in results are relative to the workspace when
  * inside it. Thread-safe.
  */

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * Locates text to replace with the strategies of tools.md §7.3, tried in order until one finds at
+ * Locates text to replace with these strategies, tried in order until one finds at
  * least one match: (1) exact; (2) ignoring trailing whitespace on each line; (3) runs of spaces and
  * tabs collapsed; (4) ignoring leading indentation, re-indenting the replacement. Strategies 2–4
  * match whole lines. No similarity thresholds. Stateless.

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The files {@code search_files} looks at under a root (tools.md §7.4): directories {@code .git},
+ * The files {@code search_files} looks at under a root: directories {@code .git},
  * {@code node_modules} and {@code __pycache__} skipped, symlinks not followed unless their target
  * is readable through the {@link PathGuard}, protected files left out. Stateless.
  */

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A parsed V4A patch (the {@code apply_patch} format, tools.md §7.3):
+ * A parsed V4A patch (the {@code apply_patch} format):
  * <pre>
  * *** Begin Patch
  * *** Add File: docs/new.md          (lines prefixed "+")

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * {@code write_file} (tools.md §7.2): replaces a whole file atomically, creating parent
+ * {@code write_file}: replaces a whole file atomically, creating parent
  * directories and keeping an existing file's mode. Thread-safe.
  */
 final class WriteFileTool implements Tool {

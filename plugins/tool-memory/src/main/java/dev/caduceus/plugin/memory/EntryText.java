@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Rules about entry text shared by the edits and the snapshot: the delimiter, lengths in code points
- * (as Hermes counts them) and the {@code add} checks of tools.md §9.3 (control, invisible and
+ * (as Hermes counts them) and the {@code add} checks (control, invisible and
  * bidirectional characters, role markers). Pure functions.
  */
 final class EntryText {

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.support.json.ToolJson;
 
 /**
- * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does (tools.md §3.3),
- * through the SPI's shared {@link ToolJson}. Thread-safe.
+ * Writes results the way Hermes' {@code json.dumps(..., ensure_ascii=False)} does,
+ * through plugin-support's shared {@link ToolJson}. Thread-safe.
  */
 final class HermesJson {
     HermesJson(ObjectMapper mapper) {

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The arguments of one {@code memory} call, checked against the schema of tools.md §9.2: either a
+ * The arguments of one {@code memory} call, checked against the tool's schema: either a
  * non-empty {@code operations} batch or a single {@link Operation}. {@link #parse} throws
  * {@link Invalid} with a message for the model when a value has the wrong type, the target is
  * missing or unknown, or no action is given.

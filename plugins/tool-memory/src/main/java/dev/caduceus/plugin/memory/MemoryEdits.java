@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The rules of tools.md §9.3 for one store: {@code add}, {@code replace}, {@code remove} and a batch
+ * The edit rules for one store: {@code add}, {@code replace}, {@code remove} and a batch
  * of operations (all or nothing, limit checked at the end), each turning the current entries into an
  * {@link Outcome}. Pure: no storage, no clock. Immutable.
  */

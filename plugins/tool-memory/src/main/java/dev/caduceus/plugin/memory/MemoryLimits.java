@@ -3,7 +3,7 @@ package dev.caduceus.plugin.memory;
 import dev.caduceus.spi.config.PluginConfig;
 
 /**
- * Character limits of the two stores (tools.md §9.1), counted in Unicode code points like Hermes.
+ * Character limits of the two stores (notes 2,200, user profile 1,375 by default), counted in Unicode code points like Hermes.
  *
  * @param memory limit of the agent's notes
  * @param user   limit of the user profile

@@ -6,7 +6,7 @@ import dev.caduceus.spi.tool.Tool;
 import java.util.List;
 
 /**
- * Contributes the {@code memory} tool (tools.md §9), backed by this plugin's {@code memory_entries}
+ * Contributes the {@code memory} tool, backed by this plugin's {@code memory_entries}
  * table. Limits come from {@code tools.memory.memory_char_limit} (2200) and
  * {@code tools.memory.user_char_limit} (1375).
  */

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Renders the memory snapshot of tools.md §9.5: one block per non-empty store (notes first, then the
+ * Renders the memory snapshot for the system prompt: one block per non-empty store (notes first, then the
  * user profile), joined by a blank line. Entries the {@code add} checks would refuse now are shown as
  * {@link EntryText#BLOCKED}; the usage counts the stored text. Pure.
  */

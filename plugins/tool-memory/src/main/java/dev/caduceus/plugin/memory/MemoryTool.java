@@ -12,7 +12,7 @@ import dev.caduceus.spi.tool.ToolSpec;
 import java.util.List;
 
 /**
- * The {@code memory} tool (tools.md §9): checks the arguments, then applies {@link MemoryEdits} to the
+ * The {@code memory} tool: checks the arguments, then applies {@link MemoryEdits} to the
  * call's scope inside one {@link MemoryStore} transaction. Schema errors come back as
  * {@link ToolResult.Error}; everything the spec shows as {@code {"success": false, …}} comes back as
  * that object in {@link ToolResult.Ok}. A call without a memory scope changes nothing. Stateless and
@@ -64,7 +64,7 @@ final class MemoryTool implements Tool {
     @Override
     public ToolSpec spec() { return spec; }
 
-    /** The snapshot of tools.md §9.5 for {@code memoryScope}, read once; null without a scope or entries. */
+    /** The system-prompt snapshot for {@code memoryScope}, read once; null without a scope or entries. */
     @Override
     public String systemPromptSection(String memoryScope) {
         if (memoryScope == null) return null;

@@ -13,7 +13,7 @@ record Operation(Action action, String content, String oldText) {
         requireNonNull(action, "action");
     }
 
-    /** The three actions of tools.md §9.3. */
+    /** The three actions. */
     enum Action {
         ADD, REPLACE, REMOVE;
 

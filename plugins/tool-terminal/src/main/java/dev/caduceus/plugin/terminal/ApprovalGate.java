@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Decides whether a flagged command runs (tools.md §5.3): hardline matches never run; patterns
+ * Decides whether a flagged command runs: hardline matches never run; patterns
  * allowed for the session or always run without asking; {@code approvals.mode: off} runs
  * everything else; otherwise the user is asked over the approval channel, and without one the
  * command is blocked.

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Reads tool arguments after the host's coercion (tools.md §3.4): a present value of the wrong
+ * Reads tool arguments after the host's coercion: a present value of the wrong
  * type is an {@link IllegalArgumentException} whose message becomes the {@code {"error": …}}
  * result; absent and {@code null} mean "use the default". Stateless.
  */

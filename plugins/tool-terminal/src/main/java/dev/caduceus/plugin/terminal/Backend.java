@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Where the terminal's commands run (tools.md §5.5, amended by the containment issue): on the host
+ * Where the terminal's commands run: on the host
  * ({@link LocalBackend}) or in a bubblewrap sandbox ({@link SandboxBackend}).
  *
  * <p>Paths: commands see the filesystem through the backend's <em>view</em>. For the local backend

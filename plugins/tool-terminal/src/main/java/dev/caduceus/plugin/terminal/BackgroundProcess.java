@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One background command (tools.md §6.1 background mode): its {@code proc_…} id, the session that
+ * One background command ({@code background: true}): its {@code proc_…} id, the session that
  * owns it, its output (a ring buffer of the last {@value #RING_CHARS} characters) and its stdin
  * pipe. Threading: thread-safe.
  */

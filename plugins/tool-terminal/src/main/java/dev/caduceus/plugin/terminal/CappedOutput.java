@@ -25,7 +25,7 @@ final class CappedOutput {
         this.tailChars = tailChars;
     }
 
-    /** The terminal tool's split of {@code maxChars}: first 40 %, last 60 % (tools.md §6.1 step 7). */
+    /** The terminal tool's split of {@code maxChars}: first 40 %, last 60 %. */
     static CappedOutput forForeground(int maxChars) {
         int head = maxChars * 40 / 100;
         return new CappedOutput(head, maxChars - head);

@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
- * The dangerous-command guard of tools.md §5.3: normalizes a command (ANSI escapes and NUL
+ * The dangerous-command guard: normalizes a command (ANSI escapes and NUL
  * removed, NFKC, quotes around single words removed, lower case) and matches it against the
  * hardline list, then the pattern table. A guard rail, not a sandbox. Immutable; thread-safe.
  */

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * {@code exit_code_meaning} (tools.md §6.1 step 8): well-known non-zero exit codes that are not
+ * {@code exit_code_meaning}: well-known non-zero exit codes that are not
  * failures. The command judged is the first word of the last pipeline segment after
  * {@code VAR=value} prefixes. Stateless.
  */

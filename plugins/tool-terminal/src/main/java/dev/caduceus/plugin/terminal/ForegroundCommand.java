@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one foreground command to completion, timeout or cancellation (tools.md §6.1 steps 6–7).
+ * Runs one foreground command to completion, timeout or cancellation, and caps its output.
  * The command runs through {@code eval} inside a wrapper whose EXIT trap writes {@code $PWD} and
  * {@code env -0} to a state file, so {@code cd} and {@code export} carry over to the session's next
  * call. On timeout or cancellation the whole process tree is killed. Stateless apart from settings.

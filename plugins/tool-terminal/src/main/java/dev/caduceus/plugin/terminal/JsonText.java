@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Writes tool results the way Hermes does ({@code json.dumps(..., ensure_ascii=False)}): separators
- * {@code ", "} and {@code ": "}, non-ASCII characters unescaped (tools.md §3.3). Values are
+ * {@code ", "} and {@code ": "}, non-ASCII characters unescaped. Values are
  * {@link Map} (insertion order kept), {@link List}, {@link CharSequence}, {@link Number},
  * {@link Boolean} or null. Stateless.
  */

@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * Commands on the host, as the server user: one session and process group per command
  * ({@code setsid}). Nothing but the starting directory confines them: a shell can reach every path
- * the server user can (tools.md §5.5).
+ * the server user can.
  *
  * <p>So that nothing outlives the server, not even after {@code kill -9}, each command runs under a
  * small guard shell started with {@code setpriv --pdeathsig USR1} (util-linux): when the server

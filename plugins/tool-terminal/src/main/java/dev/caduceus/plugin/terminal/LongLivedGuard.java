@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The long-lived foreground guard (tools.md §6.1 step 3): {@code nohup}, {@code disown},
+ * The long-lived foreground guard: {@code nohup}, {@code disown},
  * {@code setsid}, a trailing or inline {@code &}, or a server command in the foreground is refused
  * with advice to use {@code background=true}. Skipped for {@code --help}/{@code --version}. Stateless.
  */

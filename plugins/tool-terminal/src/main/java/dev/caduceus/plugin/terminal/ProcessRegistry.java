@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Background processes by session (tools.md §6.1, §6.2): at most {@code max_per_session} running
+ * Background processes by session: at most {@code max_per_session} running
  * per session, killed after {@code max_lifetime_seconds} ({@link #reapExpired}, run periodically by
  * the plugin), at plugin stop ({@link #killAll}) and — once the runtime reports session ends or
  * stops — by {@link #killSession}, which is the hook for that. Exited processes stay listed (the

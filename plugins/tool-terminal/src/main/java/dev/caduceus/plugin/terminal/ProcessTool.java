@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code process} tool (tools.md §6.2): list, poll, log, wait, kill, write, submit and close
+ * The {@code process} tool: list, poll, log, wait, kill, write, submit and close
  * for the background processes of the caller's session. Processes of other sessions are invisible.
  * Thread-safe.
  */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Kills a command's whole process tree (architecture.md §5.9): the descendants are snapshotted
+ * Kills a command's whole process tree: the descendants are snapshotted
  * first (once the shell dies its children are re-parented and no longer show up), the process
  * group gets SIGTERM along with every snapshotted process, and after the grace period SIGKILL goes
  * to the group and to whatever is left. The shell runs under {@code setsid}, so its pid is its

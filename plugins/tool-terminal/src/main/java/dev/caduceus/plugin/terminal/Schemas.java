@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.terminal;
 
-/** The JSON Schemas of the two tools, exactly as tools.md §6.1 and §6.2 give them. Constants only. */
+/** The JSON Schemas of the two tools (Hermes-compatible names and fields). Constants only. */
 final class Schemas {
     private Schemas() {}
 

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Each session's terminal state (tools.md §5.1): the working directory and the exported
+ * Each session's terminal state: the working directory and the exported
  * environment, both carried from one {@code terminal} call to the next. A session starts at the
- * workspace root with the server environment minus the denylist (§5.4) plus
+ * workspace root with the server environment minus the denylist plus
  * {@code CADUCEUS_SESSION_ID} and {@code CADUCEUS_WORKSPACE}.
  *
  * <p>State lives in memory, for at most {@value #MAX_SESSIONS} sessions (least recently used

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Contributes the {@code terminal} and {@code process} tools (toolset {@code terminal}, tools.md
- * §6). {@link #start} reads {@code tools.terminal.*}, {@code tools.process.*} and
+ * Contributes the {@code terminal} and {@code process} tools (toolset {@code terminal}).
+ * {@link #start} reads {@code tools.terminal.*}, {@code tools.process.*} and
  * {@code approvals.mode}, creates the workspace (0700) and a private directory for the shell state
  * files and the sandbox's per-session {@code /tmp}, picks the backend ({@link BackendChoice}: the
  * bubblewrap sandbox when it works, else local with a warning), and schedules the lifetime reaper of

@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The {@code tools.terminal.*} and {@code tools.process.*} settings (tools.md §10) plus
+ * The {@code tools.terminal.*} and {@code tools.process.*} settings plus
  * {@code approvals.mode}. Immutable.
  *
  * @param shell                 {@code tools.terminal.shell}
@@ -78,7 +78,7 @@ record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeo
                 Sandbox.from(tools));
     }
 
-    /** Whether {@code name} is removed from the child environment (§5.4); {@code CADUCEUS_*} always is. */
+    /** Whether {@code name} is removed from the child environment ({@code tools.terminal.env_denylist}); {@code CADUCEUS_*} always is. */
     boolean denied(String name) {
         if (name.startsWith("CADUCEUS_")) return true;
         for (var entry : envDenylist) {

@@ -19,8 +19,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The {@code terminal} tool (tools.md §6.1): validates the arguments, applies the long-lived
- * foreground guard and the dangerous-command approval (§5.3), checks {@code workdir}, then runs
+ * The {@code terminal} tool: validates the arguments, applies the long-lived
+ * foreground guard and the dangerous-command approval, checks {@code workdir}, then runs
  * the command in the session's directory and environment, in the foreground
  * ({@link ForegroundCommand}) or in the background ({@link ProcessRegistry}). Thread-safe.
  */
@@ -84,7 +84,7 @@ final class TerminalTool implements Tool {
                 : "Terminal backend: local.";
     }
 
-    /** A stopped or disconnected run reaps its session's background processes (tools.md §2.6). */
+    /** A stopped or disconnected run reaps its session's background processes (a completed one does not). */
     @Override
     public void runInterrupted(String sessionId) {
         try {
@@ -172,7 +172,7 @@ final class TerminalTool implements Tool {
     }
 
     /**
-     * §6.1 step 5: null when {@code workdir} is acceptable, else the reason. {@code dir} is a view
+     * Null when {@code workdir} is acceptable (exists, inside the workspace, allowed characters only), else the reason. {@code dir} is a view
      * path; the checks look at the host path behind it (through symlinks).
      */
     private String checkWorkdir(String workdir, Path dir, Path workspace, String session) throws IOException {
@@ -191,7 +191,7 @@ final class TerminalTool implements Tool {
         return cwd.resolve(expanded).normalize();
     }
 
-    /** The §5.3/§6.1 refusal shape: {@code {"output": "", "exit_code": -1, "error": …, "status": …}}. */
+    /** The shape of a refused command: {@code {"output": "", "exit_code": -1, "error": …, "status": …}}. */
     private static ToolResult failed(String error, String status) {
         return new ToolResult.Ok(JsonText.write(obj("output", "", "exit_code", -1, "error", error, "status", status)));
     }

@@ -1,5 +1,5 @@
 /**
- * The {@code terminal} and {@code process} tools (tools.md §5.3–§6.2): shell commands in the
+ * The {@code terminal} and {@code process} tools: shell commands in the
  * session's directory with timeouts, output caps, process-tree kill, the dangerous-command guard
  * and background processes. Start at {@link dev.caduceus.plugin.terminal.TerminalPlugin}, then
  * {@code TerminalTool} and {@code ShellProcess}. Threading: tools are called concurrently across

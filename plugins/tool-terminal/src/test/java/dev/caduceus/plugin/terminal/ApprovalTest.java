@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Dangerous commands through the terminal tool (tools.md §5.3). */
+/** Dangerous commands through the terminal tool: hardline refusals, approvals, allowlists. */
 @Timeout(60)
 class ApprovalTest {
     static final String BLOCKED = "{\"output\": \"\", \"exit_code\": -1, \"error\": \"Command blocked: recursive delete "

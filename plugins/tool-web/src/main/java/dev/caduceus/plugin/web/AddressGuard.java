@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The address guard of tools.md §8.3: decides whether {@code web_extract} may fetch a URL. Only
+ * The address guard (against server-side request forgery): decides whether {@code web_extract} may fetch a URL. Only
  * {@code http}/{@code https}; the host is resolved and every address must be public (loopback,
  * private, link-local, CGNAT, unspecified, multicast, reserved, benchmark and documentation ranges
  * are refused, also in IPv4-mapped, IPv4-compatible, NAT64 and 6to4 forms). Metadata endpoints and

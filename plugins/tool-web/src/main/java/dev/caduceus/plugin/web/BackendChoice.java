@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 import java.time.Duration;
 
 /**
- * The search backend chosen by {@code tools.web.search.backend} (tools.md §8.1), or why there is none.
+ * The search backend chosen by {@code tools.web.search.backend}, or why there is none.
  * {@code auto} picks SearXNG when its URL is set, else Tavily when its key is set.
  *
  * @param backend the backend, or null when {@code web_search} is unavailable

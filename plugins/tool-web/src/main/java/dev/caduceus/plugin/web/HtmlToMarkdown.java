@@ -11,7 +11,7 @@ import org.jsoup.nodes.Node;
 import org.jsoup.nodes.TextNode;
 
 /**
- * Turns an HTML document into readable Markdown (tools.md §8.2): {@code script}, {@code style},
+ * Turns an HTML document into readable Markdown: {@code script}, {@code style},
  * {@code noscript}, {@code nav}, {@code footer}, {@code aside}, forms and comments are dropped;
  * headings ({@code #}), paragraphs, lists ({@code -}, {@code 1.}), links ({@code [text](url)},
  * absolute), images other than {@code data:} ({@code ![alt](url)}), code ({@code `x`} and fenced

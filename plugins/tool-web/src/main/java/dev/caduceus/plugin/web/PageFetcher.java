@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Fetches one URL for {@code web_extract} (tools.md §8.2): every hop passes the {@link AddressGuard},
+ * Fetches one URL for {@code web_extract}: every hop passes the {@link AddressGuard},
  * redirects are followed by hand (at most {@value #MAX_REDIRECTS}), at most {@code max_bytes} of the
  * body are read, and only the content types of the spec are read at all. Blocking; the caller
  * interrupts the thread to abort. Immutable; thread-safe.

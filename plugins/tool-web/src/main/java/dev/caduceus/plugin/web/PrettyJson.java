@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Web results as Hermes' web tools return them: Python's {@code json.dumps(value, indent=2,
- * ensure_ascii=False)} (tools.md §3.3), written by the SPI's shared {@code ToolJson}. Stateless.
+ * ensure_ascii=False)}, written by plugin-support's shared {@code ToolJson}. Stateless.
  */
 final class PrettyJson {
-    /** The interrupt result of tools.md §2.6/§8.1, on one line as Hermes writes it. */
+    /** What a web tool returns when its run is interrupted, on one line as Hermes writes it. */
     static final String INTERRUPTED = "{\"error\": \"Interrupted\", \"success\": false}";
 
     private PrettyJson() {}

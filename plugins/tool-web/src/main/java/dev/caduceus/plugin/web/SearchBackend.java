@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A search service behind {@code web_search} (tools.md §8.1). Implementations are stateless apart from
+ * A search service behind {@code web_search}. Implementations are stateless apart from
  * their configuration and thread-safe; {@link #search} blocks and may be interrupted.
  */
 interface SearchBackend {

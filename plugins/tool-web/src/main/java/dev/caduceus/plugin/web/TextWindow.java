@@ -10,7 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * The size rule of tools.md §8.2: text up to {@code max_chars} is returned whole; longer text keeps a
+ * The size rule of {@code web_extract}: text up to {@code max_chars} is returned whole; longer text keeps a
  * head (75 %) and a tail (25 %) around a marker naming the file under
  * {@code <workspace>/.caduceus/web/} where the full text is saved. Immutable; thread-safe.
  */

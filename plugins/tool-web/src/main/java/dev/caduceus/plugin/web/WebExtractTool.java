@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
 import org.jsoup.Jsoup;
 
 /**
- * {@code web_extract} (tools.md §8.2): fetches up to five URLs concurrently through the
+ * {@code web_extract}: fetches up to five URLs concurrently through the
  * {@link PageFetcher}, turns HTML into Markdown, applies the {@link TextWindow} and returns
  * {@code {"results": [{url, title, content, error}]}} indented by two spaces. Never throws; per-URL
  * failures fill {@code error}. Thread-safe.

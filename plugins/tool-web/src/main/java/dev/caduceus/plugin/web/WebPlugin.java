@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Contributes {@code web_search} and {@code web_extract} (toolset {@code web}, tools.md §8), configured
+ * Contributes {@code web_search} and {@code web_extract} (toolset {@code web}), configured
  * from {@code tools.web.*}. Owns the two HTTP clients (built on first use): one for the trusted search backends, one that
  * never follows redirects on its own so that {@code web_extract} can pass every hop through the
  * address guard. Called on the boot thread; the tools it returns are thread-safe.

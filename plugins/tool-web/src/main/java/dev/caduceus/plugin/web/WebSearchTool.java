@@ -14,7 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code web_search} (tools.md §8.1): asks the configured {@link SearchBackend} and returns
+ * {@code web_search}: asks the configured {@link SearchBackend} and returns
  * {@code {"success": true, "data": {"web": [{title, url, description, position}]}}} indented by two
  * spaces. Unavailable (left out of the tool list) when no backend is configured. Never throws:
  * backend failures become {@code {"error": "Error searching web: …"}}. Thread-safe.

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The {@code tools.web.*} settings (tools.md §10), read once at boot. Immutable.
+ * The {@code tools.web.*} settings, read once at boot. Immutable.
  *
  * @param backend         {@code auto}, {@code searxng} or {@code tavily}
  * @param searxngUrl      SearXNG-compatible base URL, or null

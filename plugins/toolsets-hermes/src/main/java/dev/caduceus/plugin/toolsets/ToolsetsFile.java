@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The bundled {@code toolsets.json}, next to this class in the jar: {@code {"toolsets": [{name,
  * description, tools, includes}], "distributions": [{name, description, toolsetPercent}]}}: the
- * toolsets of tools.md §4 and the distributions of batch.md §2.3 (key order of {@code toolsetPercent}
+ * Hermes toolsets and batch distributions (key order of {@code toolsetPercent}
  * is the sampling order), and {@code "toolStatsSchemas": [{name, source, toolNames}]}: Hermes' full list
  * of tool names for {@code caduceus batch --tool_stats_schema hermes}, with the Hermes commit it was
  * read from. Immutable.

@@ -8,9 +8,9 @@ import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
 
 /**
- * Contributes the Hermes toolsets of tools.md §4 from the bundled {@code toolsets.json}. Tools named
+ * Contributes the Hermes toolsets from the bundled {@code toolsets.json}. Tools named
  * there that no plugin provides are resolved away by the host; and the batch toolset
- * distributions of batch.md §2.3 from the same file, and Hermes' tool names as the {@code hermes}
+ * distributions from the same file, and Hermes' tool names as the {@code hermes}
  * tool-stats schema of the batch runner.
  */
 public final class ToolsetsPlugin implements PlatformPlugin {

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The distributions of batch.md §2.3, row by row, including the key order (the sampling order). */
+/** The Hermes batch distributions, row by row, including the key order (the sampling order). */
 class DistributionsTest {
     /** name → "toolset=percent …" in the spec's Order column. */
     static final Map<String, String> TABLE = new LinkedHashMap<>();

@@ -29,7 +29,7 @@ class ToolsetsPluginTest {
     static final List<String> HERMES_TOOLS = List.of("web_search", "web_extract", "terminal", "process",
             "read_file", "write_file", "patch", "search_files", "memory");
 
-    /** tools.md §4, row by row: name → (tools, includes). */
+    /** The Hermes toolsets, row by row: name → (tools, includes). */
     static final Map<String, List<List<String>>> TABLE = new LinkedHashMap<>();
     static {
         TABLE.put("web", List.of(List.of("web_search", "web_extract"), List.of()));

@@ -6,7 +6,7 @@ import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.HttpStatusException;
 
 /**
- * Wraps a jobs handler so that its errors use the flat body of http-api §10: {@link JobError}s and
+ * Wraps a jobs handler so that its errors use the flat body of the jobs API (as in Hermes): {@link JobError}s and
  * the host's malformed-body answer ({@code invalid_json}) become {@code {"error": …}}. Anything else
  * (body too large, a 500) keeps the host's envelope. Thread-safe.
  */

@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.jobs.http;
 
 /**
- * A jobs API error: the contract's flat {@code {"error": "<message>"}} body (http-api §2.2, §10)
+ * A jobs API error: the flat {@code {"error": "<message>"}} body (as in Hermes, unlike the other APIs' envelope)
  * with {@code status}. Thrown by validation and handlers, answered by {@link FlatErrors}. Cheap: no
  * stack trace.
  */

@@ -9,7 +9,7 @@ import java.time.ZoneId;
 import java.util.Locale;
 
 /**
- * The job routes of http-api §10.1 except the run history: list, create, fetch, PATCH, DELETE,
+ * The job routes except the run history: list, create, fetch, PATCH, DELETE,
  * pause, resume, run now. Validates, calls {@link JobCommands}, answers with the job object.
  * Thread-safe (stateless beyond its collaborators).
  */

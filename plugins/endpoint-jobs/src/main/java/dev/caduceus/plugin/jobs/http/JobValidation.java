@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The create and PATCH rules of http-api §10.2, in the contract's order: name, schedule, tz,
+ * The create and PATCH rules, in this order (the first failure answers): name, schedule, tz,
  * prompt, repeat, deliver. Lengths count Unicode code points, as Hermes does. Stateless.
  */
 final class JobValidation {
@@ -160,7 +160,7 @@ final class JobValidation {
         return node == null || !node.isTextual() ? null : node.asText();
     }
 
-    /** http-api §2.1 flags; anything else keeps the job as it is (null). */
+    /** Flags (a JSON boolean or {@code 1/true/yes/on}, {@code 0/false/no/off}); anything else keeps the job as it is (null). */
     private static Boolean flag(JsonNode node) {
         if (node == null || node.isNull()) return null;
         if (node.isBoolean()) return node.booleanValue();

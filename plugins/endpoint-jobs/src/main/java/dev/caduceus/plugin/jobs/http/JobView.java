@@ -6,7 +6,7 @@ import dev.caduceus.plugin.jobs.Job;
 import dev.caduceus.plugin.jobs.schedule.IsoTimes;
 
 /**
- * The job object of http-api §10.4, keys in the contract's order. Fields Caduceus never sets over
+ * The job object, keys in a fixed order. Fields Caduceus never sets over
  * HTTP ({@code model}, {@code script}, {@code workdir}, …) are present with their empty values, as
  * Hermes clients expect; {@code owner} (the key's name) is added at the end. Stateless.
  */

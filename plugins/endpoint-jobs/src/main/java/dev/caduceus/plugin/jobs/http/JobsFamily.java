@@ -13,7 +13,7 @@ import java.time.ZoneId;
 import java.util.function.Supplier;
 
 /**
- * The {@code jobs} family: every route of http-api §10.1 under {@code /api/jobs}, each wrapped in
+ * The {@code jobs} family: every jobs route under {@code /api/jobs}, each wrapped in
  * {@link FlatErrors}, and the {@code jobs_admin} capability flag. Immutable; handlers are thread-safe.
  */
 public final class JobsFamily implements EndpointFamily {

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * {@code GET /api/jobs/{job_id}/runs?limit=20&cursor=…} (http-api §10.5): the job's runs from the
+ * {@code GET /api/jobs/{job_id}/runs?limit=20&cursor=…}: the job's runs from the
  * host's run records (newest first, the host's keyset order), with what the job's firing rows add:
  * {@code trigger} and {@code scheduled_for}. The cursor is URL-safe base64 of
  * {@code <created_at millis>:<run_id>} of the page's last run. Another key's job is 404 {@code Job not

@@ -1,5 +1,5 @@
 /**
- * {@code /api/jobs} over HTTP (http-api §10): {@link dev.caduceus.plugin.jobs.http.JobsFamily} is the
+ * {@code /api/jobs} over HTTP: {@link dev.caduceus.plugin.jobs.http.JobsFamily} is the
  * route table, {@code JobValidation} the create/PATCH rules, {@code JobView} the job object,
  * {@code RunHistory} a job's runs, {@code FlatErrors} the flat {@code {"error": …}} bodies. Threading:
  * one virtual thread per request; handlers share only the store and commands.

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The misfire rule of http-api §10.3, for a job found due at {@code now} with {@code next_run_at} =
+ * The misfire rule, for a job found due at {@code now} with {@code next_run_at} =
  * {@code due} (normally a tick or two late; after downtime possibly much later):
  * <ul>
  *   <li>a recurring job overdue by less than half its period (clamped to 120 s – 2 h) fires once;

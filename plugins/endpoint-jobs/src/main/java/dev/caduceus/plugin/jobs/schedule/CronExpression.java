@@ -15,7 +15,7 @@ import java.util.Optional;
  * day-of-month, month, day-of-week; when both day fields are restricted either may match).
  *
  * <p>Times are matched on the wall clock of a zone, then mapped to instants by us rather than by
- * cron-utils, so the DST rule of http-api §10.3 holds by construction: a wall time that falls in a
+ * cron-utils, so the DST rule holds by construction: a wall time that falls in a
  * gap never happens and is skipped; a wall time that happens twice in an overlap fires once, at its
  * first occurrence. Immutable; thread-safe.
  */

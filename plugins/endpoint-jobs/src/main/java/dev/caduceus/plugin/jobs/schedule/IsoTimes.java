@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
-/** Job timestamps on the wire (http-api §2.4): ISO-8601 in UTC with a {@code +00:00} offset, whole seconds. Stateless. */
+/** Job timestamps on the wire: ISO-8601 in UTC with a {@code +00:00} offset, whole seconds. Stateless. */
 public final class IsoTimes {
     private static final DateTimeFormatter ISO = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ssxxx");
 

@@ -10,7 +10,7 @@ import java.time.ZoneId;
 import java.util.Optional;
 
 /**
- * A parsed job schedule (http-api §10.3): a fixed interval, a zoned cron expression, or one instant.
+ * A parsed job schedule: a fixed interval, a zoned cron expression, or one instant.
  * Immutable; {@link ScheduleParser} builds them, {@link #json()} is the {@code schedule} object of the
  * job, and {@link #nextAfter} answers {@code next_run_at}.
  */

@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The schedule grammar of http-api §10.3, case-insensitive, first match wins: {@code every <N><unit>},
+ * The schedule grammar, case-insensitive, first match wins: {@code every <N><unit>},
  * a 5-field cron expression, an ISO timestamp (one-shot), a bare duration (one-shot from now).
  * Stateless.
  */

@@ -1,5 +1,5 @@
 /**
- * Job schedules (http-api §10.3): {@link dev.caduceus.plugin.jobs.schedule.ScheduleParser} turns the
+ * Job schedules: {@link dev.caduceus.plugin.jobs.schedule.ScheduleParser} turns the
  * request's text and {@code tz} into a {@link dev.caduceus.plugin.jobs.schedule.Schedule} (interval,
  * zoned cron via the shaded cron-utils, one-shot), which answers the next fire time;
  * {@link dev.caduceus.plugin.jobs.schedule.CatchUp} is the misfire rule. Pure values and functions of
