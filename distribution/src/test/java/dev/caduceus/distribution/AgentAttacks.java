@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.file.Files;
@@ -170,9 +171,8 @@ abstract class AgentAttacks {
 
     /** Polls (60 s deadline) until a host process with exactly {@code commandLine} runs, or none does. */
     static void awaitProcess(String commandLine, boolean running) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && running(commandLine) != running) Thread.sleep(50);
-        assertEquals(running, running(commandLine), (running ? "never started: " : "survived: ") + commandLine);
+        Eventually.await(Duration.ofSeconds(60), (running ? "started: " : "gone: ") + commandLine,
+                () -> running(commandLine) == running);
     }
 
     static boolean running(String commandLine) {
@@ -293,27 +293,14 @@ abstract class AgentAttacks {
     }
 
     void awaitStatus(String runId, String status) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        JsonNode run = null;
-        while (System.nanoTime() < deadline) {
-            run = JSON.readTree(server.get("/v1/runs/" + runId, headers()).body());
-            if (run.path("status").asText().equals(status)) return;
-            Thread.sleep(50);
-        }
-        fail("run " + runId + " never reached " + status + ": " + run);
+        Eventually.await(Duration.ofSeconds(60), "run " + runId + " reaches " + status,
+                () -> JSON.readTree(server.get("/v1/runs/" + runId, headers()).body()),
+                run -> run.path("status").asText().equals(status));
     }
 
     static String awaitFile(Path file, String marker) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file)) {
-                var text = Files.readString(file);
-                if (text.contains(marker)) return text;
-            }
-            Thread.sleep(50);
-        }
-        fail("no '" + marker + "' in " + file);
-        return null;
+        return Eventually.await(Duration.ofSeconds(60), "'" + marker + "' in " + file,
+                () -> Files.exists(file) ? Files.readString(file) : "", text -> text.contains(marker));
     }
 
     static String lastToolResult(JsonNode body) {

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,20 +88,16 @@ class BatchEndToEndIT {
         var data = dataset("e2e.jsonl", prompts);
         var first = batch(data, "e2e", "--num_workers=8");
         var checkpoint = work.resolve("e2e/checkpoint.json");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        int acknowledged = 0;
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(checkpoint)) {
-                try {
-                    acknowledged = JSON.readTree(Files.readString(checkpoint)).path("completed_prompts").size();
-                } catch (Exception torn) {
-                    throw new AssertionError("checkpoint.json was torn: " + torn);
-                }
-                if (acknowledged >= 80) break;
+        Eventually.await(Duration.ofSeconds(60), "80 prompts were acknowledged", () -> {
+            if (!Files.exists(checkpoint)) return 0;
+            try {
+                return JSON.readTree(Files.readString(checkpoint)).path("completed_prompts").size();
+            } catch (Exception torn) {
+                throw new AssertionError("checkpoint.json was torn: " + torn);
             }
-            Thread.sleep(20);
-        }
+        }, n -> n >= 80);
         first.process.destroyForcibly();
+        int acknowledged = JSON.readTree(Files.readString(checkpoint)).path("completed_prompts").size();
         first.process.waitFor(30, TimeUnit.SECONDS);
         assertTrue(acknowledged >= 80 && acknowledged < 200, "killed halfway, at " + acknowledged + "\n" + first.stderr());
         var acked = new HashSet<Integer>();

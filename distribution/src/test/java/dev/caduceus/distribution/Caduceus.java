@@ -171,9 +171,13 @@ final class Caduceus implements AutoCloseable {
         return process.exitValue();
     }
 
-    String stdout() { return String.join("\n", stdout); }
+    String stdout() {
+        synchronized (stdout) { return String.join("\n", stdout); } // the pipe reader may be adding lines
+    }
 
-    String stderr() { return String.join("\n", stderr); }
+    String stderr() {
+        synchronized (stderr) { return String.join("\n", stderr); }
+    }
 
     /**
      * The key this start generated, as the start-up banner printed it once (the key file holds only

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.io.BufferedReader;
@@ -13,6 +14,7 @@ import java.io.InputStreamReader;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,11 +57,8 @@ class ChatEndToEndIT {
     void clearScriptAndWaitForIdle() throws Exception {
         upstream.setDefault(Turn.error(500, "no turn scripted for this request"));
         // max_concurrent_runs is 1: let the previous test's run release its slot first.
-        var deadline = System.nanoTime() + 10_000_000_000L;
-        while (JSON.readTree(server.get("/health/detailed", AUTH).body()).path("active_agents").asInt() > 0) {
-            if (System.nanoTime() > deadline) throw new AssertionError("a run is still active");
-            Thread.sleep(50);
-        }
+        Eventually.await(Duration.ofSeconds(10), "no run is active",
+                () -> JSON.readTree(server.get("/health/detailed", AUTH).body()).path("active_agents").asInt() == 0);
     }
 
     @Test
@@ -163,14 +162,9 @@ class ChatEndToEndIT {
         } // disconnected after the first content chunk
         // max_concurrent_runs is 1: the next request is admitted once the interrupted run released its slot.
         upstream.enqueue(Turn.text("free again"));
-        var deadline = System.nanoTime() + 10_000_000_000L;
-        java.net.http.HttpResponse<String> next;
-        do {
-            next = chat("{\"messages\":[{\"role\":\"user\",\"content\":\"are you free?\"}]}");
-            if (next.statusCode() == 200) break;
-            assertEquals(429, next.statusCode(), next.body());
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
+        var next = Eventually.await(Duration.ofSeconds(10), "the slot was released",
+                () -> chat("{\"messages\":[{\"role\":\"user\",\"content\":\"are you free?\"}]}"),
+                r -> r.statusCode() != 429);
         assertEquals(200, next.statusCode(), "the slot was released: " + next.body());
         var health = JSON.readTree(server.get("/health/detailed", AUTH).body());
         assertEquals(0, health.path("active_agents").asInt(), health.toString());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -231,15 +233,7 @@ class HangupIT {
         }
     }
 
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitUntil(Condition condition, String what) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE_NANOS;
-        while (!condition.holds()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-            Thread.sleep(5);
-        }
+    private static void awaitUntil(Eventually.Condition condition, String what) throws Exception {
+        Eventually.await(Duration.ofNanos(DEADLINE_NANOS), what, condition);
     }
 }

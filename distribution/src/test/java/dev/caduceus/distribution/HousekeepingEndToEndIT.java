@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.FrontendFixtures;
+import dev.caduceus.testkit.HeldTurn;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
@@ -95,7 +98,8 @@ class HousekeepingEndToEndIT {
     @Test
     void housekeepingTakesNoConcurrencySlot() throws Exception {
         awaitIdle();
-        upstream.enqueue(Turn.textChunks("one ", "two ", "three ", "four ", "five ", "six").chunkDelayMillis(300));
+        var slow = new HeldTurn(Turn.textChunks("one ", "two ", "three ", "four ", "five ", "six"));
+        upstream.enqueue(slow);
         var headers = new HashMap<>(Caduceus.KEY_AUTH);
         headers.put("Content-Type", "application/json");
         var busy = CompletableFuture.supplyAsync(() -> {
@@ -106,11 +110,7 @@ class HousekeepingEndToEndIT {
                 throw new IllegalStateException(e);
             }
         });
-        var deadline = System.nanoTime() + 10_000_000_000L;
-        while (upstream.pending() > 0 || activeAgents() == 0) { // the slot is taken and the slow turn is playing
-            if (System.nanoTime() > deadline) throw new AssertionError("the slow run did not start");
-            Thread.sleep(20);
-        }
+        slow.awaitArrival(); // the slot is taken and the slow turn is held at the model
         upstream.enqueue(Turn.text("{\"tags\": [\"General\"]}"));
         var tags = FrontendFixtures.load("open-webui-0.9.5.jsonl").get(3);
         var answered = post(tags.path("body").toString(), tags.path("headers"));
@@ -119,6 +119,7 @@ class HousekeepingEndToEndIT {
                 JSON.readTree(answered.body()).path("choices").get(0).path("message").path("content").asText());
         var refused = post("{\"messages\":[{\"role\":\"user\",\"content\":\"and me?\"}]}", JSON.createObjectNode());
         assertEquals(429, refused.statusCode(), "an ordinary turn still meets the cap: " + refused.body());
+        slow.release();
         assertEquals(200, busy.get().statusCode());
     }
 
@@ -136,10 +137,6 @@ class HousekeepingEndToEndIT {
     }
 
     private static void awaitIdle() throws Exception {
-        var deadline = System.nanoTime() + 10_000_000_000L;
-        while (activeAgents() > 0) {
-            if (System.nanoTime() > deadline) throw new AssertionError("a run is still active");
-            Thread.sleep(20);
-        }
+        Eventually.await(Duration.ofSeconds(10), "no run is active", () -> activeAgents() == 0);
     }
 }

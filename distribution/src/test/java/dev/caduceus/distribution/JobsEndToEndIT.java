@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.net.http.HttpResponse;
@@ -18,7 +19,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,8 +80,7 @@ class JobsEndToEndIT {
         var scheduled = OffsetDateTime.parse(run.path("scheduled_for").asText()).toInstant();
         assertEquals(at, scheduled);
         long lateMillis = Math.round(run.path("created_at").asDouble() * 1000) - scheduled.toEpochMilli();
-        System.out.println("[jobs-e2e] one-shot planned " + scheduled + ", run created " + lateMillis + " ms later");
-        assertTrue(lateMillis >= 0 && lateMillis < 2_000, "fired " + lateMillis + " ms after its time");
+        assertTrue(lateMillis >= 0, "fired " + -lateMillis + " ms before its time"); // how late: bench/JobPrecisionBench
 
         var listed = json(get("/v1/runs?job_id=" + id));
         assertEquals(1, listed.path("data").size(), listed.toString());
@@ -90,9 +89,12 @@ class JobsEndToEndIT {
         assertEquals(run.path("run_id").asText(), record.path("run_id").asText());
         assertTrue(record.path("session_id").asText().startsWith("cron_" + id + "_"), record.toString());
 
-        Thread.sleep(2_500); // more ticks: still exactly one
-        assertEquals(1, json(get("/api/jobs/" + id + "/runs")).path("runs").size());
         var done = awaitJob(id, j -> "completed".equals(j.path("state").asText()));
+        var later = json(post("/api/jobs", "{\"name\":\"later\",\"schedule\":\""
+                + ISO.format(Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC)) + "\",\"prompt\":\"tick\"}")).path("job").path("id").asText();
+        awaitRuns(later, r -> r.path("runs").size() == 1); // the scheduler ticked past the first job's time again
+        delete(later);
+        assertEquals(1, json(get("/api/jobs/" + id + "/runs")).path("runs").size(), "still exactly one");
         assertEquals("ok", done.path("last_status").asText());
         assertFalse(done.path("enabled").asBoolean());
         assertEquals(1, done.path("repeat").path("completed").asInt());
@@ -133,7 +135,6 @@ class JobsEndToEndIT {
         var runs = awaitRuns(id, r -> r.path("runs").size() == 1 && "running".equals(r.path("runs").get(0).path("status").asText()));
         var runId = runs.path("runs").get(0).path("run_id").asText();
         assertEquals("running", json(get("/api/jobs/" + id)).path("job").path("state").asText());
-        Thread.sleep(300); // the tool is running
         var queues = json(get("/health/detailed")).path("readiness").path("checks").path("background_queues");
         assertEquals(1, queues.path("active_job_runs").asInt(), queues.toString());
         assertEquals(0, queues.path("active_api_runs").asInt(), queues.toString());
@@ -204,14 +205,7 @@ class JobsEndToEndIT {
     interface Read { JsonNode get() throws Exception; }
 
     static JsonNode await(Read read, Predicate<JsonNode> done, String what) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = read.get();
-            if (done.test(last)) return last;
-            Thread.sleep(50);
-        }
-        throw new AssertionError(what + " never got there; last: " + last);
+        return Eventually.await(Duration.ofSeconds(20), what, read::get, done);
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {

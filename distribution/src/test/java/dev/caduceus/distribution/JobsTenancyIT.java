@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -100,12 +102,8 @@ class JobsTenancyIT {
 
     /** Alice's view of the job's history until its first run is completed (15 s deadline). */
     static JsonNode awaitCompletedRun(String id) throws Exception {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (true) {
-            var runs = json(send(alice, "GET", "/api/jobs/" + id + "/runs", null)).path("runs");
-            if (runs.size() == 1 && "completed".equals(runs.get(0).path("status").asText())) return runs.get(0);
-            assertTrue(System.nanoTime() < deadline, "job " + id + " runs: " + runs);
-            Thread.sleep(50);
-        }
+        return Eventually.await(Duration.ofSeconds(15), "job " + id + " has one completed run",
+                () -> json(send(alice, "GET", "/api/jobs/" + id + "/runs", null)).path("runs"),
+                runs -> runs.size() == 1 && "completed".equals(runs.get(0).path("status").asText())).get(0);
     }
 }

@@ -117,7 +117,8 @@ class NamedKeysIT {
         upstream.chatRequests().get(before).body().path("tools").forEach(t -> offered.add(t.at("/function/name").asText()));
         assertEquals(java.util.List.of("memory"), offered, "only the key's toolsets");
 
-        upstream.enqueue(dev.caduceus.testkit.Turn.text("slow").delayMillis(3_000));
+        var held = new dev.caduceus.testkit.HeldTurn(dev.caduceus.testkit.Turn.text("slow"));
+        upstream.enqueue(held);
         var slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
                 return server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"slow\"}]}", headers);
@@ -125,15 +126,12 @@ class NamedKeysIT {
                 throw new RuntimeException(e);
             }
         });
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (upstream.pending() > 0) { // the slow turn is at the model
-            assertTrue(System.nanoTime() < deadline, "the slow turn started");
-            Thread.sleep(10);
-        }
+        held.awaitArrival(); // the slow turn is at the model
         var second = server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"more\"}]}", headers);
         assertEquals(429, second.statusCode(), second.body());
         assertTrue(json(second).at("/error/message").asText().contains("'narrow'"), second.body());
         assertTrue(second.headers().firstValue("Retry-After").isPresent());
+        held.release();
         assertEquals(200, slow.get().statusCode());
     }
 

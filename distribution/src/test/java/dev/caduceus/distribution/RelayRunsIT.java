@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.io.IOException;
@@ -112,12 +113,9 @@ class RelayRunsIT {
             assertEquals("terminal", started.data().path("tool").asText());
             awaitProcesses(seconds, true);
 
-            long t0 = System.nanoTime();
             var stop = post("/v1/runs/" + runId + "/stop", "");
             assertEquals(200, stop.statusCode(), stop.body());
             awaitProcesses(seconds, false);
-            System.out.println("[relay-runs-it] front stop -> back's `sleep` gone: "
-                    + Duration.ofNanos(System.nanoTime() - t0).toMillis() + " ms");
             var rest = events.rest();
             assertEquals("run.cancelled", rest.getLast().data().path("event").asText(), rest.toString());
         }
@@ -128,13 +126,8 @@ class RelayRunsIT {
 
     /** Polls /proc every 25 ms (10 s at most) until a process with {@code argument} in its command line exists or not. */
     static void awaitProcesses(String argument, boolean present) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!processesWith(argument).isEmpty() != present) {
-            if (System.nanoTime() > deadline)
-                throw new AssertionError((present ? "no process has " : "still running with ") + argument + ": "
-                        + processesWith(argument));
-            Thread.sleep(25);
-        }
+        Eventually.await(Duration.ofSeconds(10), (present ? "a process has " : "no process has ") + argument,
+                () -> processesWith(argument), found -> !found.isEmpty() == present);
     }
 
     static List<String> processesWith(String argument) throws IOException {

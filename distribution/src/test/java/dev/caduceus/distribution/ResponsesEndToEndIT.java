@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,16 +109,11 @@ class ResponsesEndToEndIT {
                     }
                 } // gone after the first text delta
                 upstream.enqueue(Turn.text("free again"));
-                var deadline = System.nanoTime() + 10_000_000_000L;
-                java.net.http.HttpResponse<String> next;
                 var headers = new HashMap<>(Caduceus.KEY_AUTH);
                 headers.put("Content-Type", "application/json");
-                do {
-                    next = server.send("POST", "/v1/responses", "{\"input\":\"are you free?\"}", headers);
-                    if (next.statusCode() == 200) break;
-                    assertEquals(429, next.statusCode(), next.body());
-                    Thread.sleep(100);
-                } while (System.nanoTime() < deadline);
+                var next = Eventually.await(Duration.ofSeconds(10), "the slot was released",
+                        () -> server.send("POST", "/v1/responses", "{\"input\":\"are you free?\"}", headers),
+                        r -> r.statusCode() != 429);
                 assertEquals(200, next.statusCode(), "the slot was released: " + next.body());
                 var stored = JSON.readTree(server.get("/v1/responses/" + id, Caduceus.KEY_AUTH).body());
                 assertEquals("incomplete", stored.path("status").asText(), stored.toString());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.net.URI;
@@ -86,14 +87,15 @@ class RunsEndToEndIT {
             while (firstPart.isEmpty() || !firstPart.getLast().data().path("event").asText().equals("tool.started"))
                 firstPart.add(b1.next());
             b1.close(); // the network goes away mid-run
-            Thread.sleep(700); // events happen while b is gone
             var lastSeen = firstPart.getLast().id();
+            var whole = new ArrayList<SseReader.Frame>();
+            while (whole.isEmpty() || whole.getLast().id() < lastSeen + 2) whole.add(a.next()); // events happen while b is gone
             List<SseReader.Frame> secondPart;
             try (var b2 = events(runId, Map.of("Last-Event-ID", String.valueOf(lastSeen)))) {
                 secondPart = b2.rest();
                 assertTrue(b2.comments().contains("stream closed"), b2.comments().toString());
             }
-            var whole = a.rest();
+            whole.addAll(a.rest());
             assertTrue(a.comments().contains("stream closed"));
 
             var ids = whole.stream().map(SseReader.Frame::id).toList();
@@ -167,23 +169,19 @@ class RunsEndToEndIT {
         upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_s", "terminal", "{\"command\":\"sleep 30\"}")));
         var runId = submit("{\"input\":\"sleep\"}");
         try (var sub = events(runId, Map.of())) {
-            assertEquals("tool.started", sub.next().data().path("event").asText());
-            Thread.sleep(200); // the command is running
+            assertEquals("tool.started", sub.next().data().path("event").asText()); // the command is running
             var notPending = post("/v1/runs/" + runId + "/approval", "{\"choice\":\"once\"}");
             assertError(notPending, 409, "approval_not_pending", "Run has no pending approval: " + runId);
             assertEquals("false", notPending.headers().firstValue("x-should-retry").orElse(null));
 
-            long t0 = System.nanoTime();
             var stop = post("/v1/runs/" + runId + "/stop", "");
             assertEquals(200, stop.statusCode(), stop.body());
             assertEquals("stopping", json(stop).path("status").asText());
             assertEquals(runId, json(stop).path("run_id").asText());
             var frames = sub.rest();
-            long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            System.out.println("[runs-e2e] stop latency (POST stop -> run.cancelled frame, tool `sleep 30` running): "
-                    + stopMillis + " ms");
             assertEquals("run.cancelled", frames.getLast().data().path("event").asText(), frames.toString());
-            assertTrue(stopMillis < 5_000, "stop took " + stopMillis + " ms");
+            assertTrue(frames.stream().noneMatch(f -> f.data().path("event").asText().equals("tool.completed")
+                    && !f.data().path("error").asBoolean()), "the tool was interrupted, not waited for: " + frames);
         }
         assertEquals("cancelled", json(get("/v1/runs/" + runId)).path("status").asText());
         assertError(post("/v1/runs/" + runId + "/stop", ""), 404, "run_not_found", "Run not found: " + runId);
@@ -198,16 +196,12 @@ class RunsEndToEndIT {
         var runId = submit("{\"input\":\"talk slowly\"}");
         try (var sub = events(runId, Map.of())) {
             assertEquals("message.delta", sub.next().data().path("event").asText());
-            long t0 = System.nanoTime();
             assertEquals(200, post("/v1/runs/" + runId + "/stop", "").statusCode());
             var twice = post("/v1/runs/" + runId + "/stop", "");
             // stop twice: 200 while still stopping, 404 once the worker has already ended the run
             assertTrue(twice.statusCode() == 200 || twice.statusCode() == 404, twice.body());
             var frames = sub.rest();
-            long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            System.out.println("[runs-e2e] stop latency (POST stop -> run.cancelled frame, model streaming): " + stopMillis + " ms");
             assertEquals("run.cancelled", frames.getLast().data().path("event").asText());
-            assertTrue(stopMillis < 5_000, "stop took " + stopMillis + " ms");
         }
     }
 
@@ -487,13 +481,7 @@ class RunsEndToEndIT {
     }
 
     static void awaitStatus(String runId, String status) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String last = null;
-        while (System.nanoTime() < deadline) {
-            last = json(get("/v1/runs/" + runId)).path("status").asText();
-            if (last.equals(status)) return;
-            Thread.sleep(50);
-        }
-        throw new AssertionError("run " + runId + " is " + last + ", never " + status);
+        Eventually.await(Duration.ofSeconds(20), "run " + runId + " becomes " + status,
+                () -> json(get("/v1/runs/" + runId)).path("status").asText(), status::equals);
     }
 }

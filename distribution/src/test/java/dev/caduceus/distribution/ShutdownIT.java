@@ -1,11 +1,14 @@
 package dev.caduceus.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.testkit.Eventually;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -29,8 +32,13 @@ class ShutdownIT {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(400); // the slow request is in flight
+        var data = home.resolve("plugin-data/lifecycle");
+        Eventually.await(Duration.ofSeconds(30), "the slow request is in flight", () -> Files.exists(data.resolve("entered")));
         server.terminate();
+        Eventually.await(Duration.ofSeconds(30), "the server began to drain",
+                () -> server.stderr().contains("Shutting down: draining"));
+        assertFalse(slow.isDone(), "held until released");
+        Files.writeString(data.resolve("release"), "go");
         var response = slow.get();
         assertEquals(200, response.statusCode(), "the in-flight request completes during the drain");
         server.awaitExit();

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -68,13 +70,9 @@ class TenancyIT {
     }
 
     static void awaitTerminal(String key, String runId) throws Exception {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        while (true) {
-            var status = json(send(key, "GET", "/v1/runs/" + runId, null)).path("status").asText();
-            if (status.equals("completed") || status.equals("failed") || status.equals("cancelled")) return;
-            assertTrue(System.nanoTime() < deadline, "run " + runId + " still " + status);
-            Thread.sleep(20);
-        }
+        Eventually.await(Duration.ofSeconds(15), "run " + runId + " ends",
+                () -> json(send(key, "GET", "/v1/runs/" + runId, null)).path("status").asText(),
+                status -> status.equals("completed") || status.equals("failed") || status.equals("cancelled"));
     }
 
     @Test
@@ -215,12 +213,9 @@ class TenancyIT {
             assertEquals(0, revoke.awaitExit(), revoke.stderr());
         }
         assertEquals(200, send(Caduceus.TEST_KEY, "POST", "/api/jobs/" + id + "/run", "").statusCode());
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        JsonNode job;
-        while (!(job = json(send(Caduceus.TEST_KEY, "GET", "/api/jobs/" + id, null)).path("job")).path("last_error").isTextual()) {
-            assertTrue(System.nanoTime() < deadline, "the firing was settled: " + job);
-            Thread.sleep(20);
-        }
+        var job = Eventually.await(Duration.ofSeconds(15), "the firing was settled",
+                () -> json(send(Caduceus.TEST_KEY, "GET", "/api/jobs/" + id, null)).path("job"),
+                j -> j.path("last_error").isTextual());
         assertTrue(job.path("last_error").asText().contains("revoked"), job.toString());
         assertEquals(0, json(send(Caduceus.TEST_KEY, "GET", "/v1/runs?owner=carol", null)).path("data").size(),
                 "no run started for the revoked key");

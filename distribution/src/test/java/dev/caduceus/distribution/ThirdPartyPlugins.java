@@ -100,8 +100,9 @@ final class ThirdPartyPlugins {
     }
 
     /**
-     * {@code lifecycle}: {@code GET /v1/slow} answers after 1.5 s; {@code stop()} writes
-     * {@code stopped} into the plugin's data directory, so a test can see the shutdown order.
+     * {@code lifecycle}: {@code GET /v1/slow} writes {@code entered} into the plugin's data directory,
+     * then answers once a test creates {@code release} there (or after 30 s); {@code stop()} writes
+     * {@code stopped} there, so a test can see the shutdown order.
      */
     static Path lifecycle(Path dir) {
         return TestPluginJars.plugin("lifecycle")
@@ -114,7 +115,9 @@ final class ThirdPartyPlugins {
                         import dev.caduceus.spi.http.Routes;
                         import java.nio.file.Files;
                         import java.nio.file.Path;
+                        import java.nio.file.StandardWatchEventKinds;
                         import java.util.List;
+                        import java.util.concurrent.TimeUnit;
 
                         public final class LifecyclePlugin implements PlatformPlugin {
                             private Path dataDir;
@@ -132,11 +135,27 @@ final class ThirdPartyPlugins {
                                     @Override public String basePath() { return "/v1/slow"; }
                                     @Override public void routes(Routes routes) {
                                         routes.get("/v1/slow", null, exchange -> {
-                                            Thread.sleep(1500);
+                                            awaitRelease();
                                             exchange.respond(200, ctx.json().createObjectNode().put("slow", true));
                                         });
                                     }
                                 });
+                            }
+
+                            private void awaitRelease() throws Exception {
+                                var release = dataDir.resolve("release");
+                                try (var watch = dataDir.getFileSystem().newWatchService()) {
+                                    dataDir.register(watch, StandardWatchEventKinds.ENTRY_CREATE);
+                                    Files.writeString(dataDir.resolve("entered"), "entered");
+                                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                                    while (!Files.exists(release) && System.nanoTime() < end) {
+                                        var key = watch.poll(100, TimeUnit.MILLISECONDS);
+                                        if (key != null) {
+                                            key.pollEvents();
+                                            key.reset();
+                                        }
+                                    }
+                                }
                             }
 
                             @Override

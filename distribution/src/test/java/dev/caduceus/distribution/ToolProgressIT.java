@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,11 +62,8 @@ class ToolProgressIT {
     }
 
     private static void awaitIdle() throws Exception {
-        var deadline = System.nanoTime() + 10_000_000_000L;
-        while (JSON.readTree(server.get("/health/detailed", Caduceus.KEY_AUTH).body()).path("active_agents").asInt() > 0) {
-            if (System.nanoTime() > deadline) throw new AssertionError("a run is still active");
-            Thread.sleep(20);
-        }
+        Eventually.await(Duration.ofSeconds(10), "no run is active",
+                () -> JSON.readTree(server.get("/health/detailed", Caduceus.KEY_AUTH).body()).path("active_agents").asInt() == 0);
     }
 
     private static List<JsonNode> chunks(String body) throws Exception {

@@ -35,7 +35,7 @@ public final class FakeExchange implements HttpExchange {
     private JsonNode parsedBody;
     private Integer status;
     private JsonNode responseBody;
-    private RecordingEventStream stream;
+    private volatile RecordingEventStream stream;
     private RecordingEventStream pendingStream;
 
     public FakeExchange(ObjectMapper json, String method, String path) {
@@ -80,6 +80,9 @@ public final class FakeExchange implements HttpExchange {
 
     /** Simulates the client leaving: runs the registered callbacks. */
     public void disconnect() { goneCallbacks.forEach(Runnable::run); }
+
+    /** Whether the handler has registered an {@link #onClientGone} callback: wait for it before {@link #disconnect()}. */
+    public boolean watchesClientGone() { return !goneCallbacks.isEmpty(); }
 
     public int status() { return status == null ? 0 : status; }
 

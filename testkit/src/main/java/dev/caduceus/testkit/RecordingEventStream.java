@@ -3,22 +3,22 @@ package dev.caduceus.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * An {@link EventStream} that records every frame. {@link #disconnectAfter(int)} simulates a client
- * that leaves after that many frames. Confined to one thread, like the real stream; read
- * {@link #frames()} after the handler returns.
+ * that leaves after that many frames. Written by one thread, like the real stream; {@link #frames()}
+ * may be read from another while the handler runs (to wait for a frame) or after it returns.
  */
 public final class RecordingEventStream implements EventStream {
 
     /** One recorded frame; {@code kind} is {@code event}, {@code data} or {@code comment}. */
     public record Frame(String kind, Long id, String name, JsonNode data, String text) {}
 
-    private final List<Frame> frames = new ArrayList<>();
+    private final List<Frame> frames = new CopyOnWriteArrayList<>();
     private int disconnectAfter = Integer.MAX_VALUE;
-    private boolean closed;
+    private volatile boolean closed;
     private boolean gone;
 
     /** The client leaves once {@code n} frames have been written. */

@@ -34,9 +34,9 @@ class TaskSchedulerTest {
                     Duration.ofMillis(10), () -> { runs.incrementAndGet(); three.countDown(); });
             assertTrue(three.await(2, TimeUnit.SECONDS));
             scheduler.cancelAll("p");
-            Thread.sleep(50);
+            awaitLaterTask(scheduler); // a run in flight at the cancel has ended
             var after = runs.get();
-            Thread.sleep(100);
+            awaitLaterTask(scheduler); // five periods of the cancelled task later
             assertEquals(after, runs.get(), "no runs after cancel");
         }
     }
@@ -55,5 +55,12 @@ class TaskSchedulerTest {
             assertTrue(twice.await(2, TimeUnit.SECONDS));
             assertTrue(wrapped.get() >= 2);
         }
+    }
+
+    /** Waits for a one-shot task 50 ms out, on the same timer as the tasks under test. */
+    private static void awaitLaterTask(TaskScheduler scheduler) throws InterruptedException {
+        var fired = new CountDownLatch(1);
+        scheduler.forOwner("marker", UnaryOperator.identity()).schedule("later", Duration.ofMillis(50), fired::countDown);
+        assertTrue(fired.await(5, TimeUnit.SECONDS));
     }
 }

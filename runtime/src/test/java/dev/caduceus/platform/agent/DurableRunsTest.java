@@ -303,13 +303,14 @@ class DurableRunsTest {
     @Test
     void stopIsStoppingThenCancelledAndOnlyLiveRunsCanBeStopped() throws Exception {
         var entered = new CountDownLatch(1);
+        var exit = new CountDownLatch(1);
         service((req, ctx) -> {
             entered.countDown();
             var stopped = new CountDownLatch(1);
             ctx.cancellation().onCancel(stopped::countDown);
             try {
                 stopped.await();
-                Thread.sleep(100); // the worker takes a moment to exit
+                exit.await(); // the worker takes a moment to exit: until the test has seen it stopping
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -321,6 +322,7 @@ class DurableRunsTest {
         assertEquals(RunStatus.STOPPING, runs.record(run.id()).orElseThrow().status());
         assertEquals("stopping", runs.record(run.id()).orElseThrow().lastEvent());
         assertTrue(runs.stop(run.id()), "stop twice: still live, still stopping");
+        exit.countDown();
         run.await();
         var record = runs.record(run.id()).orElseThrow();
         assertEquals(RunStatus.CANCELLED, record.status());
@@ -454,7 +456,14 @@ class DurableRunsTest {
 
     @Test
     void listingFiltersAndPagesNewestFirst() throws Exception {
-        service((req, ctx) -> answer("ok"));
+        var millis = new java.util.concurrent.atomic.AtomicLong(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+        var ticking = new Clock() { // a millisecond per reading: every run has its own created_at
+            @Override public ZoneOffset getZone() { return ZoneOffset.UTC; }
+            @Override public Clock withZone(java.time.ZoneId zone) { return this; }
+            @Override public Instant instant() { return Instant.ofEpochMilli(millis.incrementAndGet()); }
+        };
+        runs = new RunService(new TestRuntime((r, c) -> answer("ok")), new InMemoryEventLog(),
+                new RunService.Durability(journal, Duration.ofMinutes(5), Duration.ofHours(24)), null, 0, true, ticking);
         var ids = new ArrayList<String>();
         for (int i = 0; i < 5; i++) {
             var req = new RunRequest(null, List.of(dev.caduceus.spi.message.Message.user("x")), null, List.of(),
@@ -463,7 +472,6 @@ class DurableRunsTest {
             var run = runs.start(req, RunOptions.journaled()).handle();
             run.await();
             ids.add(run.id());
-            Thread.sleep(3); // distinct created_at
         }
         var page1 = runs.list(new RunQuery(Set.of(), null, null, 2, null, null));
         assertEquals(List.of(ids.get(4), ids.get(3)), page1.runs().stream().map(r -> r.runId()).toList());

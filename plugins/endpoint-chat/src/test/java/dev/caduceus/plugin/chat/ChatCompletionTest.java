@@ -11,9 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedRuns;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -188,7 +190,7 @@ class ChatCompletionTest {
                 throw new AssertionError(e);
             }
         });
-        while (chat.runs.requests().isEmpty()) Thread.sleep(5);
+        Eventually.await(Duration.ofSeconds(5), "the handler waits for the run", ex::watchesClientGone);
         ex.disconnect();
         thread.join(5_000);
         assertFalse(thread.isAlive());

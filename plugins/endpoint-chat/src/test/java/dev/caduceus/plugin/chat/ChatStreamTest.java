@@ -9,8 +9,10 @@ import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.RecordingEventStream;
 import dev.caduceus.testkit.ScriptedRuns;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -202,8 +204,8 @@ class ChatStreamTest {
                 throw new AssertionError(e);
             }
         });
-        while (chat.runs.requests().isEmpty()) Thread.sleep(5);
-        Thread.sleep(50);
+        Eventually.await(Duration.ofSeconds(5), "the first delta was streamed and the handler watches the client",
+                () -> ex.watchesClientGone() && ex.stream() != null && ex.stream().frames().size() >= 2);
         ex.disconnect();
         thread.join(5_000);
         assertFalse(thread.isAlive());

@@ -12,12 +12,14 @@ import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.FakeExchange;
 import dev.caduceus.testkit.FakePlatformContext;
 import dev.caduceus.testkit.ScriptedRuns;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -113,7 +115,7 @@ class ResponsesFaultTest {
         var ex = api.exchange("{\"input\":\"hi\"}");
         Thread.ofVirtual().start(() -> {
             try {
-                Thread.sleep(100);
+                Eventually.await(Duration.ofSeconds(5), "the handler waits for the run", ex::watchesClientGone);
             } catch (InterruptedException e) {
                 return;
             }

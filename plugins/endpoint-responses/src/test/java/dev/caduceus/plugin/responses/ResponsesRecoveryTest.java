@@ -3,9 +3,11 @@ package dev.caduceus.plugin.responses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.ScriptedRuns;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -99,13 +101,9 @@ class ResponsesRecoveryTest {
      * the in-progress snapshot is stored, and the stream writes nothing more until it is cancelled.
      */
     private String awaitInProgress(String other) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            var id = db.read(sql -> sql.queryOne("SELECT response_id FROM response_events WHERE response_id <> ? "
-                    + "AND type = 'response.output_text.delta'", r -> r.getString(1), other)).orElse(null);
-            if (id != null) return id;
-            Thread.sleep(10);
-        }
-        throw new AssertionError("the stream never journaled its text");
+        return Eventually.await(Duration.ofSeconds(10), "the stream journaled its text",
+                () -> db.read(sql -> sql.queryOne("SELECT response_id FROM response_events WHERE response_id <> ? "
+                        + "AND type = 'response.output_text.delta'", r -> r.getString(1), other)).orElse(null),
+                java.util.Objects::nonNull);
     }
 }

@@ -8,10 +8,12 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.RecordingEventStream;
 import dev.caduceus.testkit.ScriptedRuns;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -229,11 +231,9 @@ class ResponsesStreamTest {
                 throw new IllegalStateException(e);
             }
         });
-        String id = null;
-        for (int i = 0; i < 100 && id == null; i++) {
-            id = db.read(sql -> sql.queryOne("SELECT id FROM responses", r -> r.getString(1))).orElse(null);
-            if (id == null) Thread.sleep(10);
-        }
+        var id = Eventually.await(Duration.ofSeconds(5), "the response was stored",
+                () -> db.read(sql -> sql.queryOne("SELECT id FROM responses", r -> r.getString(1))).orElse(null),
+                java.util.Objects::nonNull);
         var replay = ResponsesFixture.data(api.get(id, "stream", "true").stream());
         thread.join();
         assertEquals("response.completed", replay.getLast().get("type").asText());

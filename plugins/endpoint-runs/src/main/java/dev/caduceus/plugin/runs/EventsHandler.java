@@ -18,7 +18,8 @@ import java.time.Duration;
  * <p>Before the stream opens: unknown run → 404; a malformed cursor → 400; a cursor beyond the
  * run's {@code last_seq} → 400 (a cursor the server never issued would silently skip events). While
  * the run is live such a cursor may first wait up to {@code cursorGrace} for the record to catch up,
- * since the journal commits in batches and a subscriber may already have seen that event. A terminal
+ * since the journal commits in batches and a subscriber may already have seen that event (the grace
+ * is measured on the context's clock). A terminal
  * run with nothing after the cursor closes at once. Thread-safe; blocks its request thread for the
  * stream's life.
  */
@@ -57,11 +58,12 @@ final class EventsHandler implements HttpHandler {
 
     /** The record once its {@code last_seq} reaches {@code cursor}, the run ends, or the grace is over. */
     private RunRecord settle(Runs runs, RunRecord record, long cursor) throws InterruptedException {
-        long deadline = System.nanoTime() + cursorGrace.toNanos();
+        var clock = ctx.clock();
+        var deadline = clock.instant().plus(cursorGrace);
         while (cursor > record.lastSeq() && !record.status().isTerminal()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) break;
-            Thread.sleep(Duration.ofNanos(Math.min(left, POLL.toNanos())));
+            var left = Duration.between(clock.instant(), deadline);
+            if (left.isNegative() || left.isZero()) break;
+            Thread.sleep(left.compareTo(POLL) < 0 ? left : POLL);
             record = runs.record(record.runId()).orElse(record);
         }
         return record;

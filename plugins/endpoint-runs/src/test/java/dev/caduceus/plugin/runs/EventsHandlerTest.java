@@ -2,6 +2,7 @@ package dev.caduceus.plugin.runs;
 
 import static dev.caduceus.plugin.runs.RunsFixture.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,11 +10,16 @@ import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.FakeExchange;
 import dev.caduceus.testkit.RecordingEventStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -77,20 +83,19 @@ class EventsHandlerTest {
     void followsTheLiveTailUntilTheTerminalEvent() throws Exception {
         var id = api.newRun();
         api.runs.append(id, new RunEvent.TextDelta("early"));
-        Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(100);
-                api.runs.append(id, new RunEvent.ToolCallStarted("call_1", "terminal", null, "ls", null));
-                Thread.sleep(50);
-                api.runs.append(id, new RunEvent.ToolCallFinished("call_1", "terminal", 12, false, "x"),
-                        new RunEvent.Cancelled("stopped", null, Usage.ZERO));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        var ex = api.events(id);
+        var stream = new RecordingEventStream();
+        var handler = inBackground(() -> api.eventsRequest(id).eventStream(stream).call(api.eventsHandler()));
+        Eventually.await(Duration.ofSeconds(5), "the replayed event was sent", () -> !stream.frames().isEmpty());
+        api.runs.append(id, new RunEvent.ToolCallStarted("call_1", "terminal", null, "ls", null));
+        Eventually.await(Duration.ofSeconds(5), "the live event was sent",
+                () -> stream.frames().stream().anyMatch(f -> Long.valueOf(2).equals(f.id())));
+        api.runs.append(id, new RunEvent.ToolCallFinished("call_1", "terminal", 12, false, "x"),
+                new RunEvent.Cancelled("stopped", null, Usage.ZERO));
+        handler.get(5, TimeUnit.SECONDS);
+        var lines = lines(stream);
+        lines.removeIf(": keepalive"::equals); // sent only if a wait above took a second
         assertEquals(List.of("1 message.delta", "2 tool.started", "3 tool.completed", "4 run.cancelled", ": stream closed"),
-                lines(ex.stream()));
+                lines);
     }
 
     @Test
@@ -132,22 +137,46 @@ class EventsHandlerTest {
     void aLiveRunsCursorMayWaitBrieflyForTheRecordToCatchUp() throws Exception {
         var id = api.newRun();
         api.runs.append(id, new RunEvent.TextDelta("a"));
+        var waiting = new AtomicReference<Thread>();
+        var caughtUp = inBackground(() -> {
+            waiting.set(Thread.currentThread());
+            return api.eventsRequest(id).requestHeader("Last-Event-ID", "2").call(api.eventsHandler());
+        });
+        awaitParked(waiting);
+        api.runs.append(id, new RunEvent.TextDelta("b"));
+        api.runs.append(id, new RunEvent.TextDelta("c"), new RunEvent.Cancelled("stopped", null, Usage.ZERO));
+        assertEquals(List.of("3 message.delta", "4 run.cancelled", ": stream closed"),
+                lines(caughtUp.get(5, TimeUnit.SECONDS).stream()));
+
+        var live = api.newRun();
+        var expired = inBackground(() -> {
+            waiting.set(Thread.currentThread());
+            return api.eventsRequest(live).queryParam("after", "1").call(api.eventsHandler());
+        });
+        awaitParked(waiting);
+        assertFalse(expired.isDone(), "waits while the grace lasts");
+        api.clock.advance(Duration.ofMillis(300));
+        assertError(expired.get(5, TimeUnit.SECONDS), 400, "invalid_event_cursor", null);
+    }
+
+    /** Runs a handler call on its own thread, as the server would. */
+    private static CompletableFuture<FakeExchange> inBackground(Callable<FakeExchange> call) {
+        var f = new CompletableFuture<FakeExchange>();
         Thread.ofVirtual().start(() -> {
             try {
-                Thread.sleep(100); // within the fixture's 300 ms grace
-                api.runs.append(id, new RunEvent.TextDelta("b"));
-                Thread.sleep(50);
-                api.runs.append(id, new RunEvent.TextDelta("c"), new RunEvent.Cancelled("stopped", null, Usage.ZERO));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                f.complete(call.call());
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
             }
         });
-        var ex = api.eventsRequest(id).requestHeader("Last-Event-ID", "2").call(api.eventsHandler());
-        assertEquals(List.of("3 message.delta", "4 run.cancelled", ": stream closed"), lines(ex.stream()));
-        var start = System.nanoTime();
-        var live = api.newRun();
-        assertError(api.eventsRequest(live).queryParam("after", "1").call(api.eventsHandler()), 400,
-                "invalid_event_cursor", null);
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 250, "waited for the grace");
+        return f;
+    }
+
+    /** Waits until the handler thread sleeps between looks at the record, that is, inside the grace. */
+    private static void awaitParked(AtomicReference<Thread> thread) throws InterruptedException {
+        Eventually.await(Duration.ofSeconds(5), "the handler waits for the record", () -> {
+            var t = thread.get();
+            return t != null && t.getState() == Thread.State.TIMED_WAITING;
+        });
     }
 }

@@ -11,6 +11,7 @@ import dev.caduceus.spi.http.Routes;
 import dev.caduceus.testkit.FakeDurableRuns;
 import dev.caduceus.testkit.FakeExchange;
 import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.testkit.ManualClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,11 +19,13 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The runs family wired to a {@link FakeDurableRuns} on a fixed clock, with one call helper per route. */
+/** The runs family wired to a {@link FakeDurableRuns} on a fixed clock and a host on a manual one, with one call helper per route. */
 final class RunsFixture {
     static final Instant NOW = Instant.parse("2026-01-15T09:00:00.114Z");
 
     final FakeDurableRuns runs = new FakeDurableRuns(Clock.fixed(NOW, ZoneOffset.UTC));
+    /** The host's clock: the events cursor's grace passes only when a test advances it. */
+    final ManualClock clock = new ManualClock(NOW);
     final FakePlatformContext ctx;
     final Map<String, HttpHandler> handlers = new HashMap<>();
     final Map<String, String> names = new HashMap<>();
@@ -32,7 +35,7 @@ final class RunsFixture {
     }
 
     RunsFixture(ResponseHistory history) {
-        ctx = FakePlatformContext.builder("endpoint-runs").runs(runs).service(ResponseHistory.class, history).build();
+        ctx = FakePlatformContext.builder("endpoint-runs").clock(clock).runs(runs).service(ResponseHistory.class, history).build();
         new RunsFamily(ctx, new RunsSettings(Duration.ofHours(24), Duration.ofMillis(300))).routes(new Routes() {
             @Override
             public Routes route(String method, String template, String name, HttpHandler h) {

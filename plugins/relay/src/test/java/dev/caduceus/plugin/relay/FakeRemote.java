@@ -105,6 +105,19 @@ final class FakeRemote implements AutoCloseable {
         }
     }
 
+    /** Waits until any request has arrived; false after {@code millis}. */
+    boolean awaitAnyRequest(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        synchronized (received) {
+            while (received.isEmpty()) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0) return false;
+                received.wait(left);
+            }
+            return true;
+        }
+    }
+
     private Script scriptFor(String method, String path) {
         var queue = routes.get(method + " " + path);
         if (queue == null) return script;

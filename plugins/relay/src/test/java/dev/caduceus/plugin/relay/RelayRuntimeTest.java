@@ -21,8 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -286,30 +284,29 @@ class RelayRuntimeTest {
         runtime.close();
         runtime = runtime(Duration.ofMillis(400), true, KEY);
         remote.answer(FakeRemote.Script.silent());
-        long t0 = System.nanoTime();
-        var result = runtime.execute(simple(), new Ctx());
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        var result = runtime.execute(simple(), new Ctx()); // the remote never answers: only the timeout ends the turn
         assertEquals(RunStatus.FAILED, result.status());
         assertEquals("proxy_timeout", result.errorCode());
-        assertTrue(ms < 5_000, "gave up after " + ms + " ms");
     }
 
     @Test
     void cancellationClosesTheRemoteRequestAtOnce() throws Exception {
         remote.answer(FakeRemote.Script.busy());
         var ctx = new Ctx();
-        var timer = Executors.newSingleThreadScheduledExecutor();
+        var canceller = Thread.ofVirtual().start(() -> {
+            try {
+                if (remote.awaitAnyRequest(10_000)) ctx.cancel.cancel(); // the remote call is in flight
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         try {
-            timer.schedule(ctx.cancel::cancel, 300, TimeUnit.MILLISECONDS);
-            long t0 = System.nanoTime();
-            RunResult result = runtime.execute(simple(), ctx);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
+            RunResult result = runtime.execute(simple(), ctx); // the remote stays busy: only the cancel ends the turn
             assertEquals(RunStatus.CANCELLED, result.status());
             assertEquals(StopReason.INTERRUPTED, result.stopReason());
-            assertTrue(ms < 3_000, "returned after " + ms + " ms");
-            assertTrue(remote.awaitClientGone(3_000), "the remote saw its client go away");
+            assertTrue(remote.awaitClientGone(5_000), "the remote saw its client go away");
         } finally {
-            timer.shutdownNow();
+            canceller.interrupt();
         }
     }
 

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.testkit.Eventually;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,9 +79,7 @@ abstract class ProcessToolTest {
             var s1 = h.session("s1");
             var child = "1002." + System.nanoTime() % 1000;
             var id = background(h, s1, "sleep " + child + " & sleep 1003; wait").path("session_id").asText();
-            for (long end = System.nanoTime() + 5_000_000_000L; !TerminalToolTest.running("sleep " + child)
-                    && System.nanoTime() < end; ) Thread.sleep(20);
-            assertTrue(TerminalToolTest.running("sleep " + child), "the child started");
+            Eventually.await(Duration.ofSeconds(5), "the child started", () -> TerminalToolTest.running("sleep " + child));
             assertTrue(process(h, s1, Map.of("action", "kill", "session_id", id)).path("killed").asBoolean());
             TerminalToolTest.assertNoProcess("sleep " + child);
         }
@@ -167,12 +167,8 @@ abstract class ProcessToolTest {
     }
 
     private static JsonNode awaitOutput(Harness h, FakeToolContext ctx, String id, String text) throws Exception {
-        JsonNode poll = null;
-        for (int i = 0; i < 100; i++) {
-            poll = process(h, ctx, Map.of("action", "poll", "session_id", id));
-            if (poll.path("output_tail").asText().contains(text)) return poll;
-            Thread.sleep(50);
-        }
-        throw new AssertionError("no '" + text + "' in " + poll);
+        return Eventually.await(Duration.ofSeconds(5), "'" + text + "' in the output",
+                () -> process(h, ctx, Map.of("action", "poll", "session_id", id)),
+                poll -> poll.path("output_tail").asText().contains(text));
     }
 }

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.testkit.Eventually;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -132,18 +134,17 @@ abstract class TerminalToolTest {
 
     @Test
     void cancellationKillsTheCommandAndReportsInterrupted() throws Exception {
+        var sleep = "sleep 30." + System.nanoTime() % 1000;
         var call = CompletableFuture.supplyAsync(() -> {
             try {
-                return h.run(s1, "echo begun; sleep 30");
+                return h.run(s1, "echo begun; " + sleep);
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
-        Thread.sleep(700);
-        long start = System.nanoTime();
+        Eventually.await(Duration.ofSeconds(10), "the command is running", () -> running(sleep));
         s1.cancellation().cancel();
-        var r = call.get();
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).toSeconds() < 5);
+        var r = call.get(10, TimeUnit.SECONDS); // long before the 30 s sleep ends: the cancel killed it
         assertEquals(130, r.path("exit_code").asInt());
         assertEquals("begun\n[Command interrupted]", r.path("output").asText());
     }
@@ -191,9 +192,7 @@ abstract class TerminalToolTest {
 
     /** Polls until no host process has {@code commandLine} as its command line (a deadline of 5 s). */
     static void assertNoProcess(String commandLine) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (System.nanoTime() < deadline && running(commandLine)) Thread.sleep(50);
-        assertFalse(running(commandLine), "still running: " + commandLine);
+        Eventually.await(Duration.ofSeconds(5), "no process runs " + commandLine, () -> !running(commandLine));
     }
 
     static boolean running(String commandLine) {
@@ -202,7 +201,7 @@ abstract class TerminalToolTest {
     }
 
     static void assertGone(long pid) throws InterruptedException {
-        for (int i = 0; i < 100 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false); i++) Thread.sleep(50);
-        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " still alive");
+        Eventually.await(Duration.ofSeconds(5), "pid " + pid + " is gone",
+                () -> !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
     }
 }

@@ -8,7 +8,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A local HTTP server with the fixture pages and fake search backends of the tests. Records every
@@ -38,6 +40,8 @@ final class FixtureServer implements AutoCloseable {
 
     final List<Seen> seen = new CopyOnWriteArrayList<>();
     private final HttpServer server;
+    /** Holds the slow pages until the server closes: they never finish on their own. */
+    private final CountDownLatch closing = new CountDownLatch(1);
 
     FixtureServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -98,13 +102,13 @@ final class FixtureServer implements AutoCloseable {
         ex.sendResponseHeaders(302, -1);
     }
 
-    private static void slow(HttpExchange ex) throws IOException {
+    private void slow(HttpExchange ex) throws IOException {
         ex.getResponseHeaders().set("Content-Type", "text/html");
         ex.sendResponseHeaders(200, 0);
         ex.getResponseBody().write("<p>start".getBytes(StandardCharsets.UTF_8));
         ex.getResponseBody().flush();
         try {
-            Thread.sleep(10_000);
+            closing.await(1, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -112,6 +116,7 @@ final class FixtureServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
         server.stop(0);
     }
 }
