@@ -8,6 +8,7 @@ module dev.caduceus.support {
     exports dev.caduceus.support.idempotency;
     exports dev.caduceus.support.json;
     exports dev.caduceus.support.reasoning;
+    exports dev.caduceus.support.settings;
     exports dev.caduceus.support.stream;
     exports dev.caduceus.support.wire;
 }

@@ -1,6 +1,7 @@
 package dev.caduceus.spi;
 
 import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.DistributionSpec;
@@ -24,6 +25,14 @@ import java.util.List;
  * are used afterwards from many threads and must be thread-safe.
  */
 public interface PlatformPlugin {
+
+    /**
+     * The configuration keys this plugin reads outside its own {@code plugins.<id>} subtree or inside
+     * it (sections such as {@code chat.*}), so that the host checks their values at boot, knows them
+     * (no "unknown key" warning) and lists them in the configuration reference. Called once, before
+     * {@link #start}. A key the host or another plugin declares too must be declared the same way.
+     */
+    default List<PluginConfig.Setting> settings() { return List.of(); }
 
     /** Prepares the plugin. Its migrations have already run. Throwing stops the boot (strict mode). */
     default void start(PlatformContext ctx) throws Exception {}

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 @Command(name = "caduceus", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
                 "With no command, runs 'serve'."},
-        subcommands = {Main.Serve.class, Main.Plugins.class, Main.Key.class, ProfileCommand.class,
+        subcommands = {Main.Serve.class, Main.Plugins.class, Main.ConfigReferenceCommand.class, Main.Key.class, ProfileCommand.class,
                 dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer>, BatchCommand.Parent {
     private final Map<String, String> env;
@@ -271,6 +271,25 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             Platform.listPlugins(options.toPlatformOptions(List.of(), main.env), out);
+            return 0;
+        }
+    }
+
+    @Command(name = "config-reference", mixinStandardHelpOptions = true,
+            description = {"Print every configuration key (the host's and the enabled plugins') as Markdown:",
+                    "type, default, environment variables, what it does (docs/configuration.md is this output).",
+                    "Boots the plugins against a scratch database; the server's state is not touched."})
+    static final class ConfigReferenceCommand implements Callable<Integer> {
+        @CommandLine.Mixin ConfigOptions options = new ConfigOptions();
+
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @CommandLine.ParentCommand Main main;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            Platform.printConfigReference(options.toPlatformOptions(List.of(), main.env), out);
             return 0;
         }
     }

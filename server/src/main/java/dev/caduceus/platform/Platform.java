@@ -83,6 +83,14 @@ public final class Platform implements AutoCloseable {
         }
     }
 
+    /** Prints the configuration reference of the host and the plugins that start ({@code caduceus config-reference}). */
+    public static void printConfigReference(Boot.Options options, PrintWriter out) throws BootException {
+        try (var boot = Boot.start(options, new Boot.Mode.Scratch())) {
+            out.print(dev.caduceus.platform.config.ConfigReference.markdown(boot.settings().all()));
+            out.flush();
+        }
+    }
+
     /**
      * The serve steps inside the boot: Jetty built while the database opens, then the
      * runtime, the routes, the checks and scheduled tasks, and Jetty started (7).

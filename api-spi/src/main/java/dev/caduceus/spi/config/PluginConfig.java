@@ -35,4 +35,65 @@ public interface PluginConfig {
 
     /** The raw subtree at {@code key} (a copy), or empty. */
     Optional<JsonNode> node(String key);
+
+    /**
+     * One configuration key a plugin reads, declared through {@code PlatformPlugin.settings()}: the
+     * host checks its value at boot (a wrong type or an unknown choice stops the boot, naming the key
+     * and the file or variable it came from), does not warn about it as unknown, and lists it in the
+     * configuration reference ({@code caduceus config-reference}). Immutable.
+     *
+     * @param key          the full dotted key from the top of {@code config.yaml}
+     *                     ({@code chat.tool_progress_events}, {@code plugins.tool-web.user_agent})
+     * @param type         the form its value takes
+     * @param defaultValue the default as written in YAML, or null for none
+     * @param choices      the allowed values of a {@link Type#CHOICE}; empty otherwise
+     * @param min          the smallest {@link Type#INT} accepted
+     * @param description  one sentence for the reference
+     */
+    record Setting(String key, Type type, String defaultValue, List<String> choices, long min, String description) {
+        /** The forms a value can take. */
+        public enum Type { STRING, INT, BOOL, CHOICE, DURATION, LIST, OBJECT }
+
+        public Setting {
+            java.util.Objects.requireNonNull(key, "key");
+            java.util.Objects.requireNonNull(type, "type");
+            java.util.Objects.requireNonNull(description, "description");
+            choices = List.copyOf(choices);
+            if (key.isBlank() || key.startsWith(".") || key.endsWith(".")) throw new IllegalArgumentException("bad key: " + key);
+            if ((type == Type.CHOICE) == choices.isEmpty())
+                throw new IllegalArgumentException(key + ": choices go with CHOICE, and only with it");
+            if (type == Type.CHOICE && defaultValue != null && !choices.contains(defaultValue))
+                throw new IllegalArgumentException(key + ": default " + defaultValue + " is not among " + choices);
+        }
+
+        /** A string. */
+        public static Setting string(String key, String defaultValue, String description) {
+            return new Setting(key, Type.STRING, defaultValue, List.of(), 0, description);
+        }
+
+        /** An integer of at least {@code min}. */
+        public static Setting integer(String key, long defaultValue, long min, String description) {
+            return new Setting(key, Type.INT, Long.toString(defaultValue), List.of(), min, description);
+        }
+
+        /** {@code true} or {@code false}. */
+        public static Setting bool(String key, boolean defaultValue, String description) {
+            return new Setting(key, Type.BOOL, Boolean.toString(defaultValue), List.of(), 0, description);
+        }
+
+        /** One of {@code choices}; {@code defaultValue} may be null (none). */
+        public static Setting choice(String key, String defaultValue, List<String> choices, String description) {
+            return new Setting(key, Type.CHOICE, defaultValue, choices, 0, description);
+        }
+
+        /** Seconds ({@code 30}) or a value with a unit ({@code 500ms}, {@code 5m}). */
+        public static Setting duration(String key, String defaultValue, String description) {
+            return new Setting(key, Type.DURATION, defaultValue, List.of(), 0, description);
+        }
+
+        /** A YAML list or a comma-separated string. */
+        public static Setting list(String key, String defaultValue, String description) {
+            return new Setting(key, Type.LIST, defaultValue, List.of(), 0, description);
+        }
+    }
 }

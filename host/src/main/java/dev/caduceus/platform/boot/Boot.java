@@ -5,6 +5,7 @@ import dev.caduceus.platform.auth.ApiKey;
 import dev.caduceus.platform.auth.ApiKeyException;
 import dev.caduceus.platform.auth.ApiKeys;
 import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.DeclaredSettings;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.health.Readiness;
@@ -15,6 +16,7 @@ import dev.caduceus.platform.plugin.DeploymentView;
 import dev.caduceus.platform.plugin.LateServices;
 import dev.caduceus.platform.plugin.PluginBootException;
 import dev.caduceus.platform.plugin.PluginContexts;
+import dev.caduceus.platform.plugin.PluginDescriptorView;
 import dev.caduceus.platform.plugin.PluginHost;
 import dev.caduceus.platform.plugin.PluginReport;
 import dev.caduceus.platform.plugin.Registries;
@@ -25,6 +27,7 @@ import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.config.ConfigException;
+import dev.caduceus.spi.config.PluginConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,6 +129,7 @@ public final class Boot implements AutoCloseable {
     private PluginContexts contexts;
     private BootedPlugins booted;
     private Registries registries;
+    private DeclaredSettings settings;
 
     private Boot(Options options, PlatformConfig config, FutureTask<Database> opening, Path scratch, BootTimer timer) {
         this.options = options;
@@ -176,6 +180,9 @@ public final class Boot implements AutoCloseable {
         } catch (PluginBootException | MigrationException e) {
             boot.fail();
             throw new BootException(e.getMessage(), 1, e);
+        } catch (ConfigException e) {                                            // a plugin's setting
+            boot.fail();
+            throw new BootException(e.getMessage(), 2, e);
         } catch (BootException e) {
             boot.fail();
             throw e;
@@ -196,8 +203,10 @@ public final class Boot implements AutoCloseable {
         database = awaitDatabase(opening);
         timer.lap("database");                                                   //    (the wait for it)
         contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock);
-        booted = plugins.start(migrate(database), contexts::create);            // 4-5. start, collect
+        settings = new DeclaredSettings(config.tree());
+        booted = plugins.start(beforeStart(database, settings), contexts::create); // 4-5. start, collect
         registries = Registries.freeze(booted);                                  // 6. freeze
+        settings.unknownKeys().forEach(w -> LOG.warn("{}", w));                  //    what nothing declares
         timer.lap("plugins");
         return app.started(this);
     }
@@ -207,6 +216,9 @@ public final class Boot implements AutoCloseable {
     public Options options() { return options; }
 
     public PlatformConfig config() { return config; }
+
+    /** The configuration keys the started plugins declared, checked. */
+    public DeclaredSettings settings() { return settings; }
 
     public Clock clock() { return clock; }
 
@@ -428,10 +440,19 @@ public final class Boot implements AutoCloseable {
      * plugin without scripts has nothing to apply or check, so it costs no trip to the writer thread
      * (the bookkeeping tables exist since the platform's own migrations).
      */
-    private static PluginHost.BeforeStart migrate(Database database) {
-        return plugin -> {
-            var scripts = Migrations.fromJar(plugin.jar(), plugin.id());
-            if (!scripts.isEmpty()) Migrations.apply(database, plugin.id(), scripts);
+    /** Before a plugin starts: its declared settings are checked, then its migrations run. */
+    private static PluginHost.BeforeStart beforeStart(Database database, DeclaredSettings settings) {
+        return new PluginHost.BeforeStart() {
+            @Override
+            public void declare(PluginDescriptorView plugin, List<PluginConfig.Setting> declared) {
+                settings.declare(plugin.id(), declared);
+            }
+
+            @Override
+            public void prepare(PluginDescriptorView plugin) {
+                var scripts = Migrations.fromJar(plugin.jar(), plugin.id());
+                if (!scripts.isEmpty()) Migrations.apply(database, plugin.id(), scripts);
+            }
         };
     }
 

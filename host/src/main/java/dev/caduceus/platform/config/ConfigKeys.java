@@ -20,10 +20,12 @@ final class ConfigKeys {
      * One known key. {@code defaultValue} is the typed default, or {@code null} for none (or a
      * default computed from the state directory).
      */
-    record Key(String name, Type type, Object defaultValue, boolean secret, long min, long max, List<String> choices) {
+    record Key(String name, Type type, Object defaultValue, boolean secret, long min, long max, List<String> choices,
+               String description) {
         Key {
             requireNonNull(name, "name");
             requireNonNull(type, "type");
+            requireNonNull(description, "description");
             choices = List.copyOf(choices);
         }
 
@@ -46,65 +48,61 @@ final class ConfigKeys {
         }
     }
 
-    /** Top-level sections; any other top-level key is warned about. */
-    static final Set<String> SECTIONS = Set.of("server", "model", "agent", "chat", "approvals", "tools", "gateway",
-            "responses", "runs", "sessions", "idempotency", "plugins");
+    /**
+     * The host's top-level sections. Keys in other sections (and unknown keys in these) are warned
+     * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
+     */
+    static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
+            "runs", "sessions", "plugins");
 
     /** Sections where any key is accepted (plugins' own settings live under plugins.<id>). */
     static final Set<String> FREE_FORM = Set.of("tools");
 
     static final Map<String, Key> KEYS = build(
-            bool("server.enabled", true),
-            str("server.host", "127.0.0.1"),
-            integer("server.port", 8642, 0, 65535),
-            secret("server.api_key"),
-            list("server.cors_origins", List.of()),
-            str("server.model_name", "hermes-agent"),
-            new Key("server.max_body_bytes", Type.LONG, 10_000_000L, false, 1, Long.MAX_VALUE, List.of()),
-            integer("server.max_concurrent_runs", 10, 0, Integer.MAX_VALUE),
-            integer("server.sse_keepalive_seconds", 30, 1, Integer.MAX_VALUE),
-            integer("server.drain_timeout_seconds", 30, 0, Integer.MAX_VALUE),
-            integer("server.idle_timeout_seconds", 30, 1, Integer.MAX_VALUE),
-            integer("server.header_timeout_seconds", 20, 1, Integer.MAX_VALUE),
-            integer("server.max_idle_connections_per_client", 64, 0, Integer.MAX_VALUE),
-            new Key("model.base_url", Type.URL, null, false, 0, 0, List.of()),
-            secret("model.api_key"),
-            str("model.name", null),
-            integer("model.timeout_seconds", 600, 1, Integer.MAX_VALUE),
-            bool("model.health_probe", true),
-            new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of()),
-            bool("model.direct_model_requests", false),
-            new Key("model.max_tokens", Type.INT, null, false, 1, Integer.MAX_VALUE, List.of()),
-            bool("model.stream", true),
-            bool("model.echo_reasoning", false),
-            new Key("model.extra_body", Type.OBJECT, null, false, 0, 0, List.of()),
-            str("model.housekeeping_model", null),
-            list("agent.toolsets", List.of("hermes-api-server")),
-            integer("agent.max_iterations", 90, 1, Integer.MAX_VALUE),
-            choice("agent.runtime", "auto", "local", "relay"),
-            integer("agent.max_parallel_tools", 8, 1, 64),
-            str("agent.identity_file", null),
-            choice("chat.tool_progress_events", "opt_in", "always", "off"),
-            // read by endpoint-chat from its section; no default, so the legacy key above still decides
-            new Key("chat.tool_progress", Type.CHOICE, null, false, 0, 0,
-                    List.of("comments", "events", "reasoning", "none")),
-            choice("chat.housekeeping", "plain", "agent"),
-            choice("approvals.mode", "manual", "off"),
-            integer("approvals.timeout", 300, 1, Integer.MAX_VALUE),
-            path("tools.workspace"),
-            new Key("gateway.proxy_url", Type.URL, null, false, 0, 0, List.of()),
-            secret("gateway.proxy_key"),
-            integer("gateway.proxy_read_timeout_seconds", 1800, 1, Integer.MAX_VALUE),
-            integer("responses.max_stored", 10_000, 0, Integer.MAX_VALUE),
-            integer("responses.event_retention_hours", 24, 0, Integer.MAX_VALUE),
-            integer("runs.retention_days", 7, 0, Integer.MAX_VALUE),
-            integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE),
-            integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE),
-            integer("idempotency.ttl_seconds", 300, 0, Integer.MAX_VALUE),
-            integer("idempotency.max_entries", 1000, 0, Integer.MAX_VALUE),
-            path("plugins.dir"),
-            list("plugins.enabled", List.of()),
-            list("plugins.disabled", List.of()));
+            bool("server.enabled", true, "serve at all (false: serve exits 0 saying so)"),
+            str("server.host", "127.0.0.1", "the address to listen on"),
+            integer("server.port", 8642, 0, 65535, "the port to listen on (0: any free port)"),
+            secret("server.api_key", "the admin key; generated and stored hashed in $CADUCEUS_HOME/api_key when unset"),
+            list("server.cors_origins", List.of(), "browser origins allowed to call the API (CORS); empty: none"),
+            str("server.model_name", "hermes-agent", "the model id clients see and send"),
+            new Key("server.max_body_bytes", Type.LONG, 10_000_000L, false, 1, Long.MAX_VALUE, List.of(),
+                    "the largest request body accepted (413 beyond)"),
+            integer("server.max_concurrent_runs", 10, 0, Integer.MAX_VALUE, "agent turns at once (0: unlimited; 429 beyond)"),
+            integer("server.sse_keepalive_seconds", 30, 1, Integer.MAX_VALUE, "a keepalive comment after this long without a frame"),
+            integer("server.drain_timeout_seconds", 30, 0, Integer.MAX_VALUE, "how long shutdown waits for running turns"),
+            integer("server.idle_timeout_seconds", 30, 1, Integer.MAX_VALUE, "idle time after which a connection is closed"),
+            integer("server.header_timeout_seconds", 20, 1, Integer.MAX_VALUE, "time allowed to send a request's headers"),
+            integer("server.max_idle_connections_per_client", 64, 0, Integer.MAX_VALUE, "kept-alive connections one client address may hold"),
+            new Key("model.base_url", Type.URL, null, false, 0, 0, List.of(),
+                    "the upstream's OpenAI-compatible base URL, with /v1 (https://api.openai.com/v1 when only an API key is set)"),
+            secret("model.api_key", "the upstream's bearer key"),
+            str("model.name", null, "the upstream model id"),
+            integer("model.timeout_seconds", 600, 1, Integer.MAX_VALUE, "one upstream call's time limit"),
+            bool("model.health_probe", true, "check at start-up that the upstream answers"),
+            new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "per-model upstreams (name: {base_url, api_key})"),
+            bool("model.direct_model_requests", false, "pass a request's other model names upstream instead of refusing them"),
+            new Key("model.max_tokens", Type.INT, null, false, 1, Integer.MAX_VALUE, List.of(), "max_tokens sent upstream"),
+            bool("model.stream", true, "stream upstream calls"),
+            bool("model.echo_reasoning", false, "send stored reasoning back upstream"),
+            new Key("model.extra_body", Type.OBJECT, null, false, 0, 0, List.of(), "keys added to every upstream request body"),
+            list("agent.toolsets", List.of("hermes-api-server"), "the toolsets an agent turn offers"),
+            integer("agent.max_iterations", 90, 1, Integer.MAX_VALUE, "model calls in one turn at most"),
+            choice("agent.runtime", "the agent runtime: auto (relay when gateway.proxy_url is set), local or relay",
+                    "auto", "local", "relay"),
+            integer("agent.max_parallel_tools", 8, 1, 64, "tool calls of one model answer run at once"),
+            str("agent.identity_file", null, "a file whose text replaces the agent's identity in the system prompt"),
+            choice("approvals.mode", "dangerous commands wait for a person's answer (manual) or run (off)", "manual", "off"),
+            integer("approvals.timeout", 300, 1, Integer.MAX_VALUE, "seconds an approval waits before it counts as denied"),
+            path("tools.workspace", "where tools work (default $CADUCEUS_HOME-workspace)"),
+            new Key("gateway.proxy_url", Type.URL, null, false, 0, 0, List.of(), "a remote Hermes-compatible server that runs the turns (proxy mode)"),
+            secret("gateway.proxy_key", "the remote server's API key"),
+            integer("gateway.proxy_read_timeout_seconds", 1800, 1, Integer.MAX_VALUE, "how long a relayed turn may stay silent"),
+            integer("runs.retention_days", 7, 0, Integer.MAX_VALUE, "finished runs and their events are kept this long"),
+            integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE, "a run's Idempotency-Key is remembered this long"),
+            integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE, "chat session transcripts are kept this long"),
+            path("plugins.dir", "an extra folder of plugin jars"),
+            list("plugins.enabled", List.of(), "only these plugin ids start (empty: all)"),
+            list("plugins.disabled", List.of(), "these plugin ids never start"));
 
     private ConfigKeys() {}
 
@@ -117,38 +115,50 @@ final class ConfigKeys {
         return find(name).map(Key::secret).orElse(false);
     }
 
+    /** Whether the host itself knows {@code leaf}: one of its keys (or under one), or a free-form part of its sections. */
+    static boolean isKnown(String leaf) {
+        String[] parts = leaf.split("\\.");
+        if (!SECTIONS.contains(parts[0])) return false;
+        if (FREE_FORM.contains(parts[0])) return true;
+        if (parts[0].equals("plugins") && parts.length > 2) return true; // plugins.<id>.*: the plugin's own
+        for (String known : KEYS.keySet()) {
+            if (leaf.equals(known) || leaf.startsWith(known + ".")) return true;
+        }
+        return false;
+    }
+
     private static Map<String, Key> build(Key... keys) {
         var map = new LinkedHashMap<String, Key>();
         for (Key k : keys) map.put(k.name(), k);
         return java.util.Collections.unmodifiableMap(map);
     }
 
-    private static Key str(String name, String def) {
-        return new Key(name, Type.STRING, def, false, 0, 0, List.of());
+    private static Key str(String name, String def, String description) {
+        return new Key(name, Type.STRING, def, false, 0, 0, List.of(), description);
     }
 
-    private static Key secret(String name) {
-        return new Key(name, Type.STRING, null, true, 0, 0, List.of());
+    private static Key secret(String name, String description) {
+        return new Key(name, Type.STRING, null, true, 0, 0, List.of(), description);
     }
 
-    private static Key integer(String name, int def, long min, long max) {
-        return new Key(name, Type.INT, def, false, min, max, List.of());
+    private static Key integer(String name, int def, long min, long max, String description) {
+        return new Key(name, Type.INT, def, false, min, max, List.of(), description);
     }
 
-    private static Key bool(String name, boolean def) {
-        return new Key(name, Type.BOOL, def, false, 0, 0, List.of());
+    private static Key bool(String name, boolean def, String description) {
+        return new Key(name, Type.BOOL, def, false, 0, 0, List.of(), description);
     }
 
-    private static Key list(String name, List<String> def) {
-        return new Key(name, Type.LIST, def, false, 0, 0, List.of());
+    private static Key list(String name, List<String> def, String description) {
+        return new Key(name, Type.LIST, def, false, 0, 0, List.of(), description);
     }
 
-    private static Key choice(String name, String def, String... others) {
+    private static Key choice(String name, String description, String def, String... others) {
         return new Key(name, Type.CHOICE, def, false, 0, 0, java.util.stream.Stream.concat(
-                java.util.stream.Stream.of(def), java.util.stream.Stream.of(others)).toList());
+                java.util.stream.Stream.of(def), java.util.stream.Stream.of(others)).toList(), description);
     }
 
-    private static Key path(String name) {
-        return new Key(name, Type.PATH, null, false, 0, 0, List.of());
+    private static Key path(String name, String description) {
+        return new Key(name, Type.PATH, null, false, 0, 0, List.of(), description);
     }
 }

@@ -108,22 +108,7 @@ public final class ConfigLoader {
                 values.put(key.name(), key.defaultValue());
             }
         }
-        for (String leaf : tree.leafKeys()) {
-            if (leaf.isEmpty() || isKnown(leaf)) continue;
-            warnings.add("Unknown configuration key " + leaf + " in " + tree.source(leaf) + "; it is ignored");
-        }
         return values;
-    }
-
-    private static boolean isKnown(String leaf) {
-        String[] parts = leaf.split("\\.");
-        if (!ConfigKeys.SECTIONS.contains(parts[0])) return false;
-        if (ConfigKeys.FREE_FORM.contains(parts[0])) return true;
-        if (parts[0].equals("plugins") && parts.length > 2) return true; // plugins.<id>.*: the plugin's own
-        for (String known : ConfigKeys.KEYS.keySet()) {
-            if (leaf.equals(known) || leaf.startsWith(known + ".")) return true;
-        }
-        return false;
     }
 
     private static ConfigTree parse(Path file) {

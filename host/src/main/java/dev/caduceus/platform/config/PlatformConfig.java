@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param dotenv     {@code $CADUCEUS_HOME/.env} as read (its values are secrets: {@link #secretValues})
  */
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
-                             String toolProgressEvents, Approvals approvals, Path workspace, Gateway gateway,
+                             Approvals approvals, Path workspace, Gateway gateway,
                              Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -30,7 +30,6 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         requireNonNull(server, "server");
         requireNonNull(model, "model");
         requireNonNull(agent, "agent");
-        requireNonNull(toolProgressEvents, "toolProgressEvents");
         requireNonNull(approvals, "approvals");
         requireNonNull(workspace, "workspace");
         requireNonNull(gateway, "gateway");
@@ -103,10 +102,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         }
     }
 
-    /** Retention and idempotency limits. */
-    public record Retention(int responsesMaxStored, int responsesEventRetentionHours, int runsRetentionDays,
-                            int runsIdempotencyRetentionHours, int sessionsRetentionDays, int idempotencyTtlSeconds,
-                            int idempotencyMaxEntries) {}
+    /** How long the host keeps runs, run idempotency keys and session transcripts. */
+    public record Retention(int runsRetentionDays, int runsIdempotencyRetentionHours, int sessionsRetentionDays) {}
 
     /** {@code plugins.*}: extra jar folder, allow-list (if non-empty) and deny-list of plugin ids. */
     public record Plugins(Path dir, List<String> enabled, List<String> disabled) {
@@ -233,14 +230,11 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var approvals = new Approvals((String) v.get("approvals.mode"), (int) v.get("approvals.timeout"));
         var gateway = new Gateway(opt(v, "gateway.proxy_url"), secret(v, "gateway.proxy_key"),
                 (int) v.get("gateway.proxy_read_timeout_seconds"));
-        var retention = new Retention((int) v.get("responses.max_stored"), (int) v.get("responses.event_retention_hours"),
-                (int) v.get("runs.retention_days"), (int) v.get("runs.idempotency_retention_hours"),
-                (int) v.get("sessions.retention_days"), (int) v.get("idempotency.ttl_seconds"),
-                (int) v.get("idempotency.max_entries"));
+        var retention = new Retention((int) v.get("runs.retention_days"), (int) v.get("runs.idempotency_retention_hours"),
+                (int) v.get("sessions.retention_days"));
         var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
                 list(v, "plugins.disabled"));
-        return new PlatformConfig(home, file, server, model, agent, (String) v.get("chat.tool_progress_events"),
-                approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
+        return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
                 dotenv);
     }
 

@@ -62,6 +62,13 @@ public final class PluginHost implements AutoCloseable {
     /** Runs on the boot thread before a plugin's {@code start} (the platform applies its migrations here). */
     @FunctionalInterface
     public interface BeforeStart {
+        /**
+         * The plugin's declared settings, before its migrations; a {@link dev.caduceus.spi.config.ConfigException}
+         * (a wrong value) stops the boot as a configuration error, anything else fails the plugin.
+         */
+        default void declare(PluginDescriptorView plugin, java.util.List<dev.caduceus.spi.config.PluginConfig.Setting> settings)
+                throws Exception {}
+
         void prepare(PluginDescriptorView plugin) throws Exception;
     }
 
@@ -217,6 +224,9 @@ public final class PluginHost implements AutoCloseable {
                 }
                 log.warn("{}; continuing without it (lenient)", message, e.getCause());
                 reports.put(view.id(), PluginReport.failed(view.id(), view.version(), view.jar(), e.getMessage()));
+            } catch (dev.caduceus.spi.config.ConfigException e) {
+                stopAll(); // a wrong value of a plugin's setting stops the boot in any mode, as a host key's does
+                throw e;
             }
         }
         return new BootedPlugins(started, List.copyOf(reports.values()), contributions.build());

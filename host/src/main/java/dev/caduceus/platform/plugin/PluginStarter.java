@@ -64,6 +64,14 @@ final class PluginStarter {
     Result start(PluginDescriptorView view, EntryPoint entry) throws StageException {
         var loader = view.classLoader();
         var plugin = entry.get();
+        var settings = stage("failed to declare its settings", () -> PluginCalls.with(loader, plugin::settings));
+        try {
+            beforeStart.declare(view, settings == null ? List.of() : settings);
+        } catch (dev.caduceus.spi.config.ConfigException e) {
+            throw e; // a wrong value in the configuration: the operator's to fix, reported as such
+        } catch (Exception e) {
+            throw new StageException("declares its settings wrongly", e);
+        }
         stage("failed before start (migrations)", () -> { PluginCalls.run(loader, () -> beforeStart.prepare(view)); return null; });
         var ctx = stage("has no context", () -> contexts.apply(view));
         stage("failed to start", () -> { PluginCalls.run(loader, () -> plugin.start(ctx)); return null; });

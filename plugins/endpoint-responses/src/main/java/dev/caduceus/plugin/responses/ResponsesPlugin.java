@@ -5,6 +5,8 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
+import dev.caduceus.spi.config.PluginConfig.Setting;
+import dev.caduceus.support.settings.SharedSettings;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,6 +21,17 @@ public final class ResponsesPlugin implements PlatformPlugin {
     private static final System.Logger LOG = System.getLogger(ResponsesPlugin.class.getName());
 
     private ResponsesSettings settings;
+
+    /** What {@link ResponsesSettings} and {@link ProgressReasoning} read. */
+    @Override
+    public List<Setting> settings() {
+        return List.of(Setting.integer("responses.max_stored", 10_000, 0,
+                        "stored responses kept at most (the oldest go first; 0: none kept)"),
+                Setting.integer("responses.event_retention_hours", 24, 0,
+                        "a stored response's stream events are replayable this long"),
+                SharedSettings.IDEMPOTENCY_TTL, SharedSettings.IDEMPOTENCY_MAX_ENTRIES,
+                SharedSettings.TOOL_PROGRESS, SharedSettings.TOOL_PROGRESS_EVENTS);
+    }
     private ResponseStore store;
 
     @Override
