@@ -247,8 +247,7 @@ class SubmitTest {
 
     @Test
     void noModelIsTheHostsAnswer() throws Exception {
-        try (var upstream = ScriptedUpstream.start();
-             var noModel = dev.caduceus.testkit.TestHost.builder().plugins("endpoint-runs").start()) {
+        try (var noModel = dev.caduceus.testkit.TestHost.builder().plugins("endpoint-runs").start()) {
             var ex = noModel.http().post("/v1/runs", "{\"input\":\"hi\"}");
             assertError(ex, 503, "model_not_configured", null);
             assertEquals(Optional.of("false"), ex.header("x-should-retry"));
