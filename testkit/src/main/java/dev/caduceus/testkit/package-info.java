@@ -1,9 +1,12 @@
 /**
- * Test doubles for plugin unit tests: a fake host context, a fake HTTP exchange that records the
- * answer, an event stream that records frames, a scripted run service ({@link dev.caduceus.testkit.ScriptedRuns}),
- * fake session transcripts, a scripted OpenAI-compatible upstream
- * ({@link dev.caduceus.testkit.ScriptedUpstream}, a real HTTP server), and checks for plugin jars. Start at
- * {@link dev.caduceus.testkit.FakePlatformContext}. Threading: fakes are thread-safe where the real
- * type is.
+ * Support for plugin tests. Start at {@link dev.caduceus.testkit.TestHost}: the real host in-process
+ * (PF4J loading the plugin jars, the run service, journal and SQLite, Jetty on loopback), driven over
+ * HTTP with {@link dev.caduceus.testkit.HostClient} and {@link dev.caduceus.testkit.SseStream}, the model
+ * played by {@link dev.caduceus.testkit.ScriptedUpstream} (a real HTTP server; gate a request with
+ * {@link dev.caduceus.testkit.HeldTurn}, poll with {@link dev.caduceus.testkit.Eventually}). For unit tests
+ * of a single class there are fakes: a host context ({@link dev.caduceus.testkit.FakePlatformContext}),
+ * an HTTP exchange that records the answer, an event stream that records frames, a scripted run service
+ * ({@link dev.caduceus.testkit.ScriptedRuns}), fake session transcripts, and checks for plugin jars.
+ * Threading: fakes are thread-safe where the real type is.
  */
 package dev.caduceus.testkit;

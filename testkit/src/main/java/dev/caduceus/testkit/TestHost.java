@@ -1,0 +1,224 @@
+package dev.caduceus.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.platform.boot.Boot;
+import dev.caduceus.platform.boot.BootException;
+import dev.caduceus.platform.Platform;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real Caduceus host in-process, for plugin tests over HTTP (what Trino's QueryRunner and Helidon's
+ * test server are to theirs): configuration, SQLite, PF4J loading real plugin jars, the run service
+ * and journal, Jetty on an ephemeral loopback port, all under a temporary {@code $CADUCEUS_HOME}.
+ * Nothing is faked; the model is whatever {@link Builder#model} points at, usually a
+ * {@link ScriptedUpstream}.
+ *
+ * <pre>{@code
+ * upstream = ScriptedUpstream.start();
+ * host = TestHost.builder().plugins("endpoint-runs", "provider-openai").model(upstream).start();
+ * var created = host.http().post("/v1/runs", "{\"input\":\"hi\"}");
+ * }</pre>
+ *
+ * <p>Plugins are named by id and found on the test class path (the module under test's
+ * {@code target/classes}, and the test-scoped dependencies on other plugin modules); each becomes a jar
+ * in the host's {@code plugins/} folder ({@link PluginJars}). The environment the host sees is built
+ * here, not inherited: {@code PATH} and the locale from the JVM's, the rest from the builder.
+ *
+ * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
+ * stops it and deletes its directories. Share one host per test class where tests do not interfere.
+ * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
+ * internals ({@code Platform.start}, its options and {@code BootException}).
+ */
+public final class TestHost implements AutoCloseable {
+    /** The API key a host presents and accepts unless the builder sets another. */
+    public static final String DEFAULT_KEY = "testhost-key-long-enough-to-pass";
+    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ");
+
+    private final Platform platform;
+    private final Path root;
+    private final Path home;
+    private final String apiKey;
+    private final StringWriter output;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HostClient client;
+
+    private TestHost(Platform platform, Path root, Path home, String apiKey, StringWriter output) {
+        this.platform = platform;
+        this.root = root;
+        this.home = home;
+        this.apiKey = apiKey;
+        this.output = output;
+        this.client = new HostClient(http, baseUrl(), apiKey);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public URI baseUrl() {
+        return platform.uri();
+    }
+
+    /** The admin key ({@code API_SERVER_KEY}). */
+    public String apiKey() {
+        return apiKey;
+    }
+
+    /** A client presenting {@link #apiKey()}. */
+    public HostClient http() {
+        return client;
+    }
+
+    /** {@code $CADUCEUS_HOME}: the database, the key file, plugin data directories. */
+    public Path home() {
+        return home;
+    }
+
+    /** What the host printed at start-up (the banner: address, plugins, routes). */
+    public String output() {
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
+    /**
+     * Stops the host (graceful drain, as on SIGTERM) and deletes its directories. The client's
+     * connections are closed first: Jetty's graceful stop waits for open connections, and idle
+     * keep-alive ones would hold it to the drain timeout. Idempotent.
+     */
+    @Override
+    public void close() {
+        try {
+            http.shutdownNow();
+            platform.close();
+        } finally {
+            delete(root);
+        }
+    }
+
+    /**
+     * What to boot. Not thread-safe; each {@link #start()} boots a new host in new directories.
+     */
+    public static final class Builder {
+        private final Map<String, Optional<Path>> plugins = new LinkedHashMap<>();
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private String configYaml;
+        private String apiKey = DEFAULT_KEY;
+
+        private Builder() {}
+
+        /** Plugins by id, found on the class path ({@code endpoint-runs}, {@code provider-openai}, …). */
+        public Builder plugins(String... ids) {
+            for (var id : ids) plugins.put(requireNonNull(id, "id"), Optional.empty());
+            return this;
+        }
+
+        /** A plugin from {@code classesOrJar}: a classes directory (a jar is built) or a plugin jar. */
+        public Builder plugin(String id, Path classesOrJar) {
+            plugins.put(requireNonNull(id, "id"), Optional.of(classesOrJar.toAbsolutePath()));
+            return this;
+        }
+
+        /**
+         * The model: {@code upstream}'s base URL and model id, the start-up model probe off. Needs the
+         * {@code provider-openai} plugin.
+         */
+        public Builder model(ScriptedUpstream upstream) {
+            env.put("OPENAI_BASE_URL", upstream.baseUrl());
+            env.put("CADUCEUS_MODEL", ScriptedUpstream.MODEL);
+            env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
+            return this;
+        }
+
+        /**
+         * One environment variable as the host reads it: {@code API_SERVER_*}, or
+         * {@code CADUCEUS__SECTION__KEY} for any configuration key
+         * ({@code CADUCEUS__RUNS__IDEMPOTENCY_RETENTION_HOURS}).
+         */
+        public Builder env(String name, String value) {
+            env.put(requireNonNull(name, "name"), requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** {@code $CADUCEUS_HOME/config.yaml}, written before the boot. */
+        public Builder configYaml(String yaml) {
+            configYaml = requireNonNull(yaml, "yaml");
+            return this;
+        }
+
+        /** The admin key; default {@link #DEFAULT_KEY}. */
+        public Builder apiKey(String key) {
+            apiKey = requireNonNull(key, "key");
+            return this;
+        }
+
+        /** Builds the plugin jars, boots the host, and returns once it listens. */
+        public TestHost start() {
+            Path root = null;
+            try {
+                root = Files.createTempDirectory("caduceus-testhost");
+                var home = Files.createDirectories(root.resolve("home"));
+                var pluginDir = Files.createDirectories(root.resolve("app").resolve("plugins"));
+                for (var plugin : plugins.entrySet()) {
+                    var id = plugin.getKey();
+                    PluginJars.write(id, plugin.getValue().orElseGet(() -> PluginJars.locate(id)),
+                            pluginDir.resolve(id + ".jar"));
+                }
+                if (configYaml != null) Files.writeString(home.resolve("config.yaml"), configYaml);
+                var environment = new HashMap<String, String>();
+                for (var name : INHERITED) {
+                    var value = System.getenv(name);
+                    if (value != null) environment.put(name, value);
+                }
+                environment.put("HOME", Files.createDirectories(root.resolve("user")).toString());
+                environment.put("CADUCEUS_HOME", home.toString());
+                environment.put("API_SERVER_HOST", "127.0.0.1");
+                environment.put("API_SERVER_PORT", "0");
+                environment.put("API_SERVER_KEY", apiKey);
+                environment.put("CADUCEUS__TOOLS__WORKSPACE", root.resolve("workspace").toString());
+                environment.putAll(env);
+                var output = new StringWriter();
+                Platform platform;
+                synchronized (output) {
+                    platform = Platform.start(new Boot.Options(Optional.empty(), List.of(), false, environment,
+                            root.resolve("app")), new PrintWriter(output, true));
+                }
+                return new TestHost(platform, root, home, apiKey, output);
+            } catch (BootException e) {
+                delete(root);
+                throw new IllegalStateException("TestHost failed to boot: " + e.getMessage(), e);
+            } catch (IOException e) {
+                delete(root);
+                throw new UncheckedIOException("TestHost could not prepare its directories", e);
+            } catch (RuntimeException | Error e) {
+                delete(root);
+                throw e;
+            }
+        }
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) return;
+        try (var files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // temporary space; the OS reclaims it
+        }
+    }
+}
