@@ -4,6 +4,7 @@ import dev.caduceus.plugin.jobs.http.JobsFamily;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.http.EndpointFamily;
 import java.util.List;
 
@@ -21,6 +22,12 @@ public final class JobsPlugin implements PlatformPlugin {
     private JobsSettings settings;
     private JobScheduler scheduler;
     private Scheduler.Task tick;
+
+    /** What {@link JobsSettings} reads. */
+    @Override
+    public List<Setting> settings() {
+        return JobsSettings.ALL;
+    }
 
     @Override
     public void start(PlatformContext ctx) {

@@ -3,6 +3,7 @@ package dev.caduceus.plugin.relay;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import java.util.List;
 
 /**
@@ -12,6 +13,12 @@ import java.util.List;
  */
 public final class RelayPlugin implements PlatformPlugin {
     private volatile RelayRuntime runtime;
+
+    /** What {@link RelaySettings} reads besides the host's {@code gateway.*} keys. */
+    @Override
+    public List<Setting> settings() {
+        return List.of(RelaySettings.TOOL_PROGRESS);
+    }
 
     @Override
     public List<AgentRuntime> agentRuntimes(PlatformContext ctx) {

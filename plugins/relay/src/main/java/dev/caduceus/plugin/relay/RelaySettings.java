@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.relay;
 
 import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +24,13 @@ record RelaySettings(String target, String key, Duration connectTimeout, Duratio
 
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
+    static final String OWN = "plugins.relay.";
+    static final boolean DEFAULT_TOOL_PROGRESS = true;
+
+    /** The one key of its own the relay reads (the {@code gateway.*} keys are the host's). */
+    static final Setting TOOL_PROGRESS = Setting.bool(OWN + "tool_progress", DEFAULT_TOOL_PROGRESS,
+            "ask the remote server for tool progress (X-Hermes-Tool-Progress: true) so relayed streams show it");
+
     RelaySettings {
         if (target != null) {
             target = target.strip().replaceAll("/+$", "");
@@ -35,7 +43,7 @@ record RelaySettings(String target, String key, Duration connectTimeout, Duratio
         var url = gateway.string("proxy_url").orElse(null);
         var key = gateway.string("proxy_key").filter(s -> !s.isBlank()).orElse(null);
         var read = Duration.ofSeconds(gateway.integer("proxy_read_timeout_seconds", 1800));
-        return new RelaySettings(url, key, CONNECT_TIMEOUT, read, ctx.config().bool("tool_progress", true),
+        return new RelaySettings(url, key, CONNECT_TIMEOUT, read, ctx.config().bool(TOOL_PROGRESS.key().substring(OWN.length()), DEFAULT_TOOL_PROGRESS),
                 ctx.global().modelName(), ctx.global().version());
     }
 

@@ -2,6 +2,7 @@ package dev.caduceus.plugin.file;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.tool.Tool;
 import java.util.List;
 
@@ -15,6 +16,12 @@ import java.util.List;
  * ({@link ProtectedFiles}, collected then and statted again on every call).
  */
 public final class FilePlugin implements PlatformPlugin {
+
+    /** What {@link FileSettings} reads. */
+    @Override
+    public List<Setting> settings() {
+        return FileKeys.ALL;
+    }
 
     @Override
     public void start(PlatformContext ctx) throws Exception {

@@ -19,8 +19,6 @@ import java.nio.file.Path;
  */
 record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutside, int maxReadChars,
                     java.util.List<Path> protectedPaths) {
-    static final int DEFAULT_MAX_READ_CHARS = 100_000;
-
     FileSettings {
         requireNonNull(stateDir, "stateDir");
         requireNonNull(home, "home");
@@ -34,7 +32,8 @@ record FileSettings(Path stateDir, Path home, Path workspace, boolean allowOutsi
         var tools = ctx.section("tools");
         var global = ctx.global();
         return new FileSettings(global.stateDir(), Path.of(System.getProperty("user.home")), global.workspace(),
-                tools.bool("file.allow_outside_workspace", false),
-                tools.integer("file.max_read_chars", DEFAULT_MAX_READ_CHARS), global.protectedPaths());
+                tools.bool(FileKeys.inTools(FileKeys.ALLOW_OUTSIDE_WORKSPACE), false),
+                tools.integer(FileKeys.inTools(FileKeys.MAX_READ_CHARS), FileKeys.DEFAULT_MAX_READ_CHARS),
+                global.protectedPaths());
     }
 }

@@ -9,9 +9,6 @@ import dev.caduceus.spi.config.PluginConfig;
  * @param user   limit of the user profile
  */
 record MemoryLimits(int memory, int user) {
-    static final int DEFAULT_MEMORY = 2200;
-    static final int DEFAULT_USER = 1375;
-
     MemoryLimits {
         if (memory <= 0 || user <= 0)
             throw new IllegalArgumentException("memory limits must be > 0: " + memory + ", " + user);
@@ -19,8 +16,8 @@ record MemoryLimits(int memory, int user) {
 
     /** Reads {@code memory.memory_char_limit} and {@code memory.user_char_limit} of the {@code tools.*} section. */
     static MemoryLimits from(PluginConfig tools) {
-        return new MemoryLimits(tools.integer("memory.memory_char_limit", DEFAULT_MEMORY),
-                tools.integer("memory.user_char_limit", DEFAULT_USER));
+        return new MemoryLimits(tools.integer(MemoryKeys.inTools(MemoryKeys.MEMORY_CHAR_LIMIT), MemoryKeys.DEFAULT_MEMORY),
+                tools.integer(MemoryKeys.inTools(MemoryKeys.USER_CHAR_LIMIT), MemoryKeys.DEFAULT_USER));
     }
 
     int of(MemoryTarget target) {

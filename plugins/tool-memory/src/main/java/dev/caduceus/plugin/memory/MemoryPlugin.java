@@ -2,6 +2,7 @@ package dev.caduceus.plugin.memory;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.tool.Tool;
 import java.util.List;
 
@@ -11,6 +12,12 @@ import java.util.List;
  * {@code tools.memory.user_char_limit} (1375).
  */
 public final class MemoryPlugin implements PlatformPlugin {
+
+    /** What {@link MemoryLimits} reads. */
+    @Override
+    public List<Setting> settings() {
+        return MemoryKeys.ALL;
+    }
 
     @Override
     public List<Tool> tools(PlatformContext ctx) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.tool.Tool;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +47,12 @@ public final class TerminalPlugin implements PlatformPlugin {
     /** For tests: a shorter SIGTERM → SIGKILL grace period. */
     TerminalPlugin(Duration killGrace) {
         this.killGrace = killGrace;
+    }
+
+    /** What {@link TerminalSettings} reads ({@code approvals.mode} is the host's). */
+    @Override
+    public List<Setting> settings() {
+        return TerminalKeys.ALL;
     }
 
     @Override

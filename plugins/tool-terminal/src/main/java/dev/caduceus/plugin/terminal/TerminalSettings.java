@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.terminal;
 
+import static dev.caduceus.plugin.terminal.TerminalKeys.*;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.spi.config.PluginConfig;
@@ -27,8 +28,6 @@ import java.util.Optional;
 record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeout, int maxOutputChars,
                         boolean allowOutsideWorkspace, List<String> envDenylist, int maxPerSession,
                         Duration maxLifetime, boolean approvalsOff, Duration killGrace, Sandbox sandbox) {
-    static final List<String> DEFAULT_DENYLIST = List.of("API_SERVER_KEY", "OPENAI_API_KEY", "GATEWAY_PROXY_KEY",
-            "TAVILY_API_KEY", "SEARXNG_API_KEY", "CADUCEUS_*");
 
     /**
      * The backend settings.
@@ -46,11 +45,11 @@ record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeo
         }
 
         static Sandbox from(PluginConfig tools) {
-            var network = tools.string("terminal.network", "full").toLowerCase(Locale.ROOT);
+            var network = tools.string(inTools(NETWORK), DEFAULT_NETWORK).toLowerCase(Locale.ROOT);
             if (!network.equals("full") && !network.equals("none"))
                 throw new IllegalArgumentException("tools.terminal.network must be full or none, not '" + network + "'");
-            return new Sandbox(tools.string("terminal.backend", "auto").toLowerCase(Locale.ROOT), network.equals("full"),
-                    tools.string("terminal.sandbox.bwrap"), tools.list("terminal.sandbox.read_only", List.of()));
+            return new Sandbox(tools.string(inTools(BACKEND), DEFAULT_BACKEND).toLowerCase(Locale.ROOT),
+                    network.equals("full"), tools.string(inTools(BWRAP)), tools.list(inTools(READ_ONLY), List.of()));
         }
     }
 
@@ -58,21 +57,21 @@ record TerminalSettings(String shell, int timeoutSeconds, int maxForegroundTimeo
         requireNonNull(shell, "shell");
         requireNonNull(sandbox, "sandbox");
         envDenylist = List.copyOf(envDenylist);
-        if (timeoutSeconds < 1 || maxForegroundTimeout < 1 || maxOutputChars < 100 || maxPerSession < 1)
+        if (timeoutSeconds < 1 || maxForegroundTimeout < 1 || maxOutputChars < MIN_OUTPUT_CHARS || maxPerSession < 1)
             throw new IllegalArgumentException("tools.terminal/process limits must be positive");
     }
 
     static TerminalSettings from(PluginConfig tools, String approvalsMode) {
         var mode = approvalsMode.toLowerCase(Locale.ROOT);
         return new TerminalSettings(
-                tools.string("terminal.shell", "/bin/bash"),
-                tools.integer("terminal.timeout", 180),
-                tools.integer("terminal.max_foreground_timeout", 600),
-                tools.integer("terminal.max_output_chars", 50_000),
-                tools.bool("terminal.allow_outside_workspace", false),
-                tools.list("terminal.env_denylist", DEFAULT_DENYLIST),
-                tools.integer("process.max_per_session", 8),
-                Duration.ofSeconds(tools.longValue("process.max_lifetime_seconds", 3600)),
+                tools.string(inTools(SHELL), DEFAULT_SHELL),
+                tools.integer(inTools(TIMEOUT), DEFAULT_TIMEOUT),
+                tools.integer(inTools(MAX_FOREGROUND_TIMEOUT), DEFAULT_MAX_FOREGROUND_TIMEOUT),
+                tools.integer(inTools(MAX_OUTPUT_CHARS), DEFAULT_MAX_OUTPUT_CHARS),
+                tools.bool(inTools(ALLOW_OUTSIDE_WORKSPACE), false),
+                tools.list(inTools(ENV_DENYLIST), DEFAULT_DENYLIST),
+                tools.integer(inTools(MAX_PER_SESSION), DEFAULT_MAX_PER_SESSION),
+                Duration.ofSeconds(tools.longValue(inTools(MAX_LIFETIME), DEFAULT_MAX_LIFETIME_SECONDS)),
                 mode.equals("off"),
                 Duration.ofSeconds(2),
                 Sandbox.from(tools));

@@ -2,6 +2,7 @@ package dev.caduceus.plugin.web;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.tool.Tool;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
@@ -15,6 +16,12 @@ import java.util.List;
  */
 public final class WebPlugin implements PlatformPlugin {
     private final List<LazyClient> clients = new ArrayList<>();
+
+    /** What {@link WebSettings} reads. */
+    @Override
+    public List<Setting> settings() {
+        return WebKeys.ALL;
+    }
 
     @Override
     public List<Tool> tools(PlatformContext ctx) {

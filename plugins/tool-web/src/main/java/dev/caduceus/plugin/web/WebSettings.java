@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.web;
 
+import static dev.caduceus.plugin.web.WebKeys.*;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.spi.config.PluginConfig;
@@ -27,7 +28,7 @@ public record WebSettings(String backend, String searxngUrl, String searxngKey, 
                           int maxResults, int maxChars, long maxBytes, Duration timeout, boolean allowPrivate,
                           List<String> blockedHosts, String userAgent) {
 
-    public static final String DEFAULT_TAVILY_URL = "https://api.tavily.com";
+    public static final String DEFAULT_TAVILY_URL = WebKeys.DEFAULT_TAVILY_URL;
 
     public WebSettings {
         requireNonNull(backend, "backend");
@@ -45,18 +46,18 @@ public record WebSettings(String backend, String searxngUrl, String searxngKey, 
     /** Reads the settings from the shared {@code tools.*} section; {@code version} goes into the User-Agent. */
     public static WebSettings from(PluginConfig tools, String version) {
         return new WebSettings(
-                tools.string("web.search.backend", "auto").strip().toLowerCase(Locale.ROOT),
-                blankToNull(tools.string("web.search.searxng.url").orElse(null)),
-                blankToNull(tools.string("web.search.searxng.api_key").orElse(null)),
-                tools.string("web.search.tavily.url").map(String::strip).filter(s -> !s.isEmpty())
-                        .orElse(DEFAULT_TAVILY_URL),
-                blankToNull(tools.string("web.search.tavily.api_key").orElse(null)),
-                tools.integer("web.search.max_results", 5),
-                tools.integer("web.extract.max_chars", 15_000),
-                tools.longValue("web.extract.max_bytes", 5L * 1024 * 1024),
-                tools.duration("web.extract.timeout_seconds", Duration.ofSeconds(20)),
-                tools.bool("web.allow_private_addresses", false),
-                tools.list("web.blocked_hosts", List.of()),
+                tools.string(inTools(BACKEND), DEFAULT_BACKEND).strip().toLowerCase(Locale.ROOT),
+                blankToNull(tools.string(inTools(SEARXNG_URL)).orElse(null)),
+                blankToNull(tools.string(inTools(SEARXNG_API_KEY)).orElse(null)),
+                tools.string(inTools(TAVILY_URL)).map(String::strip).filter(s -> !s.isEmpty())
+                        .orElse(WebKeys.DEFAULT_TAVILY_URL),
+                blankToNull(tools.string(inTools(TAVILY_API_KEY)).orElse(null)),
+                tools.integer(inTools(MAX_RESULTS), DEFAULT_MAX_RESULTS),
+                tools.integer(inTools(MAX_CHARS), DEFAULT_MAX_CHARS),
+                tools.longValue(inTools(MAX_BYTES), DEFAULT_MAX_BYTES),
+                tools.duration(inTools(TIMEOUT), DEFAULT_TIMEOUT),
+                tools.bool(inTools(ALLOW_PRIVATE), false),
+                tools.list(inTools(BLOCKED_HOSTS), List.of()),
                 "Caduceus/" + version);
     }
 
