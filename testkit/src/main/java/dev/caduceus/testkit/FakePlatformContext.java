@@ -101,7 +101,7 @@ public final class FakePlatformContext implements PlatformContext {
             plugin = new PluginInfo(pluginId, "1.0.0", home.resolve("plugins").resolve(pluginId + ".jar"),
                     home.resolve("plugin-data").resolve(pluginId));
             global = new GlobalConfig("hermes-agent", home, home.resolve("workspace"), "1.0.0", 10, 30,
-                    List.of("hermes-api-server"), 90, "manual", false, List.of(home));
+                    List.of("hermes-api-server"), 90, false, List.of(home));
             sectionEnv.put("CADUCEUS_HOME", home.toString());
         }
 

@@ -18,14 +18,13 @@ import java.util.List;
  * @param sseKeepaliveSeconds {@code server.sse_keepalive_seconds}: a comment after this long without a frame
  * @param agentToolsets      {@code agent.toolsets}
  * @param maxIterations      {@code agent.max_iterations}
- * @param approvalsMode      {@code approvals.mode}: {@code manual} or {@code off}
  * @param directModelRequests {@code model.direct_model_requests}: pass unknown request model names upstream
  * @param protectedPaths     what no tool may show the agent: {@code $CADUCEUS_HOME} (with its key
  *                           file, database and {@code .env}) and the configuration file, wherever it is
  */
 public record GlobalConfig(String modelName, Path stateDir, Path workspace, String version,
                            int maxConcurrentRuns, int sseKeepaliveSeconds, List<String> agentToolsets,
-                           int maxIterations, String approvalsMode, boolean directModelRequests,
+                           int maxIterations, boolean directModelRequests,
                            List<Path> protectedPaths) {
     public GlobalConfig {
         requireNonNull(modelName, "modelName");
@@ -33,7 +32,6 @@ public record GlobalConfig(String modelName, Path stateDir, Path workspace, Stri
         requireNonNull(workspace, "workspace");
         requireNonNull(version, "version");
         agentToolsets = List.copyOf(agentToolsets);
-        requireNonNull(approvalsMode, "approvalsMode");
         protectedPaths = List.copyOf(protectedPaths);
     }
 }

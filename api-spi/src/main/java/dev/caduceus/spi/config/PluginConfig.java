@@ -48,9 +48,11 @@ public interface PluginConfig {
      * @param defaultValue the default as written in YAML, or null for none
      * @param choices      the allowed values of a {@link Type#CHOICE}; empty otherwise
      * @param min          the smallest {@link Type#INT} accepted
+     * @param secret       a key, password or token: its value is never shown in messages
      * @param description  one sentence for the reference
      */
-    record Setting(String key, Type type, String defaultValue, List<String> choices, long min, String description) {
+    record Setting(String key, Type type, String defaultValue, List<String> choices, long min, boolean secret,
+                   String description) {
         /** The forms a value can take. */
         public enum Type { STRING, INT, BOOL, CHOICE, DURATION, LIST, OBJECT }
 
@@ -62,38 +64,44 @@ public interface PluginConfig {
             if (key.isBlank() || key.startsWith(".") || key.endsWith(".")) throw new IllegalArgumentException("bad key: " + key);
             if ((type == Type.CHOICE) == choices.isEmpty())
                 throw new IllegalArgumentException(key + ": choices go with CHOICE, and only with it");
+            if (secret && defaultValue != null) throw new IllegalArgumentException(key + ": a secret has no default");
             if (type == Type.CHOICE && defaultValue != null && !choices.contains(defaultValue))
                 throw new IllegalArgumentException(key + ": default " + defaultValue + " is not among " + choices);
         }
 
         /** A string. */
         public static Setting string(String key, String defaultValue, String description) {
-            return new Setting(key, Type.STRING, defaultValue, List.of(), 0, description);
+            return new Setting(key, Type.STRING, defaultValue, List.of(), 0, false, description);
         }
 
         /** An integer of at least {@code min}. */
         public static Setting integer(String key, long defaultValue, long min, String description) {
-            return new Setting(key, Type.INT, Long.toString(defaultValue), List.of(), min, description);
+            return new Setting(key, Type.INT, Long.toString(defaultValue), List.of(), min, false, description);
         }
 
         /** {@code true} or {@code false}. */
         public static Setting bool(String key, boolean defaultValue, String description) {
-            return new Setting(key, Type.BOOL, Boolean.toString(defaultValue), List.of(), 0, description);
+            return new Setting(key, Type.BOOL, Boolean.toString(defaultValue), List.of(), 0, false, description);
         }
 
         /** One of {@code choices}; {@code defaultValue} may be null (none). */
         public static Setting choice(String key, String defaultValue, List<String> choices, String description) {
-            return new Setting(key, Type.CHOICE, defaultValue, choices, 0, description);
+            return new Setting(key, Type.CHOICE, defaultValue, choices, 0, false, description);
         }
 
         /** Seconds ({@code 30}) or a value with a unit ({@code 500ms}, {@code 5m}). */
         public static Setting duration(String key, String defaultValue, String description) {
-            return new Setting(key, Type.DURATION, defaultValue, List.of(), 0, description);
+            return new Setting(key, Type.DURATION, defaultValue, List.of(), 0, false, description);
+        }
+
+        /** A secret string (a key, password or token), without a default. */
+        public static Setting secret(String key, String description) {
+            return new Setting(key, Type.STRING, null, List.of(), 0, true, description);
         }
 
         /** A YAML list or a comma-separated string. */
         public static Setting list(String key, String defaultValue, String description) {
-            return new Setting(key, Type.LIST, defaultValue, List.of(), 0, description);
+            return new Setting(key, Type.LIST, defaultValue, List.of(), 0, false, description);
         }
     }
 }

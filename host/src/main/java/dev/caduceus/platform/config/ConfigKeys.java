@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The one schema of known global keys: type, default and validation. Keys under {@code tools.*}, {@code model.routes.*} and {@code plugins.<id>.*} are free-form.
+ * The host's own keys: type, default, validation and one line of meaning. Keys under {@code model.routes.*}
+ * and {@code plugins.<id>.*} are free-form; other sections belong to the plugins that declare them.
  * Immutable.
  */
 final class ConfigKeys {
@@ -55,9 +56,6 @@ final class ConfigKeys {
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
             "runs", "sessions", "plugins");
 
-    /** Sections where any key is accepted (plugins' own settings live under plugins.<id>). */
-    static final Set<String> FREE_FORM = Set.of("tools");
-
     static final Map<String, Key> KEYS = build(
             bool("server.enabled", true, "serve at all (false: serve exits 0 saying so)"),
             str("server.host", "127.0.0.1", "the address to listen on"),
@@ -91,7 +89,6 @@ final class ConfigKeys {
                     "auto", "local", "relay"),
             integer("agent.max_parallel_tools", 8, 1, 64, "tool calls of one model answer run at once"),
             str("agent.identity_file", null, "a file whose text replaces the agent's identity in the system prompt"),
-            choice("approvals.mode", "dangerous commands wait for a person's answer (manual) or run (off)", "manual", "off"),
             integer("approvals.timeout", 300, 1, Integer.MAX_VALUE, "seconds an approval waits before it counts as denied"),
             path("tools.workspace", "where tools work (default $CADUCEUS_HOME-workspace)"),
             new Key("gateway.proxy_url", Type.URL, null, false, 0, 0, List.of(), "a remote Hermes-compatible server that runs the turns (proxy mode)"),
@@ -115,11 +112,10 @@ final class ConfigKeys {
         return find(name).map(Key::secret).orElse(false);
     }
 
-    /** Whether the host itself knows {@code leaf}: one of its keys (or under one), or a free-form part of its sections. */
+    /** Whether the host itself knows {@code leaf}: one of its keys (or under one), or a {@code plugins.<id>.*} key. */
     static boolean isKnown(String leaf) {
         String[] parts = leaf.split("\\.");
         if (!SECTIONS.contains(parts[0])) return false;
-        if (FREE_FORM.contains(parts[0])) return true;
         if (parts[0].equals("plugins") && parts.length > 2) return true; // plugins.<id>.*: the plugin's own
         for (String known : KEYS.keySet()) {
             if (leaf.equals(known) || leaf.startsWith(known + ".")) return true;

@@ -23,7 +23,7 @@ public final class ConfigReference {
             add(rows, key.name(), type(key), defaultOf(key), key.secret(), "host", key.description());
         for (var d : declared) {
             var s = d.setting();
-            add(rows, s.key(), type(s), s.defaultValue() == null ? "" : "`" + s.defaultValue() + "`", false,
+            add(rows, s.key(), type(s), s.defaultValue() == null ? "" : "`" + s.defaultValue() + "`", s.secret(),
                     d.pluginId(), s.description());
         }
         var out = new StringBuilder();
@@ -33,7 +33,7 @@ public final class ConfigReference {
         out.append("(`server:` then `port: 8642`). Any key can also be set from the environment as\n");
         out.append("`CADUCEUS__<SECTION>__<KEY>` (dots become `__`); the Hermes names listed win over that form.\n");
         out.append("Sources, highest first: flags, environment, `$CADUCEUS_HOME/.env`, the config file, defaults.\n");
-        out.append("`tools.*` and `plugins.<id>.*` also hold settings the tool plugins read (docs/tools.md).\n");
+        out.append("Keys nothing here lists are warned about at start-up and ignored.\n");
         String section = null;
         for (var row : rows.entrySet()) {
             var top = row.getKey().substring(0, row.getKey().indexOf('.'));

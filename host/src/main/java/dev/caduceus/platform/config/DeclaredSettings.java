@@ -66,7 +66,7 @@ public final class DeclaredSettings {
     private void check(Setting setting) {
         var node = tree.node(setting.key());
         if (node.isEmpty() || node.get().isNull()) return;
-        var values = new Values(setting.key(), node.get(), tree.source(setting.key()), false);
+        var values = new Values(setting.key(), node.get(), tree.source(setting.key()), setting.secret());
         switch (setting.type()) {
             case STRING -> values.string();
             case INT -> values.integer(setting.min(), Long.MAX_VALUE);
@@ -80,6 +80,6 @@ public final class DeclaredSettings {
 
     private static boolean same(Setting a, Setting b) {
         return a.type() == b.type() && java.util.Objects.equals(a.defaultValue(), b.defaultValue())
-                && a.choices().equals(b.choices()) && a.min() == b.min();
+                && a.choices().equals(b.choices()) && a.min() == b.min() && a.secret() == b.secret();
     }
 }

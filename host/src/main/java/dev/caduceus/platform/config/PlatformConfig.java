@@ -87,10 +87,10 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         }
     }
 
-    /** {@code approvals.*}; {@code mode} is {@code manual} or {@code off}. */
-    public record Approvals(String mode, int timeoutSeconds) {
+    /** {@code approvals.timeout}: how long an approval waits ({@code approvals.mode} is the terminal plugin's). */
+    public record Approvals(int timeoutSeconds) {
         public Approvals {
-            requireNonNull(mode, "mode");
+            if (timeoutSeconds < 1) throw new IllegalArgumentException("timeoutSeconds must be >= 1");
         }
     }
 
@@ -167,7 +167,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     /** The documented globals as plugins see them. */
     public GlobalConfig global(String version) {
         return new GlobalConfig(server.modelName(), home, workspace, version, server.maxConcurrentRuns(),
-                server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(), approvals.mode(),
+                server.sseKeepaliveSeconds(), agent.toolsets(), agent.maxIterations(),
                 model.directModelRequests(), protectedPaths());
     }
 
@@ -227,7 +227,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 Optional.ofNullable((com.fasterxml.jackson.databind.node.ObjectNode) v.get("model.extra_body")));
         var agent = new Agent(list(v, "agent.toolsets"), (int) v.get("agent.max_iterations"), (String) v.get("agent.runtime"),
                 (int) v.get("agent.max_parallel_tools"), opt(v, "agent.identity_file"));
-        var approvals = new Approvals((String) v.get("approvals.mode"), (int) v.get("approvals.timeout"));
+        var approvals = new Approvals((int) v.get("approvals.timeout"));
         var gateway = new Gateway(opt(v, "gateway.proxy_url"), secret(v, "gateway.proxy_key"),
                 (int) v.get("gateway.proxy_read_timeout_seconds"));
         var retention = new Retention((int) v.get("runs.retention_days"), (int) v.get("runs.idempotency_retention_hours"),

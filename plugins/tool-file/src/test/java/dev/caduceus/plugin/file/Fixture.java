@@ -36,7 +36,7 @@ final class Fixture {
         var protectedPaths = new java.util.ArrayList<Path>(List.of(home));
         protectedPaths.addAll(configElsewhere);
         var global = new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30,
-                List.of("hermes-api-server"), 90, "manual", false, protectedPaths);
+                List.of("hermes-api-server"), 90, false, protectedPaths);
         var ctx = FakePlatformContext.builder("tool-file").global(global).toolsConfig(toolsConfig).build();
         var plugin = new FilePlugin();
         try {

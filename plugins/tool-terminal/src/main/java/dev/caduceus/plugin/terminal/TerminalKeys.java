@@ -52,9 +52,13 @@ final class TerminalKeys {
             DEFAULT_MAX_LIFETIME_SECONDS, 1, "seconds after which a background process is killed");
 
     /** Everything above, in the order of the reference. */
+    /** {@code approvals.mode}: whether a dangerous command waits for a person (the host keeps the waiting). */
+    static final Setting APPROVALS_MODE = Setting.choice("approvals.mode", "manual", List.of("manual", "off"),
+            "dangerous terminal commands wait for a person's answer (manual) or run without asking (off)");
+
     static final List<Setting> ALL = List.of(BACKEND, NETWORK, BWRAP, READ_ONLY, SHELL, TIMEOUT,
             MAX_FOREGROUND_TIMEOUT, MAX_OUTPUT_CHARS, ALLOW_OUTSIDE_WORKSPACE, ENV_DENYLIST, MAX_PER_SESSION,
-            MAX_LIFETIME);
+            MAX_LIFETIME, APPROVALS_MODE);
 
     /** {@code setting}'s key inside the {@code tools} section, as {@code ctx.section("tools")} reads it. */
     static String inTools(Setting setting) {

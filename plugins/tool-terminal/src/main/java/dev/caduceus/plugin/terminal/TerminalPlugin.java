@@ -49,7 +49,7 @@ public final class TerminalPlugin implements PlatformPlugin {
         this.killGrace = killGrace;
     }
 
-    /** What {@link TerminalSettings} reads ({@code approvals.mode} is the host's). */
+    /** What {@link TerminalSettings} reads, and {@code approvals.mode}. */
     @Override
     public List<Setting> settings() {
         return TerminalKeys.ALL;
@@ -57,9 +57,7 @@ public final class TerminalPlugin implements PlatformPlugin {
 
     @Override
     public void start(PlatformContext ctx) throws IOException {
-        var mode = ctx.global().approvalsMode().toLowerCase(Locale.ROOT);
-        if (!mode.equals("manual") && !mode.equals("off"))
-            LOG.log(System.Logger.Level.WARNING, "approvals.mode ''{0}'' is read as manual", mode);
+        var mode = ctx.section("approvals").string("mode", TerminalKeys.APPROVALS_MODE.defaultValue()); // checked at boot
         var settings = TerminalSettings.from(ctx.section("tools"), mode).withKillGrace(killGrace);
         var workspace = ctx.global().workspace();
         if (!Files.isDirectory(workspace))

@@ -43,7 +43,8 @@ final class Harness implements AutoCloseable {
         var ctx = FakePlatformContext.builder("tool-terminal")
                 .database(database)
                 .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
-                        90, approvalsMode, false, protectedPaths(home, configElsewhere)))
+                        90, false, protectedPaths(home, configElsewhere)))
+                .sections(Map.of("approvals.mode", approvalsMode))
                 .toolsConfig(settings)
                 .build();
         json = ctx.json();

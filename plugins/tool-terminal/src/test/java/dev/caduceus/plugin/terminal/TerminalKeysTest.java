@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 class TerminalKeysTest {
 
     @Test
-    void everyDeclaredKeyIsUnderToolsTerminalOrToolsProcess() {
+    void everyDeclaredKeyIsUnderToolsTerminalOrToolsProcessOrIsApprovalsMode() {
         var declared = new TerminalPlugin().settings();
         assertEquals(TerminalKeys.ALL, declared);
-        declared.forEach(s -> assertTrue(s.key().startsWith("tools.terminal.") || s.key().startsWith("tools.process."),
+        declared.forEach(s -> assertTrue(s.key().startsWith("tools.terminal.") || s.key().startsWith("tools.process.") || s.key().equals("approvals.mode"),
                 s.key()));
     }
 
