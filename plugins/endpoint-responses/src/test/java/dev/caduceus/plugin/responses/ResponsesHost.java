@@ -125,6 +125,23 @@ final class ResponsesHost implements AutoCloseable {
         return sb.toString();
     }
 
+    /**
+     * Sends {@code body} as a non-streaming create on a raw socket and returns the socket, so that the
+     * test can hang up while the host works (closing it is the client leaving).
+     */
+    java.net.Socket postRaw(String body) throws IOException {
+        var socket = new java.net.Socket(host.baseUrl().getHost(), host.baseUrl().getPort());
+        socket.setSoTimeout(10_000);
+        var bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var head = "POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + host.apiKey()
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n";
+        var out = socket.getOutputStream();
+        out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+        return socket;
+    }
+
     int modelCalls() {
         return upstream.chatRequests().size();
     }
