@@ -33,7 +33,11 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A fake of the host's durable run service (the runs API side of {@link Runs}): status records, a
+ * <b>On its way out:</b> test plugins on the real host with {@link TestHost} instead; this fake has
+ * drifted from the platform's run state machine. Its last user is endpoint-jobs' {@code JobsFixture};
+ * delete it (and its test) once that is converted.
+ *
+ * <p>A fake of the host's durable run service (the runs API side of {@link Runs}): status records, a
  * per-run journal with dense sequence numbers, idempotency keys, listing with the keyset cursor,
  * stop, approvals and steering. Nothing executes: a test submits runs, then drives them with
  * {@link #append} (which moves status, {@code last_seq} and {@code last_event} the way the journal

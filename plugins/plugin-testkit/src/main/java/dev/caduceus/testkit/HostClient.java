@@ -91,6 +91,32 @@ public final class HostClient {
         }
     }
 
+    /**
+     * Sends the request byte for byte over a plain socket ({@code Connection: close}), for header values
+     * {@link HttpClient} refuses to send (control characters, DEL, non-ASCII as ISO-8859-1 bytes).
+     * Header values go out as ISO-8859-1; the body as UTF-8.
+     */
+    public Response raw(String method, String path, String body, String... headers) {
+        if (headers.length % 2 != 0) throw new IllegalArgumentException("headers come in name/value pairs");
+        var bytes = body == null ? new byte[0] : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                + "\r\nConnection: close\r\nContent-Length: " + bytes.length + "\r\n");
+        if (key != null) head.append("Authorization: Bearer ").append(key).append("\r\n");
+        if (body != null) head.append("Content-Type: application/json\r\n");
+        for (int i = 0; i < headers.length; i += 2) head.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+        head.append("\r\n");
+        try (var socket = new java.net.Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout((int) TIMEOUT.toMillis());
+            var out = socket.getOutputStream();
+            out.write(head.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            out.write(bytes);
+            out.flush();
+            return RawResponse.parse(socket.getInputStream().readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " (raw) failed", e);
+        }
+    }
+
     /** Opens {@code GET path} as an event stream; read it frame by frame, close it to hang up. */
     public SseStream sse(String path, String... headers) {
         return openStream("GET", path, null, headers);

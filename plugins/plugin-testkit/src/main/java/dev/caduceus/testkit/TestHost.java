@@ -96,13 +96,17 @@ public final class TestHost implements AutoCloseable {
         }
     }
 
-    /** Stops the host (graceful drain, as on SIGTERM) and deletes its directories. Idempotent. */
+    /**
+     * Stops the host (graceful drain, as on SIGTERM) and deletes its directories. The client's
+     * connections are closed first: Jetty's graceful stop waits for open connections, and idle
+     * keep-alive ones would hold it to the drain timeout. Idempotent.
+     */
     @Override
     public void close() {
         try {
+            http.shutdownNow();
             platform.close();
         } finally {
-            http.close();
             delete(root);
         }
     }

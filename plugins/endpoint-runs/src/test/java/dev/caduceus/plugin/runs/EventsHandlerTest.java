@@ -1,153 +1,157 @@
 package dev.caduceus.plugin.runs;
 
-import static dev.caduceus.plugin.runs.RunsFixture.assertError;
+import static dev.caduceus.plugin.runs.RunsHost.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunStatus;
-import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.message.Usage;
-import dev.caduceus.testkit.FakeExchange;
-import dev.caduceus.testkit.RecordingEventStream;
-import java.time.Duration;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.HostClient;
+import dev.caduceus.testkit.SseStream;
+import dev.caduceus.testkit.Turn;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(10)
+/** {@code GET /v1/runs/{id}/events}: replay, resume and the live tail of real runs. */
+@Timeout(60)
 class EventsHandlerTest {
-    final RunsFixture api = new RunsFixture();
+    static RunsHost api;
+    /** A run with three deltas and its terminal event: seq 1..4. */
+    static String finished;
 
-    /** A run with three events and its terminal one: seq 1..4. */
-    private String finishedRun() throws Exception {
-        var id = api.newRun();
-        api.runs.append(id, new RunEvent.TextDelta("a"), new RunEvent.TextDelta("b"), new RunEvent.TextDelta("c"),
-                new RunEvent.Completed("abc", StopReason.STOP, null, new Usage(1, 2, 3)));
-        return id;
+    @BeforeAll
+    static void start() throws Exception {
+        api = RunsHost.start();
+        api.upstream.enqueue(Turn.textChunks("a", "b", "c"));
+        finished = api.started("{\"input\":\"hi\"}");
+        api.awaitStatus(finished, "completed");
     }
 
-    private static List<String> lines(RecordingEventStream stream) {
+    @AfterAll
+    static void stop() {
+        api.close();
+    }
+
+    private static List<String> lines(SseStream stream) throws Exception {
         var lines = new ArrayList<String>();
-        for (var f : stream.frames())
-            lines.add(f.kind().equals("event") ? f.id() + " " + f.data().get("event").asText() : ": " + f.text());
+        for (var f : stream.rest()) lines.add(f.id() + " " + f.type());
+        for (var c : stream.comments()) if (!c.isEmpty()) lines.add(": " + c);
         return lines;
+    }
+
+    private static HostClient.Response asResponse(SseStream stream) {
+        return new HostClient.Response(stream.status(), stream.headers(), stream.body());
     }
 
     @Test
     void replaysFromTheStartWithIdsThenClosesTheStream() throws Exception {
-        var id = finishedRun();
-        var ex = api.events(id);
-        assertEquals(200, ex.status());
-        assertEquals(List.of("1 message.delta", "2 message.delta", "3 message.delta", "4 run.completed", ": stream closed"),
-                lines(ex.stream()));
-        assertTrue(ex.stream().closed());
-        var first = ex.stream().frames().getFirst();
-        assertNull(first.name());
-        assertEquals(1, first.data().get("seq").asLong());
-        assertEquals(id, first.data().get("run_id").asText());
-    }
-
-    @Test
-    void resumesAfterTheLastEventIdOrTheAfterParameterWhicheverIsLarger() throws Exception {
-        var id = finishedRun();
-        var header = api.eventsRequest(id).requestHeader("Last-Event-ID", "2").call(api.eventsHandler());
-        assertEquals(List.of("3 message.delta", "4 run.completed", ": stream closed"), lines(header.stream()));
-        var query = api.eventsRequest(id).queryParam("after", "3").call(api.eventsHandler());
-        assertEquals(List.of("4 run.completed", ": stream closed"), lines(query.stream()));
-        var both = api.eventsRequest(id).requestHeader("Last-Event-ID", "1").queryParam("after", "3")
-                .call(api.eventsHandler());
-        assertEquals(List.of("4 run.completed", ": stream closed"), lines(both.stream()));
-        var bothOther = api.eventsRequest(id).requestHeader("Last-Event-ID", "3").queryParam("after", "1")
-                .call(api.eventsHandler());
-        assertEquals(List.of("4 run.completed", ": stream closed"), lines(bothOther.stream()));
-    }
-
-    @Test
-    void aFinishedRunWithNothingAfterTheCursorClosesAtOnce() throws Exception {
-        var id = finishedRun();
-        var ex = api.eventsRequest(id).queryParam("after", "4").call(api.eventsHandler());
-        assertEquals(List.of(": stream closed"), lines(ex.stream()));
-        assertTrue(ex.stream().closed());
-    }
-
-    @Test
-    void followsTheLiveTailUntilTheTerminalEvent() throws Exception {
-        var id = api.newRun();
-        api.runs.append(id, new RunEvent.TextDelta("early"));
-        Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(100);
-                api.runs.append(id, new RunEvent.ToolCallStarted("call_1", "terminal", null, "ls", null));
-                Thread.sleep(50);
-                api.runs.append(id, new RunEvent.ToolCallFinished("call_1", "terminal", 12, false, "x"),
-                        new RunEvent.Cancelled("stopped", null, Usage.ZERO));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        var ex = api.events(id);
-        assertEquals(List.of("1 message.delta", "2 tool.started", "3 tool.completed", "4 run.cancelled", ": stream closed"),
-                lines(ex.stream()));
-    }
-
-    @Test
-    void aClientThatLeavesNeverStopsTheRun() throws Exception {
-        var id = api.newRun();
-        api.runs.append(id, new RunEvent.TextDelta("a"), new RunEvent.TextDelta("b"));
-        var ex = api.eventsRequest(id).eventStream(new RecordingEventStream().disconnectAfter(1)).call(api.eventsHandler());
-        assertEquals(List.of("1 message.delta"), lines(ex.stream()));
-        ex.disconnect();
-        assertTrue(api.runs.stops().isEmpty());
-        assertEquals(RunStatus.RUNNING, api.runs.record(id).orElseThrow().status());
-    }
-
-    @Test
-    void anUnknownRunIs404() throws Exception {
-        assertError(api.events("run_nope"), 404, "run_not_found", "Run not found: run_nope");
-    }
-
-    @Test
-    void aMalformedCursorIs400() throws Exception {
-        var id = finishedRun();
-        for (var bad : List.of("abc", "-1", "1.5", "+2", "99999999999999999999")) {
-            assertError(api.eventsRequest(id).requestHeader("Last-Event-ID", bad).call(api.eventsHandler()), 400,
-                    "invalid_event_cursor", "Invalid event cursor: " + bad);
-            assertError(api.eventsRequest(id).queryParam("after", bad).call(api.eventsHandler()), 400,
-                    "invalid_event_cursor", "Invalid event cursor: " + bad);
+        try (var stream = api.events(finished)) {
+            assertEquals(200, stream.status());
+            assertEquals("text/event-stream", stream.header("Content-Type").orElse("").split(";")[0]);
+            var first = stream.next();
+            assertNull(first.event(), "frames are unnamed: the JSON event field discriminates");
+            assertEquals(1, first.data().path("seq").asLong());
+            assertEquals(finished, first.data().path("run_id").asText());
+            assertEquals("a", first.data().path("delta").asText());
+            assertEquals(List.of("2 message.delta", "3 message.delta", "4 run.completed", ": stream closed"), lines(stream));
         }
     }
 
     @Test
-    void aCursorBeyondTheLastEventIs400() throws Exception {
-        var id = finishedRun();
-        var ex = api.eventsRequest(id).queryParam("after", "5").call(api.eventsHandler());
-        assertError(ex, 400, "invalid_event_cursor", "Invalid event cursor: 5 is beyond the last event of this run (4)");
-        assertNull(ex.stream());
+    void resumesAfterTheLastEventIdOrTheAfterParameterWhicheverIsLarger() throws Exception {
+        try (var header = api.events(finished, "Last-Event-ID", "2")) {
+            assertEquals(List.of("3 message.delta", "4 run.completed", ": stream closed"), lines(header));
+        }
+        try (var query = api.eventsWithQuery(finished, "after=3")) {
+            assertEquals(List.of("4 run.completed", ": stream closed"), lines(query));
+        }
+        try (var both = api.eventsWithQuery(finished, "after=3", "Last-Event-ID", "1")) {
+            assertEquals(List.of("4 run.completed", ": stream closed"), lines(both));
+        }
+        try (var bothOther = api.eventsWithQuery(finished, "after=1", "Last-Event-ID", "3")) {
+            assertEquals(List.of("4 run.completed", ": stream closed"), lines(bothOther));
+        }
     }
 
     @Test
-    void aLiveRunsCursorMayWaitBrieflyForTheRecordToCatchUp() throws Exception {
-        var id = api.newRun();
-        api.runs.append(id, new RunEvent.TextDelta("a"));
-        Thread.ofVirtual().start(() -> {
-            try {
-                Thread.sleep(100); // within the fixture's 300 ms grace
-                api.runs.append(id, new RunEvent.TextDelta("b"));
-                Thread.sleep(50);
-                api.runs.append(id, new RunEvent.TextDelta("c"), new RunEvent.Cancelled("stopped", null, Usage.ZERO));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+    void aFinishedRunWithNothingAfterTheCursorClosesAtOnce() throws Exception {
+        try (var stream = api.eventsWithQuery(finished, "after=4")) {
+            assertEquals(List.of(": stream closed"), lines(stream));
+        }
+    }
+
+    @Test
+    void followsTheLiveTailUntilTheTerminalEvent() throws Exception {
+        var held = new HeldTurn(Turn.text("after"));
+        api.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal", "{\"command\":\"echo hi\"}")));
+        api.upstream.enqueue(held);
+        var id = api.started("{\"input\":\"hi\"}");
+        try (var stream = api.events(id)) {
+            assertEquals(List.of("tool.started", "tool.completed"),
+                    stream.until("tool.completed").stream().map(SseStream.Frame::type).toList());
+            held.awaitArrival(); // the run is live at its second model call, the stream open
+            held.release();
+            assertEquals(List.of("3 message.delta", "4 run.completed", ": stream closed"), lines(stream));
+        }
+    }
+
+    @Test
+    void aClientThatLeavesNeverStopsTheRun() throws Exception {
+        var held = new HeldTurn(Turn.text("still here"));
+        api.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal", "{\"command\":\"echo hi\"}")));
+        api.upstream.enqueue(held);
+        var id = api.started("{\"input\":\"hi\"}");
+        try (var stream = api.events(id)) {
+            assertEquals("tool.started", stream.next().type());
+        } // hangs up mid-run
+        held.awaitArrival();
+        assertEquals("running", api.status(id).json().path("status").asText());
+        held.release();
+        assertEquals("still here", api.awaitStatus(id, "completed").path("output").asText());
+    }
+
+    @Test
+    void anUnknownRunIs404() {
+        try (var stream = api.events("run_nope")) {
+            assertError(asResponse(stream), 404, "run_not_found", "Run not found: run_nope");
+        }
+    }
+
+    @Test
+    void aMalformedCursorIs400() {
+        for (var bad : List.of("abc", "-1", "1.5", "+2", "99999999999999999999")) {
+            try (var header = api.events(finished, "Last-Event-ID", bad)) {
+                assertError(asResponse(header), 400, "invalid_event_cursor", "Invalid event cursor: " + bad);
             }
-        });
-        var ex = api.eventsRequest(id).requestHeader("Last-Event-ID", "2").call(api.eventsHandler());
-        assertEquals(List.of("3 message.delta", "4 run.cancelled", ": stream closed"), lines(ex.stream()));
-        var start = System.nanoTime();
-        var live = api.newRun();
-        assertError(api.eventsRequest(live).queryParam("after", "1").call(api.eventsHandler()), 400,
-                "invalid_event_cursor", null);
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 250, "waited for the grace");
+            try (var query = api.eventsWithQuery(finished, "after=" + java.net.URLEncoder.encode(bad, java.nio.charset.StandardCharsets.UTF_8))) {
+                assertError(asResponse(query), 400, "invalid_event_cursor", "Invalid event cursor: " + bad);
+            }
+        }
+    }
+
+    @Test
+    void aCursorBeyondTheLastEventIs400() {
+        try (var stream = api.eventsWithQuery(finished, "after=5")) {
+            assertError(asResponse(stream), 400, "invalid_event_cursor",
+                    "Invalid event cursor: 5 is beyond the last event of this run (4)");
+        }
+    }
+
+    @Test
+    void aLiveRunsCursorBeyondItsRecordIs400OnceTheGraceIsOver() throws Exception {
+        var held = new HeldTurn(Turn.text("late"));
+        api.upstream.enqueue(held);
+        var live = api.started("{\"input\":\"hi\"}");
+        held.awaitArrival();
+        try (var stream = api.eventsWithQuery(live, "after=1")) {
+            assertError(asResponse(stream), 400, "invalid_event_cursor", null);
+        } finally {
+            held.release();
+        }
+        api.awaitStatus(live, "completed");
     }
 }

@@ -10,6 +10,7 @@ import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.testkit.RecordingEventStream;
 import java.time.Instant;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 /** One frame per catalogue entry of §9.3, as the host writes it. */
@@ -18,7 +19,7 @@ class RunEventFramesTest {
     static final Instant AT = Instant.parse("2026-01-01T00:00:15.882Z");
     static final String HEAD = "{\"event\":\"%s\",\"run_id\":\"" + RUN + "\",\"timestamp\":1767225615.882,\"seq\":12";
 
-    final RunsFixture api = new RunsFixture();
+    static final ObjectMapper JSON = new ObjectMapper();
 
     private String frame(RunEvent event) throws Exception {
         var out = new RecordingEventStream();
@@ -28,7 +29,7 @@ class RunEventFramesTest {
         assertEquals("event", frame.kind());
         assertEquals(12L, frame.id());
         assertNull(frame.name(), "frames are unnamed: the JSON event field discriminates");
-        return api.written(frame.data());
+        return JSON.writeValueAsString(frame.data());
     }
 
     private static String head(String event) {

@@ -1,15 +1,22 @@
 package dev.caduceus.plugin.runs;
 
-import static dev.caduceus.plugin.runs.RunsFixture.assertError;
+import static dev.caduceus.plugin.runs.RunsHost.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.message.Usage;
 import java.time.Instant;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.Turn;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +27,18 @@ class RunViewTest {
     static final Instant CREATED = Instant.parse("2026-01-01T00:00:00.114Z");
     static final Instant UPDATED = Instant.parse("2026-01-01T00:00:40.551Z");
 
-    final RunsFixture api = new RunsFixture();
+    static final ObjectMapper JSON = new ObjectMapper();
+    static RunsHost api;
+
+    @BeforeAll
+    static void start() {
+        api = RunsHost.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        api.close();
+    }
 
     static RunRecord record(RunStatus status, String lastEvent, String output, Usage usage, String error,
                             String pendingSteer) {
@@ -30,14 +48,19 @@ class RunViewTest {
 
     @Test
     void aCompletedRunInTheContractsKeyOrder() throws Exception {
-        api.runs.put(record(RunStatus.COMPLETED, "completed", "Done.", new Usage(50, 200, 250), null, null));
-        var ex = api.status(ID);
+        api.upstream.enqueue(Turn.text("Done.").usage(50, 200));
+        var id = api.started("{\"input\":\"hi\",\"session_id\":\"space-session\"}");
+        api.awaitStatus(id, "completed");
+        var ex = api.status(id);
         assertEquals(200, ex.status());
-        assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"completed\","
-                + "\"updated_at\":1767225640.551,\"created_at\":1767225600.114,\"session_id\":\"space-session\","
-                + "\"model\":\"hermes-agent\",\"last_event\":\"run.completed\",\"output\":\"Done.\","
-                + "\"usage\":{\"input_tokens\":50,\"output_tokens\":200,\"total_tokens\":250},"
-                + "\"job_id\":null,\"last_seq\":57,\"owner\":\"admin\"}", api.written(ex.responseBody()));
+        var view = ex.json();
+        var pattern = Pattern.quote("{\"object\":\"hermes.run\",\"run_id\":\"" + id + "\",\"status\":\"completed\","
+                + "\"updated_at\":") + "\\d+\\.\\d{3}" + Pattern.quote(",\"created_at\":") + "\\d+\\.\\d{3}"
+                + Pattern.quote(",\"session_id\":\"space-session\",\"model\":\"hermes-agent\",\"last_event\":\"run.completed\","
+                + "\"output\":\"Done.\",\"usage\":{\"input_tokens\":50,\"output_tokens\":200,\"total_tokens\":250},"
+                + "\"job_id\":null,\"last_seq\":" + view.path("last_seq").asLong() + ",\"owner\":\"admin\"}");
+        assertTrue(ex.body().matches(pattern), ex.body());
+        assertTrue(view.path("last_seq").asLong() >= 2, "a delta and the terminal event at least");
     }
 
     @Test
@@ -45,7 +68,7 @@ class RunViewTest {
         var whole = Instant.parse("2026-01-15T09:00:00Z");
         var run = new RunRecord(ID, RunStatus.QUEUED, whole, whole.plusMillis(5), null, "m", "a1b2c3d4e5f6", 0, null,
                 null, null, null, null, null, "admin");
-        var json = api.written(RunView.of(run));
+        var json = JSON.writeValueAsString(RunView.of(run));
         assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"queued\","
                 + "\"updated_at\":1768467600.005,\"created_at\":1768467600.000,\"session_id\":null,\"model\":\"m\","
                 + "\"job_id\":\"a1b2c3d4e5f6\",\"last_seq\":0,\"owner\":\"admin\"}", json);
@@ -112,15 +135,26 @@ class RunViewTest {
     }
 
     @Test
-    void anUnknownRunIs404() throws Exception {
+    void anUnknownRunIs404() {
         assertError(api.status("run_nope"), 404, "run_not_found", "Run not found: run_nope");
     }
 
     @Test
-    void aSubmittedRunIsFoundQueued() throws Exception {
-        var id = api.newRun();
-        var view = api.status(id).responseBody();
-        assertEquals("queued", view.get("status").asText());
-        assertEquals(0, view.get("last_seq").asLong());
+    void aRunAtTheModelIsFoundRunningWithItsRunIdAsSession() throws Exception {
+        var held = new HeldTurn(Turn.text("late"));
+        api.upstream.enqueue(held);
+        var id = api.started("{\"input\":\"hi\"}");
+        held.awaitArrival();
+        try {
+            var view = api.awaitStatus(id, "running");
+            assertEquals(id, view.path("session_id").asText(), "no session id given: the host uses the run id");
+            assertEquals("hermes-agent", view.path("model").asText());
+            assertEquals("admin", view.path("owner").asText());
+            assertFalse(view.has("output"));
+            assertFalse(view.has("usage"));
+        } finally {
+            held.release();
+        }
+        api.awaitStatus(id, "completed");
     }
 }

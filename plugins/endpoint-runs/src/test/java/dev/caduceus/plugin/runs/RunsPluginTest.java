@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
-import dev.caduceus.testkit.FakeDurableRuns;
 import dev.caduceus.testkit.FakePlatformContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,7 +15,7 @@ class RunsPluginTest {
 
     @Test
     void contributesOneFamilyWithEveryRouteOfSection9NamedForCapabilities() {
-        var ctx = FakePlatformContext.builder("endpoint-runs").runs(new FakeDurableRuns(Clock.systemUTC())).build();
+        var ctx = FakePlatformContext.builder("endpoint-runs").build();
         var families = new RunsPlugin().endpoints(ctx);
         assertEquals(1, families.size());
         var family = families.getFirst();
