@@ -141,36 +141,13 @@ class ChatValidationTest {
 
     @Test
     void drainingIs503WithRetryHintsBeforeTheBodyIsRead() throws Exception {
-        var draining = ChatHost.start();
-        // A client of its own: the host's closes with the host.
-        try (var http = java.net.http.HttpClient.newHttpClient()) {
-            var held = new HeldTurn(Turn.text("finishing"));
-            draining.upstream.enqueue(held);
-            var busy = http.sendAsync(request(draining, ChatHost.USER_HI), java.net.http.HttpResponse.BodyHandlers.ofString());
-            held.awaitArrival(); // a run in flight keeps the host draining
-            var closing = Thread.ofVirtual().start(draining::close);
-            try {
-                var ex = dev.caduceus.testkit.Eventually.await(java.time.Duration.ofSeconds(10), "the host drains",
-                        () -> http.send(request(draining, "not json"), java.net.http.HttpResponse.BodyHandlers.ofString()),
-                        r -> r.statusCode() == 503);
-                var error = ChatHost.JSON.readTree(ex.body()).path("error");
-                assertEquals("gateway_draining", error.path("code").asText(), ex.body());
-                assertEquals("Gateway is draining existing work; retry shortly.", error.path("message").asText());
-                assertEquals(Optional.of("1"), ex.headers().firstValue("Retry-After"));
-                assertEquals(Optional.of("1000"), ex.headers().firstValue("retry-after-ms"));
-                assertFalse(ex.headers().firstValue("x-should-retry").isPresent());
-            } finally {
-                held.release();
-                busy.handle((r, e) -> null).join();
-                closing.join();
-            }
-        }
-    }
-
-    private static java.net.http.HttpRequest request(ChatHost host, String body) {
-        return java.net.http.HttpRequest.newBuilder(host.host.baseUrl().resolve(ChatHost.PATH))
-                .header("Authorization", "Bearer " + host.host.apiKey()).header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+        var ex = ChatHost.start().answerWhileDraining("not json");
+        var error = ChatHost.JSON.readTree(ex.body()).path("error");
+        assertEquals("gateway_draining", error.path("code").asText(), ex.body());
+        assertEquals("Gateway is draining existing work; retry shortly.", error.path("message").asText());
+        assertEquals(Optional.of("1"), ex.headers().firstValue("Retry-After"));
+        assertEquals(Optional.of("1000"), ex.headers().firstValue("retry-after-ms"));
+        assertFalse(ex.headers().firstValue("x-should-retry").isPresent());
     }
 
     @Test
