@@ -2,14 +2,13 @@ package dev.caduceus.plugin.responses;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.testkit.Eventually;
 import dev.caduceus.testkit.HeldTurn;
 import dev.caduceus.testkit.SseStream;
 import dev.caduceus.testkit.Turn;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -157,7 +156,7 @@ class ResponsesStreamTest {
         } finally {
             held.release();
         }
-        var stored = Eventually(id);
+        var stored = incompleteSnapshot(id);
         // The snapshot lists the tool call and its output, then the unfinished message.
         var message = stored.get("output").get(2);
         assertEquals("message", message.get("type").asText(), stored.toString());
@@ -175,8 +174,8 @@ class ResponsesStreamTest {
     }
 
     /** The stored response once its stream has written the incomplete snapshot. */
-    private static com.fasterxml.jackson.databind.JsonNode Eventually(String id) throws InterruptedException {
-        return dev.caduceus.testkit.Eventually.await(java.time.Duration.ofSeconds(10), "the incomplete snapshot",
+    private static com.fasterxml.jackson.databind.JsonNode incompleteSnapshot(String id) throws InterruptedException {
+        return Eventually.await(java.time.Duration.ofSeconds(10), "the incomplete snapshot",
                 () -> api.get(id).json(), r -> r.path("status").asText().equals("incomplete"));
     }
 
@@ -251,26 +250,19 @@ class ResponsesStreamTest {
         var held = new HeldTurn(Turn.textChunks("a", "b", "c"));
         api.upstream.enqueue(held);
         try (var sse = api.postStream(STREAM)) {
-            var first = sse.next();
-            var id = first.data().get("response").get("id").asText();
+            var live = new java.util.ArrayList<>(ResponsesHost.data(sse.until("response.in_progress")));
+            var id = live.getFirst().get("response").get("id").asText();
             held.awaitArrival();
-            var replay = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return ResponsesHost.data(api.replay(id, "stream", "true"));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
-            // The replay follows the live journal: it has nothing to end with until the model answers.
-            dev.caduceus.testkit.Eventually.await(java.time.Duration.ofSeconds(10), "the replay is attached",
-                    () -> api.get(id).json().path("status").asText().equals("in_progress"));
-            held.release();
-            var live = new java.util.ArrayList<>(List.of(first.data()));
-            live.addAll(ResponsesHost.data(sse.rest()));
-            var replayed = replay.get(30, java.util.concurrent.TimeUnit.SECONDS);
-            assertNotNull(replayed);
-            assertEquals("response.completed", replayed.getLast().get("type").asText());
-            assertEquals(live.toString(), replayed.toString());
+            try (var replay = api.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true")) {
+                assertEquals(200, replay.status());
+                // The replay has sent the journal so far and follows the live run: the model has not answered.
+                var replayed = new java.util.ArrayList<>(ResponsesHost.data(replay.until("response.in_progress")));
+                held.release();
+                live.addAll(ResponsesHost.data(sse.rest()));
+                replayed.addAll(ResponsesHost.data(replay.rest()));
+                assertEquals("response.completed", replayed.getLast().get("type").asText());
+                assertEquals(live.toString(), replayed.toString());
+            }
         } finally {
             held.release();
         }
