@@ -36,6 +36,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * A fake run service: a test scripts the events and the result each started run produces
  * ({@link #script}); every {@link #start} plays the next script on its own virtual thread (the last
  * script repeats). Records the requests it received and the cancellations. Thread-safe.
+ *
+ * <p>On its way out (issue 18): it plays runs no real host produces. Test a plugin on
+ * {@link TestHost} with a {@link ScriptedUpstream}; the last users are endpoint-responses' store,
+ * stored-history and tenancy tests (tenancy waits for named keys on {@code TestHost}).
  */
 public final class ScriptedRuns implements Runs {
 

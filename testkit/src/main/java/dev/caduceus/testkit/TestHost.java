@@ -120,6 +120,7 @@ public final class TestHost implements AutoCloseable {
         private final Map<String, String> env = new LinkedHashMap<>();
         private String configYaml;
         private String apiKey = DEFAULT_KEY;
+        private Path home;
 
         private Builder() {}
 
@@ -162,6 +163,17 @@ public final class TestHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Boots on {@code existing} as {@code $CADUCEUS_HOME} instead of a new one: another host's
+         * {@link TestHost#home()}, closed (a restart) or still running (a second process on the same
+         * state, as when one was killed and the next started). {@link TestHost#close()} leaves a home
+         * it did not create.
+         */
+        public Builder home(Path existing) {
+            home = requireNonNull(existing, "existing").toAbsolutePath();
+            return this;
+        }
+
         /** The admin key; default {@link #DEFAULT_KEY}. */
         public Builder apiKey(String key) {
             apiKey = requireNonNull(key, "key");
@@ -173,7 +185,7 @@ public final class TestHost implements AutoCloseable {
             Path root = null;
             try {
                 root = Files.createTempDirectory("caduceus-testhost");
-                var home = Files.createDirectories(root.resolve("home"));
+                var home = this.home != null ? this.home : Files.createDirectories(root.resolve("home"));
                 var pluginDir = Files.createDirectories(root.resolve("app").resolve("plugins"));
                 for (var plugin : plugins.entrySet()) {
                     var id = plugin.getKey();

@@ -3,123 +3,128 @@ package dev.caduceus.plugin.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.spi.message.Usage;
-import dev.caduceus.spi.model.FinishReason;
-import dev.caduceus.spi.model.ModelEvent;
-import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.testkit.FrontendFixtures;
-import java.util.List;
-import java.util.Map;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.Turn;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The chat handler's routing of housekeeping requests to one plain model call. */
+/**
+ * The chat handler's routing of housekeeping requests to one plain model call, on the real host: the
+ * call is the model request without the agent's system prompt and tools. A host without plain calls
+ * and a client leaving during the call are {@link HousekeepingUnitTest}'s.
+ */
 class ChatHousekeepingTest {
     private static final String TITLE = FrontendFixtures.load("open-webui-0.9.5.jsonl").get(2).path("body").toString();
     private static final String LOBE_TITLE = FrontendFixtures.load("lobe-chat.jsonl").get(1).path("body").toString();
+    private static final Turn TITLE_ANSWER = Turn.textChunks("{\"title\": \"Hi\"}").usage(50, 5);
 
-    private final ScriptedModels models = ScriptedModels.answering(new ModelEvent.TextDelta("{\"title\": \"Hi\"}"),
-            new ModelEvent.UsageReport(new Usage(50, 5, 55)), new ModelEvent.Finish(FinishReason.STOP));
+    /** At most one run at a time, so that a held run puts the host at capacity. */
+    private static ChatHost chat;
 
-    @Test
-    void aTitleRequestIsOnePlainCallAndNoRun() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of("model.housekeeping_model", "cheap-model"), models);
-        var ex = chat.post(TITLE);
-        assertEquals(200, ex.status(), String.valueOf(ex.responseBody()));
-        assertEquals("true", ex.responseHeader("X-Hermes-Housekeeping").orElse(null));
-        assertTrue(ex.responseHeader("X-Hermes-Session-Id").isEmpty(), "no session");
-        assertEquals("chat.completion", ex.responseBody().path("object").asText());
-        assertEquals("{\"title\": \"Hi\"}", ex.responseBody().path("choices").get(0).path("message").path("content").asText());
-        assertEquals(55, ex.responseBody().path("usage").path("total_tokens").asInt());
-        assertEquals(List.of(), chat.runs.requests(), "no agent run");
-        var call = models.requests().getFirst();
-        assertEquals("cheap-model", call.model(), "model.housekeeping_model");
-        assertEquals(List.of(), call.tools());
-        assertEquals(1, call.messages().size(), "only the client's message");
-        assertEquals("user", call.messages().getFirst().role());
-        assertTrue(!call.stream(), "the client asked for JSON");
+    @BeforeAll
+    static void boot() {
+        chat = ChatHost.start("CADUCEUS__MODEL__HOUSEKEEPING_MODEL", "cheap-model",
+                "CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1");
+    }
+
+    @AfterAll
+    static void shutDown() {
+        if (chat != null) chat.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        chat.reset();
     }
 
     @Test
-    void aStreamedHousekeepingRequestIsAnsweredAsAChunkStream() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of(), models);
-        var ex = chat.post(LOBE_TITLE);
-        var wire = ChatFixture.wire(ex.stream());
-        assertEquals("true", ex.responseHeader("X-Hermes-Housekeeping").orElse(null));
-        assertTrue(wire.getFirst().contains("\"role\":\"assistant\""), wire.toString());
-        assertTrue(wire.get(1).contains("\"content\":\"{\\\"title\\\": \\\"Hi\\\"}\""), wire.toString());
-        assertTrue(wire.get(2).contains("\"finish_reason\":\"stop\""), wire.toString());
-        assertEquals("data: [DONE]", wire.getLast());
-        var call = models.requests().getFirst();
-        assertEquals("system", call.messages().getFirst().role(), "the client's own system prompt, nothing else");
-        assertTrue(call.messages().getFirst().text().startsWith("You are a professional conversation summarizer"));
-        assertTrue(call.stream());
-        assertEquals("scripted-model", call.model(), "without model.housekeeping_model, the deployment's own");
-        assertEquals(List.of(), chat.runs.requests());
+    void aTitleRequestIsOnePlainCallAndNoRun() {
+        chat.upstream.enqueue(TITLE_ANSWER);
+        var ex = chat.post(TITLE);
+        assertEquals(200, ex.status(), ex.body());
+        assertEquals("true", ex.header("X-Hermes-Housekeeping").orElse(null));
+        assertTrue(ex.header("X-Hermes-Session-Id").isEmpty(), "no session");
+        assertEquals("chat.completion", ex.json().path("object").asText());
+        assertEquals("{\"title\": \"Hi\"}", ex.json().path("choices").get(0).path("message").path("content").asText());
+        assertEquals(55, ex.json().path("usage").path("total_tokens").asInt());
+        var call = chat.lastModelRequest();
+        assertEquals("cheap-model", call.path("model").asText(), "model.housekeeping_model");
+        assertTrue(call.path("tools").isMissingNode(), "no tools");
+        assertEquals(1, call.path("messages").size(), "only the client's message, no agent system prompt: no run");
+        assertEquals("user", call.path("messages").get(0).path("role").asText());
+        assertTrue(!call.path("stream").asBoolean(), "the client asked for JSON");
+    }
+
+    @Test
+    void aStreamedHousekeepingRequestIsAnsweredAsAChunkStream() {
+        try (var plain = ChatHost.start()) { // without model.housekeeping_model
+            plain.upstream.enqueue(TITLE_ANSWER);
+            var ex = plain.post(LOBE_TITLE);
+            var wire = ChatHost.wire(ex.body());
+            assertEquals("true", ex.header("X-Hermes-Housekeeping").orElse(null));
+            assertTrue(wire.getFirst().contains("\"role\":\"assistant\""), wire.toString());
+            assertTrue(wire.get(1).contains("\"content\":\"{\\\"title\\\": \\\"Hi\\\"}\""), wire.toString());
+            assertTrue(wire.get(2).contains("\"finish_reason\":\"stop\""), wire.toString());
+            assertEquals("data: [DONE]", wire.getLast());
+            var call = plain.lastModelRequest();
+            var first = call.path("messages").get(0);
+            assertEquals("system", first.path("role").asText(), "the client's own system prompt, nothing else");
+            assertTrue(first.path("content").asText().startsWith("You are a professional conversation summarizer"));
+            assertTrue(call.path("stream").asBoolean());
+            assertEquals(ScriptedUpstream.MODEL, call.path("model").asText(), "without model.housekeeping_model, the deployment's own");
+        }
     }
 
     @Test
     void atTheConcurrencyCapHousekeepingStillGetsAnAnswerAndAConversationGetsThe429() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of(), models);
-        chat.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.AT_CAPACITY, "Too many concurrent runs (max 1)"));
-        assertEquals(200, chat.post(TITLE).status());
-        assertEquals(429, chat.post(ChatFixture.USER_HI).status());
-        assertEquals(429, chat.post("{\"messages\":").status(), "a bad body at the cap still gets the 429 first");
-        assertEquals(1, models.requests().size());
+        var held = new HeldTurn(Turn.text("busy"));
+        chat.upstream.enqueue(held);
+        var busy = Thread.ofVirtual().start(() -> chat.post(ChatHost.USER_HI));
+        try {
+            held.awaitArrival();
+            chat.upstream.enqueue(TITLE_ANSWER);
+            int before = chat.modelCalls();
+            assertEquals(200, chat.post(TITLE).status());
+            assertEquals(429, chat.post(ChatHost.USER_HI).status());
+            assertEquals(429, chat.post("{\"messages\":").status(), "a bad body at the cap still gets the 429 first");
+            assertEquals(1, chat.modelCalls() - before);
+        } finally {
+            held.release();
+            busy.join();
+        }
     }
 
     @Test
     void whileDrainingHousekeepingIsRefusedLikeEverythingElse() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of(), models);
-        chat.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.DRAINING, "draining"));
-        assertEquals(503, chat.post(TITLE).status());
-        assertEquals(List.of(), models.requests());
+        var draining = ChatHost.start();
+        var ex = draining.answerWhileDraining(TITLE);
+        assertEquals(503, ex.statusCode());
+        assertEquals(1, draining.modelCalls(), "only the run that kept it draining reached the model");
     }
 
     @Test
-    void agentModeRunsHousekeepingAsAnAgentTurn() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of("chat.housekeeping", "agent"), models).answers("A title");
+    void agentModeRunsHousekeepingAsAnAgentTurn() {
+        try (var agent = ChatHost.start("CADUCEUS__CHAT__HOUSEKEEPING", "agent")) {
+            agent.answers("A title");
+            var ex = agent.post(TITLE);
+            assertEquals(200, ex.status(), ex.body());
+            assertTrue(ex.header("X-Hermes-Housekeeping").isEmpty());
+            assertEquals(1, agent.modelCalls());
+            assertTrue(agent.lastSystemPrompt().length() > 0, "the agent's system prompt: a run");
+            assertEquals(2, agent.lastModelRequest().path("messages").size());
+        }
+    }
+
+    @Test
+    void anUpstreamFailureIsTheUsual502() {
+        chat.upstream.enqueue(Turn.error(401, "invalid api key"));
         var ex = chat.post(TITLE);
-        assertEquals(200, ex.status());
-        assertTrue(ex.responseHeader("X-Hermes-Housekeeping").isEmpty());
-        assertEquals(1, chat.runs.requests().size());
-        assertEquals(List.of(), models.requests());
-    }
-
-    @Test
-    void aHostWithoutPlainCallsRunsHousekeepingAsAnAgentTurn() throws Exception {
-        var chat = new ChatFixture(Map.of()).answers("A title"); // no models(): an older host, or proxy mode
-        assertEquals(200, chat.post(TITLE).status());
-        assertEquals(1, chat.runs.requests().size());
-    }
-
-    @Test
-    void anUpstreamFailureIsTheUsual502() throws Exception {
-        var failing = new ScriptedModels(List.of(), new ModelException("invalid api key", false, 401, null));
-        var ex = new ChatFixture(Map.of(), Map.of(), failing).post(TITLE);
-        assertEquals(502, ex.status());
-        assertEquals("agent_incomplete", ex.responseBody().path("error").path("code").asText());
-        assertEquals("Upstream model returned 401: invalid api key", ex.responseBody().path("error").path("message").asText());
-    }
-
-    @Test
-    void aClientThatLeavesDuringTheCallGetsNoAnswer() throws Exception {
-        var chat = new ChatFixture(Map.of(), Map.of(), null);
-        var leaving = new java.util.concurrent.atomic.AtomicReference<dev.caduceus.testkit.FakeExchange>();
-        var gone = new ScriptedModels(List.of(new ModelEvent.TextDelta("{\"title\": \"Hi\"}")), null) {
-            @Override
-            public synchronized void stream(dev.caduceus.spi.model.ModelRequest request,
-                                            java.util.function.Consumer<ModelEvent> sink,
-                                            dev.caduceus.spi.tool.Cancellation cancel) throws ModelException {
-                leaving.get().disconnect();
-                assertTrue(cancel.isCancelled(), "the client leaving cancels the call");
-                super.stream(request, sink, cancel);
-            }
-        };
-        chat = new ChatFixture(Map.of(), Map.of(), gone);
-        var ex = chat.exchange(TITLE);
-        leaving.set(ex);
-        ex.call(chat.handler);
-        assertEquals(204, ex.status(), "nothing was answered");
+        assertEquals(502, ex.status(), ex.body());
+        assertEquals("agent_incomplete", ex.error().path("code").asText());
+        assertEquals("Upstream model returned 401: invalid api key", ex.error().path("message").asText());
     }
 }

@@ -4,33 +4,56 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.message.ContentPart;
-import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.testkit.FakeExchange;
-import java.util.List;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.HostClient;
+import dev.caduceus.testkit.TestHost;
+import dev.caduceus.testkit.Turn;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * Chat request validation and admission on the real host, over HTTP. The host allows one run at a
+ * time ({@code server.max_concurrent_runs} 1) so that a held run puts it at capacity. Header values
+ * HTTP/1.1 cannot carry (line breaks, NUL) are {@link SessionHeadersTest}'s.
+ */
 class ChatValidationTest {
-    private final ChatFixture chat = new ChatFixture();
+    private static ChatHost chat;
 
-    private static void assertError(FakeExchange ex, int status, String code, String param) {
-        assertEquals(status, ex.status(), () -> String.valueOf(ex.responseBody()));
-        var error = ex.responseBody().get("error");
+    @BeforeAll
+    static void boot() {
+        chat = ChatHost.start("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1");
+    }
+
+    @AfterAll
+    static void shutDown() {
+        if (chat != null) chat.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        chat.reset();
+    }
+
+    private static void assertError(HostClient.Response ex, int status, String code, String param) {
+        assertEquals(status, ex.status(), ex::body);
+        var error = ex.error();
         assertEquals(code, error.get("code").asText(), error::toString);
         if (param == null) assertTrue(error.get("param").isNull(), error::toString);
         else assertEquals(param, error.get("param").asText());
     }
 
-    private FakeExchange userContent(String contentJson) throws Exception {
+    private HostClient.Response userContent(String contentJson) {
         return chat.post("{\"messages\":[{\"role\":\"system\",\"content\":\"s\"},{\"role\":\"user\",\"content\":"
                 + contentJson + "}]}");
     }
 
     @Test
-    void malformedJsonIsInvalidJson() throws Exception {
+    void malformedJsonIsInvalidJson() {
         assertError(chat.post("{\"messages\":"), 400, "invalid_json", null);
     }
 
@@ -39,7 +62,7 @@ class ChatValidationTest {
     void missingEmptyOrNonArrayMessagesAreMissingMessages(String body) throws Exception {
         var ex = chat.post(body);
         assertError(ex, 400, "missing_messages", null);
-        assertEquals("Missing or invalid 'messages' field", ex.responseBody().at("/error/message").asText());
+        assertEquals("Missing or invalid 'messages' field", ex.json().at("/error/message").asText());
     }
 
     @ParameterizedTest
@@ -48,7 +71,7 @@ class ChatValidationTest {
         var ex = userContent("[{\"type\":\" " + type.toUpperCase() + " \"}]");
         assertError(ex, 400, "unsupported_content_type", "messages[1].content");
         assertEquals("Unsupported content part type '" + type + "'. Only text and image_url/input_image parts are supported.",
-                ex.responseBody().at("/error/message").asText());
+                ex.json().at("/error/message").asText());
     }
 
     @ParameterizedTest
@@ -71,7 +94,7 @@ class ChatValidationTest {
     void blankImageUrlIsInvalidImageUrl(String part) throws Exception {
         var ex = userContent("[" + part + "]");
         assertError(ex, 400, "invalid_image_url", "messages[1].content");
-        assertEquals("Image parts must include a non-empty image URL.", ex.responseBody().at("/error/message").asText());
+        assertEquals("Image parts must include a non-empty image URL.", ex.json().at("/error/message").asText());
     }
 
     @ParameterizedTest
@@ -86,8 +109,8 @@ class ChatValidationTest {
         chat.answers("ok");
         var ex = userContent("\"" + "a".repeat(70_000) + "\"");
         assertEquals(200, ex.status());
-        var turn = chat.lastRequest().messages().getLast();
-        assertEquals(65_536, turn.text().length());
+        var messages = chat.lastModelRequest().path("messages");
+        assertEquals(65_536, messages.get(messages.size() - 1).path("content").asText().length());
     }
 
     @ParameterizedTest
@@ -99,75 +122,65 @@ class ChatValidationTest {
     void noVisibleTurnInputIsNoUserMessage(String body) throws Exception {
         var ex = chat.post(body);
         assertError(ex, 400, "no_user_message", null);
-        assertEquals("No user message found in messages", ex.responseBody().at("/error/message").asText());
+        assertEquals("No user message found in messages", ex.json().at("/error/message").asText());
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"bad id", "a/b", "a..b", "abc\r\nX: y", "é"})
-    void invalidSessionIdsAreRejected(String id) throws Exception {
-        assertError(chat.post(ChatFixture.USER_HI, "X-Hermes-Session-Id", id), 400, "invalid_session_id", null);
+    @ValueSource(strings = {"bad id", "a/b", "a..b", "a;b"})
+    void invalidSessionIdsAreRejected(String id) {
+        assertError(chat.post(ChatHost.USER_HI, "X-Hermes-Session-Id", id), 400, "invalid_session_id", null);
     }
 
     @Test
-    void sessionHeadersOverTheLimitAreTooLong() throws Exception {
-        assertError(chat.post(ChatFixture.USER_HI, "X-Hermes-Session-Id", "a".repeat(257)), 400,
+    void sessionHeadersOverTheLimitAreTooLong() {
+        assertError(chat.post(ChatHost.USER_HI, "X-Hermes-Session-Id", "a".repeat(257)), 400,
                 "session_id_too_long", null);
-        assertError(chat.post(ChatFixture.USER_HI, "X-Hermes-Session-Key", "k".repeat(257)), 400,
+        assertError(chat.post(ChatHost.USER_HI, "X-Hermes-Session-Key", "k".repeat(257)), 400,
                 "session_key_too_long", null);
     }
 
     @Test
-    void sessionKeysWithLineBreaksOrNulAreInvalid() throws Exception {
-        assertError(chat.post(ChatFixture.USER_HI, "X-Hermes-Session-Key", "a\nb"), 400, "invalid_session_key", null);
-        assertError(chat.post(ChatFixture.USER_HI, "X-Hermes-Session-Key", "a\0b"), 400, "invalid_session_key", null);
-    }
-
-    @Test
-    void sessionHeadersAreCheckedBeforeTheBody() throws Exception {
-        assertError(chat.post("not json", "X-Hermes-Session-Id", "a..b"), 400, "invalid_session_id", null);
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"\"high\"", "[]", "3"})
-    void modelOptionsMustBeAnObject(String value) throws Exception {
-        assertError(chat.post("{\"model_options\":" + value + ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"),
-                400, "invalid_model_options", "model_options");
-    }
-
-    @Test
     void drainingIs503WithRetryHintsBeforeTheBodyIsRead() throws Exception {
-        chat.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.DRAINING, "draining"));
-        var ex = chat.post("not json");
-        assertError(ex, 503, "gateway_draining", null);
-        assertEquals("Gateway is draining existing work; retry shortly.", ex.responseBody().at("/error/message").asText());
-        assertEquals(Optional.of("1"), ex.responseHeader("Retry-After"));
-        assertEquals(Optional.of("1000"), ex.responseHeader("retry-after-ms"));
-        assertFalse(ex.responseHeader("x-should-retry").isPresent());
+        var ex = ChatHost.start().answerWhileDraining("not json");
+        var error = ChatHost.JSON.readTree(ex.body()).path("error");
+        assertEquals("gateway_draining", error.path("code").asText(), ex.body());
+        assertEquals("Gateway is draining existing work; retry shortly.", error.path("message").asText());
+        assertEquals(Optional.of("1"), ex.headers().firstValue("Retry-After"));
+        assertEquals(Optional.of("1000"), ex.headers().firstValue("retry-after-ms"));
+        assertFalse(ex.headers().firstValue("x-should-retry").isPresent());
     }
 
     @Test
-    void missingModelIs503ServerErrorThatMustNotBeRetried() throws Exception {
-        chat.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.MODEL_NOT_CONFIGURED,
-                "No model provider is configured."));
-        var ex = chat.post(ChatFixture.USER_HI);
-        assertError(ex, 503, "model_not_configured", null);
-        assertEquals("server_error", ex.responseBody().at("/error/type").asText());
-        assertEquals("No model provider is configured.", ex.responseBody().at("/error/message").asText());
-        assertEquals(Optional.of("false"), ex.responseHeader("x-should-retry"));
+    void missingModelIs503ServerErrorThatMustNotBeRetried() {
+        try (var host = TestHost.builder().plugins("endpoint-chat", "provider-openai").start()) { // no model configured
+            var ex = host.http().post(ChatHost.PATH, ChatHost.USER_HI);
+            assertError(ex, 503, "model_not_configured", null);
+            assertEquals("server_error", ex.json().at("/error/type").asText());
+            assertFalse(ex.json().at("/error/message").asText().isBlank());
+            assertEquals(Optional.of("false"), ex.header("x-should-retry"));
+        }
     }
 
     @Test
-    void atCapacityIs429RateLimitWithRetryHints() throws Exception {
-        chat.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.AT_CAPACITY,
-                "Too many concurrent runs (max 10)"));
-        var ex = chat.post("{}");
-        assertError(ex, 429, "rate_limit_exceeded", null);
-        assertEquals("rate_limit_error", ex.responseBody().at("/error/type").asText());
-        assertEquals("Too many concurrent runs (max 10)", ex.responseBody().at("/error/message").asText());
-        assertEquals(Optional.of("1"), ex.responseHeader("Retry-After"));
-        assertEquals(Optional.of("1000"), ex.responseHeader("retry-after-ms"));
-        assertFalse(ex.responseHeader("x-should-retry").isPresent());
-        assertTrue(chat.runs.requests().isEmpty());
+    void atCapacityIs429RateLimitWithRetryHintsBeforeTheBodyIsRead() throws Exception {
+        var held = new HeldTurn(Turn.text("busy"));
+        chat.upstream.enqueue(held);
+        var busy = Thread.ofVirtual().start(() -> chat.post(ChatHost.USER_HI));
+        try {
+            held.awaitArrival();
+            int before = chat.modelCalls();
+            var ex = chat.post("{}");
+            assertError(ex, 429, "rate_limit_exceeded", null);
+            assertEquals("rate_limit_error", ex.json().at("/error/type").asText());
+            assertTrue(ex.json().at("/error/message").asText().startsWith("Too many concurrent runs"), ex.body());
+            assertEquals(Optional.of("1"), ex.header("Retry-After"));
+            assertEquals(Optional.of("1000"), ex.header("retry-after-ms"));
+            assertFalse(ex.header("x-should-retry").isPresent());
+            assertEquals(before, chat.modelCalls(), "no run started");
+        } finally {
+            held.release();
+            busy.join();
+        }
     }
 
     @Test
@@ -176,9 +189,10 @@ class ChatValidationTest {
         userContent("[\"look\",{\"type\":\"input_text\",\"text\":\"at this\"},"
                 + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/a.png\",\"detail\":\"low\"}},"
                 + "{\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,AAAA\"}]");
-        assertEquals(List.of(new ContentPart.Text("look"), new ContentPart.Text("at this"),
-                        new ContentPart.ImageUrl("https://x/a.png", "low"),
-                        new ContentPart.ImageUrl("data:image/png;base64,AAAA", null)),
-                chat.lastRequest().messages().getLast().content());
+        var messages = chat.lastModelRequest().path("messages");
+        assertEquals("[{\"type\":\"text\",\"text\":\"look\"},{\"type\":\"text\",\"text\":\"at this\"},"
+                + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/a.png\",\"detail\":\"low\"}},"
+                + "{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,AAAA\"}}]",
+                messages.get(messages.size() - 1).path("content").toString());
     }
 }

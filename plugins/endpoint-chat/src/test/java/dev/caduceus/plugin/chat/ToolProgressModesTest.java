@@ -4,49 +4,61 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.plugin.chat.ToolProgress.Mode;
 import dev.caduceus.plugin.chat.ToolProgress.Setting;
-import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunResult;
-import dev.caduceus.testkit.ScriptedRuns;
+import dev.caduceus.testkit.Turn;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code chat.tool_progress} (and its legacy alias) and {@code X-Hermes-Tool-Progress}, per mode. */
+/**
+ * {@code chat.tool_progress} (and its legacy alias) and {@code X-Hermes-Tool-Progress}, per mode, on
+ * the real host. A setting is read at boot, so each setting is one host, booted on first use and
+ * shared by the tests that use it. The tool called is one no plugin offers: it fails, so its end line
+ * is {@code ✗}; durations are the real ones, shown here as {@code N.N}.
+ */
 class ToolProgressModesTest {
-    private static final String HEAD = "{\"id\":\"chatcmpl-ID\",\"object\":\"chat.completion.chunk\",\"created\":1768467600,"
+    private static final String HEAD = "{\"id\":\"chatcmpl-ID\",\"object\":\"chat.completion.chunk\",\"created\":0,"
             + "\"model\":\"hermes-agent\",";
     private static final String BODY = "{\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"how many files?\"}]}";
+    private static final Map<Map<String, String>, ChatHost> HOSTS = new HashMap<>();
 
-    private static RunEvent.ToolCallStarted start(String id, String tool, String preview, String emoji) {
-        return new RunEvent.ToolCallStarted(id, tool, JsonNodeFactory.instance.objectNode().put("command", preview),
-                preview, emoji);
+    @AfterAll
+    static void shutDown() {
+        HOSTS.values().forEach(ChatHost::close);
+        HOSTS.clear();
     }
 
-    private static ScriptedRuns.Script oneToolCall() {
-        return ScriptedRuns.Script.of(RunResult.completed("Let me look. There are 3 files.", ChatFixture.USAGE, List.of()),
-                new RunEvent.TextDelta("Let me look."), start("call_1", "terminal", "ls -la", "💻"),
-                new RunEvent.ToolCallFinished("call_1", "terminal", 230, false, "a b c"),
-                new RunEvent.TextDelta(" There are 3 files."));
+    /** The host with these settings ({@code chat.tool_progress} → {@code reasoning}). */
+    private static ChatHost host(Map<String, String> settings) {
+        return HOSTS.computeIfAbsent(settings, s -> {
+            var env = s.entrySet().stream().flatMap(e -> java.util.stream.Stream.of(
+                    "CADUCEUS__" + e.getKey().toUpperCase().replace(".", "__"), e.getValue())).toArray(String[]::new);
+            return ChatHost.start(env);
+        });
     }
 
-    private static List<String> run(Map<String, String> config, String... headers) throws Exception {
-        var chat = new ChatFixture(config);
-        chat.runs.script(oneToolCall());
-        return ChatFixture.wire(chat.post(BODY, headers).stream());
+    private static List<String> run(Map<String, String> config, String... headers) {
+        var chat = host(config);
+        chat.reset();
+        chat.upstream.enqueue(Turn.textChunks("Let me look.").withToolCalls(Turn.ToolCall.of("call_1", "terminal",
+                "{\"command\":\"ls -la\"}")), Turn.textChunks(" There are 3 files.").usage(1830, 95));
+        var ex = chat.post(BODY, headers);
+        assertEquals(200, ex.status(), ex.body());
+        return ChatHost.wire(ex.body()).stream().map(l -> l.replaceAll("([✓✗]) \\d+\\.\\d s", "$1 N.N s")).toList();
     }
 
     @Test
-    void reasoningSendsEachStartAndEndAsReasoningContentAndLeavesContentAlone() throws Exception {
+    void reasoningSendsEachStartAndEndAsReasoningContentAndLeavesContentAlone() {
         var wire = run(Map.of("chat.tool_progress", "reasoning"));
         assertEquals(List.of(
                 "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"},\"finish_reason\":null}]}",
                 "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Let me look.\"},\"finish_reason\":null}]}",
                 "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"💻 terminal: ls -la\\n\"},\"finish_reason\":null}]}",
-                "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"✓ 0.2 s\\n\\n\"},\"finish_reason\":null}]}",
+                "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"✗ N.N s\\n\\n\"},\"finish_reason\":null}]}",
                 "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" There are 3 files.\"},\"finish_reason\":null}]}",
                 "data: " + HEAD + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":"
                         + "{\"prompt_tokens\":1830,\"completion_tokens\":95,\"total_tokens\":1925}}",
@@ -54,22 +66,20 @@ class ToolProgressModesTest {
     }
 
     @Test
-    void reasoningMarksFailuresAndNamesTheToolWhenCallsOverlap() throws Exception {
-        var chat = new ChatFixture(Map.of("chat.tool_progress", "reasoning"));
-        chat.runs.script(ScriptedRuns.Script.of(RunResult.completed("done", ChatFixture.USAGE, List.of()),
-                start("a", "terminal", "make", "💻"), start("b", "web_search", "jetty 12", null),
-                new RunEvent.ToolCallFinished("a", "terminal", 1500, true, "exit 2"),
-                new RunEvent.ToolCallFinished("b", "web_search", 40, false, "ok"),
-                start("c", "_internal", "x", null), new RunEvent.ToolCallFinished("c", "_internal", 1, false, ""),
-                new RunEvent.TextDelta("done")));
-        var texts = chat.post(BODY).stream().frames().stream().filter(f -> f.kind().equals("event") && f.data() != null)
-                .map(f -> f.data().at("/choices/0/delta/reasoning_content")).filter(n -> !n.isMissingNode())
-                .map(n -> n.asText()).toList();
-        assertEquals(List.of("💻 terminal: make\n", "⚡ web_search: jetty 12\n", "✗ terminal 1.5 s\n\n", "✓ 0.0 s\n\n"), texts);
+    void reasoningShowsEachCallOfATurnAndNoInternalOne() throws Exception {
+        var chat = host(Map.of("chat.tool_progress", "reasoning"));
+        chat.reset();
+        chat.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("a", "terminal", "{\"command\":\"make\"}"),
+                Turn.ToolCall.of("b", "web_search", "{\"query\":\"jetty 12\"}"),
+                Turn.ToolCall.of("c", "_internal", "{}")), Turn.text("done"));
+        var texts = ChatHost.chunks(chat.post(BODY).body()).stream()
+                .map(n -> n.at("/choices/0/delta/reasoning_content")).filter(n -> !n.isMissingNode())
+                .map(n -> n.asText().replaceAll("([✓✗]) \\d+\\.\\d s", "$1 N.N s")).toList();
+        assertEquals(List.of("💻 terminal: make\n", "✗ N.N s\n\n", "🔍 web_search: jetty 12\n", "✗ N.N s\n\n"), texts);
     }
 
     @Test
-    void eventsSendsNamedFramesAndNoneSendsNothing() throws Exception {
+    void eventsSendsNamedFramesAndNoneSendsNothing() {
         var events = run(Map.of("chat.tool_progress", "events"));
         assertEquals(List.of("running", "completed"), events.stream().filter(l -> l.startsWith("event: hermes.tool.progress"))
                 .map(l -> l.contains("\"status\":\"running\"") ? "running" : "completed").toList(), events::toString);
@@ -80,7 +90,7 @@ class ToolProgressModesTest {
     }
 
     @Test
-    void theHeaderChoosesTheModeForOneRequest() throws Exception {
+    void theHeaderChoosesTheModeForOneRequest() {
         assertEquals(2, run(Map.of(), "X-Hermes-Tool-Progress", "reasoning").stream()
                 .filter(l -> l.contains("reasoning_content")).count());
         assertEquals(2, run(Map.of("chat.tool_progress", "none"), "X-Hermes-Tool-Progress", "true").stream()
@@ -94,7 +104,7 @@ class ToolProgressModesTest {
     }
 
     @Test
-    void theLegacyKeyIsAnAliasAndTheNewKeyWins() throws Exception {
+    void theLegacyKeyIsAnAliasAndTheNewKeyWins() {
         assertEquals(new Setting(Mode.COMMENTS, true), Setting.of(Optional.empty(), "opt_in"));
         assertEquals(new Setting(Mode.EVENTS, true), Setting.of(Optional.empty(), "always"));
         assertEquals(new Setting(Mode.NONE, false), Setting.of(Optional.empty(), "off"));

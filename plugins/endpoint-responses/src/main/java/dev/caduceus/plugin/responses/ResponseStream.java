@@ -235,6 +235,13 @@ final class ResponseStream implements RunEventTranslator {
      * sends {@code response.incomplete}, so the client gets {@code response.failed}.
      */
     private void cancelled(String reason, Usage usage) throws ClientGoneException {
+        if (CreateHandler.CANCEL_REASON.equals(reason)) {
+            // The client left and the host noticed before this stream did: it is a disconnect, whose
+            // journal ends without a terminal event, so a replay ends with response.incomplete (§8.7).
+            ended = true;
+            saveIncomplete();
+            return;
+        }
         closeMessage("incomplete");
         ended = true;
         var message = reason == null || reason.isBlank() ? "Interrupted" : reason;

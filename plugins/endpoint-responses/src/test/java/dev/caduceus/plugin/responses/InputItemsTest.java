@@ -6,48 +6,61 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.message.Message;
-import dev.caduceus.testkit.FakeExchange;
-import dev.caduceus.testkit.TestDatabase;
-import java.nio.file.Path;
+import dev.caduceus.testkit.HostClient;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code GET /v1/responses/{id}/input_items}: shapes, chains, paging, order and the 400/404 answers. */
+/**
+ * {@code GET /v1/responses/{id}/input_items} on the real host: shapes, chains, paging, order and the
+ * 400/404 answers.
+ */
 class InputItemsTest {
-    @TempDir Path dir;
-    TestDatabase db;
-    ResponsesFixture api;
+    private static ResponsesHost api;
+
+    @BeforeAll
+    static void boot() {
+        api = ResponsesHost.start();
+    }
+
+    @AfterAll
+    static void shutDown() {
+        if (api != null) api.close();
+    }
 
     @BeforeEach
-    void setUp() {
-        db = TestDatabase.open(dir, "endpoint-responses");
-        api = new ResponsesFixture(db);
+    void reset() {
+        api.reset();
     }
 
-    @AfterEach
-    void tearDown() {
-        db.close();
-    }
-
-    private String create(String body) throws Exception {
+    private static String create(String body) throws Exception {
+        if (body.contains("\"stream\":true")) return api.stream(body).getFirst().data().get("response").get("id").asText();
         var ex = api.post(body);
-        if (ex.stream() != null) return ResponsesFixture.data(ex.stream()).getFirst().get("response").get("id").asText();
-        return ex.responseBody().get("id").asText();
+        assertEquals(200, ex.status(), ex.body());
+        return ex.json().get("id").asText();
+    }
+
+    /** Runs {@code sql} (with {@code args}) on the host's database, as a process killed mid-way or an old version left it. */
+    private static void sql(String sql, String... args) throws Exception {
+        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + api.host.home().resolve("caduceus.db"));
+             var statement = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) statement.setString(i + 1, args[i]);
+            statement.executeUpdate();
+        }
     }
 
     private static String hex(String id) {
         return id.substring("resp_".length());
     }
 
-    private static void assertError(FakeExchange ex, int status, String code, String param) {
-        assertEquals(status, ex.status(), String.valueOf(ex.responseBody()));
-        var error = ex.responseBody().get("error");
+    private static void assertError(HostClient.Response ex, int status, String code, String param) {
+        assertEquals(status, ex.status(), ex::body);
+        var error = ex.error();
         assertEquals(code, error.get("code").asText());
         assertEquals("invalid_request_error", error.get("type").asText());
         assertFalse(error.get("message").asText().isBlank());
@@ -71,8 +84,8 @@ class InputItemsTest {
                 + "{\"id\":\"msg_" + h + "_0\",\"type\":\"message\",\"status\":\"completed\",\"role\":\"system\","
                 + "\"content\":[{\"type\":\"input_text\",\"text\":\"be brief\"}]}],"
                 + "\"first_id\":\"msg_" + h + "_1\",\"last_id\":\"msg_" + h + "_0\",\"has_more\":false}",
-                ex.responseBody().toString());
-        assertEquals(ex.responseBody().toString(), api.inputItems(id).responseBody().toString(), "ids are stable");
+                ex.json().toString());
+        assertEquals(ex.json().toString(), api.inputItems(id).json().toString(), "ids are stable");
     }
 
     @Test
@@ -81,22 +94,26 @@ class InputItemsTest {
         var first = create("{\"input\":\"what is here?\"}");
         api.answers("fine");
         var second = create("{\"input\":\"and now?\",\"previous_response_id\":\"" + first + "\"}");
-        var items = api.inputItems(second, "order", "asc").responseBody().get("data");
+        var items = api.inputItems(second, "order", "asc").json().get("data");
         var h = hex(second);
-        assertEquals(List.of("msg_" + h + "_0", "fc_" + h + "_1", "fco_" + h + "_2", "msg_" + h + "_3", "msg_" + h + "_4"),
-                ids(items));
+        // The run's transcript: the text that came with the call is a message of its own before the call.
+        assertEquals(List.of("msg_" + h + "_0", "msg_" + h + "_1", "fc_" + h + "_2", "fco_" + h + "_3", "msg_" + h + "_4",
+                "msg_" + h + "_5"), ids(items));
         assertEquals("user", items.get(0).get("role").asText());
         assertEquals("what is here?", items.get(0).at("/content/0/text").asText());
-        assertEquals("{\"id\":\"fc_" + h + "_1\",\"type\":\"function_call\",\"status\":\"completed\",\"name\":\"terminal\","
-                + "\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\",\"call_id\":\"call_1\"}", items.get(1).toString());
-        assertEquals("{\"id\":\"fco_" + h + "_2\",\"type\":\"function_call_output\",\"status\":\"completed\","
-                + "\"call_id\":\"call_1\",\"output\":\"README.md src\"}", items.get(2).toString());
-        assertEquals("assistant", items.get(3).get("role").asText());
-        assertEquals("output_text", items.get(3).at("/content/0/type").asText());
-        assertEquals("Let me look. There are 2 entries.", items.get(3).at("/content/0/text").asText());
-        assertEquals("and now?", items.get(4).at("/content/0/text").asText());
+        assertEquals("assistant", items.get(1).get("role").asText());
+        assertEquals("Let me look.", items.get(1).at("/content/0/text").asText());
+        assertEquals("{\"id\":\"fc_" + h + "_2\",\"type\":\"function_call\",\"status\":\"completed\",\"name\":\"terminal\","
+                + "\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\",\"call_id\":\"call_1\"}", items.get(2).toString());
+        assertEquals("{\"id\":\"fco_" + h + "_3\",\"type\":\"function_call_output\",\"status\":\"completed\","
+                + "\"call_id\":\"call_1\",\"output\":" + ResponsesHost.JSON.writeValueAsString(ResponsesHost.UNKNOWN_TERMINAL)
+                + "}", items.get(3).toString());
+        assertEquals("assistant", items.get(4).get("role").asText());
+        assertEquals("output_text", items.get(4).at("/content/0/type").asText());
+        assertEquals("There are 2 entries.", items.get(4).at("/content/0/text").asText());
+        assertEquals("and now?", items.get(5).at("/content/0/text").asText());
         // the first turn's own list holds only its input, not the tool items its run produced
-        assertEquals(List.of("msg_" + hex(first) + "_0"), ids(api.inputItems(first).responseBody().get("data")));
+        assertEquals(List.of("msg_" + hex(first) + "_0"), ids(api.inputItems(first).json().get("data")));
     }
 
     @Test
@@ -105,14 +122,14 @@ class InputItemsTest {
         var id = create("""
                 {"input":"third","stream":true,"conversation_history":[
                   {"role":"user","content":"first"},{"role":"assistant","content":"second"}]}""");
-        var items = api.inputItems(id, "order", "asc").responseBody().get("data");
+        var items = api.inputItems(id, "order", "asc").json().get("data");
         assertEquals(List.of("user:first", "assistant:second", "user:third"), roleTexts(items));
     }
 
     @Test
     void pagesWithAfterAndHasMoreCoverTheListOnceInEitherOrder() throws Exception {
         var id = longChain(7); // 7 turns: 13 items in the last turn's list
-        var all = ids(api.inputItems(id, "order", "asc", "limit", "100").responseBody().get("data"));
+        var all = ids(api.inputItems(id, "order", "asc", "limit", "100").json().get("data"));
         assertEquals(13, all.size());
         for (var order : List.of("asc", "desc")) {
             var seen = new ArrayList<String>();
@@ -121,7 +138,7 @@ class InputItemsTest {
             while (true) {
                 var ex = after == null ? api.inputItems(id, "order", order, "limit", "5")
                         : api.inputItems(id, "order", order, "limit", "5", "after", after);
-                var body = ex.responseBody();
+                var body = ex.json();
                 var page = ids(body.get("data"));
                 assertEquals(page.getFirst(), body.get("first_id").asText());
                 assertEquals(page.getLast(), body.get("last_id").asText());
@@ -137,7 +154,7 @@ class InputItemsTest {
             assertEquals(expected, seen, order);
         }
         var last = all.getLast();
-        var empty = api.inputItems(id, "order", "asc", "after", last).responseBody();
+        var empty = api.inputItems(id, "order", "asc", "after", last).json();
         assertEquals("{\"object\":\"list\",\"data\":[],\"first_id\":null,\"last_id\":null,\"has_more\":false}",
                 empty.toString());
     }
@@ -145,14 +162,14 @@ class InputItemsTest {
     @Test
     void defaultsAreTwentyNewestFirst() throws Exception {
         var id = longChain(12); // 23 items
-        var body = api.inputItems(id).responseBody();
+        var body = api.inputItems(id).json();
         var page = ids(body.get("data"));
         assertEquals(20, page.size());
         assertTrue(body.get("has_more").asBoolean());
         assertEquals("msg_" + hex(id) + "_22", page.getFirst());
         assertEquals("msg_" + hex(id) + "_3", page.getLast());
         assertEquals("user:t11", roleTexts(body.get("data")).getFirst());
-        var before = api.inputItems(id, "order", "asc", "before", "msg_" + hex(id) + "_2").responseBody();
+        var before = api.inputItems(id, "order", "asc", "before", "msg_" + hex(id) + "_2").json();
         assertEquals(List.of("msg_" + hex(id) + "_0", "msg_" + hex(id) + "_1"), ids(before.get("data")));
         assertFalse(before.get("has_more").asBoolean());
     }
@@ -160,7 +177,7 @@ class InputItemsTest {
     @Test
     void unknownRemovedOrUnstoredResponsesAre404AsOnGet() throws Exception {
         assertError(api.inputItems("resp_nope"), 404, "response_not_found", null);
-        assertEquals("Response not found: resp_nope", api.inputItems("resp_nope").responseBody().at("/error/message").asText());
+        assertEquals("Response not found: resp_nope", api.inputItems("resp_nope").json().at("/error/message").asText());
         api.answers("ok");
         var unstored = create("{\"input\":\"x\",\"store\":false}");
         assertError(api.inputItems(unstored), 404, "response_not_found", null);
@@ -179,7 +196,7 @@ class InputItemsTest {
     @Test
     void limitsAtTheEdgesAreFine() throws Exception {
         var id = longChain(1);
-        assertEquals(1, api.inputItems(id, "limit", "1").responseBody().get("data").size());
+        assertEquals(1, api.inputItems(id, "limit", "1").json().get("data").size());
         assertEquals(200, api.inputItems(id, "limit", "100").status());
     }
 
@@ -202,20 +219,20 @@ class InputItemsTest {
     void aRowStoredBeforeTheInputEndWasRecordedEndsAtItsLastNonAssistantMessage() throws Exception {
         api.answersWithTool();
         var id = create("{\"input\":\"look\"}");
-        db.write(sql -> sql.update("UPDATE responses SET input_seq = NULL WHERE id = ?", id));
-        assertEquals(List.of("user:look"), roleTexts(api.inputItems(id).responseBody().get("data")));
+        sql("UPDATE responses SET input_seq = NULL WHERE id = ?", id);
+        assertEquals(List.of("user:look"), roleTexts(api.inputItems(id).json().get("data")));
         // a V1 row: the whole transcript in its own column
-        var transcript = api.ctx.json().writeValueAsString(
+        var transcript = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(
                 List.of(Message.user("old"), Message.assistant("reply"), Message.user("new"), Message.assistant("ok")));
-        db.write(sql -> sql.update("""
+        sql("""
                 UPDATE responses SET chain_id = NULL, base_seq = NULL, last_seq = NULL, transcript = ?
-                WHERE id = ?""", transcript, id));
+                WHERE id = ?""", transcript, id);
         assertEquals(List.of("user:old", "assistant:reply", "user:new"),
-                roleTexts(api.inputItems(id, "order", "asc").responseBody().get("data")));
+                roleTexts(api.inputItems(id, "order", "asc").json().get("data")));
     }
 
     /** {@code turns} chained turns t0, t1, …; returns the last response id. */
-    private String longChain(int turns) throws Exception {
+    private static String longChain(int turns) throws Exception {
         String previous = null;
         for (int i = 0; i < turns; i++) {
             api.answers("a" + i);

@@ -4,22 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunResult;
-import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.RecordingEventStream;
-import dev.caduceus.testkit.ScriptedRuns;
-import dev.caduceus.testkit.TestDatabase;
-import java.nio.file.Path;
-import java.time.Duration;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.SseStream;
+import dev.caduceus.testkit.Turn;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
+/** Streaming {@code POST /v1/responses} and replays on the real host. */
 class ResponsesStreamTest {
     private static final String STREAM = "{\"input\":\"what is here?\",\"stream\":true}";
     private static final List<String> TOOL_TURN = List.of("response.created", "response.in_progress",
@@ -28,37 +23,48 @@ class ResponsesStreamTest {
             "response.output_item.done", "response.output_text.delta", "response.output_text.done",
             "response.content_part.done", "response.output_item.done", "response.completed");
 
-    @TempDir Path dir;
-    TestDatabase db;
-    ResponsesFixture api;
+    private static ResponsesHost api;
 
-    @BeforeEach
-    void setUp() {
-        db = TestDatabase.open(dir, "endpoint-responses");
-        api = new ResponsesFixture(db);
+    @BeforeAll
+    static void boot() {
+        api = ResponsesHost.start();
     }
 
-    @AfterEach
-    void tearDown() {
-        db.close();
+    @AfterAll
+    static void shutDown() {
+        if (api != null) api.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        api.reset();
+    }
+
+    /** Text, a call of a tool no plugin offers (it fails at once), then a model call held until released. */
+    private static HeldTurn textThenHeld() {
+        var held = new HeldTurn(Turn.text("too late"));
+        api.upstream.enqueue(Turn.textChunks("partial").withToolCalls(Turn.ToolCall.of("call_1", "terminal", "{}")));
+        api.upstream.enqueue(held);
+        return held;
     }
 
     @Test
     void eventsFollowTheContractOrderWithSequenceNumbers() throws Exception {
         api.answersWithTool();
-        var ex = api.post(STREAM);
-        assertEquals(200, ex.status());
-        assertTrue(api.lastRequest().stream(), "the run streams its answer to this client");
-        assertTrue(ex.responseHeader("X-Hermes-Session-Id").isPresent());
-        var stream = ex.stream();
-        assertTrue(stream.closed());
-        assertEquals(TOOL_TURN, ResponsesFixture.names(stream));
-        var data = ResponsesFixture.data(stream);
+        List<SseStream.Frame> frames;
+        try (var sse = api.postStream(STREAM)) {
+            assertEquals(200, sse.status());
+            assertTrue(sse.header("X-Hermes-Session-Id").isPresent());
+            frames = sse.rest();
+        }
+        assertTrue(api.lastModelRequest().path("stream").asBoolean(), "the run streams its answer to this client");
+        assertEquals(TOOL_TURN, ResponsesHost.names(frames));
+        assertTrue(frames.stream().allMatch(f -> f.data() != null), "no [DONE]");
+        var data = ResponsesHost.data(frames);
         for (int i = 0; i < data.size(); i++) {
             assertEquals(i, data.get(i).get("sequence_number").asInt());
             assertEquals(TOOL_TURN.get(i), data.get(i).get("type").asText());
         }
-        assertTrue(stream.frames().stream().noneMatch(f -> "data".equals(f.kind()))); // no [DONE]
         var created = data.get(0).get("response");
         assertEquals("in_progress", created.get("status").asText());
         assertEquals(0, created.get("output").size());
@@ -71,127 +77,145 @@ class ResponsesStreamTest {
         assertEquals("{\"command\":\"ls\"}", call.get("arguments").asText());
         assertEquals(1, data.get(5).get("output_index").asInt());
         assertEquals("completed", data.get(6).get("item").get("status").asText());
-        assertEquals("[{\"type\":\"input_text\",\"text\":\"README.md src\"}]",
-                data.get(7).get("item").get("output").toString());
-        assertEquals(" There are 2 entries.", data.get(9).get("delta").asText());
-        assertEquals("Let me look. There are 2 entries.", data.get(10).get("text").asText());
+        assertEquals("[{\"type\":\"input_text\",\"text\":" + ResponsesHost.JSON.writeValueAsString(ResponsesHost.UNKNOWN_TERMINAL)
+                + "}]", data.get(7).get("item").get("output").toString());
+        assertEquals("There are 2 entries.", data.get(9).get("delta").asText());
+        assertEquals("Let me look.There are 2 entries.", data.get(10).get("text").asText());
         var done = data.get(13).get("response");
         assertEquals("completed", done.get("status").asText());
         assertEquals(List.of("function_call", "function_call_output", "message"),
                 java.util.stream.StreamSupport.stream(done.get("output").spliterator(), false)
                         .map(i -> i.get("type").asText()).toList());
         assertEquals(1925, done.get("usage").get("total_tokens").asInt());
-        // The stored envelope is the completed one; the transcript carries the run's messages.
+        // The stored envelope is the completed one; the chain carries the run's messages.
         var id = done.get("id").asText();
-        assertEquals(done.toString(), api.get(id).responseBody().toString());
+        assertEquals(done.toString(), api.get(id).json().toString());
         api.answers("next");
         api.post("{\"input\":\"and?\",\"previous_response_id\":\"" + id + "\"}");
-        assertEquals("user:what is here?|assistant:|tool:README.md src|assistant:Let me look. There are 2 entries.|user:and?|",
-                ResponsesFixture.texts(api.lastRequest().messages()));
+        assertEquals("user:what is here?|assistant:Let me look.|tool:" + ResponsesHost.UNKNOWN_TERMINAL
+                + "|assistant:There are 2 entries.|user:and?|", api.lastModelTexts());
+        assertEquals("call_1", api.lastModelMessages().get(1).at("/tool_calls/0/id").asText());
     }
 
     @Test
-    void aFinalAnswerWithoutDeltasIsSentAsOneDelta() throws Exception {
-        api.runs.script(ScriptedRuns.Script.of(RunResult.completed("whole", ResponsesFixture.USAGE, List.of())));
-        var data = ResponsesFixture.data(api.post(STREAM).stream());
+    void aWholeAnswerIsOneDelta() throws Exception {
+        api.upstream.enqueue(Turn.textChunks("whole").usage(1, 1));
+        var data = ResponsesHost.data(api.stream(STREAM));
         assertEquals(List.of("response.created", "response.in_progress", "response.output_item.added",
                 "response.content_part.added", "response.output_text.delta", "response.output_text.done",
                 "response.content_part.done", "response.output_item.done", "response.completed"),
-                data.stream().map(d -> d.get("type").asText()).toList());
+                ResponsesHost.types(data));
         assertEquals("whole", data.get(4).get("delta").asText());
     }
 
     @Test
     void failureEndsWithResponseFailed() throws Exception {
-        api.ends(StopReason.UPSTREAM_ERROR, null, "x".repeat(600));
-        var data = ResponsesFixture.data(api.post(STREAM).stream());
-        assertEquals(List.of("response.created", "response.in_progress", "response.failed"),
-                data.stream().map(d -> d.get("type").asText()).toList());
+        api.upstream.enqueue(Turn.error(401, "x".repeat(600)));
+        var data = ResponsesHost.data(api.stream(STREAM));
+        assertEquals(List.of("response.created", "response.in_progress", "response.failed"), ResponsesHost.types(data));
         var failed = data.get(2).get("response");
         assertEquals("failed", failed.get("status").asText());
-        assertEquals(500, failed.get("error").get("message").asText().length());
-        assertEquals("failed", api.get(failed.get("id").asText()).responseBody().get("status").asText());
+        // The event caps the message at 500 characters; provider-openai already caps an upstream's at 300.
+        var message = failed.get("error").get("message").asText();
+        assertTrue(message.startsWith("Upstream model returned 401: xxx") && message.length() <= 500, message);
+        assertEquals("failed", api.get(failed.get("id").asText()).json().get("status").asText());
     }
 
     @Test
     void completedEventTruncatesLongArgumentsAndOutputsButTheStoreDoesNot() throws Exception {
-        var args = JsonNodeFactory.instance.objectNode().put("path", "a.txt").put("content", "c".repeat(600));
-        api.runs.script(ScriptedRuns.Script.of(RunResult.completed("done", ResponsesFixture.USAGE, List.of()),
-                new RunEvent.ToolCallStarted("call_9", "write_file", args, "a.txt", null),
-                new RunEvent.ToolCallFinished("call_9", "write_file", 1, false, "o".repeat(1200)),
-                new RunEvent.ToolCallFinished("call_unknown", "x", 1, false, "dropped"),
-                new RunEvent.TextDelta("done")));
-        var data = ResponsesFixture.data(api.post(STREAM).stream());
+        // A long argument, and a long output: the unknown-tool error of a tool with a 1,200-character name.
+        var longName = "t".repeat(1200);
+        api.upstream.enqueue(Turn.toolCalls(
+                Turn.ToolCall.of("call_9", "write_file", "{\"path\":\"a.txt\",\"content\":\"" + "c".repeat(600) + "\"}"),
+                Turn.ToolCall.of("call_10", longName, "{}")), Turn.text("done"));
+        var data = ResponsesHost.data(api.stream(STREAM));
         var completed = data.getLast().get("response");
-        var call = completed.get("output").get(0);
+        assertEquals("response.completed", data.getLast().get("type").asText());
+        var output = completed.get("output");
+        assertEquals(List.of("function_call", "function_call_output", "function_call", "function_call_output", "message"),
+                java.util.stream.StreamSupport.stream(output.spliterator(), false).map(i -> i.get("type").asText()).toList());
         assertEquals("{\"path\":\"a.txt\",\"content\":\"[600 chars — truncated for response.completed]\"}",
-                call.get("arguments").asText());
-        assertEquals("o".repeat(500) + "...[700 more chars]",
-                completed.get("output").get(1).get("output").get(0).get("text").asText());
-        var stored = api.get(completed.get("id").asText()).responseBody();
-        assertEquals(1200, stored.get("output").get(1).get("output").get(0).get("text").asText().length());
-        assertEquals(3, completed.get("output").size()); // the unmatched completion was dropped
+                output.get(0).get("arguments").asText());
+        var shown = output.get(3).get("output").get(0).get("text").asText();
+        var stored = api.get(completed.get("id").asText()).json().get("output").get(3).get("output").get(0).get("text").asText();
+        assertTrue(stored.length() > 1000, stored);
+        assertTrue(stored.contains(longName), "the store keeps the whole output");
+        assertEquals(stored.substring(0, 500) + "...[" + (stored.length() - 500) + " more chars]", shown);
     }
 
     @Test
     void disconnectCancelsTheRunAndStoresAnIncompleteSnapshot() throws Exception {
-        api.runs.script(ScriptedRuns.Script.hanging(new RunEvent.TextDelta("partial")));
-        var ex = api.exchange(STREAM).eventStream(new RecordingEventStream().disconnectAfter(3))
-                .call(api.handlers.get("POST /v1/responses"));
-        assertEquals(1, api.runs.cancellations().size());
-        assertEquals(CreateHandler.CANCEL_REASON, api.runs.cancellations().getFirst().reason());
-        var id = ex.stream().frames().getFirst().data().get("response").get("id").asText();
-        var stored = api.get(id).responseBody();
-        assertEquals("incomplete", stored.get("status").asText());
-        var message = stored.get("output").get(0);
+        var held = textThenHeld();
+        String id;
+        try (var sse = api.postStream(STREAM)) {
+            var frames = sse.until("response.output_text.delta");
+            id = frames.getFirst().data().get("response").get("id").asText();
+            held.awaitArrival();
+            sse.close(); // the client leaves while the model thinks
+            api.awaitNoActiveRun("the run is cancelled when its client leaves");
+        } finally {
+            held.release();
+        }
+        var stored = incompleteSnapshot(id);
+        // The snapshot lists the tool call and its output, then the unfinished message.
+        var message = stored.get("output").get(2);
+        assertEquals("message", message.get("type").asText(), stored.toString());
         assertEquals("incomplete", message.get("status").asText());
+        assertEquals("completed", stored.get("output").get(1).get("status").asText());
         assertEquals("partial", message.get("content").get(0).get("text").asText());
-        // Replay: the journal (created, in_progress, item added, part added) then a synthetic incomplete.
-        var replay = ResponsesFixture.data(api.get(id, "stream", "true").stream());
+        // Replay: the journal as streamed, then a synthetic incomplete numbered after it.
+        var replay = ResponsesHost.data(api.replay(id, "stream", "true"));
         assertEquals(List.of("response.created", "response.in_progress", "response.output_item.added",
-                "response.content_part.added", "response.incomplete"),
-                replay.stream().map(d -> d.get("type").asText()).toList());
-        assertEquals(4, replay.getLast().get("sequence_number").asInt());
+                "response.content_part.added", "response.output_text.delta"),
+                ResponsesHost.types(replay).subList(0, 5));
+        assertEquals("response.incomplete", replay.getLast().get("type").asText());
+        assertEquals(replay.size() - 1, replay.getLast().get("sequence_number").asInt());
         assertEquals("incomplete", replay.getLast().get("response").get("status").asText());
+    }
+
+    /** The stored response once its stream has written the incomplete snapshot. */
+    private static com.fasterxml.jackson.databind.JsonNode incompleteSnapshot(String id) throws InterruptedException {
+        return Eventually.await(java.time.Duration.ofSeconds(10), "the incomplete snapshot",
+                () -> api.get(id).json(), r -> r.path("status").asText().equals("incomplete"));
     }
 
     @Test
     void replayOfAStreamedResponseResumesAfterTheCursor() throws Exception {
         api.answersWithTool();
-        var live = ResponsesFixture.data(api.post(STREAM).stream());
+        var live = ResponsesHost.data(api.stream(STREAM));
         var id = live.getFirst().get("response").get("id").asText();
-        var all = ResponsesFixture.data(api.get(id, "stream", "true").stream());
+        var all = ResponsesHost.data(api.replay(id, "stream", "true"));
         assertEquals(live.toString(), all.toString());
-        var resumed = ResponsesFixture.data(api.get(id, "stream", "true", "starting_after", "9").stream());
+        var resumed = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "9"));
         assertEquals(live.subList(10, live.size()).toString(), resumed.toString());
     }
 
     @Test
     void replayOfANonStreamedResponseIsSynthesized() throws Exception {
         api.answersWithTool();
-        var id = api.post("{\"input\":\"what is here?\"}").responseBody().get("id").asText();
-        var data = ResponsesFixture.data(api.get(id, "stream", "1").stream());
+        var id = api.post("{\"input\":\"what is here?\"}").json().get("id").asText();
+        var data = ResponsesHost.data(api.replay(id, "stream", "1"));
         assertEquals(List.of("response.created", "response.in_progress", "response.output_item.added",
                 "response.output_item.done", "response.output_item.added", "response.output_item.done",
                 "response.output_item.added", "response.content_part.added", "response.output_text.delta",
                 "response.output_text.done", "response.content_part.done", "response.output_item.done",
-                "response.completed"), data.stream().map(d -> d.get("type").asText()).toList());
+                "response.completed"), ResponsesHost.types(data));
         for (int i = 0; i < data.size(); i++) assertEquals(i, data.get(i).get("sequence_number").asInt());
-        assertEquals("Let me look. There are 2 entries.", data.get(8).get("delta").asText());
-        var tail = ResponsesFixture.data(api.get(id, "stream", "true", "starting_after", "11").stream());
-        assertEquals(List.of("response.completed"), tail.stream().map(d -> d.get("type").asText()).toList());
+        assertEquals("There are 2 entries.", data.get(8).get("delta").asText());
+        var tail = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "11"));
+        assertEquals(List.of("response.completed"), ResponsesHost.types(tail));
         assertEquals(12, tail.getFirst().get("sequence_number").asInt());
     }
 
     @Test
-    void invalidEventCursor() throws Exception {
+    void invalidEventCursor() {
         api.answers("ok");
-        var id = api.post("{\"input\":\"hi\"}").responseBody().get("id").asText();
+        var id = api.post("{\"input\":\"hi\"}").json().get("id").asText();
         for (var bad : List.of("abc", "-1", "1.5")) {
             var ex = api.get(id, "stream", "true", "starting_after", bad);
             assertEquals(400, ex.status());
-            assertEquals("invalid_event_cursor", ex.responseBody().get("error").get("code").asText());
-            assertEquals("Invalid event cursor: " + bad, ex.responseBody().get("error").get("message").asText());
+            assertEquals("invalid_event_cursor", ex.error().get("code").asText());
+            assertEquals("Invalid event cursor: " + bad, ex.error().get("message").asText());
         }
         assertFalse(api.get(id, "starting_after", "abc").status() == 400); // only checked on replay
     }
@@ -199,44 +223,48 @@ class ResponsesStreamTest {
     @Test
     void storeFalseStreamsWithoutJournalOrSnapshot() throws Exception {
         api.answers("ok");
-        var data = ResponsesFixture.data(api.post("{\"input\":\"hi\",\"stream\":true,\"store\":false}").stream());
+        var data = ResponsesHost.data(api.stream("{\"input\":\"hi\",\"stream\":true,\"store\":false}"));
         assertEquals("response.completed", data.getLast().get("type").asText());
         assertEquals(404, api.get(data.getFirst().get("response").get("id").asText()).status());
     }
 
-    private static ScriptedRuns.Script slowText() {
-        return new ScriptedRuns.Script(List.of(ScriptedRuns.Step.of(new RunEvent.TextDelta("a")),
-                ScriptedRuns.Step.of(new RunEvent.TextDelta("b")),
-                new ScriptedRuns.Step(new RunEvent.TextDelta("c"), java.time.Duration.ofMillis(300))),
-                RunResult.completed("abc", ResponsesFixture.USAGE, List.of()), false);
+    private static List<String> deltas(List<SseStream.Frame> frames) {
+        return ResponsesHost.data(frames).stream().filter(d -> d.get("type").asText().equals("response.output_text.delta"))
+                .map(d -> d.get("delta").asText()).toList();
     }
 
     @Test
-    void textDeltasAreCoalescedInFiftyMillisecondBatches() throws Exception {
-        api.runs.script(slowText());
-        var deltas = ResponsesFixture.data(api.post(STREAM).stream()).stream()
-                .filter(d -> d.get("type").asText().equals("response.output_text.delta"))
-                .map(d -> d.get("delta").asText()).toList();
-        assertEquals(List.of("ab", "c"), deltas);
+    void textDeltasArrivingTogetherAreOneDelta() throws Exception {
+        api.upstream.enqueue(Turn.textChunks("a", "b", "c"));
+        assertEquals(List.of("abc"), deltas(api.stream(STREAM)));
+    }
+
+    @Test
+    void aBatchIsSentWhenItsWindowEndsNotAtTheEnd() throws Exception {
+        api.upstream.enqueue(Turn.textChunks("a", "b").chunkDelayMillis(300)); // much longer than the 50 ms window
+        assertEquals(List.of("a", "b"), deltas(api.stream(STREAM)));
     }
 
     @Test
     void replayOfALiveStreamContinuesToTheTerminalEvent() throws Exception {
-        api.runs.script(slowText());
-        var post = new java.util.concurrent.atomic.AtomicReference<dev.caduceus.testkit.FakeExchange>();
-        var thread = Thread.ofVirtual().start(() -> {
-            try {
-                post.set(api.post(STREAM));
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
+        var held = new HeldTurn(Turn.textChunks("a", "b", "c"));
+        api.upstream.enqueue(held);
+        try (var sse = api.postStream(STREAM)) {
+            var live = new java.util.ArrayList<>(ResponsesHost.data(sse.until("response.in_progress")));
+            var id = live.getFirst().get("response").get("id").asText();
+            held.awaitArrival();
+            try (var replay = api.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true")) {
+                assertEquals(200, replay.status());
+                // The replay has sent the journal so far and follows the live run: the model has not answered.
+                var replayed = new java.util.ArrayList<>(ResponsesHost.data(replay.until("response.in_progress")));
+                held.release();
+                live.addAll(ResponsesHost.data(sse.rest()));
+                replayed.addAll(ResponsesHost.data(replay.rest()));
+                assertEquals("response.completed", replayed.getLast().get("type").asText());
+                assertEquals(live.toString(), replayed.toString());
             }
-        });
-        var id = Eventually.await(Duration.ofSeconds(5), "the response was stored",
-                () -> db.read(sql -> sql.queryOne("SELECT id FROM responses", r -> r.getString(1))).orElse(null),
-                java.util.Objects::nonNull);
-        var replay = ResponsesFixture.data(api.get(id, "stream", "true").stream());
-        thread.join();
-        assertEquals("response.completed", replay.getLast().get("type").asText());
-        assertEquals(ResponsesFixture.data(post.get().stream()).toString(), replay.toString());
+        } finally {
+            held.release();
+        }
     }
 }

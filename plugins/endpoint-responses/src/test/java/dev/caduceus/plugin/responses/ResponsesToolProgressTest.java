@@ -3,36 +3,49 @@ package dev.caduceus.plugin.responses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.TestDatabase;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** {@code chat.tool_progress: reasoning} on a Responses stream: each tool step as a reasoning summary. */
+/**
+ * {@code chat.tool_progress: reasoning} on a Responses stream, on the real host: each tool step as a
+ * reasoning summary. The tool called is one no plugin offers, so its step ends {@code ✗}; durations
+ * are the real ones, compared as {@code N.N}.
+ */
 class ResponsesToolProgressTest {
     private static final String STREAM = "{\"input\":\"what is here?\",\"stream\":true}";
 
-    @TempDir Path dir;
-    TestDatabase db;
+    private static ResponsesHost api;
+    private static ResponsesHost plain;
 
-    @BeforeEach
-    void setUp() {
-        db = TestDatabase.open(dir, "endpoint-responses");
+    @BeforeAll
+    static void boot() {
+        api = ResponsesHost.start("CADUCEUS__CHAT__TOOL_PROGRESS", "reasoning");
+        plain = ResponsesHost.start();
     }
 
-    @AfterEach
-    void tearDown() {
-        db.close();
+    @AfterAll
+    static void shutDown() {
+        if (api != null) api.close();
+        if (plain != null) plain.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        api.reset();
+        plain.reset();
+    }
+
+    private static String steps(String text) {
+        return text.replaceAll("([✓✗]) \\d+\\.\\d s", "$1 N.N s");
     }
 
     @Test
     void reasoningAddsASummarisedReasoningItemPerToolStep() throws Exception {
-        var api = new ResponsesFixture(db, Map.of("chat.tool_progress", "reasoning")).answersWithTool();
-        var stream = api.post(STREAM).stream();
+        api.answersWithTool();
+        var stream = api.stream(STREAM);
         assertEquals(List.of("response.created", "response.in_progress",
                 "response.output_item.added", "response.content_part.added", "response.output_text.delta",
                 "response.output_item.added", "response.reasoning_summary_part.added",
@@ -42,8 +55,8 @@ class ResponsesToolProgressTest {
                 "response.reasoning_summary_text.delta", "response.reasoning_summary_text.done",
                 "response.reasoning_summary_part.done", "response.output_item.done",
                 "response.output_text.delta", "response.output_text.done", "response.content_part.done",
-                "response.output_item.done", "response.completed"), ResponsesFixture.names(stream));
-        var data = ResponsesFixture.data(stream);
+                "response.output_item.done", "response.completed"), ResponsesHost.names(stream));
+        var data = ResponsesHost.data(stream);
         var added = data.get(5);
         assertEquals(1, added.get("output_index").asInt());
         var id = added.at("/item/id").asText();
@@ -54,50 +67,55 @@ class ResponsesToolProgressTest {
                 data.get(6).toString());
         assertEquals("💻 terminal: ls\n", data.get(7).get("delta").asText());
         assertEquals(2, data.get(8).get("output_index").asInt(), "the function_call follows its step");
-        assertEquals("✓ 0.0 s\n\n", data.get(12).get("delta").asText());
-        assertEquals("💻 terminal: ls\n✓ 0.0 s\n\n", data.get(13).get("text").asText());
+        assertEquals("✗ N.N s\n\n", steps(data.get(12).get("delta").asText()));
+        assertEquals("💻 terminal: ls\n✗ N.N s\n\n", steps(data.get(13).get("text").asText()));
         assertEquals("{\"id\":\"" + id + "\",\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\","
-                + "\"text\":\"💻 terminal: ls\\n✓ 0.0 s\\n\\n\"}]}", data.get(15).get("item").toString());
+                + "\"text\":\"💻 terminal: ls\\n✗ N.N s\\n\\n\"}]}", steps(data.get(15).get("item").toString()));
         var completed = data.getLast().get("response");
         assertEquals(List.of("reasoning", "function_call", "function_call_output", "message"), types(completed.get("output")));
-        assertEquals("Let me look. There are 2 entries.", completed.at("/output/3/content/0/text").asText());
+        assertEquals("Let me look.There are 2 entries.", completed.at("/output/3/content/0/text").asText());
         // stored as sent, and a replay without the journal synthesizes the same summary
-        var stored = api.get(completed.get("id").asText()).responseBody();
+        var stored = api.get(completed.get("id").asText()).json();
         assertEquals(types(completed.get("output")), types(stored.get("output")));
         // the transcript holds no progress text
         api.answers("ok");
         api.post("{\"input\":\"next\",\"previous_response_id\":\"" + completed.get("id").asText() + "\"}");
-        assertTrue(ResponsesFixture.texts(api.lastRequest().messages()).indexOf("✓") < 0);
+        assertTrue(api.lastModelTexts().indexOf("✗") < 0, api.lastModelTexts());
     }
 
     @Test
     void theHeaderChoosesReasoningOrNotAndTheDefaultAddsNothing() throws Exception {
-        var api = new ResponsesFixture(db).answersWithTool();
-        assertEquals(14, ResponsesFixture.names(api.post(STREAM).stream()).size(), "comments by default: no reasoning");
-        api.answersWithTool();
-        assertTrue(ResponsesFixture.names(api.post(STREAM, "X-Hermes-Tool-Progress", "reasoning").stream())
+        plain.answersWithTool();
+        assertEquals(14, plain.stream(STREAM).size(), "comments by default: no reasoning");
+        plain.answersWithTool();
+        assertTrue(ResponsesHost.names(plain.stream(STREAM, "X-Hermes-Tool-Progress", "reasoning"))
                 .contains("response.reasoning_summary_text.delta"));
-        var configured = new ResponsesFixture(db, Map.of("chat.tool_progress", "reasoning")).answersWithTool();
-        assertEquals(14, ResponsesFixture.names(configured.post(STREAM, "X-Hermes-Tool-Progress", "events").stream()).size());
-        configured.answersWithTool();
-        assertEquals(14, ResponsesFixture.names(configured.post(STREAM, "X-Hermes-Tool-Progress", "false").stream()).size());
-        configured.answersWithTool();
-        assertEquals(21, ResponsesFixture.names(configured.post(STREAM, "X-Hermes-Tool-Progress", "bogus").stream()).size());
+        api.answersWithTool();
+        assertEquals(14, api.stream(STREAM, "X-Hermes-Tool-Progress", "events").size());
+        api.answersWithTool();
+        assertEquals(14, api.stream(STREAM, "X-Hermes-Tool-Progress", "false").size());
+        api.answersWithTool();
+        assertEquals(21, api.stream(STREAM, "X-Hermes-Tool-Progress", "bogus").size());
     }
 
     @Test
     void replayOfAStoredReasoningItemSynthesizesItsSummaryEvents() throws Exception {
-        var api = new ResponsesFixture(db, Map.of("chat.tool_progress", "reasoning")).answersWithTool();
-        var data = ResponsesFixture.data(api.post(STREAM).stream());
+        api.answersWithTool();
+        var data = ResponsesHost.data(api.stream(STREAM));
         var id = data.getFirst().at("/response/id").asText();
-        db.write(sql -> sql.update("DELETE FROM response_events"));
-        var replay = api.get(id, "stream", "true").stream();
-        var names = ResponsesFixture.names(replay);
+        // The journal expired (as after responses.event_retention_hours): the replay is synthesized.
+        try (var sql = java.sql.DriverManager.getConnection("jdbc:sqlite:" + api.host.home().resolve("caduceus.db"));
+             var delete = sql.prepareStatement("DELETE FROM response_events WHERE response_id = ?")) {
+            delete.setString(1, id);
+            delete.executeUpdate();
+        }
+        var replay = api.replay(id, "stream", "true");
+        var names = ResponsesHost.names(replay);
         assertTrue(names.containsAll(List.of("response.reasoning_summary_part.added", "response.reasoning_summary_text.delta",
                 "response.reasoning_summary_text.done", "response.reasoning_summary_part.done")), names.toString());
-        var delta = ResponsesFixture.data(replay).stream()
+        var delta = ResponsesHost.data(replay).stream()
                 .filter(d -> d.get("type").asText().equals("response.reasoning_summary_text.delta")).findFirst().orElseThrow();
-        assertEquals("💻 terminal: ls\n✓ 0.0 s\n\n", delta.get("delta").asText());
+        assertEquals("💻 terminal: ls\n✗ N.N s\n\n", steps(delta.get("delta").asText()));
     }
 
     private static List<String> types(com.fasterxml.jackson.databind.JsonNode output) {

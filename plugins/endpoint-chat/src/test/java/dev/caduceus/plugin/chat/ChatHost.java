@@ -1,0 +1,200 @@
+package dev.caduceus.plugin.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
+import dev.caduceus.testkit.HostClient;
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.TestHost;
+import dev.caduceus.testkit.Turn;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The chat plugin on the real host ({@link TestHost}: real run service, agent loop and provider),
+ * its model a {@link ScriptedUpstream}. What the plugin handed the run is read where it ends up: the
+ * upstream's recorded request (system prompt, messages, model, options, {@code stream}). Settings are
+ * environment variables ({@code CADUCEUS__CHAT__TOOL_PROGRESS}), fixed at boot, so each setting
+ * combination is its own host. Test methods of one class share a host and run one at a time: each
+ * {@link #reset()}s the upstream's queue first. Lifecycle: {@link #start}, {@link #close}.
+ */
+final class ChatHost implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String PATH = "/v1/chat/completions";
+    static final String USER_HI = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+    /** What the scripted model reports for a turn's last call (and 0 for earlier ones). */
+    static final int PROMPT_TOKENS = 1830;
+    static final int COMPLETION_TOKENS = 95;
+
+    final ScriptedUpstream upstream;
+    final TestHost host;
+
+    private ChatHost(ScriptedUpstream upstream, TestHost host) {
+        this.upstream = upstream;
+        this.host = host;
+    }
+
+    /** A host with the chat plugin and {@code env} (name, value, …) on top of the defaults. */
+    static ChatHost start(String... env) {
+        var upstream = ScriptedUpstream.start();
+        try {
+            var builder = TestHost.builder().plugins("endpoint-chat", "provider-openai").model(upstream);
+            for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
+            return new ChatHost(upstream, builder.start());
+        } catch (RuntimeException e) {
+            upstream.close();
+            throw e;
+        }
+    }
+
+    HostClient http() {
+        return host.http();
+    }
+
+    /** Drops turns a failed test left queued. */
+    void reset() {
+        upstream.clearQueue();
+    }
+
+    /** Queues a plain answer with the test usage. */
+    ChatHost answers(String text) {
+        upstream.enqueue(Turn.text(text).usage(PROMPT_TOKENS, COMPLETION_TOKENS));
+        return this;
+    }
+
+    HostClient.Response post(String body, String... headers) {
+        return http().post(PATH, body, headers);
+    }
+
+    /** The chat requests the model has received so far. */
+    int modelCalls() {
+        return upstream.chatRequests().size();
+    }
+
+    /** The body of the model's latest request: what the run sent for the turn. */
+    JsonNode lastModelRequest() {
+        return upstream.chatRequests().getLast().body();
+    }
+
+    /** The latest model request's messages after the system prompt, as {@code role:text|…}. */
+    String lastModelMessages() {
+        var sb = new StringBuilder();
+        var messages = lastModelRequest().path("messages");
+        for (int i = 1; i < messages.size(); i++)
+            sb.append(messages.get(i).path("role").asText()).append(':').append(messages.get(i).path("content").asText())
+                    .append('|');
+        return sb.toString();
+    }
+
+    /** The system prompt the latest model request began with. */
+    String lastSystemPrompt() {
+        var first = lastModelRequest().path("messages").path(0);
+        if (!first.path("role").asText().equals("system")) throw new AssertionError("no system prompt: " + first);
+        return first.path("content").asText();
+    }
+
+    /** Runs in flight on the host ({@code /health/detailed} {@code active_agents}). */
+    int activeRuns() throws IOException {
+        return http().get("/health/detailed").json().path("active_agents").asInt();
+    }
+
+    /** Returns once no run is in flight; fails after 10 s. */
+    void awaitNoActiveRun(String what) throws InterruptedException {
+        Eventually.await(Duration.ofSeconds(10), what, () -> activeRuns() == 0);
+    }
+
+    /**
+     * Sends {@code body} as a non-streaming chat request on a raw socket and returns the socket, so
+     * that the test can hang up while the host works (closing it is the client leaving).
+     */
+    Socket postRaw(String body) throws IOException {
+        var socket = new Socket(host.baseUrl().getHost(), host.baseUrl().getPort());
+        socket.setSoTimeout(10_000);
+        var bytes = body.getBytes(StandardCharsets.UTF_8);
+        var head = "POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + host.apiKey()
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n";
+        OutputStream out = socket.getOutputStream();
+        out.write(head.getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+        return socket;
+    }
+
+    /**
+     * Closes this host with a run in flight (held at the model, so the drain waits for it) and
+     * returns the first answer to {@code body} that says 503 while it drains. The host is closed when
+     * this returns. Uses a client of its own: the host's closes with the host.
+     */
+    java.net.http.HttpResponse<String> answerWhileDraining(String body) throws Exception {
+        try (var client = java.net.http.HttpClient.newHttpClient()) {
+            var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
+            upstream.enqueue(held);
+            var busy = client.sendAsync(request(USER_HI), java.net.http.HttpResponse.BodyHandlers.ofString());
+            held.awaitArrival(); // a run in flight keeps the host draining
+            var closing = Thread.ofVirtual().start(this::close);
+            try {
+                return Eventually.await(Duration.ofSeconds(10), "the host drains",
+                        () -> client.send(request(body), java.net.http.HttpResponse.BodyHandlers.ofString()),
+                        r -> r.statusCode() == 503);
+            } finally {
+                held.release();
+                busy.handle((r, e) -> null).join();
+                closing.join();
+            }
+        }
+    }
+
+    private java.net.http.HttpRequest request(String body) {
+        return java.net.http.HttpRequest.newBuilder(host.baseUrl().resolve(PATH))
+                .header("Authorization", "Bearer " + host.apiKey()).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    /**
+     * An SSE body as wire lines, one per frame: {@code data: …}, {@code event: NAME data: …} or
+     * {@code : comment}; the random completion id becomes {@code chatcmpl-ID} and {@code created}
+     * becomes {@code 0} (the real clock's second).
+     */
+    static List<String> wire(String body) {
+        var lines = new ArrayList<String>();
+        for (var frame : body.split("\n\n")) {
+            if (frame.isBlank()) continue;
+            String event = null;
+            var data = new StringBuilder();
+            var comments = new ArrayList<String>();
+            for (var line : frame.split("\n")) {
+                if (line.startsWith(":")) comments.add(": " + line.substring(1).strip());
+                else if (line.startsWith("event:")) event = line.substring(6).strip();
+                else if (line.startsWith("data:")) data.append(data.isEmpty() ? "" : "\n").append(line.substring(5).strip());
+            }
+            lines.addAll(comments);
+            if (!data.isEmpty()) lines.add((event == null ? "" : "event: " + event + " ") + "data: " + data);
+        }
+        return lines.stream().map(l -> l.replaceAll("chatcmpl-[0-9a-f]{29}", "chatcmpl-ID")
+                .replaceAll("\"created\":\\d+", "\"created\":0")).toList();
+    }
+
+    /** The JSON of the {@code data:} frames (not {@code [DONE]}), in order. */
+    static List<JsonNode> chunks(String body) throws IOException {
+        var chunks = new ArrayList<JsonNode>();
+        for (var line : wire(body)) {
+            var at = line.indexOf("data: {");
+            if (at >= 0) chunks.add(JSON.readTree(line.substring(at + 6)));
+        }
+        return chunks;
+    }
+
+    @Override
+    public void close() {
+        try {
+            host.close();
+        } finally {
+            upstream.close();
+        }
+    }
+}

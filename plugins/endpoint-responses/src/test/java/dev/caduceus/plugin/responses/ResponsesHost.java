@@ -1,0 +1,237 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.testkit.Eventually;
+import dev.caduceus.testkit.HostClient;
+import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.SseStream;
+import dev.caduceus.testkit.TestHost;
+import dev.caduceus.testkit.Turn;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The responses plugin on the real host ({@link TestHost}: real run service, agent loop, provider and
+ * SQLite store), its model a {@link ScriptedUpstream}. What the plugin handed the run is read where it
+ * ends up, in the model's recorded request. Test methods of one class share a host and run one at a
+ * time, each {@link #reset()}ting the upstream's queue first. Lifecycle: {@link #start}, {@link #close}
+ * (which leaves a home given to {@link #start(Path, String...)}).
+ */
+final class ResponsesHost implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String PATH = "/v1/responses";
+    static final int PROMPT_TOKENS = 1830;
+    static final int COMPLETION_TOKENS = 95;
+
+    final ScriptedUpstream upstream;
+    final TestHost host;
+
+    private ResponsesHost(ScriptedUpstream upstream, TestHost host) {
+        this.upstream = upstream;
+        this.host = host;
+    }
+
+    /** A host in a new home with {@code env} (name, value, …). */
+    static ResponsesHost start(String... env) {
+        return start(null, env);
+    }
+
+    /** A host on {@code home} (null: a new one), e.g. another host's, to play a restart or a second process. */
+    static ResponsesHost start(Path home, String... env) {
+        var upstream = ScriptedUpstream.start();
+        try {
+            var builder = TestHost.builder().plugins("endpoint-responses", "provider-openai").model(upstream);
+            if (home != null) builder.home(home);
+            for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
+            return new ResponsesHost(upstream, builder.start());
+        } catch (RuntimeException e) {
+            upstream.close();
+            throw e;
+        }
+    }
+
+    HostClient http() {
+        return host.http();
+    }
+
+    void reset() {
+        upstream.clearQueue();
+    }
+
+    /** Queues a plain answer with the test usage. */
+    ResponsesHost answers(String text) {
+        upstream.enqueue(Turn.text(text).usage(PROMPT_TOKENS, COMPLETION_TOKENS));
+        return this;
+    }
+
+    /**
+     * Queues a turn with one {@code terminal} call ({@code ls}) between two texts. No plugin offers
+     * that tool, so its output is the runtime's unknown-tool error, {@link #UNKNOWN_TERMINAL}.
+     */
+    ResponsesHost answersWithTool() {
+        upstream.enqueue(Turn.textChunks("Let me look.").withToolCalls(Turn.ToolCall.of("call_1", "terminal",
+                "{\"command\":\"ls\"}")), Turn.textChunks("There are 2 entries.").usage(PROMPT_TOKENS, COMPLETION_TOKENS));
+        return this;
+    }
+
+    /** The output of a {@code terminal} call on this host, which offers no tools. */
+    static final String UNKNOWN_TERMINAL = "{\"error\": \"Unknown tool: terminal. Available tools: \"}";
+
+    HostClient.Response post(String body, String... headers) {
+        return http().post(PATH, body, headers);
+    }
+
+    /** A streaming create, read frame by frame. */
+    SseStream postStream(String body, String... headers) {
+        return http().postSse(PATH, body, headers);
+    }
+
+    /** A streaming create read to its end: its event frames. */
+    List<SseStream.Frame> stream(String body, String... headers) throws IOException {
+        try (var sse = postStream(body, headers)) {
+            if (sse.status() != 200) throw new AssertionError(sse.status() + " " + sse.body());
+            return sse.rest();
+        }
+    }
+
+    HostClient.Response get(String id, String... query) {
+        return http().get(PATH + "/" + id + query(query));
+    }
+
+    /** {@code GET /v1/responses/{id}?stream=true…} (a replay) read to its end. */
+    List<SseStream.Frame> replay(String id, String... query) throws IOException {
+        try (var sse = http().sse(PATH + "/" + id + query(query))) {
+            if (sse.status() != 200) throw new AssertionError(sse.status() + " " + sse.body());
+            return sse.rest();
+        }
+    }
+
+    HostClient.Response inputItems(String id, String... query) {
+        return http().get(PATH + "/" + id + "/input_items" + query(query));
+    }
+
+    HostClient.Response delete(String id) {
+        return http().delete(PATH + "/" + id);
+    }
+
+    private static String query(String... pairs) {
+        var sb = new StringBuilder();
+        for (int i = 0; i < pairs.length; i += 2)
+            sb.append(i == 0 ? '?' : '&').append(pairs[i]).append('=').append(pairs[i + 1]);
+        return sb.toString();
+    }
+
+    /**
+     * Sends {@code body} as a non-streaming create on a raw socket and returns the socket, so that the
+     * test can hang up while the host works (closing it is the client leaving).
+     */
+    java.net.Socket postRaw(String body) throws IOException {
+        var socket = new java.net.Socket(host.baseUrl().getHost(), host.baseUrl().getPort());
+        socket.setSoTimeout(10_000);
+        var bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var head = "POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + host.apiKey()
+                + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length + "\r\n\r\n";
+        var out = socket.getOutputStream();
+        out.write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.flush();
+        return socket;
+    }
+
+    /**
+     * Closes this host with a run in flight (held at the model, so the drain waits for it) and
+     * returns the first answer to {@code body} that says 503 while it drains. The host is closed when
+     * this returns. Uses a client of its own: the host's closes with the host.
+     */
+    java.net.http.HttpResponse<String> answerWhileDraining(String body) throws Exception {
+        try (var client = java.net.http.HttpClient.newHttpClient()) {
+            var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
+            upstream.enqueue(held);
+            var busy = client.sendAsync(request("{\"input\":\"hi\"}"), java.net.http.HttpResponse.BodyHandlers.ofString());
+            held.awaitArrival();
+            var closing = Thread.ofVirtual().start(this::close);
+            try {
+                return Eventually.await(Duration.ofSeconds(10), "the host drains",
+                        () -> client.send(request(body), java.net.http.HttpResponse.BodyHandlers.ofString()),
+                        r -> r.statusCode() == 503);
+            } finally {
+                held.release();
+                busy.handle((r, e) -> null).join();
+                closing.join();
+            }
+        }
+    }
+
+    private java.net.http.HttpRequest request(String body) {
+        return java.net.http.HttpRequest.newBuilder(host.baseUrl().resolve(PATH))
+                .header("Authorization", "Bearer " + host.apiKey()).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    int modelCalls() {
+        return upstream.chatRequests().size();
+    }
+
+    /** The body of the model's latest request. */
+    JsonNode lastModelRequest() {
+        return upstream.chatRequests().getLast().body();
+    }
+
+    /** The latest model request's messages after the system prompt. */
+    JsonNode lastModelMessages() {
+        var all = lastModelRequest().path("messages");
+        var rest = JSON.createArrayNode();
+        for (int i = 1; i < all.size(); i++) rest.add(all.get(i));
+        return rest;
+    }
+
+    /** Those messages as {@code role:text|…}. */
+    String lastModelTexts() {
+        var sb = new StringBuilder();
+        for (var m : lastModelMessages()) sb.append(m.path("role").asText()).append(':').append(m.path("content").asText()).append('|');
+        return sb.toString();
+    }
+
+    String lastSystemPrompt() {
+        var first = lastModelRequest().path("messages").path(0);
+        if (!first.path("role").asText().equals("system")) throw new AssertionError("no system prompt: " + first);
+        return first.path("content").asText();
+    }
+
+    int activeRuns() {
+        return http().get("/health/detailed").json().path("active_agents").asInt();
+    }
+
+    void awaitNoActiveRun(String what) throws InterruptedException {
+        Eventually.await(Duration.ofSeconds(10), what, () -> activeRuns() == 0);
+    }
+
+    static List<String> names(List<SseStream.Frame> frames) {
+        var names = new ArrayList<String>();
+        for (var f : frames) names.add(f.event());
+        return names;
+    }
+
+    static List<JsonNode> data(List<SseStream.Frame> frames) {
+        var data = new ArrayList<JsonNode>();
+        for (var f : frames) data.add(f.data());
+        return data;
+    }
+
+    static List<String> types(List<JsonNode> data) {
+        return data.stream().map(d -> d.get("type").asText()).toList();
+    }
+
+    @Override
+    public void close() {
+        try {
+            host.close();
+        } finally {
+            upstream.close();
+        }
+    }
+}
