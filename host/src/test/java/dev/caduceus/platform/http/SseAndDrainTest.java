@@ -187,10 +187,8 @@ class SseAndDrainTest {
         try (var t = sseServer()) {
             var response = t.client.send(t.authed("/v1/runs/run_1/events").GET().build(), HttpResponse.BodyHandlers.ofLines());
             var lines = response.body().iterator();
-            long start = System.nanoTime();
+            // when it is due is EventPumpTest's (on a ticker); here: it reaches the client as an SSE comment
             assertEquals(": keepalive", lines.next());
-            long waitedMillis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(waitedMillis >= 500 && waitedMillis < 3000, "waited " + waitedMillis + " ms");
             assertEquals("", lines.next());
             subscription.emit(new RunEvent.Interrupted("shutdown"));
             assertEquals("data: [DONE]", lines.next());

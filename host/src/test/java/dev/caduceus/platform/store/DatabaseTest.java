@@ -202,11 +202,13 @@ class DatabaseTest {
     void closeFinishesQueuedWritesThenRefuses() throws Exception {
         List<Future<Integer>> futures = new ArrayList<>();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var release = occupyWriter(pool);
             for (int i = 0; i < 20; i++) {
                 int n = i;
                 futures.add(pool.submit(() -> db.write(sql -> sql.update("INSERT INTO t (id) VALUES (?)", n))));
             }
-            Thread.sleep(20);
+            awaitQueued(20); // every write is queued behind the blocker when the close begins
+            release.countDown();
             db.close();
         }
         int committed = 0;
@@ -221,7 +223,8 @@ class DatabaseTest {
         assertEquals("database is closed", e.getMessage());
         assertThrows(StoreException.class, () -> db.read(sql -> 1));
         try (var reopened = Database.open(dir.resolve("nested/state/caduceus.db"))) {
-            assertEquals((Object) (committed), reopened.read(sql -> sql.queryOne("SELECT count(*) FROM t", r -> r.getInt(1)).orElseThrow()));
+            assertEquals((Object) (committed), reopened.read(sql -> sql.queryOne("SELECT count(*) FROM t WHERE id < 1000",
+                    r -> r.getInt(1)).orElseThrow()));
         }
     }
 

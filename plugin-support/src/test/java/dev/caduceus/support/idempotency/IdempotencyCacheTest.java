@@ -72,7 +72,10 @@ class IdempotencyCacheTest {
         }));
         started.await();
         var waiter = Thread.ofVirtual().start(() -> results[1] = resolveQuietly(this::compute));
-        Thread.sleep(50);
+        // the second caller is parked on the first one's computation (or has not got there yet: then it
+        // finds the finished answer, and one computation is still the rule being checked)
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (waiter.getState() != Thread.State.WAITING && System.nanoTime() < deadline) Thread.yield();
         release.countDown();
         owner.join();
         waiter.join();
