@@ -18,8 +18,8 @@ import java.util.Optional;
 
 /**
  * A real SQLite database in a test directory, with a plugin's own migrations applied exactly as the
- * host applies them (from {@code db/migration/<plugin-id>/sqlite/} on the test class path). Same
- * threading as the host database: one writer, pooled readers.
+ * host applies them (from {@code db/migration/<plugin-id>/sqlite/} on the test class path), or an
+ * existing one ({@link #attach}). Same threading as the host database: one writer, pooled readers.
  */
 public final class TestDatabase implements PluginDatabase, AutoCloseable {
     private final Database database;
@@ -35,6 +35,16 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
         var db = Database.open(dir.resolve("test.db"));
         Migrations.apply(db, pluginId, scripts(pluginId));
         return new TestDatabase(db);
+    }
+
+    /**
+     * Opens the existing database {@code file} as it is, migrating nothing: a {@link TestHost}'s
+     * {@code caduceus.db} ({@code home().resolve("caduceus.db")}), to read a plugin's store beside the
+     * running host as a second process does. Close it before the host is closed.
+     */
+    public static TestDatabase attach(Path file) {
+        if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no database at " + file);
+        return new TestDatabase(Database.open(file));
     }
 
     private static List<Script> scripts(String pluginId) {

@@ -2,6 +2,9 @@ package dev.caduceus.testkit;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.caduceus.platform.auth.ApiKeyException;
+import dev.caduceus.platform.auth.KeyPolicy;
+import dev.caduceus.platform.auth.NamedKeys;
 import dev.caduceus.platform.boot.Boot;
 import dev.caduceus.platform.boot.BootException;
 import dev.caduceus.platform.Platform;
@@ -13,6 +16,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -42,7 +47,8 @@ import java.util.Optional;
  * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
  * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
- * internals ({@code Platform.start}, its options and {@code BootException}).
+ * internals ({@code Platform.start}, its options and {@code BootException}; the key store behind
+ * {@link #addKey}).
  */
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
@@ -88,6 +94,26 @@ public final class TestHost implements AutoCloseable {
     /** {@code $CADUCEUS_HOME}: the database, the key file, plugin data directories. */
     public Path home() {
         return home;
+    }
+
+    /**
+     * Adds the named key {@code name} as an operator does with {@code caduceus key add NAME
+     * [--families F,…]}: through the platform's key store in this host's database, which the running
+     * host reads again from its next request on ({@code keys.stamp}). Returns the {@code cdk_…} key,
+     * shown only now; present it with {@code http().withKey(key)}. Requests with it are the tenant
+     * {@code name}'s. No {@code families}: every family.
+     *
+     * @throws IllegalArgumentException for a name the CLI refuses (reserved, malformed, taken) or an unknown family
+     */
+    public String addKey(String name, String... families) {
+        var policy = KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null, null, null);
+        try (var db = Boot.openStateDatabase(home)) {
+            return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
+        } catch (BootException e) {
+            throw new IllegalStateException("TestHost could not open its key store: " + e.getMessage(), e);
+        } catch (ApiKeyException e) {
+            throw new IllegalArgumentException("caduceus key add " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /** What the host printed at start-up (the banner: address, plugins, routes). */

@@ -34,6 +34,22 @@ class TestHostTest {
     }
 
     @Test
+    void aNamedKeyAddedAsTheCliDoesWorksOnTheRunningHostAtOnce() {
+        try (var host = TestHost.builder().start()) {
+            var unknown = "cdk_0123456789abcdef_" + "a".repeat(43);
+            assertEquals(401, host.http().withKey(unknown).get("/health/detailed").status());
+            var alice = host.addKey("alice");
+            assertTrue(alice.matches("cdk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}"), alice);
+            var answer = host.http().withKey(alice).get("/health/detailed");
+            assertEquals(200, answer.status(), answer.body());
+            assertEquals(200, host.http().withKey(host.addKey("bob", "chat", "responses")).get("/health/detailed").status());
+            var taken = assertThrows(IllegalArgumentException.class, () -> host.addKey("alice"));
+            assertTrue(taken.getMessage().contains("exists already"), taken.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> host.addKey("admin"), "reserved, as on the CLI");
+        }
+    }
+
+    @Test
     void aClassesDirectoryBecomesAValidPluginJar(@TempDir Path dir) throws Exception {
         var classes = Files.createDirectories(dir.resolve("demo").resolve("target").resolve("classes"));
         var own = Path.of(Turn.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.testkit.FrontendFixtures;
 import dev.caduceus.testkit.HeldTurn;
 import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.testkit.TestHost;
 import dev.caduceus.testkit.Turn;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chat handler's routing of housekeeping requests to one plain model call, on the real host: the
- * call is the model request without the agent's system prompt and tools. A host without plain calls
- * and a client leaving during the call are {@link HousekeepingUnitTest}'s.
+ * call is the model request without the agent's system prompt and tools; a host without plain calls
+ * (proxy mode) runs it as an agent turn. A client leaving during the call is {@link HousekeepingUnitTest}'s.
  */
 class ChatHousekeepingTest {
     private static final String TITLE = FrontendFixtures.load("open-webui-0.9.5.jsonl").get(2).path("body").toString();
@@ -116,6 +117,22 @@ class ChatHousekeepingTest {
             assertEquals(1, agent.modelCalls());
             assertTrue(agent.lastSystemPrompt().length() > 0, "the agent's system prompt: a run");
             assertEquals(2, agent.lastModelRequest().path("messages").size());
+        }
+    }
+
+    @Test
+    void aHostWithoutPlainCallsRunsHousekeepingAsAnAgentTurn() {
+        // Proxy mode: the relay runtime sends every turn to a remote agent server (the upstream plays
+        // it) and the host has no provider, hence no plain model calls.
+        try (var remote = ScriptedUpstream.start();
+             var proxy = TestHost.builder().plugins("endpoint-chat", "relay")
+                     .env("GATEWAY_PROXY_URL", "http://127.0.0.1:" + remote.port()).start()) {
+            remote.enqueue(Turn.text("A title"));
+            var ex = proxy.http().post(ChatHost.PATH, TITLE);
+            assertEquals(200, ex.status(), ex.body());
+            assertTrue(ex.header("X-Hermes-Housekeeping").isEmpty(), "not a plain call");
+            assertEquals("A title", ex.json().path("choices").get(0).path("message").path("content").asText());
+            assertEquals(1, remote.chatRequests().size(), "one agent turn, relayed");
         }
     }
 

@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.Migrations;
+import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.platform.store.Script;
-import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.Caller;
-import dev.caduceus.testkit.TestDatabase;
+import dev.caduceus.spi.message.Message;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,20 +20,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * V4 on a store written by the build before it: every response and conversation name from before
- * keys had names is the admin key's, and reads as it did for the admin key.
+ * V4 on a home written by the build before it: the real host boots on a {@code caduceus.db} whose
+ * schema is the platform's up to V2 and this plugin's up to V3, with one V1-style row, and its own
+ * migrations make every response and conversation name from before keys had names the admin key's,
+ * read as it was for the admin key and invisible to a named key.
  */
 class OwnerMigrationTest {
     static final String FOLDER = "db/migration/endpoint-responses/sqlite/";
     static final String OLD = "resp_000000000000000000000000old1";
 
-    @TempDir Path dir;
+    @TempDir Path home;
 
-    @Test
-    void rowsFromBeforeOwnersBelongToTheAdminKey() throws Exception {
+    /** The database as the build before owners left it. */
+    private void writeOldHome() throws Exception {
         var transcript = new ObjectMapper().writeValueAsString(
                 List.of(Message.user("old question"), Message.assistant("old answer")));
-        try (var before = Database.open(dir.resolve("test.db"))) { // the schema up to V3, with one V1-style row
+        try (var before = Database.open(home.resolve("caduceus.db"))) {
+            Migrations.apply(before, Migrations.PLATFORM,
+                    PlatformMigrations.scripts().stream().filter(s -> s.version() <= 2).toList());
             Migrations.apply(before, "endpoint-responses", Stream.of("V1__responses.sql", "V2__chain_messages.sql",
                     "V3__input_seq.sql").map(OwnerMigrationTest::script).toList());
             before.write(sql -> {
@@ -47,21 +50,33 @@ class OwnerMigrationTest {
                 return null;
             });
         }
-        try (var db = TestDatabase.open(dir, "endpoint-responses")) { // applies V4
-            assertEquals(List.of("admin"), db.read(sql -> sql.query("SELECT owner FROM responses", r -> r.getString(1))));
-            assertEquals(List.of("admin c " + OLD), db.read(sql -> sql.query(
-                    "SELECT owner || ' ' || name || ' ' || response_id FROM conversations", r -> r.getString(1))));
-            var api = new ResponsesFixture(db).answers("ok");
-            assertEquals(404, api.as(Caller.tenant("alice")).get(OLD).status());
-            api.as(Caller.tenant("alice")).post("{\"input\":\"next\",\"conversation\":\"c\"}");
-            assertEquals("user:next|", ResponsesFixture.texts(api.lastRequest().messages()), "alice's own new 'c'");
+    }
 
-            assertEquals(200, api.as(Caller.ADMIN_CALLER).get(OLD).status());
-            api.post("{\"input\":\"next\",\"conversation\":\"c\"}");
-            assertEquals("user:old question|assistant:old answer|user:next|",
-                    ResponsesFixture.texts(api.lastRequest().messages()), "the admin's 'c' goes on");
-            assertEquals("sess-old", api.lastRequest().sessionId());
-            assertTrue(((ResponseHistory) api.plugin.services(api.ctx).getFirst()).load(Caller.ADMIN, OLD).isPresent());
+    @Test
+    void rowsFromBeforeOwnersBelongToTheAdminKey() throws Exception {
+        writeOldHome();
+        try (var api = ResponsesHost.start(home)) { // its boot applies V4
+            assertEquals(List.of("admin"), api.rows("SELECT owner FROM responses"));
+            assertEquals(List.of("admin c " + OLD), api.rows(
+                    "SELECT owner || ' ' || name || ' ' || response_id FROM conversations"));
+
+            var alice = api.as(api.host.addKey("alice"));
+            assertEquals(404, alice.get(OLD).status());
+            alice.answers("ok");
+            alice.create("{\"input\":\"next\",\"conversation\":\"c\"}");
+            assertEquals("user:next|", api.lastModelTexts(), "alice's own new 'c'");
+
+            assertEquals(200, api.get(OLD).status());
+            api.answers("ok");
+            var next = api.post("{\"input\":\"next\",\"conversation\":\"c\"}");
+            assertEquals(200, next.status(), next.body());
+            assertEquals("user:old question|assistant:old answer|user:next|", api.lastModelTexts(),
+                    "the admin's 'c' goes on");
+            assertEquals("sess-old", next.header("X-Hermes-Session-Id").orElseThrow());
+            try (var history = api.history()) {
+                assertTrue(history.load(Caller.ADMIN, OLD).isPresent());
+                assertTrue(history.load("alice", OLD).isEmpty());
+            }
         }
     }
 

@@ -24,6 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * Faults: the handler's last line of defence when a run's {@code await} throws (a stub, on the
+ * handler alone), and a client leaving a non-streaming request (on the real host).
+ */
 class ResponsesFaultTest {
     @TempDir Path dir;
     TestDatabase db;
@@ -38,12 +42,7 @@ class ResponsesFaultTest {
         db.close();
     }
 
-    /**
-     * A minimal stub, not a fake of the run service: every run's {@code await} (and its journal)
-     * throws. The real host cannot produce this (RunService turns whatever a runtime throws into an
-     * {@code internal_error} result), so the handler's last line of defence is checked here alone, as
-     * a unit test of the handler; everything else in this class runs on the real host.
-     */
+    // Stub kept: a real host cannot make await throw (RunService turns a runtime's exception into internal_error).
     private static final class AwaitThrowingRuns implements Runs {
         @Override public void checkAdmission() {}
 
@@ -106,8 +105,9 @@ class ResponsesFaultTest {
         assertEquals("Internal server error", ex.responseBody().get("error").get("message").asText());
         var stream = new FakeExchange(ctx.json(), "POST", "/v1/responses")
                 .body("{\"input\":\"hi\",\"stream\":true}").call(handlers.get(0)).stream();
-        var last = ResponsesFixture.data(stream).getLast();
-        assertEquals("response.failed", last.get("type").asText());
+        var last = stream.frames().stream().filter(f -> f.kind().equals("event")).toList().getLast();
+        assertEquals("response.failed", last.name());
+        assertEquals("response.failed", last.data().get("type").asText());
     }
 
     @Test

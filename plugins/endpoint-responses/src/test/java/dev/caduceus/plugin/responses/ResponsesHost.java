@@ -29,10 +29,12 @@ final class ResponsesHost implements AutoCloseable {
 
     final ScriptedUpstream upstream;
     final TestHost host;
+    private final HostClient client;
 
-    private ResponsesHost(ScriptedUpstream upstream, TestHost host) {
+    private ResponsesHost(ScriptedUpstream upstream, TestHost host, HostClient client) {
         this.upstream = upstream;
         this.host = host;
+        this.client = client;
     }
 
     /** A host in a new home with {@code env} (name, value, …). */
@@ -47,15 +49,85 @@ final class ResponsesHost implements AutoCloseable {
             var builder = TestHost.builder().plugins("endpoint-responses", "provider-openai").model(upstream);
             if (home != null) builder.home(home);
             for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
-            return new ResponsesHost(upstream, builder.start());
+            var host = builder.start();
+            return new ResponsesHost(upstream, host, host.http());
         } catch (RuntimeException e) {
             upstream.close();
             throw e;
         }
     }
 
+    /** The client the requests below go through: the admin key's, or the key {@link #as} names. */
     HostClient http() {
-        return host.http();
+        return client;
+    }
+
+    /** The same host, its requests sent with {@code key} (a named key from {@code host.addKey}); not to be closed. */
+    ResponsesHost as(String key) {
+        return new ResponsesHost(upstream, host, host.http().withKey(key));
+    }
+
+    /** Runs {@code sql} on the host's database, as another process (or an older version) would. */
+    void sql(String sql, Object... args) throws java.sql.SQLException {
+        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + host.home().resolve("caduceus.db"));
+             var statement = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) statement.setObject(i + 1, args[i]);
+            statement.executeUpdate();
+        }
+    }
+
+    /** The first column of {@code sql}'s rows on the host's database, as strings. */
+    List<String> rows(String sql, Object... args) throws java.sql.SQLException {
+        try (var db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + host.home().resolve("caduceus.db"));
+             var statement = db.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) statement.setObject(i + 1, args[i]);
+            try (var rows = statement.executeQuery()) {
+                var values = new ArrayList<String>();
+                while (rows.next()) values.add(rows.getString(1));
+                return values;
+            }
+        }
+    }
+
+    long count(String table) throws java.sql.SQLException {
+        return Long.parseLong(rows("SELECT COUNT(*) FROM " + table).getFirst());
+    }
+
+    /**
+     * The plugin's {@link StoredHistory} (what other plugins find as {@code ctx.service(ResponseHistory.class)})
+     * over this host's store, opened beside the host as a second process would; close it before the host.
+     */
+    History history() {
+        var db = dev.caduceus.testkit.TestDatabase.attach(host.home().resolve("caduceus.db"));
+        return new History(new StoredHistory(new ResponseStore(db, JSON, Integer.MAX_VALUE)), db);
+    }
+
+    /** A {@link StoredHistory} and the database connection it reads through. */
+    record History(dev.caduceus.spi.agent.ResponseHistory service, dev.caduceus.testkit.TestDatabase db)
+            implements AutoCloseable {
+        java.util.Optional<dev.caduceus.spi.agent.ResponseHistory.Conversation> load(String owner, String id) {
+            return service.load(owner, id);
+        }
+
+        @Override
+        public void close() {
+            db.close();
+        }
+    }
+
+    /** {@code role:text|…} of stored messages, as {@link #lastModelTexts} shows the model's. */
+    static String texts(List<dev.caduceus.spi.message.Message> messages) {
+        var sb = new StringBuilder();
+        for (var m : messages) sb.append(m.role()).append(':').append(m.text()).append('|');
+        return sb.toString();
+    }
+
+    /** The id of a create: a plain one's body, a streamed one's first event; fails on any status but 200. */
+    String create(String body, String... headers) throws IOException {
+        if (body.contains("\"stream\":true")) return stream(body, headers).getFirst().data().get("response").get("id").asText();
+        var ex = post(body, headers);
+        if (ex.status() != 200) throw new AssertionError(ex.status() + " " + ex.body());
+        return ex.json().get("id").asText();
     }
 
     void reset() {
