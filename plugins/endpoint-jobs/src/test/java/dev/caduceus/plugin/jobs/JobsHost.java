@@ -83,8 +83,9 @@ final class JobsHost implements AutoCloseable {
 
     /**
      * Another process on this host's {@code $CADUCEUS_HOME} and upstream, its clock at {@code now}:
-     * after {@link #close()} a restart; while this one runs, a second server on the same state (as
-     * when this one was killed and the next started). The caller closes it.
+     * after {@code host.close()} a restart (start this host on a home of the test's, which closing
+     * leaves); while this one runs, a second server on the same state (as when this one was killed and
+     * the next started). The caller closes it; this host's {@link #close()} closes the shared upstream.
      */
     JobsHost next(Instant now) {
         return new JobsHost(new ManualClock(now), upstream, false, b -> b.home(host.home()));
@@ -171,6 +172,12 @@ final class JobsHost implements AutoCloseable {
     List<JsonNode> awaitRuns(String id, int count) throws InterruptedException {
         return Eventually.await(DEADLINE, "job " + id + " has " + count + " run(s)", () -> runsOf(id),
                 runs -> runs.size() >= count);
+    }
+
+    /** Polls {@code GET /v1/runs/{id}} until the run's status is {@code status}; returns it. */
+    JsonNode awaitRun(String runId, String status) throws InterruptedException {
+        return Eventually.await(DEADLINE, "run " + runId + " becomes " + status, () -> run(runId),
+                r -> status.equals(r.path("status").asText()));
     }
 
     /** Waits until the job's last firing settled as {@code status} ({@code ok} or {@code error}). */
