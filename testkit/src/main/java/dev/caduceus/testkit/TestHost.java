@@ -147,6 +147,7 @@ public final class TestHost implements AutoCloseable {
         private String configYaml;
         private String apiKey = DEFAULT_KEY;
         private Path home;
+        private Clock clock = Clock.systemUTC();
 
         private Builder() {}
 
@@ -200,6 +201,17 @@ public final class TestHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The platform's clock instead of the system's: what plugins read as {@code ctx.clock()}, and
+         * what stamps runs and keys. With a {@link ManualClock} a test moves time by hand (a job comes
+         * due when the clock is advanced, and the scheduler's next tick fires it); the host's periodic
+         * tasks still tick in real time. Off by default.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock");
+            return this;
+        }
+
         /** The admin key; default {@link #DEFAULT_KEY}. */
         public Builder apiKey(String key) {
             apiKey = requireNonNull(key, "key");
@@ -235,7 +247,7 @@ public final class TestHost implements AutoCloseable {
                 Platform platform;
                 synchronized (output) {
                     platform = Platform.start(new Boot.Options(Optional.empty(), List.of(), false, environment,
-                            root.resolve("app")), new PrintWriter(output, true));
+                            root.resolve("app"), clock), new PrintWriter(output, true));
                 }
                 return new TestHost(platform, root, home, apiKey, output);
             } catch (BootException e) {

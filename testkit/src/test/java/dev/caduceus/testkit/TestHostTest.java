@@ -50,6 +50,19 @@ class TestHostTest {
     }
 
     @Test
+    void theBuildersClockIsThePlatformsClock() throws Exception {
+        var clock = new ManualClock(java.time.Instant.parse("2026-01-15T09:00:00Z"));
+        try (var host = TestHost.builder().clock(clock).start()) {
+            var detailed = host.http().get("/health/detailed").json();
+            assertEquals("2026-01-15T09:00:00+00:00", detailed.path("platforms").path("api_server").path("updated_at").asText(),
+                    detailed.toString());
+            clock.advance(java.time.Duration.ofHours(1));
+            assertEquals("2026-01-15T10:00:00+00:00", host.http().get("/health/detailed").json()
+                    .path("platforms").path("api_server").path("updated_at").asText());
+        }
+    }
+
+    @Test
     void aClassesDirectoryBecomesAValidPluginJar(@TempDir Path dir) throws Exception {
         var classes = Files.createDirectories(dir.resolve("demo").resolve("target").resolve("classes"));
         var own = Path.of(Turn.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -68,12 +68,21 @@ public final class Boot implements AutoCloseable {
      * @param lenient     skip plugins that fail instead of stopping the boot
      * @param env         the environment: the process's plus the secrets the launcher handed over (Main)
      * @param appHome     the installation directory (its {@code plugins/} is scanned), or null
+     * @param clock       the platform's clock ({@link #clock()}: plugins' {@code ctx.clock()}, run and key
+     *                    timestamps); the system UTC clock unless a test host moves time by hand
      */
     public record Options(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
-                          Map<String, String> env, Path appHome) {
+                          Map<String, String> env, Path appHome, Clock clock) {
         public Options {
             flags = List.copyOf(flags);
             env = Map.copyOf(env);
+            java.util.Objects.requireNonNull(clock, "clock");
+        }
+
+        /** On the system UTC clock, as every real process runs. */
+        public Options(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
+                       Map<String, String> env, Path appHome) {
+            this(configFile, flags, lenient, env, appHome, Clock.systemUTC());
         }
     }
 
@@ -117,7 +126,7 @@ public final class Boot implements AutoCloseable {
     private final FutureTask<Database> opening;
     private final Path scratch;
     private final BootTimer timer;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
     private final TaskScheduler scheduler = new TaskScheduler();
     private final Readiness readiness = new Readiness();
     private final LateServices late = new LateServices();
@@ -137,6 +146,7 @@ public final class Boot implements AutoCloseable {
         this.opening = opening;
         this.scratch = scratch;
         this.timer = timer;
+        this.clock = options.clock();
     }
 
     /** Steps 1 to 6 and nothing else: for a command that uses the registries and then {@link #close}s. */

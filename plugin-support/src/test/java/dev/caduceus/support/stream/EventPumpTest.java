@@ -47,7 +47,8 @@ class EventPumpTest {
                 if (timeout.isZero()) return Optional.empty(); // nothing at hand
                 var waited = idle.compareTo(timeout) < 0 ? idle : timeout;
                 now.addAndGet(waited.toNanos());
-                if (waited.equals(idle)) steps.poll(); else steps.set(idle.minus(waited));
+                steps.poll();
+                if (!waited.equals(idle)) steps.addFirst(idle.minus(waited));
                 return Optional.empty();
             }
             steps.poll();

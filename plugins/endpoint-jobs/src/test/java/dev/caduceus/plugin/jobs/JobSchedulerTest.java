@@ -2,324 +2,332 @@ package dev.caduceus.plugin.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.message.Usage;
-import dev.caduceus.testkit.TestDatabase;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.caduceus.testkit.Eventually;
+import dev.caduceus.testkit.HeldTurn;
+import dev.caduceus.testkit.Turn;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Firing, settling, the misfire rule, capacity, run-now, delete and the claim race. */
+/**
+ * Firing, settling, the misfire rule, capacity, run-now, delete, restarts and two servers racing, on
+ * the real host: each firing is a durable run of the host's run service answered by the scripted
+ * model, and time moves only when the test advances the platform's {@link dev.caduceus.testkit.ManualClock}.
+ */
 class JobSchedulerTest {
-    @TempDir Path dir;
-    JobsFixture f;
-
-    @BeforeEach
-    void open() {
-        f = new JobsFixture(dir);
-    }
+    @TempDir Path home;
+    JobsHost f;
 
     @AfterEach
     void close() {
-        f.close();
+        if (f != null) f.close();
     }
 
-    String create(String body) throws Exception {
-        return f.create(body).path("id").asText();
+    JobsHost host() {
+        return f = JobsHost.start();
     }
 
-    void complete(String runId, String output) {
-        f.runs.append(runId, new RunEvent.Completed(output, StopReason.STOP, null, new Usage(5, 7, 12)));
+    static String at(String iso) {
+        return iso.replace("Z", "+00:00");
     }
 
     @Test
     void aOneShotFiresOnceAsAJournaledRunAndItsOutputLandsInTheHistory() throws Exception {
-        var id = create("{\"name\":\"soon\",\"schedule\":\"2026-01-15T09:00:05Z\",\"prompt\":\"say hi\"}");
-        f.tick();
-        assertEquals(0, f.runs.submissions().size(), "not due yet");
+        host();
+        var id = f.createId("{\"name\":\"soon\",\"schedule\":\"2026-01-15T09:00:05Z\",\"prompt\":\"say hi\"}");
+        f.pass();
+        assertEquals(List.of(), f.runsOf(id), "not due yet");
+        var held = new HeldTurn(Turn.text("hi!").usage(5, 7));
+        f.upstream.enqueue(held);
         f.clock.advance(Duration.ofSeconds(5));
-        f.tick();
-        f.tick();
-        assertEquals(1, f.runs.submissions().size(), "exactly once");
-        var s = f.runs.submissions().getFirst();
-        assertTrue(s.options().durable());
-        assertEquals(Map.of("job_id", id, "source", "job", "model", "hermes-agent"), s.request().metadata());
-        assertEquals("cron_" + id + "_20260115_090005", s.request().sessionId());
-        assertEquals("say hi", s.request().messages().getLast().text());
+        held.awaitArrival();
+        var runId = f.awaitRuns(id, 1).getFirst().path("run_id").asText();
         var running = f.job(id);
-        assertEquals(Job.RUNNING, running.state());
-        assertNull(running.nextRunAt());
+        assertEquals("running", running.path("state").asText());
+        assertTrue(running.path("next_run_at").isNull());
+        var run = f.run(runId); // a durable run of the host's, carrying its job id
+        assertEquals(id, run.path("job_id").asText(), run.toString());
+        assertEquals("cron_" + id + "_20260115_090005", run.path("session_id").asText());
+        var asked = f.upstream.chatRequests().getLast().body().path("messages");
+        assertEquals("say hi", asked.get(asked.size() - 1).path("content").asText());
 
         f.clock.advance(Duration.ofSeconds(3));
-        complete(s.runId(), "hi!");
-        f.tick();
-        var done = f.job(id);
-        assertEquals(Job.COMPLETED, done.state());
-        assertFalse(done.enabled());
-        assertEquals("ok", done.lastStatus());
-        assertEquals(s.runId(), done.lastRunId());
-        assertEquals(1, done.repeatCompleted());
-        assertEquals(Instant.parse("2026-01-15T09:00:05Z"), done.lastRunAt());
+        held.release();
+        var done = f.awaitSettled(id, "ok");
+        assertEquals("completed", done.path("state").asText());
+        assertFalse(done.path("enabled").asBoolean());
+        assertEquals(runId, done.path("last_run_id").asText());
+        assertEquals(1, done.path("repeat").path("completed").asInt());
+        assertEquals("2026-01-15T09:00:05+00:00", done.path("last_run_at").asText());
         f.clock.advance(Duration.ofHours(1));
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
+        f.pass();
+        assertEquals(1, f.runsOf(id).size(), "exactly once");
 
-        var history = f.call("GET", "/api/jobs/{job_id}/runs", id, null).responseBody();
-        var run = history.path("runs").get(0);
-        assertEquals(s.runId(), run.path("run_id").asText());
-        assertEquals("completed", run.path("status").asText());
-        assertEquals("schedule", run.path("trigger").asText());
-        assertEquals("2026-01-15T09:00:05+00:00", run.path("scheduled_for").asText());
-        assertEquals("hi!", run.path("output").asText());
-        assertEquals(1768467605.000, run.path("created_at").asDouble(), 0.0005);
-        assertEquals("{\"input_tokens\":5,\"output_tokens\":7,\"total_tokens\":12}", run.path("usage").toString());
+        var history = f.history(id);
+        var listed = history.path("runs").get(0);
+        assertEquals(runId, listed.path("run_id").asText());
+        assertEquals("completed", listed.path("status").asText());
+        assertEquals("schedule", listed.path("trigger").asText());
+        assertEquals("2026-01-15T09:00:05+00:00", listed.path("scheduled_for").asText());
+        assertEquals("hi!", listed.path("output").asText());
+        assertEquals(1768467605.000, listed.path("created_at").asDouble(), 0.0005);
+        assertEquals("{\"input_tokens\":5,\"output_tokens\":7,\"total_tokens\":12}", listed.path("usage").toString());
         assertFalse(history.path("has_more").asBoolean());
-        // the job's runs are the host's runs with this job id
-        assertEquals(id, f.runs.queries().getLast().jobId());
     }
 
     @Test
     void aFailingRunSetsErrorAndLaterFiringsContinue() throws Exception {
-        var id = create("{\"name\":\"often\",\"schedule\":\"every 1m\"}");
+        host();
+        var id = f.createId("{\"name\":\"often\",\"schedule\":\"every 1m\"}");
+        f.upstream.enqueue(Turn.error(400, "upstream exploded"));
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        var first = f.runs.submissions().getLast().runId();
-        f.runs.append(first, new RunEvent.Failed("agent_error", "upstream exploded", StopReason.UPSTREAM_ERROR, null, Usage.ZERO));
-        f.tick();
-        var failed = f.job(id);
-        assertEquals("error", failed.lastStatus());
-        assertEquals("upstream exploded", failed.lastError());
-        assertEquals(Job.SCHEDULED, failed.state());
-        assertTrue(failed.enabled());
-        assertEquals(Instant.parse("2026-01-15T09:02:00Z"), failed.nextRunAt());
+        var first = f.awaitRuns(id, 1).getFirst().path("run_id").asText();
+        var failed = f.awaitSettled(id, "error");
+        assertEquals(f.awaitRun(first, "failed").path("error").asText(), failed.path("last_error").asText());
+        assertTrue(failed.path("last_error").asText().contains("upstream exploded"), failed.toString());
+        assertEquals("scheduled", failed.path("state").asText());
+        assertTrue(failed.path("enabled").asBoolean());
+        assertEquals("2026-01-15T09:02:00+00:00", failed.path("next_run_at").asText());
 
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        assertEquals(2, f.runs.submissions().size());
-        complete(f.runs.submissions().getLast().runId(), "fine");
-        f.tick();
-        assertEquals("ok", f.job(id).lastStatus());
-        assertNull(f.job(id).lastError());
-        assertEquals(2, f.job(id).repeatCompleted());
+        f.awaitRuns(id, 2);
+        var ok = f.awaitSettled(id, "ok");
+        assertTrue(ok.path("last_error").isNull());
+        assertEquals(2, ok.path("repeat").path("completed").asInt());
     }
 
     @Test
     void repeatCountsEndTheJobAsCompleted() throws Exception {
-        var id = create("{\"name\":\"twice\",\"schedule\":\"every 1m\",\"repeat\":2}");
-        for (int i = 0; i < 2; i++) {
+        host();
+        var id = f.createId("{\"name\":\"twice\",\"schedule\":\"every 1m\",\"repeat\":2}");
+        for (int i = 1; i <= 2; i++) {
+            int n = i;
             f.clock.advance(Duration.ofMinutes(1));
-            f.tick();
-            complete(f.runs.submissions().getLast().runId(), "ok");
-            f.tick();
+            f.awaitJob(id, "completed " + n, j -> j.path("repeat").path("completed").asInt() == n);
         }
         var job = f.job(id);
-        assertEquals(Job.COMPLETED, job.state());
-        assertFalse(job.enabled());
-        assertNull(job.nextRunAt());
+        assertEquals("completed", job.path("state").asText());
+        assertFalse(job.path("enabled").asBoolean());
+        assertTrue(job.path("next_run_at").isNull());
         f.clock.advance(Duration.ofMinutes(5));
-        f.tick();
-        assertEquals(2, f.runs.submissions().size());
+        f.pass();
+        assertEquals(2, f.runsOf(id).size());
     }
 
     @Test
     void downAcrossTwoScheduledTimesSkipsToTheNextFutureTime() throws Exception {
-        var id = create("{\"name\":\"hourly\",\"schedule\":\"every 1h\"}"); // due 10:00, then 11:00
-        f.close();
-        // the server is down from 09:30 to 11:10; a new process opens the same database
-        f = new JobsFixture(dir, TestDatabase.open(dir, "endpoint-jobs"), ZoneOffset.UTC);
-        f.clock.set(Instant.parse("2026-01-15T11:10:00Z"));
-        f.tick();
-        assertEquals(0, f.runs.submissions().size(), "70 min late is more than half the period: skipped");
-        assertEquals(Instant.parse("2026-01-15T12:00:00Z"), f.job(id).nextRunAt(), "stays on its grid");
-        assertEquals(Job.SCHEDULED, f.job(id).state());
+        f = JobsHost.start(b -> b.home(home));
+        var id = f.createId("{\"name\":\"hourly\",\"schedule\":\"every 1h\"}"); // due 10:00, then 11:00
+        f.host.close();
+        // the server is down from 09:00 to 11:10; the next process opens the same state
+        try (var next = f.next(Instant.parse("2026-01-15T11:10:00Z"))) {
+            next.pass();
+            assertEquals(List.of(), next.runsOf(id), "70 min late is more than half the period: skipped");
+            var job = next.job(id);
+            assertEquals("2026-01-15T12:00:00+00:00", job.path("next_run_at").asText(), "stays on its grid");
+            assertEquals("scheduled", job.path("state").asText());
+        }
     }
 
     @Test
     void aRecurringJobLateByLessThanHalfItsPeriodFiresOnce() throws Exception {
-        var id = create("{\"name\":\"hourly\",\"schedule\":\"every 1h\"}");
+        host();
+        var id = f.createId("{\"name\":\"hourly\",\"schedule\":\"every 1h\"}");
         f.clock.set(Instant.parse("2026-01-15T10:20:00Z"));
-        f.tick();
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
-        assertEquals(Instant.parse("2026-01-15T11:00:00Z"), f.job(id).nextRunAt());
+        f.awaitRuns(id, 1);
+        f.pass();
+        assertEquals(1, f.runsOf(id).size());
+        assertEquals("2026-01-15T11:00:00+00:00", f.job(id).path("next_run_at").asText());
     }
 
     @Test
     void aOneShotMoreThan120SecondsLateIsMissed() throws Exception {
-        var late = create("{\"name\":\"late\",\"schedule\":\"2026-01-15T09:10:00Z\"}");
-        var justInTime = create("{\"name\":\"ok\",\"schedule\":\"2026-01-15T09:18:30Z\"}");
+        host();
+        var late = f.createId("{\"name\":\"late\",\"schedule\":\"2026-01-15T09:10:00Z\"}");
+        var justInTime = f.createId("{\"name\":\"ok\",\"schedule\":\"2026-01-15T09:18:30Z\"}");
         f.clock.set(Instant.parse("2026-01-15T09:20:00Z"));
-        f.tick();
+        f.awaitRuns(justInTime, 1);
+        f.pass();
         var missed = f.job(late);
-        assertEquals(Job.COMPLETED, missed.state());
-        assertFalse(missed.enabled());
-        assertEquals("error", missed.lastStatus());
-        assertEquals("Missed scheduled time", missed.lastError());
-        assertEquals(1, f.runs.submissions().size());
-        assertEquals(justInTime, f.runs.submissions().getFirst().request().metadata().get("job_id"));
+        assertEquals("completed", missed.path("state").asText());
+        assertFalse(missed.path("enabled").asBoolean());
+        assertEquals("error", missed.path("last_status").asText());
+        assertEquals("Missed scheduled time", missed.path("last_error").asText());
+        assertEquals(List.of(), f.runsOf(late));
+        assertEquals(1, f.runsOf(justInTime).size());
     }
 
     @Test
     void aFiringDueWhileThePreviousRunIsLiveIsSkipped() throws Exception {
-        var id = create("{\"name\":\"slow\",\"schedule\":\"every 1m\"}");
+        host();
+        var id = f.createId("{\"name\":\"slow\",\"schedule\":\"every 1m\"}");
+        var held = new HeldTurn(Turn.text("slow"));
+        f.upstream.enqueue(held);
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
+        held.awaitArrival();
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
-        assertEquals(Instant.parse("2026-01-15T09:03:00Z"), f.job(id).nextRunAt());
-        assertEquals(Job.RUNNING, f.job(id).state());
+        f.pass();
+        assertEquals(1, f.runsOf(id).size());
+        var job = f.job(id);
+        assertEquals("2026-01-15T09:03:00+00:00", job.path("next_run_at").asText());
+        assertEquals("running", job.path("state").asText());
+        held.release();
+        f.awaitSettled(id, "ok");
     }
 
     @Test
     void atCapacityTheFiringWaitsForAFreeSlot() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 10m\"}");
-        f.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.AT_CAPACITY, "Too many concurrent runs (max 10)"));
+        f = JobsHost.start(b -> b.env("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1"));
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 10m\"}");
+        var held = new HeldTurn(Turn.text("busy"));
+        f.upstream.enqueue(held);
+        var busy = f.admin.post("/v1/runs", "{\"input\":\"hold the only slot\"}");
+        assertEquals(202, busy.status(), busy.body());
+        held.awaitArrival();
         f.clock.advance(Duration.ofMinutes(10));
-        f.tick();
-        assertEquals(0, f.runs.submissions().size());
-        assertEquals(Instant.parse("2026-01-15T09:10:00Z"), f.job(id).nextRunAt(), "still due");
-        assertEquals(Job.SCHEDULED, f.job(id).state());
-        f.runs.rejectWith(null);
+        f.pass();
+        assertEquals(List.of(), f.runsOf(id));
+        var waiting = f.job(id);
+        assertEquals("2026-01-15T09:10:00+00:00", waiting.path("next_run_at").asText(), "still due");
+        assertEquals("scheduled", waiting.path("state").asText());
+        assertTrue(waiting.path("last_status").isNull());
+        held.release();
+        f.awaitRun(busy.json().path("run_id").asText(), "completed");
         f.clock.advance(Duration.ofSeconds(1));
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
+        f.awaitRuns(id, 1);
+        f.awaitSettled(id, "ok");
     }
 
     @Test
     void withoutAModelTheFiringFailsWithTheHostsMessage() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 10m\"}");
-        f.runs.rejectWith(new RunRejectedException(RunRejectedException.Reason.MODEL_NOT_CONFIGURED, "No model is configured."));
+        f = JobsHost.withoutModel();
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 10m\"}");
         f.clock.advance(Duration.ofMinutes(10));
-        f.tick();
-        var job = f.job(id);
-        assertEquals("error", job.lastStatus());
-        assertEquals("No model is configured.", job.lastError());
-        assertEquals(Job.SCHEDULED, job.state());
-        assertEquals(Instant.parse("2026-01-15T09:20:00Z"), job.nextRunAt());
-        assertFalse(job.live());
+        var job = f.awaitSettled(id, "error");
+        assertTrue(job.path("last_error").asText().startsWith("No model provider is configured."), job.toString());
+        assertEquals("scheduled", job.path("state").asText());
+        assertEquals("2026-01-15T09:20:00+00:00", job.path("next_run_at").asText());
     }
 
     @Test
     void runNowFiresOnTheNextTickAsManualAndThenKeepsTheSchedule() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 1h\"}");
+        host();
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 1h\"}");
         f.clock.advance(Duration.ofMinutes(7));
-        f.call("POST", "/api/jobs/{job_id}/run", id, null);
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
-        assertEquals(Instant.parse("2026-01-15T10:07:00Z"), f.job(id).nextRunAt());
-        complete(f.runs.submissions().getLast().runId(), "manual output");
-        f.tick();
-        var run = f.call("GET", "/api/jobs/{job_id}/runs", id, null).responseBody().path("runs").get(0);
+        f.upstream.enqueue(Turn.text("manual output"));
+        assertEquals(200, f.call("POST", "/api/jobs/" + id + "/run", null).status());
+        f.awaitRuns(id, 1);
+        var settled = f.awaitSettled(id, "ok");
+        assertEquals("2026-01-15T10:07:00+00:00", settled.path("next_run_at").asText());
+        var run = f.history(id).path("runs").get(0);
         assertEquals("manual", run.path("trigger").asText());
         assertEquals("manual output", run.path("output").asText());
     }
 
     @Test
     void pausedJobsDoNotFireAndResumeSchedulesFromNow() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
-        f.call("POST", "/api/jobs/{job_id}/pause", id, null);
+        host();
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
+        f.call("POST", "/api/jobs/" + id + "/pause", null);
         f.clock.advance(Duration.ofMinutes(5));
-        f.tick();
-        assertEquals(0, f.runs.submissions().size());
-        f.call("POST", "/api/jobs/{job_id}/resume", id, null);
-        f.tick();
-        assertEquals(0, f.runs.submissions().size());
+        f.pass();
+        assertEquals(List.of(), f.runsOf(id));
+        f.call("POST", "/api/jobs/" + id + "/resume", null);
+        f.pass();
+        assertEquals(List.of(), f.runsOf(id));
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
+        f.awaitRuns(id, 1);
     }
 
     @Test
     void deletingAJobStopsItsLiveRun() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
+        host();
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
+        var held = new HeldTurn(Turn.text("never seen"));
+        f.upstream.enqueue(held);
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        var runId = f.runs.submissions().getLast().runId();
-        assertEquals(200, f.call("DELETE", "/api/jobs/{job_id}", id, null).status());
-        assertEquals(java.util.List.of(runId), f.runs.stops());
-        f.runs.append(runId, new RunEvent.Cancelled("stopped", null, Usage.ZERO));
-        f.tick(); // nothing left to settle, no error
-        assertTrue(f.store.find(id).isEmpty());
+        held.awaitArrival();
+        var runId = f.awaitRuns(id, 1).getFirst().path("run_id").asText();
+        assertEquals(200, f.call("DELETE", "/api/jobs/" + id, null).status());
+        f.awaitRun(runId, "cancelled");
+        held.release();
+        f.pass(); // nothing left to settle, no error
+        assertEquals(404, f.call("GET", "/api/jobs/" + id, null).status());
     }
 
     @Test
     void afterARestartAnInterruptedRunSettlesTheJob() throws Exception {
-        var id = create("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
+        f = JobsHost.start(b -> b.home(home));
+        var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
+        var held = new HeldTurn(Turn.text("never settles here"));
+        f.upstream.enqueue(held);
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        var runId = f.runs.submissions().getLast().runId();
-        f.runs.append(runId, new RunEvent.Interrupted("restart")); // what the host's recovery does at boot
-        var restarted = new JobScheduler(f.store, () -> f.runs, f.clock,
-                new JobsSettings(ZoneOffset.UTC, Duration.ofSeconds(1), JobsSettings.START_TIMEOUT), "hermes-agent");
-        restarted.reconcile();
-        restarted.close();
-        var job = f.job(id);
-        assertEquals("error", job.lastStatus());
-        assertEquals("The server restarted before this run settled.", job.lastError());
-        assertEquals(Job.SCHEDULED, job.state());
-        assertFalse(job.live());
+        held.awaitArrival();
+        f.awaitRuns(id, 1);
+        // the process is "killed" with the run live: the next one on the same state marks it interrupted at boot
+        try (var next = f.next(Instant.parse("2026-01-15T09:01:30Z"))) {
+            var job = next.awaitSettled(id, "error");
+            assertEquals("The server restarted before this run settled.", job.path("last_error").asText());
+            assertEquals("scheduled", job.path("state").asText());
+            assertEquals("2026-01-15T09:02:00+00:00", job.path("next_run_at").asText());
+            held.release();
+        }
     }
 
     @Test
     void aZonedCronJobAcrossBothDstChanges() throws Exception {
+        host();
         f.clock.set(Instant.parse("2026-03-28T12:00:00Z"));
-        var id = create("{\"name\":\"night\",\"schedule\":\"30 2 * * *\",\"tz\":\"Europe/Berlin\"}");
-        assertEquals(Instant.parse("2026-03-30T00:30:00Z"), f.job(id).nextRunAt(), "29 March has no 02:30");
+        var id = f.createId("{\"name\":\"night\",\"schedule\":\"30 2 * * *\",\"tz\":\"Europe/Berlin\"}");
+        assertEquals("2026-03-30T00:30:00+00:00", f.job(id).path("next_run_at").asText(), "29 March has no 02:30");
+        f.call("POST", "/api/jobs/" + id + "/pause", null);
         f.clock.set(Instant.parse("2026-10-24T12:00:00Z"));
-        f.call("POST", "/api/jobs/{job_id}/resume", id, null);
-        assertEquals(Instant.parse("2026-10-25T00:30:00Z"), f.job(id).nextRunAt(), "the first 02:30 (CEST)");
+        var resumed = f.call("POST", "/api/jobs/" + id + "/resume", null).json().path("job");
+        assertEquals("2026-10-25T00:30:00+00:00", resumed.path("next_run_at").asText(), "the first 02:30 (CEST)");
         f.clock.set(Instant.parse("2026-10-25T00:30:00Z"));
-        f.tick();
-        complete(f.runs.submissions().getLast().runId(), "ok");
+        f.awaitRuns(id, 1);
+        f.awaitSettled(id, "ok");
         f.clock.set(Instant.parse("2026-10-25T01:30:00Z")); // the second 02:30 (CET)
-        f.tick();
-        assertEquals(1, f.runs.submissions().size(), "the overlap fires once");
-        assertEquals(Instant.parse("2026-10-26T01:30:00Z"), f.job(id).nextRunAt());
+        f.pass();
+        assertEquals(1, f.runsOf(id).size(), "the overlap fires once");
+        assertEquals("2026-10-26T01:30:00+00:00", f.job(id).path("next_run_at").asText());
     }
 
     @Test
-    void twoSchedulerLoopsAndTwoConnectionsRacingFireEachDueJobExactlyOnce() throws Exception {
+    void twoServersOnOneDatabaseFireEachDueJobExactlyOnce() throws Exception {
+        host();
         var ids = new HashSet<String>();
-        for (int i = 0; i < 40; i++) ids.add(create("{\"name\":\"j" + i + "\",\"schedule\":\"every 1m\"}"));
-        f.clock.advance(Duration.ofMinutes(1));
-        // a second "process": its own connections (own single writer) on the same database file
-        var other = TestDatabase.open(dir, "endpoint-jobs");
-        var settings = new JobsSettings(ZoneOffset.UTC, Duration.ofSeconds(1), JobsSettings.START_TIMEOUT);
-        var loops = new ArrayList<JobScheduler>();
-        loops.add(f.scheduler);
-        loops.add(new JobScheduler(f.store, () -> f.runs, f.clock, settings, "hermes-agent"));
-        loops.add(new JobScheduler(new JobStore(other, f.ctx.json()), () -> f.runs, f.clock, settings, "hermes-agent"));
-        var start = new CountDownLatch(1);
-        var threads = new ArrayList<Thread>();
-        for (var loop : loops) threads.add(Thread.ofPlatform().start(() -> {
-            try {
-                start.await();
-                loop.fireDue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }));
-        start.countDown();
-        for (var t : threads) t.join(TimeUnit.SECONDS.toMillis(30));
-        var fired = f.runs.submissions().stream().map(s -> s.request().metadata().get("job_id")).toList();
-        assertEquals(ids.size(), fired.size(), "one run per due job");
-        assertEquals(ids, new HashSet<>(fired));
-        other.close();
+        for (int i = 0; i < 40; i++) ids.add(f.createId("{\"name\":\"j" + i + "\",\"schedule\":\"every 1m\"}"));
+        try (var other = f.next(JobsHost.T0)) { // a second process: its own scheduler and writer on the same file
+            other.clock.advance(Duration.ofMinutes(1));
+            f.clock.advance(Duration.ofMinutes(1));
+            Eventually.await(JobsHost.DEADLINE, "every job fired", () -> firedPerJob(), fired -> fired.keySet().equals(ids));
+            f.pass();
+            other.pass();
+            var fired = firedPerJob();
+            assertEquals(ids, fired.keySet());
+            fired.forEach((job, count) -> assertEquals(1, count, "runs of job " + job));
+        }
+    }
+
+    private Map<String, Integer> firedPerJob() {
+        var page = f.admin.get("/v1/runs?limit=100");
+        assertEquals(200, page.status(), page.body());
+        var counts = new HashMap<String, Integer>();
+        for (JsonNode run : page.json().path("data")) {
+            if (!run.path("job_id").isTextual()) continue;
+            counts.merge(run.path("job_id").asText(), 1, Integer::sum);
+        }
+        return counts;
     }
 }

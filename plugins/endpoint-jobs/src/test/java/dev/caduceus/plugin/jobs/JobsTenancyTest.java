@@ -2,50 +2,45 @@ package dev.caduceus.plugin.jobs;
 
 import static dev.caduceus.plugin.jobs.JobsApiTest.assertFlat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.RunRecord;
-import dev.caduceus.spi.agent.RunStatus;
-import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.message.Usage;
-import dev.caduceus.spi.http.Caller;
-import java.nio.file.Path;
+import dev.caduceus.platform.store.Database;
+import dev.caduceus.testkit.HostClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Jobs are tenants' own (issue 21, tenancy): a named key sees and changes only the jobs it created,
- * another key's job answers exactly like an unknown one (404 {@code Job not found}) on every route,
- * the admin key sees all and filters the list with {@code ?owner=}, and a job fires as its owner.
+ * Jobs are tenants' own (issue 21, tenancy), on the real host with real named keys: a named key sees
+ * and changes only the jobs it created, another key's job answers exactly like an unknown one (404
+ * {@code Job not found}) on every route, the admin key sees all and filters the list with
+ * {@code ?owner=}, and a job fires as its owner.
  */
 class JobsTenancyTest {
-    static final Caller ALICE = Caller.tenant("alice");
-    static final Caller BOB = Caller.tenant("bob");
-    static final Caller ADMIN = Caller.ADMIN_CALLER;
-
-    /** Every route that names a job: method, template, body. */
+    /** Every route that names a job: method, path after the id, body. */
     static final List<String[]> JOB_ROUTES = List.of(
-            new String[] {"GET", "/api/jobs/{job_id}", null},
-            new String[] {"PATCH", "/api/jobs/{job_id}", "{\"name\":\"renamed\",\"schedule\":\"every 5m\"}"},
-            new String[] {"POST", "/api/jobs/{job_id}/pause", null},
-            new String[] {"POST", "/api/jobs/{job_id}/resume", null},
-            new String[] {"POST", "/api/jobs/{job_id}/run", null},
-            new String[] {"GET", "/api/jobs/{job_id}/runs", null},
-            new String[] {"DELETE", "/api/jobs/{job_id}", null});
+            new String[] {"GET", "", null},
+            new String[] {"PATCH", "", "{\"name\":\"renamed\",\"schedule\":\"every 5m\"}"},
+            new String[] {"POST", "/pause", null},
+            new String[] {"POST", "/resume", null},
+            new String[] {"POST", "/run", null},
+            new String[] {"GET", "/runs", null},
+            new String[] {"DELETE", "", null});
 
-    @TempDir Path dir;
-    JobsFixture f;
+    JobsHost f;
+    HostClient alice;
+    HostClient bob;
+    HostClient admin;
 
     @BeforeEach
-    void open() {
-        f = new JobsFixture(dir);
+    void open() throws Exception {
+        f = JobsHost.start();
+        alice = f.as("alice");
+        bob = f.as("bob");
+        admin = f.admin;
     }
 
     @AfterEach
@@ -53,150 +48,155 @@ class JobsTenancyTest {
         f.close();
     }
 
-    String create(Caller caller, String name) throws Exception {
-        return f.create(caller, "{\"name\":\"" + name + "\",\"schedule\":\"every 1h\",\"prompt\":\"p\"}")
+    static HostClient.Response call(HostClient caller, String[] route, String id) {
+        return JobsHost.call(caller, route[0], "/api/jobs/" + id + route[1], route[2]);
+    }
+
+    String create(HostClient caller, String name) {
+        return JobsHost.create(caller, "{\"name\":\"" + name + "\",\"schedule\":\"every 1h\",\"prompt\":\"p\"}")
                 .path("id").asText();
     }
 
     /** The listed jobs' names, sorted (jobs created at one instant are listed in id order, which is random). */
-    List<String> names(JsonNode list) {
+    static List<String> names(JsonNode list) {
         var names = new ArrayList<String>();
         list.path("jobs").forEach(j -> names.add(j.path("name").asText()));
         names.sort(null);
         return names;
     }
 
-    List<String> listed(Caller caller, String... query) throws Exception {
-        var ex = f.call(caller, "GET", "/api/jobs", null, null, query);
-        assertEquals(200, ex.status(), ex.responseBody().toString());
-        return names(ex.responseBody());
+    List<String> listed(HostClient caller, String query) {
+        var answer = caller.get("/api/jobs" + (query.isEmpty() ? "" : "?" + query));
+        assertEquals(200, answer.status(), answer.body());
+        return names(answer.json());
     }
 
     @Test
     void aJobBelongsToTheKeyThatCreatedItAndShowsItsOwner() throws Exception {
-        var job = f.create(ALICE, "{\"name\":\"a\",\"schedule\":\"every 1h\"}");
+        var job = JobsHost.create(alice, "{\"name\":\"a\",\"schedule\":\"every 1h\"}");
         assertEquals("alice", job.path("owner").asText());
-        assertEquals("alice", f.job(job.path("id").asText()).owner());
+        assertEquals("alice", f.job(job.path("id").asText()).path("owner").asText());
         assertEquals("admin", f.create("{\"name\":\"c\",\"schedule\":\"every 1h\"}").path("owner").asText());
     }
 
     @Test
     void aNamedKeyListsOnlyItsJobsAndTheAdminListsAllOrOneOwners() throws Exception {
-        create(ALICE, "a1");
-        create(BOB, "b1");
-        create(ALICE, "a2");
-        create(ADMIN, "c1");
-        assertEquals(List.of("a1", "a2", "b1", "c1"), listed(ADMIN));
-        assertEquals(List.of("a1", "a2"), listed(ALICE));
-        assertEquals(List.of("b1"), listed(BOB));
-        assertEquals(List.of("a1", "a2"), listed(ADMIN, "owner", "alice"));
-        assertEquals(List.of("c1"), listed(ADMIN, "owner", "admin"));
-        assertEquals(List.of(), listed(ADMIN, "owner", "nobody"));
-        assertEquals(List.of("a1", "a2", "b1", "c1"), listed(ADMIN, "owner", ""));
-        assertEquals(List.of("b1"), listed(BOB, "owner", "alice"), "a tenant cannot list another's jobs");
-        assertEquals(List.of(), listed(Caller.tenant("carol")));
+        create(alice, "a1");
+        create(bob, "b1");
+        create(alice, "a2");
+        create(admin, "c1");
+        assertEquals(List.of("a1", "a2", "b1", "c1"), listed(admin, ""));
+        assertEquals(List.of("a1", "a2"), listed(alice, ""));
+        assertEquals(List.of("b1"), listed(bob, ""));
+        assertEquals(List.of("a1", "a2"), listed(admin, "owner=alice"));
+        assertEquals(List.of("c1"), listed(admin, "owner=admin"));
+        assertEquals(List.of(), listed(admin, "owner=nobody"));
+        assertEquals(List.of("a1", "a2", "b1", "c1"), listed(admin, "owner="));
+        assertEquals(List.of("b1"), listed(bob, "owner=alice"), "a tenant cannot list another's jobs");
+        assertEquals(List.of(), listed(f.as("carol"), ""));
     }
 
     @Test
     void listingKeepsIncludeDisabledPerOwner() throws Exception {
-        var a = create(ALICE, "a1");
-        create(BOB, "b1");
-        assertEquals(200, f.call(ALICE, "POST", "/api/jobs/{job_id}/pause", a, null).status());
-        assertEquals(List.of(), listed(ALICE));
-        assertEquals(List.of("a1"), listed(ALICE, "include_disabled", "true"));
-        assertEquals(List.of("b1"), listed(ADMIN));
-        assertEquals(List.of("a1"), listed(ADMIN, "owner", "alice", "include_disabled", "true"));
+        var a = create(alice, "a1");
+        create(bob, "b1");
+        assertEquals(200, alice.post("/api/jobs/" + a + "/pause", null).status());
+        assertEquals(List.of(), listed(alice, ""));
+        assertEquals(List.of("a1"), listed(alice, "include_disabled=true"));
+        assertEquals(List.of("b1"), listed(admin, ""));
+        assertEquals(List.of("a1"), listed(admin, "owner=alice&include_disabled=true"));
     }
 
     @Test
     void anotherKeysJobIsNotFoundOnEveryRouteAndStaysUnchanged() throws Exception {
-        var a = create(ALICE, "mine");
+        var a = create(alice, "mine");
         var before = f.job(a);
         for (var route : JOB_ROUTES) {
-            var ex = f.call(BOB, route[0], route[1], a, route[2]);
-            assertFlat(ex, 404, "Job not found");
-            var unknown = f.call(BOB, route[0], route[1], "0123456789ab", route[2]);
-            assertEquals(unknown.responseBody(), ex.responseBody(), route[0] + " " + route[1] + ": like an unknown id");
+            var answer = call(bob, route, a);
+            assertFlat(answer, 404, "Job not found");
+            var unknown = call(bob, route, "0123456789ab");
+            assertEquals(unknown.json(), answer.json(), route[0] + " " + route[1] + ": like an unknown id");
         }
         assertEquals(before, f.job(a), "nothing bob sent changed alice's job");
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        assertEquals(0, f.runs.submissions().size(), "bob's run-now did not fire alice's job");
+        f.pass();
+        assertEquals(List.of(), f.runsOf(a), "bob's run-now did not fire alice's job");
     }
 
     @Test
     void theOwnerUsesEveryRouteOnItsJob() throws Exception {
-        var a = create(ALICE, "mine");
+        var a = create(alice, "mine");
         for (var route : JOB_ROUTES) {
-            var ex = f.call(ALICE, route[0], route[1], a, route[2]);
-            assertEquals(200, ex.status(), route[0] + " " + route[1] + " " + ex.responseBody());
+            var answer = call(alice, route, a);
+            assertEquals(200, answer.status(), route[0] + " " + route[1] + " " + answer.body());
         }
-        assertTrue(f.store.find(a).isEmpty(), "deleted by its owner");
+        assertEquals(404, admin.get("/api/jobs/" + a).status(), "deleted by its owner");
     }
 
     @Test
     void theAdminKeyUsesEveryRouteOnATenantsJob() throws Exception {
-        var a = create(ALICE, "hers");
-        var patched = f.call(ADMIN, "PATCH", "/api/jobs/{job_id}", a, "{\"name\":\"renamed\"}");
-        assertEquals("alice", patched.responseBody().path("job").path("owner").asText(), "an admin edit keeps the owner");
+        var a = create(alice, "hers");
+        var patched = admin.send("PATCH", "/api/jobs/" + a, "{\"name\":\"renamed\"}");
+        assertEquals("alice", patched.json().path("job").path("owner").asText(), "an admin edit keeps the owner");
         for (var route : JOB_ROUTES) {
-            var ex = f.call(ADMIN, route[0], route[1], a, route[2]);
-            assertEquals(200, ex.status(), route[0] + " " + route[1] + " " + ex.responseBody());
+            var answer = call(admin, route, a);
+            assertEquals(200, answer.status(), route[0] + " " + route[1] + " " + answer.body());
         }
-        assertTrue(f.store.find(a).isEmpty(), "deleted by the admin key");
+        assertEquals(404, alice.get("/api/jobs/" + a).status(), "deleted by the admin key");
     }
 
     @Test
     void aTenantCannotReachTheAdminsJobs() throws Exception {
-        var c = create(ADMIN, "ops");
-        for (var route : JOB_ROUTES) assertFlat(f.call(ALICE, route[0], route[1], c, route[2]), 404, "Job not found");
-        assertEquals(List.of("ops"), listed(ADMIN));
+        var c = create(admin, "ops");
+        for (var route : JOB_ROUTES) assertFlat(call(alice, route, c), 404, "Job not found");
+        assertEquals(List.of("ops"), listed(admin, ""));
     }
 
     @Test
     void aTenantsJobFiresAsItsOwnerAndItsHistoryIsTheOwnersRuns() throws Exception {
-        var a = f.create(ALICE, "{\"name\":\"hers\",\"schedule\":\"every 1m\",\"prompt\":\"report\"}").path("id").asText();
-        var c = f.create("{\"name\":\"ops\",\"schedule\":\"every 1m\"}").path("id").asText();
+        var a = JobsHost.create(alice, "{\"name\":\"hers\",\"schedule\":\"every 1m\",\"prompt\":\"report\"}").path("id").asText();
+        var c = f.createId("{\"name\":\"ops\",\"schedule\":\"every 1m\"}");
         f.clock.advance(Duration.ofMinutes(1));
-        f.tick();
-        assertEquals(2, f.runs.submissions().size());
-        var fired = f.runs.submissions().stream()
-                .filter(s -> a.equals(s.request().metadata().get("job_id"))).findFirst().orElseThrow();
-        assertEquals("alice", fired.request().owner(), "the job's run belongs to its owner");
-        assertEquals("report", fired.request().messages().getLast().text());
-        assertEquals("alice", f.runs.record(fired.runId()).orElseThrow().owner());
-        var ops = f.runs.submissions().stream()
-                .filter(s -> c.equals(s.request().metadata().get("job_id"))).findFirst().orElseThrow();
-        assertEquals(Caller.ADMIN, ops.request().owner());
-        f.runs.append(fired.runId(), new RunEvent.Completed("done", StopReason.STOP, null, new Usage(1, 2, 3)));
-        f.tick();
+        var fired = f.awaitRuns(a, 1).getFirst().path("run_id").asText();
+        var ops = f.awaitRuns(c, 1).getFirst().path("run_id").asText();
+        assertEquals(List.of(fired), runIds(alice.get("/v1/runs?job_id=" + a)), "the job's run belongs to its owner");
+        assertEquals(List.of(fired), runIds(admin.get("/v1/runs?owner=alice&job_id=" + a)));
+        assertEquals(List.of(ops), runIds(admin.get("/v1/runs?owner=admin&job_id=" + c)));
+        assertEquals(List.of(), runIds(alice.get("/v1/runs?job_id=" + c)), "the admin's job ran as the admin");
+        f.awaitSettled(a, "ok");
 
         // A run of another key that merely carries this job id is not the job's history.
-        var now = f.clock.instant();
-        f.runs.put(new RunRecord("run_" + "f".repeat(32), RunStatus.COMPLETED, now, now, "s", "hermes-agent", a, 1,
-                "completed", "forged", null, null, null, null, "bob"));
-
-        for (var caller : List.of(ALICE, ADMIN)) {
-            var history = f.call(caller, "GET", "/api/jobs/{job_id}/runs", a, null);
-            assertEquals(200, history.status(), history.responseBody().toString());
-            var runs = history.responseBody().path("runs");
-            assertEquals(1, runs.size(), caller.name() + ": " + runs);
-            assertEquals(fired.runId(), runs.get(0).path("run_id").asText());
-            assertEquals("done", runs.get(0).path("output").asText());
-            assertEquals("alice", f.runs.queries().getLast().owner());
-            assertEquals(a, f.runs.queries().getLast().jobId());
+        try (var db = Database.open(f.home().resolve("caduceus.db"))) {
+            var now = f.clock.millis();
+            db.write(sql -> sql.update("INSERT INTO runs (run_id, status, created_at, updated_at, session_id, model, "
+                    + "job_id, last_seq, last_event, output, owner) VALUES (?, 'completed', ?, ?, 's', 'm', ?, 1, "
+                    + "'completed', 'forged', 'bob')", "run_" + "f".repeat(32), now, now, a));
         }
-        assertFlat(f.call(BOB, "GET", "/api/jobs/{job_id}/runs", a, null), 404, "Job not found");
-        assertEquals(fired.runId(), f.call(ALICE, "GET", "/api/jobs/{job_id}", a, null)
-                .responseBody().path("job").path("last_run_id").asText());
+
+        for (var caller : List.of(alice, admin)) {
+            var history = caller.get("/api/jobs/" + a + "/runs");
+            assertEquals(200, history.status(), history.body());
+            var runs = history.json().path("runs");
+            assertEquals(1, runs.size(), runs.toString());
+            assertEquals(fired, runs.get(0).path("run_id").asText());
+            assertEquals("ok", runs.get(0).path("output").asText());
+        }
+        assertFlat(bob.get("/api/jobs/" + a + "/runs"), 404, "Job not found");
+        assertEquals(fired, alice.get("/api/jobs/" + a).json().path("job").path("last_run_id").asText());
     }
 
     @Test
     void aManualFiringOfATenantsJobRunsAsTheOwnerEvenWhenTheAdminAsksForIt() throws Exception {
-        var a = create(ALICE, "hers");
-        assertEquals(200, f.call(ADMIN, "POST", "/api/jobs/{job_id}/run", a, null).status());
-        f.tick();
-        assertEquals(1, f.runs.submissions().size());
-        assertEquals("alice", f.runs.submissions().getFirst().request().owner());
+        var a = create(alice, "hers");
+        assertEquals(200, admin.post("/api/jobs/" + a + "/run", null).status());
+        var fired = f.awaitRuns(a, 1).getFirst().path("run_id").asText();
+        assertEquals(List.of(fired), runIds(alice.get("/v1/runs?job_id=" + a)));
+    }
+
+    private static List<String> runIds(HostClient.Response page) {
+        assertEquals(200, page.status(), page.body());
+        var ids = new ArrayList<String>();
+        page.json().path("data").forEach(r -> ids.add(r.path("run_id").asText()));
+        return ids;
     }
 }
