@@ -6,8 +6,8 @@
  * {@link dev.caduceus.testkit.HeldTurn}, poll with {@link dev.caduceus.testkit.Eventually}). For unit tests
  * of a single class there are fakes: a host context ({@link dev.caduceus.testkit.FakePlatformContext}),
  * an HTTP exchange that records the answer, an event stream that records frames, fake session
- * transcripts, and checks for plugin jars. The one fake of the run service left,
- * {@link dev.caduceus.testkit.FakeDurableRuns}, is on its way out: runs are tested on the host.
+ * transcripts, and checks for plugin jars. There is no fake of the run service: runs are tested on
+ * the host.
  * Threading: fakes are thread-safe where the real type is.
  */
 package dev.caduceus.testkit;
