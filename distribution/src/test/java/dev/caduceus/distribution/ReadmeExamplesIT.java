@@ -119,15 +119,20 @@ class ReadmeExamplesIT {
     }
 
     @Test
-    void theDistributionShipsTheSpisSourcesAndJavadocForPluginAuthors() throws Exception {
+    void theDistributionShipsTheSpisSourcesAndJavadocAndTheSupportSourcesForPluginAuthors() throws Exception {
         var sdk = Caduceus.DIST.resolve("sdk");
         try (var listing = Files.list(sdk)) {
             var jars = listing.map(p -> p.getFileName().toString()).sorted().toList();
-            assertEquals(2, jars.size(), jars.toString());
-            try (var sources = new java.util.jar.JarFile(sdk.resolve(jars.get(1)).toFile());
-                 var javadoc = new java.util.jar.JarFile(sdk.resolve(jars.get(0)).toFile())) {
-                assertTrue(jars.get(1).endsWith("-sources.jar") && sources.getEntry("dev/caduceus/spi/tool/ToolSpec.java") != null);
-                assertTrue(jars.get(0).endsWith("-javadoc.jar") && javadoc.getEntry("index.html") != null);
+            assertEquals(3, jars.size(), jars.toString());
+            try (var javadoc = new java.util.jar.JarFile(sdk.resolve(jars.get(0)).toFile());
+                 var sources = new java.util.jar.JarFile(sdk.resolve(jars.get(1)).toFile());
+                 var support = new java.util.jar.JarFile(sdk.resolve(jars.get(2)).toFile())) {
+                assertTrue(jars.get(0).startsWith("caduceus-api-spi-") && jars.get(0).endsWith("-javadoc.jar")
+                        && javadoc.getEntry("index.html") != null, jars.get(0));
+                assertTrue(jars.get(1).startsWith("caduceus-api-spi-") && jars.get(1).endsWith("-sources.jar")
+                        && sources.getEntry("dev/caduceus/spi/tool/ToolSpec.java") != null, jars.get(1));
+                assertTrue(jars.get(2).startsWith("caduceus-plugin-support-") && jars.get(2).endsWith("-sources.jar")
+                        && support.getEntry("dev/caduceus/support/json/ToolJson.java") != null, jars.get(2));
             }
         }
     }
