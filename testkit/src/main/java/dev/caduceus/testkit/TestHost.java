@@ -124,6 +124,36 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
+     * The answer a request gets while this host drains: sends {@code busyBody} to {@code path} so that a
+     * run waits at the model in {@code held} (already enqueued on the host's upstream), closes the host
+     * with {@code close} on another thread, and returns the first answer to {@code body} that says 503.
+     * The host is closed when this returns. Uses a client of its own: the host's closes with the host.
+     */
+    public java.net.http.HttpResponse<String> answerWhileDraining(HeldTurn held, String path, String busyBody,
+                                                                  String body, Runnable close) throws Exception {
+        try (var client = HttpClient.newHttpClient()) {
+            var busy = client.sendAsync(post(path, busyBody), java.net.http.HttpResponse.BodyHandlers.ofString());
+            held.awaitArrival(); // a run in flight keeps the host draining
+            var closing = Thread.ofVirtual().start(close);
+            try {
+                return Eventually.await(Duration.ofSeconds(10), "the host drains",
+                        () -> client.send(post(path, body), java.net.http.HttpResponse.BodyHandlers.ofString()),
+                        r -> r.statusCode() == 503);
+            } finally {
+                held.release();
+                busy.handle((r, e) -> null).join();
+                closing.join();
+            }
+        }
+    }
+
+    private java.net.http.HttpRequest post(String path, String body) {
+        return java.net.http.HttpRequest.newBuilder(baseUrl().resolve(path))
+                .header("Authorization", "Bearer " + apiKey()).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    /**
      * Stops the host (graceful drain, as on SIGTERM) and deletes its directories. The client's
      * connections are closed first: Jetty's graceful stop waits for open connections, and idle
      * keep-alive ones would hold it to the drain timeout. Idempotent.

@@ -91,13 +91,13 @@ public final class ConfigLoader {
         }
         for (Flag f : flags) tree = tree.with(f.key(), f.value(), "flag " + f.name());
         List<String> warnings = new ArrayList<>(dotenv.warnings());
-        Map<String, Object> values = validate(tree, warnings);
+        Map<String, Object> values = validate(tree);
         var merged = tree;
         profile().filter(p -> merged.node("server.model_name").isEmpty()).ifPresent(p -> values.put("server.model_name", p));
         return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv), warnings);
     }
 
-    private Map<String, Object> validate(ConfigTree tree, List<String> warnings) {
+    private Map<String, Object> validate(ConfigTree tree) {
         Map<String, Object> values = new HashMap<>();
         for (ConfigKeys.Key key : ConfigKeys.KEYS.values()) {
             Optional<JsonNode> node = tree.node(key.name());

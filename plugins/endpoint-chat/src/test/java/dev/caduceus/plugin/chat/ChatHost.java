@@ -125,34 +125,11 @@ final class ChatHost implements AutoCloseable {
         return socket;
     }
 
-    /**
-     * Closes this host with a run in flight (held at the model, so the drain waits for it) and
-     * returns the first answer to {@code body} that says 503 while it drains. The host is closed when
-     * this returns. Uses a client of its own: the host's closes with the host.
-     */
+    /** The first answer to {@code body} that says 503 while the host drains ({@link TestHost#answerWhileDraining}). */
     java.net.http.HttpResponse<String> answerWhileDraining(String body) throws Exception {
-        try (var client = java.net.http.HttpClient.newHttpClient()) {
-            var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
-            upstream.enqueue(held);
-            var busy = client.sendAsync(request(USER_HI), java.net.http.HttpResponse.BodyHandlers.ofString());
-            held.awaitArrival(); // a run in flight keeps the host draining
-            var closing = Thread.ofVirtual().start(this::close);
-            try {
-                return Eventually.await(Duration.ofSeconds(10), "the host drains",
-                        () -> client.send(request(body), java.net.http.HttpResponse.BodyHandlers.ofString()),
-                        r -> r.statusCode() == 503);
-            } finally {
-                held.release();
-                busy.handle((r, e) -> null).join();
-                closing.join();
-            }
-        }
-    }
-
-    private java.net.http.HttpRequest request(String body) {
-        return java.net.http.HttpRequest.newBuilder(host.baseUrl().resolve(PATH))
-                .header("Authorization", "Bearer " + host.apiKey()).header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+        var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
+        upstream.enqueue(held);
+        return host.answerWhileDraining(held, PATH, USER_HI, body, this::close);
     }
 
     /**
