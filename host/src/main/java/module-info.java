@@ -16,6 +16,10 @@ module dev.caduceus.host {
     requires org.pf4j;                                       // 3.14.0: the last release with module-info
     requires org.slf4j;
     requires java.net.http;                                  // model health probe
+    requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
+    requires org.eclipse.jetty.http2.client;
+    requires org.eclipse.jetty.http2.client.transport;
+    requires org.eclipse.jetty.alpn.java.client;             // ALPN for https (a service provider)
 
     uses dev.caduceus.spi.PlatformPlugin;                    // found per plugin class loader
 
@@ -25,6 +29,7 @@ module dev.caduceus.host {
     exports dev.caduceus.platform.health to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.http to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.json to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.outbound to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.plugin to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.schedule to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.store to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;

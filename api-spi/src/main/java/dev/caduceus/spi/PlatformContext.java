@@ -6,6 +6,7 @@ import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.model.Models;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.store.PluginDatabase;
 import java.time.Clock;
 import java.util.Optional;
@@ -65,6 +66,13 @@ public interface PlatformContext {
      * system prompt, no transcript, no concurrency slot.
      */
     Models models();
+
+    /**
+     * The host's HTTP client for calls out (model upstreams, remote servers, URLs the agent names):
+     * the deployment's proxies and TLS settings, HTTP/2, and the egress policy the caller chooses per
+     * request. The only HTTP client a plugin should need.
+     */
+    OutboundHttp outbound();
 
     /** What this deployment serves: plugins, routes, features, tools, runtime mode (after boot). */
     Deployment deployment();

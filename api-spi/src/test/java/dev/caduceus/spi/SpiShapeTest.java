@@ -28,7 +28,11 @@ import org.junit.jupiter.api.Test;
  * or lifecycle.
  */
 class SpiShapeTest {
-    static final int MAX_PUBLIC_TYPES = 60;
+    /**
+     * Issue 18 brought the count to 60; the outbound HTTP client (issue 19) added one type, with its
+     * request, response, event, egress and failure types nested in it.
+     */
+    static final int MAX_PUBLIC_TYPES = 61;
     private static final Path CLASSES = Path.of("target", "classes");
     private static final Path SOURCES = Path.of("src", "main", "java");
     /** What a type's Javadoc says about threads or lifecycle (enums are constants and need not). */
@@ -46,7 +50,7 @@ class SpiShapeTest {
     }
 
     @Test
-    void atMostSixtyPublicTopLevelTypes() throws Exception {
+    void fewPublicTopLevelTypes() throws Exception {
         var types = publicTopLevelTypes();
         assertTrue(types.size() <= MAX_PUBLIC_TYPES, types.size() + " public top-level types: " + types);
     }

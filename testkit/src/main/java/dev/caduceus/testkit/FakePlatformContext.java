@@ -73,6 +73,14 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public dev.caduceus.spi.model.Models models() { return require(b.models, "models"); }
 
+    /** The given client, or else the host's real one with no proxies (made on first use, daemon threads). */
+    @Override public synchronized dev.caduceus.spi.outbound.OutboundHttp outbound() {
+        if (b.outbound == null)
+            b.outbound = new dev.caduceus.platform.outbound.OutboundClient(
+                    dev.caduceus.platform.outbound.ProxyRules.direct(), "caduceus-test");
+        return b.outbound;
+    }
+
     private static <T> T require(T value, String name) {
         if (value == null) throw new IllegalStateException("FakePlatformContext: call builder()." + name + "(...) first");
         return value;
@@ -93,6 +101,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Sessions sessions;
         private Deployment deployment = FakeDeployment.empty();
         private dev.caduceus.spi.model.Models models;
+        private dev.caduceus.spi.outbound.OutboundHttp outbound;
         private PluginConfig toolsConfig;
         private final Map<String, String> sectionEnv = new HashMap<>();
 
@@ -139,6 +148,7 @@ public final class FakePlatformContext implements PlatformContext {
         }
         public Builder deployment(Deployment v) { deployment = v; return this; }
         public Builder models(dev.caduceus.spi.model.Models v) { models = v; return this; }
+        public Builder outbound(dev.caduceus.spi.outbound.OutboundHttp v) { outbound = v; return this; }
 
         /**
          * The shared {@code tools.*} settings ({@code key -> value}, keys relative to {@code tools},

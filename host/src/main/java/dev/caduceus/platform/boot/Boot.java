@@ -11,6 +11,9 @@ import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.health.Readiness;
 import dev.caduceus.platform.http.RouteEntry;
 import dev.caduceus.platform.json.Json;
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.config.PluginConfigImpl;
 import dev.caduceus.platform.plugin.BootedPlugins;
 import dev.caduceus.platform.plugin.DeploymentView;
 import dev.caduceus.platform.plugin.LateServices;
@@ -139,6 +142,7 @@ public final class Boot implements AutoCloseable {
     private BootedPlugins booted;
     private Registries registries;
     private DeclaredSettings settings;
+    private OutboundClient outbound;
 
     private Boot(Options options, PlatformConfig config, FutureTask<Database> opening, Path scratch, BootTimer timer) {
         this.options = options;
@@ -212,7 +216,9 @@ public final class Boot implements AutoCloseable {
         app.whileDatabaseOpens(this);
         database = awaitDatabase(opening);
         timer.lap("database");                                                   //    (the wait for it)
-        contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock);
+        outbound = new OutboundClient(proxyRules(config, options.env()), "caduceus/" + Version.CURRENT);
+        contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
+                outbound);
         settings = new DeclaredSettings(config.tree());
         booted = plugins.start(beforeStart(database, settings), contexts::create); // 4-5. start, collect
         registries = Registries.freeze(booted);                                  // 6. freeze
@@ -248,6 +254,9 @@ public final class Boot implements AutoCloseable {
     public LateServices late() { return late; }
 
     public PluginContexts contexts() { return contexts; }
+
+    /** The one outbound HTTP client every plugin is handed (closed after the plugins stop). */
+    public OutboundClient outbound() { return outbound; }
 
     public BootedPlugins booted() { return booted; }
 
@@ -292,6 +301,7 @@ public final class Boot implements AutoCloseable {
     private void cleanUp(Database db) {
         scheduler.close();
         if (plugins != null) plugins.close();
+        if (outbound != null) outbound.close();
         if (db != null) db.close();
         if (scratch != null) deleteQuietly(scratch);
     }
@@ -424,6 +434,16 @@ public final class Boot implements AutoCloseable {
             if (e.getCause() instanceof RuntimeException r) throw r;
             if (e.getCause() instanceof Error err) throw err;
             throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The proxies of the {@code http} section over the environment's; a malformed one is a configuration error. */
+    private static ProxyRules proxyRules(PlatformConfig config, Map<String, String> env) throws BootException {
+        try {
+            return ProxyRules.from(PluginConfigImpl.section("http", config.tree()), env);
+        } catch (IllegalArgumentException e) {
+            throw new BootException("Configuration error: " + e.getMessage() + config.configFile()
+                    .map(f -> " (config " + f + " or the environment)").orElse(" (from the environment)"), 2, e);
         }
     }
 

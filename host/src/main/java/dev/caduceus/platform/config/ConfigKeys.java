@@ -54,7 +54,7 @@ final class ConfigKeys {
      * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
-            "runs", "sessions", "plugins");
+            "runs", "sessions", "plugins", "http");
 
     static final Map<String, Key> KEYS = build(
             bool("server.enabled", true, "serve at all (false: serve exits 0 saying so)"),
@@ -76,6 +76,13 @@ final class ConfigKeys {
             secret("model.api_key", "the upstream's bearer key"),
             str("model.name", null, "the upstream model id"),
             integer("model.timeout_seconds", 600, 1, Integer.MAX_VALUE, "one upstream call's time limit"),
+            integer("model.idle_timeout_seconds", 300, 1, Integer.MAX_VALUE,
+                    "longest silence of an upstream call (no byte received) before it fails; never more than timeout_seconds"),
+            choice("model.protocol", "the HTTP version to the upstream: auto (HTTP/2 or 1.1 by ALPN on https, 1.1 on http), "
+                    + "http1.1, or h2c (HTTP/2 without TLS by prior knowledge)", "auto", "http1.1", "h2c"),
+            path("model.tls.ca_file", "PEM certificates to trust for the upstream instead of the JDK's (a private CA)"),
+            path("model.tls.client_cert", "a PEM client certificate chain to present to the upstream (with client_key)"),
+            path("model.tls.client_key", "the client certificate's unencrypted PKCS#8 PEM key"),
             bool("model.health_probe", true, "check at start-up that the upstream answers"),
             new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "per-model upstreams (name: {base_url, api_key})"),
             bool("model.direct_model_requests", false, "pass a request's other model names upstream instead of refusing them"),
@@ -97,6 +104,12 @@ final class ConfigKeys {
             integer("runs.retention_days", 7, 0, Integer.MAX_VALUE, "finished runs and their events are kept this long"),
             integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE, "a run's Idempotency-Key is remembered this long"),
             integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE, "chat session transcripts are kept this long"),
+            new Key("http.proxy.url", Type.URL, null, true, 0, 0, List.of(),
+                    "the proxy for outbound calls (http://[user:password@]host:port); unset: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY"),
+            new Key("http.proxy.https_url", Type.URL, null, true, 0, 0, List.of(),
+                    "a different proxy for https targets (default: http.proxy.url)"),
+            list("http.proxy.no_proxy", null, "targets reached directly, as NO_PROXY: host suffixes, addresses, CIDR blocks, "
+                    + "host:port, * (unset: NO_PROXY)"),
             path("plugins.dir", "an extra folder of plugin jars"),
             list("plugins.enabled", List.of(), "only these plugin ids start (empty: all)"),
             list("plugins.disabled", List.of(), "these plugin ids never start"));

@@ -44,6 +44,11 @@ public final class EgressPolicy {
         return new EgressPolicy(true, blockedHostGlobs.stream().map(EgressPolicy::glob).toList());
     }
 
+    /** The policy an SPI {@link dev.caduceus.spi.outbound.OutboundHttp.Egress} names. */
+    public static EgressPolicy of(dev.caduceus.spi.outbound.OutboundHttp.Egress egress) {
+        return egress.publicOnly() ? publicOnly(egress.blockedHosts()) : any();
+    }
+
     /** Whether this policy restricts anything. */
     public boolean restricts() {
         return publicOnly;

@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.SocketAddressResolver;
 
@@ -37,13 +38,45 @@ public final class GuardedResolver implements SocketAddressResolver {
         this(policy, InetAddress::getAllByName);
     }
 
+    /**
+     * Resolves what the client connects to. Through a proxy that is the proxy (configured by the
+     * operator, so not subject to the policy); the target's name, which the proxy resolves, is then
+     * checked by name only: blocked names and literal internal addresses are refused.
+     */
     @Override
     public void resolve(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
         try {
-            promise.succeeded(resolve(host, port));
+            if (context != null && context.get(Destination.CONTEXT_KEY) instanceof Destination destination
+                    && destination.getProxy() != null) {
+                checkName(destination.getOrigin().getAddress().getHost());
+                var all = new ArrayList<InetSocketAddress>();
+                for (var address : lookup.all(host)) all.add(new InetSocketAddress(address, port));
+                promise.succeeded(all);
+            } else {
+                promise.succeeded(resolve(host, port));
+            }
         } catch (Exception e) {
             promise.failed(e);
         }
+    }
+
+    /** Refuses a blocked name or a literal internal address, without resolving anything. */
+    void checkName(String host) throws EgressRefusedException {
+        var refusedName = policy.refuseName(host);
+        if (refusedName.isPresent()) throw new EgressRefusedException("Blocked: " + refusedName.get());
+        var name = EgressPolicy.normalize(host);
+        if (policy.restricts() && isLiteral(name)) {
+            try {
+                if (!policy.allows(InetAddress.getByName(name)))
+                    throw new EgressRefusedException("Blocked: " + name + " is a private or internal network address");
+            } catch (UnknownHostException e) {
+                throw new EgressRefusedException("Blocked: " + name + " is not a valid address");
+            }
+        }
+    }
+
+    private static boolean isLiteral(String name) {
+        return name.indexOf(':') >= 0 || name.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
     }
 
     /** The allowed addresses of {@code host} with {@code port}, in order. */

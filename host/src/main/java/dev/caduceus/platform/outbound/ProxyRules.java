@@ -46,6 +46,38 @@ public record ProxyRules(Optional<Proxy> http, Optional<Proxy> https, NoProxy no
         return new ProxyRules(http.map(v -> parse(v.value(), v.name())), https.map(v -> parse(v.value(), v.name())), noProxy);
     }
 
+    /**
+     * The rules of the {@code http} config section over the environment, field by field: {@code
+     * proxy.url} (both schemes), {@code proxy.https_url} (https targets), {@code proxy.no_proxy}; what
+     * the section leaves unset comes from the variables. Throws {@link IllegalArgumentException}
+     * naming the key or variable that is malformed.
+     */
+    public static ProxyRules from(dev.caduceus.spi.config.PluginConfig http, Map<String, String> env) {
+        var merged = new java.util.HashMap<>(env);
+        var url = http.string("proxy.url").filter(v -> !v.isBlank());
+        var httpsUrl = http.string("proxy.https_url").filter(v -> !v.isBlank()).or(() -> url);
+        var noProxy = http.list("proxy.no_proxy", null);
+        url.ifPresent(v -> {
+            merged.put("http_proxy", v);
+            merged.put("HTTP_PROXY", v);
+        });
+        httpsUrl.ifPresent(v -> {
+            merged.put("https_proxy", v);
+            merged.put("HTTPS_PROXY", v);
+        });
+        if (noProxy != null) {
+            merged.put("no_proxy", String.join(",", noProxy));
+            merged.put("NO_PROXY", String.join(",", noProxy));
+        }
+        try {
+            return fromEnvironment(merged);
+        } catch (IllegalArgumentException e) {
+            var message = e.getMessage();
+            if (url.isPresent()) message = message.replaceFirst("^(?i)http_proxy", "http.proxy.url");
+            throw new IllegalArgumentException(message, e);
+        }
+    }
+
     /** The proxy for {@code target} ({@code http} or {@code https}), or empty to connect directly. */
     public Optional<Proxy> forTarget(URI target) {
         var scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase(Locale.ROOT);

@@ -13,6 +13,7 @@ import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.model.Models;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.store.PluginDatabase;
 import java.time.Clock;
 import java.util.Optional;
@@ -25,7 +26,7 @@ import java.util.Optional;
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
-                                ConfigTree configTree, LateServices late)
+                                ConfigTree configTree, OutboundHttp outbound, LateServices late)
         implements PlatformContext {
 
     @Override

@@ -10,6 +10,7 @@ import dev.caduceus.platform.store.PluginDatabaseImpl;
 import dev.caduceus.spi.HealthChecks;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PluginInfo;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +31,13 @@ public final class PluginContexts {
     private final HealthChecks health;
     private final LateServices late;
     private final Clock clock;
+    private final OutboundHttp outbound;
     private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
 
     public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
-                          TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock) {
+                          TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock,
+                          OutboundHttp outbound) {
+        this.outbound = outbound;
         this.config = config;
         this.version = version;
         this.json = json;
@@ -53,7 +57,7 @@ public final class PluginContexts {
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, config.tree(), late);
+                clock, health, config.tree(), outbound, late);
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

@@ -1,0 +1,144 @@
+package dev.caduceus.platform.outbound;
+
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+import org.eclipse.jetty.client.InputStreamResponseListener;
+import org.eclipse.jetty.client.Response;
+
+/**
+ * A response whose headers arrived. The body comes from Jetty's {@link InputStreamResponseListener}
+ * (gzip already decoded by Jetty; {@code deflate} inflated here), and every read failure is turned
+ * into a {@link Failure}. Reading the body to its end returns the connection to the pool; closing
+ * it earlier discards the connection. Threading: read on one thread; {@link #close()} from any.
+ */
+final class JettyResponse implements OutboundHttp.Response {
+    private final JettyExchange exchange;
+    private final Response head;
+    private final InputStreamResponseListener listener;
+    private final URI uri;
+    private final int maxLineBytes;
+    private final InputStream body;
+    private volatile boolean released;
+
+    JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
+        this.exchange = exchange;
+        this.head = head;
+        this.listener = listener;
+        this.uri = uri;
+        this.maxLineBytes = maxLineBytes;
+        var raw = new Guarded(listener.getInputStream());
+        var encoding = head.getHeaders().get("Content-Encoding");
+        this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
+                ? new Guarded(new InflaterInputStream(raw, new Inflater())) : raw;
+    }
+
+    @Override
+    public int status() {
+        return head.getStatus();
+    }
+
+    @Override
+    public String protocol() {
+        return head.getVersion().asString();
+    }
+
+    @Override
+    public URI uri() {
+        return uri;
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(head.getHeaders().get(name));
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        return head.getHeaders().getValuesList(name);
+    }
+
+    @Override
+    public InputStream body() {
+        return body;
+    }
+
+    @Override
+    public String text(int maxBytes) throws Failure {
+        try {
+            return new String(body.readNBytes(maxBytes), StandardCharsets.UTF_8);
+        } catch (Failure f) {
+            throw f;
+        } catch (IOException e) {
+            throw exchange.bodyFailure(e);
+        } finally {
+            close();
+        }
+    }
+
+    @Override
+    public OutboundHttp.Events events() {
+        return new SseEvents(body, maxLineBytes, exchange.target());
+    }
+
+    @Override
+    public void close() {
+        exchange.close();
+    }
+
+    /** Closes the body stream: a no-op after the end, else Jetty aborts the response and drops its connection. */
+    void release() {
+        if (released) return;
+        released = true;
+        try {
+            listener.getInputStream().close();
+        } catch (IOException e) {
+            // closing an aborted stream reports the abort again; the exchange is over either way
+        }
+    }
+
+    /** Turns IOExceptions of the body into {@link Failure}s. */
+    private final class Guarded extends InputStream {
+        private final InputStream in;
+
+        Guarded(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return in.read();
+            } catch (IOException e) {
+                throw exchange.bodyFailure(e);
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return in.read(b, off, len);
+            } catch (IOException e) {
+                throw exchange.bodyFailure(e);
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            return in.available();
+        }
+
+        @Override
+        public void close() {
+            exchange.close();
+        }
+    }
+}

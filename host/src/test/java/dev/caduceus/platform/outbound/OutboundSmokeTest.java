@@ -1,0 +1,114 @@
+package dev.caduceus.platform.outbound;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
+import java.net.URI;
+import java.util.ArrayList;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The basic exchanges on a real Jetty server on loopback: GET, POST with a body, SSE, a 307 on POST. */
+class OutboundSmokeTest {
+    private Server server;
+    private URI base;
+    private OutboundClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new Server();
+        var connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                var path = Request.getPathInContext(request);
+                switch (path) {
+                    case "/echo" -> {
+                        var body = Content.Source.asString(request, UTF_8);
+                        response.getHeaders().put("Content-Type", "text/plain");
+                        Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
+                    }
+                    case "/sse" -> {
+                        response.getHeaders().put("Content-Type", "text/event-stream");
+                        Content.Sink.write(response, true, "data: one\n\n: comment\nevent: x\ndata: two\ndata: three\n\ndata: [DONE]\n\n", callback);
+                    }
+                    case "/moved" -> {
+                        response.setStatus(307);
+                        response.getHeaders().put("Location", "/echo");
+                        callback.succeeded();
+                    }
+                    default -> Response.writeError(request, response, callback, 404);
+                }
+                return true;
+            }
+        });
+        server.start();
+        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        client.close();
+        server.stop();
+    }
+
+    @Test
+    void getAndPost() throws Exception {
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/echo")))) {
+            assertEquals(200, r.status());
+            assertEquals("GET ", r.text(1000));
+        }
+        try (var r = client.send(OutboundHttp.Request.post(base.resolve("/echo"), "text/plain", "hello".getBytes(UTF_8)))) {
+            assertEquals("POST hello", r.text(1000));
+            assertEquals("HTTP/1.1", r.protocol());
+        }
+    }
+
+    @Test
+    void events() throws Exception {
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/sse")))) {
+            var events = r.events();
+            var all = new ArrayList<String>();
+            for (var e = events.next(); e.isPresent(); e = events.next()) all.add(e.get().event() + "=" + e.get().data());
+            assertEquals(java.util.List.of("message=one", "x=two\nthree", "message=[DONE]"), all);
+        }
+    }
+
+    @Test
+    void aRedirectedPostIsAnError() {
+        var failure = assertThrows(Failure.class,
+                () -> client.send(OutboundHttp.Request.post(base.resolve("/moved"), "text/plain", new byte[1])));
+        assertEquals(Failure.Kind.REDIRECT, failure.kind());
+        assertTrue(failure.getMessage().contains("307") && failure.getMessage().contains("/echo"), failure.getMessage());
+    }
+
+    @Test
+    void aRedirectedGetIsFollowed() throws Exception {
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/moved")))) {
+            assertEquals(200, r.status());
+            assertEquals(base.resolve("/echo"), r.uri());
+        }
+    }
+
+    @Test
+    void publicOnlyRefusesLoopback() {
+        var failure = assertThrows(Failure.class, () -> client.send(OutboundHttp.Request.get(base.resolve("/echo"))
+                .withEgress(OutboundHttp.Egress.publicOnly(java.util.List.of()))));
+        assertEquals(Failure.Kind.REFUSED, failure.kind());
+    }
+}
