@@ -8,7 +8,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -87,6 +89,11 @@ final class JettyResponse implements OutboundHttp.Response {
     @Override
     public OutboundHttp.Events events() {
         return new SseEvents(body, maxLineBytes, exchange.target());
+    }
+
+    @Override
+    public OutboundHttp.Events events(Consumer<String> comments) {
+        return new SseEvents(body, maxLineBytes, exchange.target(), Objects.requireNonNull(comments, "comments"));
     }
 
     @Override
