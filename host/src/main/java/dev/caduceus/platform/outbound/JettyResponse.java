@@ -112,7 +112,10 @@ final class JettyResponse implements OutboundHttp.Response {
         }
     }
 
-    /** Turns IOExceptions of the body into {@link Failure}s. */
+    /**
+     * Turns what reading the body throws into {@link Failure}s: IOExceptions, and the unchecked ones
+     * Jetty's stream rethrows as they are (a protocol handler's {@code HttpResponseException}).
+     */
     private final class Guarded extends InputStream {
         private final InputStream in;
 
@@ -124,7 +127,7 @@ final class JettyResponse implements OutboundHttp.Response {
         public int read() throws IOException {
             try {
                 return in.read();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
         }
@@ -133,7 +136,7 @@ final class JettyResponse implements OutboundHttp.Response {
         public int read(byte[] b, int off, int len) throws IOException {
             try {
                 return in.read(b, off, len);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
         }
