@@ -51,12 +51,11 @@ class RelayRunsTest {
 
     static RelayRuntime runtime(String url) {
         return new RelayRuntime(new RelaySettings(url, KEY, Duration.ofSeconds(2), Duration.ofSeconds(30), true,
-                "hermes-agent", "1.2.3"), JSON);
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
     }
 
     @AfterEach
     void stop() {
-        runtime.close();
         remote.close();
     }
 
@@ -353,10 +352,9 @@ class RelayRunsTest {
         assertEquals(1, remote.requests("POST", "/v1/runs").size(), "probed once");
         assertEquals(2, remote.requests("POST", "/v1/chat/completions").size());
 
-        try (var other = runtime(remote.url())) {
-            remote.route("POST", "/v1/runs", FakeRemote.Script.error(405, "Method Not Allowed"));
-            assertEquals("via chat", other.execute(request(), new Ctx()).output());
-        }
+        var other = runtime(remote.url());
+        remote.route("POST", "/v1/runs", FakeRemote.Script.error(405, "Method Not Allowed"));
+        assertEquals("via chat", other.execute(request(), new Ctx()).output());
     }
 
     @Test
@@ -433,10 +431,8 @@ class RelayRunsTest {
         try (var socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        try (var dead = runtime("http://127.0.0.1:" + port)) {
-            var result = dead.execute(request(), new Ctx());
-            assertEquals(RunStatus.FAILED, result.status());
-            assertEquals("proxy_unreachable", result.errorCode());
-        }
+        var result = runtime("http://127.0.0.1:" + port).execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_unreachable", result.errorCode());
     }
 }
