@@ -401,6 +401,48 @@ class RelayRunsTest {
     }
 
     @Test
+    void anEventStreamThatStallsHitsTheReadTimeoutAndStopsTheRemoteRun() throws Exception {
+        runtime = new RelayRuntime(new RelaySettings(remote.url(), KEY, Duration.ofSeconds(2), Duration.ofSeconds(1), true,
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
+        accepts("run_t");
+        remote.route("GET", events("run_t"), stream(delta(1, "half"), raw("@stall")));
+        remote.route("POST", "/v1/runs/run_t/stop", FakeRemote.Script.json(200, "{\"run_id\":\"run_t\",\"status\":\"stopping\"}"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_timeout", result.errorCode());
+        assertEquals("The remote agent server sent nothing for 1 s", result.error());
+        assertEquals("half", result.output());
+        assertEquals(1, remote.requests("GET", events("run_t")).size(), "a silent remote is not resumed");
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_t/stop").size(), "the run the front gave up on is stopped");
+    }
+
+    @Test
+    void anEventLineOverOneMebibyteFailsAsProxyErrorAndStopsTheRemoteRun() throws Exception {
+        accepts("run_l");
+        remote.route("GET", events("run_l"), stream(delta(1, "half"),
+                raw("id: 2", "data: {\"event\":\"message.delta\",\"delta\":\"" + "x".repeat(1 << 20) + "\"}", ""),
+                completed(3, "never read"), CLOSED));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("malformed") && result.error().contains("longer than 1048576 bytes"), result.error());
+        assertEquals("half", result.output());
+        assertEquals(1, remote.requests("GET", events("run_l")).size(), "the same line would come again: not resumed");
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_l/stop").size());
+    }
+
+    @Test
+    void aRedirectedSubmissionIsAnErrorNamingTheStatusAndLocationAndNeverFallsBack() throws Exception {
+        remote.route("POST", "/v1/runs", FakeRemote.Script.redirect(308, "https://moved.example/v1/runs"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("308") && result.error().contains("https://moved.example/v1/runs"), result.error());
+        assertEquals(1, remote.requests("POST", "/v1/runs").size());
+        assertEquals(List.of(), remote.requests("POST", "/v1/chat/completions"));
+    }
+
+    @Test
     void theRemoteRunFailingFailsTheTurnWithItsMessage() throws Exception {
         accepts("run_f");
         remote.route("GET", events("run_f"), stream(delta(1, "part"),

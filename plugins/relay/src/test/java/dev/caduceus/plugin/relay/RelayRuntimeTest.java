@@ -290,6 +290,40 @@ class RelayRuntimeTest {
     }
 
     @Test
+    void aRemoteThatStallsMidStreamHitsTheReadTimeoutKeepingTheTextSoFar() throws Exception {
+        runtime = runtime(Duration.ofSeconds(1), true, KEY);
+        remote.answer(FakeRemote.Script.sse(text("so far"), "", "@stall")); // the connection stays open, silent
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_timeout", result.errorCode());
+        assertEquals("The remote agent server sent nothing for 1 s", result.error());
+        assertEquals("so far", result.output());
+    }
+
+    @Test
+    void anEventLineOverOneMebibyteEndsTheTurnWithAClearError() throws Exception {
+        remote.answer(FakeRemote.Script.sse(text("ok"), "", "data: {\"pad\":\"" + "x".repeat(1 << 20) + "\"}", "",
+                FINISH, "", "data: [DONE]", ""));
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().startsWith("The remote agent server sent a malformed stream: ")
+                && result.error().contains("longer than 1048576 bytes"), result.error());
+        assertEquals("ok", result.output());
+    }
+
+    @Test
+    void aRedirectIsAnErrorNamingTheStatusAndLocationAndIsNotFollowed() throws Exception {
+        remote.answer(FakeRemote.Script.redirect(307, "https://moved.example/v1/chat/completions"));
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("307") && result.error().contains("https://moved.example/v1/chat/completions"),
+                result.error());
+        assertEquals(1, remote.received.size(), "the POST is sent once, never to the new address");
+    }
+
+    @Test
     void cancellationClosesTheRemoteRequestAtOnce() throws Exception {
         remote.answer(FakeRemote.Script.busy());
         var ctx = new Ctx();
