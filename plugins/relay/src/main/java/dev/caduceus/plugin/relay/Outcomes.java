@@ -50,8 +50,17 @@ final class Outcomes {
         return output == null || output.isEmpty() ? List.of() : List.of(Message.assistant(output));
     }
 
-    /** {@code The remote agent server answered <status>: <message>} for a non-2xx answer (its body is consumed). */
+    /**
+     * {@code The remote agent server answered <status>: <message>} for a non-2xx answer (its body is
+     * consumed); a redirect names its {@code Location} instead, as the client's own redirect error does.
+     */
     String answered(int status, OutboundHttp.Response response) {
+        var location = status / 100 == 3 ? response.header("Location").orElse(null) : null;
+        if (location != null) {
+            response.close();
+            return "The remote agent server answered " + status + " with Location: " + clip(location) + ", which the"
+                    + " relay does not follow (point gateway.proxy_url at the new address)";
+        }
         return "The remote agent server answered " + status + ": " + errorMessage(response);
     }
 

@@ -43,6 +43,7 @@ final class RunsRequest {
 
     static OutboundHttp.Request events(RelaySettings settings, String sessionKey, String runId, long afterSeq) {
         var events = OutboundHttp.Request.get(settings.runUri(runId, "events"))
+                .withFollowRedirects(false) // like every relay request: a moved remote is the operator's to fix
                 .withHeader("Accept", "text/event-stream")
                 .withHeader("Accept-Encoding", RelayRequest.IDENTITY);
         if (afterSeq > 0) events = events.withHeader("Last-Event-ID", Long.toString(afterSeq));

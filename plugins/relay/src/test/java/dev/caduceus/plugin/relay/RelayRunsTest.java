@@ -443,6 +443,17 @@ class RelayRunsTest {
     }
 
     @Test
+    void aRedirectedEventStreamIsAnErrorNamingTheStatusAndLocationAndIsNotFollowed() throws Exception {
+        accepts("run_d");
+        remote.route("GET", events("run_d"), FakeRemote.Script.redirect(302, remote.url() + "/elsewhere"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("302") && result.error().contains(remote.url() + "/elsewhere"), result.error());
+        assertEquals(List.of(), remote.requests("GET", "/elsewhere"));
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_d/stop").size(), "the run the front gave up on is stopped");
+    }
+
+    @Test
     void theRemoteRunFailingFailsTheTurnWithItsMessage() throws Exception {
         accepts("run_f");
         remote.route("GET", events("run_f"), stream(delta(1, "part"),
