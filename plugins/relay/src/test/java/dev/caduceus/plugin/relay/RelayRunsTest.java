@@ -30,6 +30,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Turns with an approval channel against a scripted remote runs API: the submission, event mapping,
@@ -307,6 +308,45 @@ class RelayRunsTest {
         assertEquals(1, remote.requests("POST", "/v1/runs/run_p/stop").size());
         assertTrue(answered.await(5, TimeUnit.SECONDS));
         assertEquals(List.of(), remote.requests("POST", "/v1/runs/run_p/approval"), "the stop denies it on the remote");
+    }
+
+    @Test
+    void aStopWhileTheSubmissionIsInFlightWaitsForItsRunIdAndStopsThatRun() throws Exception {
+        remote.route("POST", "/v1/runs", new FakeRemote.Script(202, "application/json",
+                List.of("@sleep 300", "{\"run_id\":\"run_c\",\"status\":\"started\"}"), false, false));
+        remote.route("POST", "/v1/runs/run_c/stop", FakeRemote.Script.json(200, "{\"run_id\":\"run_c\",\"status\":\"stopping\"}"));
+        var ctx = new Ctx();
+        var canceller = Thread.ofVirtual().start(() -> {
+            try {
+                if (remote.awaitRequests(1, "POST", "/v1/runs", 10_000)) ctx.cancel.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var result = runtime.execute(request(), ctx);
+        canceller.join();
+        assertEquals(RunStatus.CANCELLED, result.status());
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_c/stop").size(), "the run the submission started is stopped");
+    }
+
+    @Test
+    @Timeout(60) // a safety net only: without the bound the submission would wait out the 300 s read timeout
+    void aStopWhileTheSubmissionGetsNoAnswerEndsCancelledAfterTheControlTimeout() throws Exception {
+        runtime = new RelayRuntime(new RelaySettings(remote.url(), KEY, Duration.ofSeconds(2), Duration.ofSeconds(300), true,
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
+        remote.route("POST", "/v1/runs", new FakeRemote.Script(202, "application/json", List.of("@stall"), false, false));
+        var ctx = new Ctx();
+        var canceller = Thread.ofVirtual().start(() -> {
+            try {
+                if (remote.awaitRequests(1, "POST", "/v1/runs", 10_000)) ctx.cancel.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var result = runtime.execute(request(), ctx);
+        canceller.join();
+        assertEquals(RunStatus.CANCELLED, result.status());
+        assertEquals(1, remote.received.size(), "no run id: nothing to follow or stop");
     }
 
     @Test
