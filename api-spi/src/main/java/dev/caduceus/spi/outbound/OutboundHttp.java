@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The host's outbound HTTP client, shared by every plugin ({@code PlatformContext.outbound()}): HTTP/1.1
@@ -97,6 +98,16 @@ public interface OutboundHttp {
         /** The body read as server-sent events; use either this or {@link #body()}, not both. */
         Events events();
 
+        /**
+         * As {@link #events()}, and each comment line is handed to {@code comments} (its text after the
+         * colon, one leading space dropped), on the reading thread, during {@link Events#next()}, in
+         * stream order: for upstreams that carry data in comments (Hermes' {@code : hermes.tool.progress
+         * {...}}). An unchecked exception thrown by {@code comments} propagates out of {@code next()}.
+         */
+        default Events events(Consumer<String> comments) {
+            throw new UnsupportedOperationException("this response does not report event-stream comments");
+        }
+
         /** Ends the exchange. Idempotent. */
         @Override
         void close();
@@ -105,7 +116,8 @@ public interface OutboundHttp {
     /** A server-sent-event stream, read on the caller's thread. */
     interface Events {
         /**
-         * The next event, or empty at the end of the body. Comment lines are skipped; an event still
+         * The next event, or empty at the end of the body. Comment lines are skipped (see
+         * {@link Response#events(Consumer)}); an event still
          * open when the body ends is returned. A line longer than the request's
          * {@link Request#maxLineBytes()} fails with {@link Failure.Kind#LINE_TOO_LONG}.
          */

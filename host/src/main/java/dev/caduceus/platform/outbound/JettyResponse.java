@@ -8,7 +8,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -90,6 +92,11 @@ final class JettyResponse implements OutboundHttp.Response {
     }
 
     @Override
+    public OutboundHttp.Events events(Consumer<String> comments) {
+        return new SseEvents(body, maxLineBytes, exchange.target(), Objects.requireNonNull(comments, "comments"));
+    }
+
+    @Override
     public void close() {
         exchange.close();
     }
@@ -105,7 +112,10 @@ final class JettyResponse implements OutboundHttp.Response {
         }
     }
 
-    /** Turns IOExceptions of the body into {@link Failure}s. */
+    /**
+     * Turns what reading the body throws into {@link Failure}s: IOExceptions, and the unchecked ones
+     * Jetty's stream rethrows as they are (a protocol handler's {@code HttpResponseException}).
+     */
     private final class Guarded extends InputStream {
         private final InputStream in;
 
@@ -117,7 +127,7 @@ final class JettyResponse implements OutboundHttp.Response {
         public int read() throws IOException {
             try {
                 return in.read();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
         }
@@ -126,7 +136,7 @@ final class JettyResponse implements OutboundHttp.Response {
         public int read(byte[] b, int off, int len) throws IOException {
             try {
                 return in.read(b, off, len);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
         }

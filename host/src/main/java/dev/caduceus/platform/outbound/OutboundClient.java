@@ -11,6 +11,7 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.client.transport.HttpDestination;
 import org.eclipse.jetty.client.AbstractConnectionPool;
+import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -114,6 +115,10 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start an outbound HTTP client", e);
         }
+        // (after start, which installs the handlers) a 401 is the caller's to read: no credentials are
+        // registered to answer a challenge with, and Jetty's handler fails a 401 that has no
+        // WWW-Authenticate header (API servers send none)
+        client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
         return client;
     }
 

@@ -8,11 +8,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The one server-sent-event reader: parses the WHATWG event-stream format from a byte stream as it
  * arrives (lines end in LF, CRLF or CR; {@code data:} lines join with LF; {@code event:}, {@code id:};
- * comments and {@code retry:} skipped; one leading space after the colon dropped). A line longer than
+ * comments handed to an optional consumer, else skipped; {@code retry:} skipped; one leading space
+ * after the colon dropped). A line longer than
  * the cap fails the read with {@link Failure.Kind#LINE_TOO_LONG} instead of growing without bound.
  * An event still open at the end of the body is returned (upstreams that omit the last blank line).
  * Not thread-safe: one reader thread.
@@ -21,6 +23,7 @@ final class SseEvents implements OutboundHttp.Events {
     private final InputStream in;
     private final int maxLine;
     private final String target;
+    private final Consumer<String> comments;
     private final byte[] buffer = new byte[8192];
     private int position;
     private int limit;
@@ -30,9 +33,15 @@ final class SseEvents implements OutboundHttp.Events {
     private int lineLength;
 
     SseEvents(InputStream in, int maxLine, String target) {
+        this(in, maxLine, target, comment -> { });
+    }
+
+    /** @param comments receives each comment line's text, during {@link #next()}, in stream order */
+    SseEvents(InputStream in, int maxLine, String target, Consumer<String> comments) {
         this.in = in;
         this.maxLine = maxLine;
         this.target = target;
+        this.comments = comments;
     }
 
     @Override
@@ -50,7 +59,10 @@ final class SseEvents implements OutboundHttp.Events {
                 event = null;
                 continue;
             }
-            if (text.charAt(0) == ':') continue;
+            if (text.charAt(0) == ':') {
+                comments.accept(text.substring(text.length() > 1 && text.charAt(1) == ' ' ? 2 : 1));
+                continue;
+            }
             int colon = text.indexOf(':');
             String field = colon < 0 ? text : text.substring(0, colon);
             String value = colon < 0 ? "" : text.substring(colon + (colon + 1 < text.length() && text.charAt(colon + 1) == ' ' ? 2 : 1));

@@ -9,10 +9,10 @@ import java.util.List;
 /**
  * Contributes the {@code relay} {@link AgentRuntime}. The host selects it when
  * {@code gateway.proxy_url} ({@code GATEWAY_PROXY_URL}) is set or {@code agent.runtime: relay};
- * otherwise it is contributed and never called.
+ * otherwise it is contributed and never called. It holds no resources of its own: HTTP is the
+ * host's client ({@code ctx.outbound()}), which the host stops.
  */
 public final class RelayPlugin implements PlatformPlugin {
-    private volatile RelayRuntime runtime;
 
     /** What {@link RelaySettings} reads besides the host's {@code gateway.*} keys. */
     @Override
@@ -22,14 +22,6 @@ public final class RelayPlugin implements PlatformPlugin {
 
     @Override
     public List<AgentRuntime> agentRuntimes(PlatformContext ctx) {
-        var created = new RelayRuntime(RelaySettings.from(ctx), ctx.json());
-        runtime = created;
-        return List.of(created);
-    }
-
-    @Override
-    public void stop() {
-        var created = runtime;
-        if (created != null) created.close();
+        return List.of(new RelayRuntime(RelaySettings.from(ctx), ctx.json(), ctx.outbound()));
     }
 }

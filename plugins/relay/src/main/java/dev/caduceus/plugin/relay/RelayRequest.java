@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRequest;
-import java.net.http.HttpRequest;
+import dev.caduceus.spi.outbound.OutboundHttp;
 
 /**
  * The remote request of one turn: the streaming chat-completions body with
@@ -14,19 +14,26 @@ import java.net.http.HttpRequest;
  * the sent history with its own stored copy.
  */
 final class RelayRequest {
+    /**
+     * The {@code Accept-Encoding} of the streamed answers (as before the host's client): frames are
+     * small and relayed one by one as they arrive, so compression gains little and may make a remote
+     * buffer them.
+     */
+    static final String IDENTITY = "identity";
+
     private RelayRequest() {}
 
-    static HttpRequest build(RelaySettings settings, ObjectMapper json, RunRequest request) throws Exception {
-        var builder = HttpRequest.newBuilder(settings.chatUri())
-                .header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream")
-                .header("User-Agent", "caduceus-relay/" + settings.version())
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(settings, json, request))));
-        if (settings.key() != null) builder.header("Authorization", "Bearer " + settings.key());
-        if (settings.toolProgress()) builder.header("X-Hermes-Tool-Progress", "true");
+    static OutboundHttp.Request build(RelaySettings settings, ObjectMapper json, RunRequest request) throws Exception {
+        var remote = OutboundHttp.Request.post(settings.chatUri(), "application/json",
+                        json.writeValueAsBytes(body(settings, json, request)))
+                .withHeader("Accept", "text/event-stream")
+                .withHeader("Accept-Encoding", IDENTITY)
+                .withHeader("User-Agent", "caduceus-relay/" + settings.version());
+        if (settings.key() != null) remote = remote.withHeader("Authorization", "Bearer " + settings.key());
+        if (settings.toolProgress()) remote = remote.withHeader("X-Hermes-Tool-Progress", "true");
         if (request.sessionKey() != null && !request.sessionKey().isBlank())
-            builder.header("X-Hermes-Session-Key", request.sessionKey());
-        return builder.build();
+            remote = remote.withHeader("X-Hermes-Session-Key", request.sessionKey());
+        return settings.toRemote(remote);
     }
 
     static ObjectNode body(RelaySettings settings, ObjectMapper json, RunRequest request) {

@@ -7,17 +7,10 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.ConnectException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Event;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -26,32 +19,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * remote's approval requests reach the front's run and a stop reaches the remote's run; a remote
  * that has no runs API ({@code POST /v1/runs} answers 404 or 405) is remembered, once per runtime,
  * and those turns then go the chat way too. Every other turn is one streaming chat completion whose
- * frames become run events ({@link RemoteTurn}). Failures become failed runs with
+ * events become run events ({@link RemoteTurn}). Failures become failed runs with
  * {@code proxy_unreachable}, {@code proxy_auth_failed}, {@code proxy_error} or {@code proxy_timeout},
  * with messages that never contain the proxy key. A stop, client disconnect or shutdown (the run's
- * cancellation) closes the remote request at once.
+ * cancellation) cancels the remote exchange at once. HTTP is the host's client ({@code ctx.outbound()}),
+ * whose idle timeout is {@code gateway.proxy_read_timeout_seconds}.
  *
  * <p>Threading: shared by all run threads; {@link #execute} keeps its state on the calling thread.
  */
-final class RelayRuntime implements AgentRuntime, AutoCloseable {
+final class RelayRuntime implements AgentRuntime {
     private static final System.Logger LOG = System.getLogger(RelayRuntime.class.getName());
 
     private final RelaySettings settings;
     private final ObjectMapper json;
+    private final OutboundHttp http;
     private final Outcomes outcomes;
     private final AtomicBoolean runsApi = new AtomicBoolean(true);
-    private HttpClient http; // built on first call: building one initialises the JDK's default TLS context (loads and parses the CA certificates, ~0.15 s of a cold start); guarded by this
-    private final ScheduledExecutorService timer;
 
-    RelayRuntime(RelaySettings settings, ObjectMapper json) {
+    RelayRuntime(RelaySettings settings, ObjectMapper json, OutboundHttp http) {
         this.settings = settings;
         this.json = json;
-        this.outcomes = new Outcomes(settings.key(), json);
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            var t = new Thread(r, "relay-deadlines");
-            t.setDaemon(true);
-            return t;
-        });
+        this.http = http;
+        this.outcomes = new Outcomes(settings, json);
     }
 
     @Override
@@ -69,7 +58,7 @@ final class RelayRuntime implements AgentRuntime, AutoCloseable {
             return outcomes.failed("proxy_unreachable", "gateway.proxy_url is not set", null, Usage.ZERO);
         if (context.approvalChannel() && runsApi.get()) {
             try {
-                return new RunsTurn(settings, json, http(), timer, outcomes, request, context).execute();
+                return new RunsTurn(settings, json, http, outcomes, request, context).execute();
             } catch (RunsTurn.NoRunsApi e) {
                 if (runsApi.compareAndSet(true, false))
                     LOG.log(System.Logger.Level.INFO, "The remote agent server " + settings.origin()
@@ -83,48 +72,45 @@ final class RelayRuntime implements AgentRuntime, AutoCloseable {
     /** One streaming chat completion: request, headers, events back, failures, cancellation. */
     private RunResult chat(RunRequest request, RunContext context) throws Exception {
         var turn = new RemoteTurn(json, context);
-        try (var call = RemoteCall.send(http(), RelayRequest.build(settings, json, request), context.cancellation(),
-                timer, settings.readTimeout())) {
-            HttpResponse<InputStream> response;
+        var exchange = http.prepare(RelayRequest.build(settings, json, request));
+        try (exchange; var hook = context.cancellation().onCancel(exchange::cancel)) {
+            OutboundHttp.Response response;
             try {
-                response = call.response();
-            } catch (IOException e) {
-                if (call.cancelled()) return cancelled(turn);
-                if (call.timedOut())
-                    return outcomes.failed("proxy_timeout", "The remote agent server sent nothing for "
-                            + settings.readTimeout().toSeconds() + " s", null, Usage.ZERO);
-                if (e instanceof HttpConnectTimeoutException || e instanceof ConnectException
-                        || e.getCause() instanceof ConnectException)
-                    return outcomes.failed("proxy_unreachable", "The remote agent server " + settings.origin()
-                            + " is unreachable (" + e.getClass().getSimpleName() + ")", null, Usage.ZERO);
-                return outcomes.failed("proxy_unreachable", "The remote agent server " + settings.origin()
-                        + " is unreachable: " + Outcomes.clip(e.getMessage()), null, Usage.ZERO);
+                response = exchange.send();
+            } catch (Failure e) {
+                if (exchange.cancelled()) return cancelled(turn);
+                return outcomes.unanswered(e, null, Usage.ZERO);
             }
-            int status = response.statusCode();
+            int status = response.status();
             if (status / 100 != 2) {
-                return outcomes.failed(Outcomes.codeFor(status), outcomes.answered(status, response.body()), null, Usage.ZERO);
+                return outcomes.failed(Outcomes.codeFor(status), outcomes.answered(status, response), null, Usage.ZERO);
             }
-            try (var reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                for (String line; (line = reader.readLine()) != null; ) {
-                    call.touched();
-                    if (turn.line(line)) break;
+            try {
+                var events = response.events(turn::comment);
+                for (Optional<Event> event; (event = events.next()).isPresent(); ) {
+                    if (turn.event(event.get())) break;
                 }
-            } catch (IOException e) {
-                if (call.cancelled()) return cancelled(turn);
-                if (call.timedOut())
-                    return outcomes.failed("proxy_timeout", "The remote agent server sent nothing for "
-                            + settings.readTimeout().toSeconds() + " s", turn.output(), turn.usage());
-                if (!turn.finished())
-                    return outcomes.failed("proxy_error", "The remote stream broke: " + e.getClass().getSimpleName(),
-                            turn.output(), turn.usage());
+            } catch (Failure e) {
+                if (exchange.cancelled()) return cancelled(turn);
+                switch (e.kind()) {
+                    case TIMEOUT -> {
+                        return outcomes.silent(turn.output(), turn.usage());
+                    }
+                    case LINE_TOO_LONG -> {
+                        return outcomes.failed("proxy_error", "The remote agent server sent a malformed stream: "
+                                + Outcomes.clip(e.getMessage()), turn.output(), turn.usage());
+                    }
+                    default -> {
+                        if (!turn.finished())
+                            return outcomes.failed("proxy_error", "The remote stream broke: " + Outcomes.clip(e.getMessage()),
+                                    turn.output(), turn.usage());
+                    }
+                }
             } catch (RemoteTurn.Malformed e) {
                 return outcomes.failed("proxy_error", "The remote agent server sent a malformed stream: " + Outcomes.clip(e.getMessage()),
                         turn.output(), turn.usage());
             }
-            if (call.cancelled()) return cancelled(turn);
-            if (call.timedOut() && !turn.finished())
-                return outcomes.failed("proxy_timeout", "The remote agent server sent nothing for "
-                        + settings.readTimeout().toSeconds() + " s", turn.output(), turn.usage());
+            if (exchange.cancelled()) return cancelled(turn);
             return result(turn);
         }
     }
@@ -146,20 +132,5 @@ final class RelayRuntime implements AgentRuntime, AutoCloseable {
 
     private static RunResult cancelled(RemoteTurn turn) {
         return Outcomes.cancelled(turn.output(), turn.usage());
-    }
-
-    private synchronized HttpClient http() {
-        if (http == null)
-            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(settings.connectTimeout()).build();
-        return http;
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
-        synchronized (this) {
-            if (http != null) http.shutdownNow();
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.caduceus.plugin.relay;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.config.PluginConfig.Setting;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,9 @@ import java.time.Duration;
  *
  * @param target        {@code gateway.proxy_url} without trailing slashes, or null when unset
  * @param key           {@code gateway.proxy_key}, or null (then no {@code Authorization} header)
- * @param connectTimeout connect and response-header deadline (10 s): exceeded → {@code proxy_unreachable}
- * @param readTimeout   longest silence of the remote ({@code gateway.proxy_read_timeout_seconds}) →
- *                      {@code proxy_timeout}
+ * @param connectTimeout connect deadline, TLS handshake included (10 s): exceeded → {@code proxy_unreachable}
+ * @param readTimeout   longest silence of the remote, the wait for the answer's headers included
+ *                      ({@code gateway.proxy_read_timeout_seconds}) → {@code proxy_timeout}
  * @param toolProgress  send {@code X-Hermes-Tool-Progress: true} ({@code plugins.relay.tool_progress})
  * @param modelName     the front's advertised model name, sent as {@code model}
  * @param version       the Caduceus version, for the {@code User-Agent}
@@ -45,6 +46,19 @@ record RelaySettings(String target, String key, Duration connectTimeout, Duratio
         var read = Duration.ofSeconds(gateway.integer("proxy_read_timeout_seconds", 1800));
         return new RelaySettings(url, key, CONNECT_TIMEOUT, read, ctx.config().bool(TOOL_PROGRESS.key().substring(OWN.length()), DEFAULT_TOOL_PROGRESS),
                 ctx.global().modelName(), ctx.global().version());
+    }
+
+    /**
+     * {@code request} as the relay sends it: the connect timeout, {@link #readTimeout} as the idle
+     * timeout, no total (a turn may stream for hours), any address (the operator named the remote).
+     */
+    OutboundHttp.Request toRemote(OutboundHttp.Request request) {
+        return request.withTimeouts(connectTimeout, readTimeout, null).withEgress(OutboundHttp.Egress.any());
+    }
+
+    /** {@code request} bounded by {@code total} (idle and total), for the small control requests. */
+    OutboundHttp.Request toRemote(OutboundHttp.Request request, Duration total) {
+        return request.withTimeouts(connectTimeout, total, total).withEgress(OutboundHttp.Egress.any());
     }
 
     /** {@code {proxy_url}/v1/chat/completions}. */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.message.Usage;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -13,8 +14,8 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The parsing state of one turn run on the remote's runs API: the lines of its event stream
- * (possibly over several connections) in, the front's run events out.
+ * The parsing state of one turn run on the remote's runs API: the events of its event stream
+ * (possibly over several connections, as the host's SSE reader delivers them) in, the front's run events out.
  * {@code message.delta} → text delta, {@code reasoning.available} → reasoning delta,
  * {@code tool.started}/{@code tool.completed} → tool started/finished (the remote's
  * {@code tool_call_id}, tool, preview and duration), {@code approval.request} → handed to the
@@ -32,8 +33,6 @@ final class RemoteRun {
     private final BiConsumer<String, ApprovalRequest> approvals;
     private final StringBuilder output = new StringBuilder();
     private final Map<String, ArrayDeque<String>> unnamedTools = new HashMap<>();
-    private Long frameId;
-    private String data;
     private long lastSeq;
     private Outcome outcome;
     private String finalOutput;
@@ -50,27 +49,18 @@ final class RemoteRun {
         this.approvals = approvals;
     }
 
-    /** Feeds one line; returns true once a terminal event was read. */
-    boolean line(String line) throws RemoteTurn.Malformed {
-        if (line.isEmpty()) {
-            var frame = data;
-            var id = frameId;
-            data = null;
-            frameId = null;
-            if (frame != null) dispatch(id, frame);
-            return outcome != null;
-        }
-        if (line.startsWith(":")) return false;
-        if (line.startsWith("id:")) {
+    /** Feeds one event; returns true once a terminal event was read. */
+    boolean event(OutboundHttp.Event event) throws RemoteTurn.Malformed {
+        Long id = null;
+        if (event.id().isPresent()) {
             try {
-                frameId = Long.parseLong(line.substring(3).strip());
+                id = Long.parseLong(event.id().get().strip());
             } catch (NumberFormatException e) {
                 throw new RemoteTurn.Malformed("an event id is not a number");
             }
-            return false;
         }
-        if (line.startsWith("data:")) data = data == null ? line.substring(5).strip() : data + "\n" + line.substring(5).strip();
-        return false; // event:, retry: and unknown fields are ignored (SSE rules)
+        dispatch(id, event.data());
+        return outcome != null;
     }
 
     private void dispatch(Long id, String frame) throws RemoteTurn.Malformed {

@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.message.Usage;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The parsing state of one relayed turn: SSE lines in, run events out.
- * {@code delta.content} → text delta, {@code delta.reasoning_content} → reasoning delta,
+ * The parsing state of one relayed turn: the remote's server-sent events and comment lines (as the
+ * host's SSE reader delivers them) in, run events out. {@code delta.content} → text delta, {@code delta.reasoning_content} → reasoning delta,
  * {@code hermes.tool.progress} (named event or comment line) → tool started/completed, usage →
  * usage reported (once), {@code finish_reason} → how the turn ended, {@code [DONE]} → end.
  * Confined to the run's thread.
@@ -19,8 +20,11 @@ import java.util.Map;
 final class RemoteTurn {
     static final String PROGRESS = "hermes.tool.progress";
 
-    /** The remote sent something that is not a chat-completions stream. */
-    static final class Malformed extends Exception {
+    /**
+     * The remote sent something that is not a chat-completions stream. Unchecked, so that it can leave
+     * the SSE reader's comment callback; the relay's read loops catch it.
+     */
+    static final class Malformed extends RuntimeException {
         Malformed(String message) {
             super(message, null, false, false);
         }
@@ -30,7 +34,6 @@ final class RemoteTurn {
     private final RunContext context;
     private final StringBuilder output = new StringBuilder();
     private final Map<String, Long> toolStarts = new HashMap<>();
-    private String event;
     private String finishReason;
     private String error;
     private Usage usage = Usage.ZERO;
@@ -41,30 +44,27 @@ final class RemoteTurn {
         this.context = context;
     }
 
-    /** Feeds one line; returns true at {@code [DONE]}. */
-    boolean line(String line) throws Malformed {
-        if (line.isEmpty()) {
-            event = null;
-            return false;
+    /**
+     * Feeds one event; returns true at {@code [DONE]}. Each {@code data:} line is a frame of its own, as
+     * the relay always read them (a remote may put several chunks in one event).
+     */
+    boolean event(OutboundHttp.Event event) throws Malformed {
+        for (var line : event.data().split("\n", -1)) {
+            var data = line.strip();
+            if (PROGRESS.equals(event.event())) {
+                progress(parse(data));
+                continue;
+            }
+            if (data.equals("[DONE]")) return true;
+            chunk(parse(data));
         }
-        if (line.startsWith(":")) {
-            var comment = line.substring(1).strip();
-            if (comment.startsWith(PROGRESS + " ")) progress(parse(comment.substring(PROGRESS.length() + 1)));
-            return false;
-        }
-        if (line.startsWith("event:")) {
-            event = line.substring(6).strip();
-            return false;
-        }
-        if (!line.startsWith("data:")) return false; // id:, retry: and unknown fields are ignored (SSE rules)
-        var data = line.substring(5).strip();
-        if (PROGRESS.equals(event)) {
-            progress(parse(data));
-            return false;
-        }
-        if (data.equals("[DONE]")) return true;
-        chunk(parse(data));
         return false;
+    }
+
+    /** Feeds one comment line's text: {@code hermes.tool.progress {...}} is tool progress, the rest is ignored. */
+    void comment(String text) throws Malformed {
+        var comment = text.strip();
+        if (comment.startsWith(PROGRESS + " ")) progress(parse(comment.substring(PROGRESS.length() + 1)));
     }
 
     private JsonNode parse(String data) throws Malformed {

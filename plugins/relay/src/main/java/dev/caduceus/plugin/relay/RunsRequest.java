@@ -6,7 +6,7 @@ import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
-import java.net.http.HttpRequest;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,29 +35,29 @@ final class RunsRequest {
 
     private RunsRequest() {}
 
-    static HttpRequest submit(RelaySettings settings, ObjectMapper json, RunRequest request) throws Exception {
-        return headers(HttpRequest.newBuilder(settings.runsUri()), settings, request.sessionKey())
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body(json, request))))
-                .build();
+    static OutboundHttp.Request submit(RelaySettings settings, ObjectMapper json, RunRequest request) throws Exception {
+        var submit = OutboundHttp.Request.post(settings.runsUri(), "application/json",
+                json.writeValueAsBytes(body(json, request))).withHeader("Accept", "application/json");
+        return settings.toRemote(headers(submit, settings, request.sessionKey()));
     }
 
-    static HttpRequest events(RelaySettings settings, String sessionKey, String runId, long afterSeq) {
-        var builder = headers(HttpRequest.newBuilder(settings.runUri(runId, "events")), settings, sessionKey)
-                .header("Accept", "text/event-stream").GET();
-        if (afterSeq > 0) builder.header("Last-Event-ID", Long.toString(afterSeq));
-        return builder.build();
+    static OutboundHttp.Request events(RelaySettings settings, String sessionKey, String runId, long afterSeq) {
+        var events = OutboundHttp.Request.get(settings.runUri(runId, "events"))
+                .withFollowRedirects(false) // like every relay request: a moved remote is the operator's to fix
+                .withHeader("Accept", "text/event-stream")
+                .withHeader("Accept-Encoding", RelayRequest.IDENTITY);
+        if (afterSeq > 0) events = events.withHeader("Last-Event-ID", Long.toString(afterSeq));
+        return settings.toRemote(headers(events, settings, sessionKey));
     }
 
-    static HttpRequest approval(RelaySettings settings, ObjectMapper json, String sessionKey, String runId,
-                                String requestId, ApprovalChoice choice) throws Exception {
+    static OutboundHttp.Request approval(RelaySettings settings, ObjectMapper json, String sessionKey, String runId,
+                                         String requestId, ApprovalChoice choice) throws Exception {
         var body = json.createObjectNode().put("choice", wireChoice(choice));
         if (requestId != null) body.put("request_id", requestId);
         return control(settings, sessionKey, runId, "approval", json.writeValueAsBytes(body));
     }
 
-    static HttpRequest stop(RelaySettings settings, String sessionKey, String runId) {
+    static OutboundHttp.Request stop(RelaySettings settings, String sessionKey, String runId) {
         return control(settings, sessionKey, runId, "stop", "{}".getBytes(StandardCharsets.UTF_8));
     }
 
@@ -96,19 +96,17 @@ final class RunsRequest {
                 || m.content().stream().anyMatch(p -> !(p instanceof ContentPart.Text)));
     }
 
-    private static HttpRequest control(RelaySettings settings, String sessionKey, String runId, String action, byte[] body) {
-        return headers(HttpRequest.newBuilder(settings.runUri(runId, action)), settings, sessionKey)
-                .timeout(CONTROL_TIMEOUT)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+    private static OutboundHttp.Request control(RelaySettings settings, String sessionKey, String runId, String action,
+                                                byte[] body) {
+        var control = OutboundHttp.Request.post(settings.runUri(runId, action), "application/json", body)
+                .withHeader("Accept", "application/json");
+        return settings.toRemote(headers(control, settings, sessionKey), CONTROL_TIMEOUT);
     }
 
-    private static HttpRequest.Builder headers(HttpRequest.Builder builder, RelaySettings settings, String sessionKey) {
-        builder.header("User-Agent", "caduceus-relay/" + settings.version());
-        if (settings.key() != null) builder.header("Authorization", "Bearer " + settings.key());
-        if (sessionKey != null && !sessionKey.isBlank()) builder.header("X-Hermes-Session-Key", sessionKey);
-        return builder;
+    private static OutboundHttp.Request headers(OutboundHttp.Request request, RelaySettings settings, String sessionKey) {
+        var with = request.withHeader("User-Agent", "caduceus-relay/" + settings.version());
+        if (settings.key() != null) with = with.withHeader("Authorization", "Bearer " + settings.key());
+        if (sessionKey != null && !sessionKey.isBlank()) with = with.withHeader("X-Hermes-Session-Key", sessionKey);
+        return with;
     }
 }

@@ -6,19 +6,13 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
-import java.io.BufferedReader;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Event;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.ConnectException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,16 +31,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>A cancellation while the submission is in flight does not abort it: the remote may already
  * have started the run, and only its id lets the front stop it. The turn waits for the answer
- * (at most {@link RunsRequest#CONTROL_TIMEOUT}) and stops the run it names.
+ * (at most {@link RunsRequest#CONTROL_TIMEOUT}, then the submission is cancelled) and stops the run
+ * it names.
  *
- * <p>Threading: {@link #execute} runs on the run's thread, once; the cancellation callback and
- * the approval threads touch only the volatile and atomic fields.
+ * <p>Threading: {@link #execute} runs on the run's thread, once; the cancellation callback, the
+ * approval threads and the stop's thread touch only the volatile and atomic fields.
  */
 final class RunsTurn {
     private static final System.Logger LOG = System.getLogger(RunsTurn.class.getName());
     static final int MAX_RESUMES = 5;
     private static final long FIRST_BACKOFF_MILLIS = 100;
     private static final long MAX_BACKOFF_MILLIS = 2_000;
+    /** Read so far of a control answer (read to its end, so its connection is kept for the next request). */
+    private static final int CONTROL_BODY = 64 * 1024;
 
     /** The remote has no runs API ({@code POST /v1/runs} answered {@code status}): use chat completions. */
     static final class NoRunsApi extends Exception {
@@ -60,8 +57,7 @@ final class RunsTurn {
 
     private final RelaySettings settings;
     private final ObjectMapper json;
-    private final HttpClient http;
-    private final ScheduledExecutorService timer;
+    private final OutboundHttp http;
     private final Outcomes outcomes;
     private final RunRequest request;
     private final RunContext context;
@@ -69,15 +65,15 @@ final class RunsTurn {
     private final CompletableFuture<Void> cancelled = new CompletableFuture<>();
     private final CompletableFuture<Void> stopTaken = new CompletableFuture<>();
     private final AtomicBoolean stopSent = new AtomicBoolean();
+    private volatile OutboundHttp.Exchange submitting;
     private volatile String remoteId;
     private volatile boolean over;
 
-    RunsTurn(RelaySettings settings, ObjectMapper json, HttpClient http, ScheduledExecutorService timer,
-             Outcomes outcomes, RunRequest request, RunContext context) {
+    RunsTurn(RelaySettings settings, ObjectMapper json, OutboundHttp http, Outcomes outcomes, RunRequest request,
+             RunContext context) {
         this.settings = settings;
         this.json = json;
         this.http = http;
-        this.timer = timer;
         this.outcomes = outcomes;
         this.request = request;
         this.context = context;
@@ -99,47 +95,41 @@ final class RunsTurn {
 
     /** Posts the run; null when the remote accepted it ({@link #remoteId} set), else how the turn ended. */
     private RunResult submit() throws Exception {
-        var pending = http.sendAsync(RunsRequest.submit(settings, json, request), HttpResponse.BodyHandlers.ofInputStream());
-        HttpResponse<InputStream> response;
-        try {
-            CompletableFuture.anyOf(pending, cancelled).get(settings.readTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            if (!pending.isDone()) { // cancelled first: let the answer arrive, so the run it starts can be stopped
-                response = pending.get(RunsRequest.CONTROL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } else {
-                response = pending.get();
+        var exchange = http.prepare(RunsRequest.submit(settings, json, request));
+        submitting = exchange;
+        if (cancelled.isDone()) bound(exchange); // cancelled before the field was set: the callback could not bound it
+        try (exchange) {
+            OutboundHttp.Response response;
+            try {
+                response = exchange.send();
+            } catch (Failure e) {
+                if (cancelled.isDone() || exchange.cancelled()) return cancelledResult();
+                return outcomes.unanswered(e, null, run.usage());
             }
-        } catch (TimeoutException e) {
-            pending.cancel(true);
-            if (cancelled.isDone()) return cancelledResult();
-            return outcomes.failed("proxy_timeout", "The remote agent server sent nothing for "
-                    + settings.readTimeout().toSeconds() + " s", null, run.usage());
-        } catch (ExecutionException e) {
-            if (cancelled.isDone()) return cancelledResult();
-            return unreachable(e.getCause());
-        } catch (InterruptedException e) {
-            pending.cancel(true);
-            throw e;
+            int status = response.status();
+            if (status == 404 || status == 405) {
+                response.close();
+                if (cancelled.isDone()) return cancelledResult();
+                throw new NoRunsApi(status);
+            }
+            if (status / 100 != 2) {
+                var message = outcomes.answered(status, response);
+                if (cancelled.isDone()) return cancelledResult();
+                return outcomes.failed(Outcomes.codeFor(status), message, null, run.usage());
+            }
+            String id;
+            try {
+                id = json.readTree(response.text(64 * 1024)).path("run_id").asText("");
+            } catch (IOException e) {
+                if (cancelled.isDone()) return cancelledResult();
+                id = "";
+            }
+            if (id.isBlank())
+                return outcomes.failed("proxy_error", "The remote agent server accepted the run without a run_id", null, run.usage());
+            remoteId = id;
+        } finally {
+            submitting = null;
         }
-        int status = response.statusCode();
-        if (status == 404 || status == 405) {
-            response.body().close();
-            if (cancelled.isDone()) return cancelledResult();
-            throw new NoRunsApi(status);
-        }
-        if (status / 100 != 2) {
-            var message = outcomes.answered(status, response.body());
-            if (cancelled.isDone()) return cancelledResult();
-            return outcomes.failed(Outcomes.codeFor(status), message, null, run.usage());
-        }
-        String id;
-        try (var body = response.body()) {
-            id = json.readTree(body.readNBytes(64 * 1024)).path("run_id").asText("");
-        } catch (IOException e) {
-            id = "";
-        }
-        if (id.isBlank())
-            return outcomes.failed("proxy_error", "The remote agent server accepted the run without a run_id", null, run.usage());
-        remoteId = id;
         if (cancelled.isDone()) {
             sendStop();
             return cancelledResult();
@@ -147,44 +137,57 @@ final class RunsTurn {
         return null;
     }
 
+    /** A cancelled turn waits for the submission's answer {@link RunsRequest#CONTROL_TIMEOUT} at most. */
+    private void bound(OutboundHttp.Exchange submission) {
+        CompletableFuture.delayedExecutor(RunsRequest.CONTROL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+            if (submitting == submission) submission.cancel();
+        });
+    }
+
     /** Reads the remote run's events until its terminal event, resuming after broken connections. */
     private RunResult tail() throws Exception {
         int attempts = 0;
         long backoff = FIRST_BACKOFF_MILLIS;
-        Throwable lastProblem = null;
+        IOException lastProblem = null;
         while (true) {
             long before = run.lastSeq();
-            try (var call = RemoteCall.send(http, RunsRequest.events(settings, request.sessionKey(), remoteId, before),
-                    context.cancellation(), timer, settings.readTimeout())) {
+            var exchange = http.prepare(RunsRequest.events(settings, request.sessionKey(), remoteId, before));
+            try (exchange; var hook = context.cancellation().onCancel(exchange::cancel)) {
                 try {
-                    var response = call.response();
-                    int status = response.statusCode();
+                    var response = exchange.send();
+                    int status = response.status();
                     if (status / 100 != 2) {
-                        var message = outcomes.answered(status, response.body());
-                        if (call.cancelled()) return cancelledResult();
+                        var message = outcomes.answered(status, response);
+                        if (exchange.cancelled()) return cancelledResult();
                         if (status / 100 != 5 && status != 429)
                             return outcomes.failed(Outcomes.codeFor(status), message, run.output(), run.usage());
                         lastProblem = new IOException(message);
                     } else {
-                        try (var reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                            for (String line; (line = reader.readLine()) != null; ) {
-                                call.touched();
-                                if (run.line(line)) return result();
-                            }
+                        var events = response.events();
+                        for (Optional<Event> event; (event = events.next()).isPresent(); ) {
+                            if (run.event(event.get())) return result();
                         }
                         lastProblem = null;
                     }
-                } catch (IOException e) {
-                    if (call.cancelled() || cancelled.isDone()) return cancelledResult();
-                    if (call.timedOut())
-                        return outcomes.failed("proxy_timeout", "The remote agent server sent nothing for "
-                                + settings.readTimeout().toSeconds() + " s", run.output(), run.usage());
+                } catch (Failure e) {
+                    if (exchange.cancelled() || cancelled.isDone()) return cancelledResult();
+                    switch (e.kind()) {
+                        case TIMEOUT -> {
+                            if (e.requestSent()) return outcomes.silent(run.output(), run.usage());
+                        }
+                        case LINE_TOO_LONG -> {
+                            return malformed(e.getMessage());
+                        }
+                        case REDIRECT -> {
+                            return outcomes.unanswered(e, run.output(), run.usage());
+                        }
+                        default -> { }
+                    }
                     lastProblem = e;
                 } catch (RemoteTurn.Malformed e) {
-                    return outcomes.failed("proxy_error", "The remote agent server sent a malformed event stream: "
-                            + Outcomes.clip(e.getMessage()), run.output(), run.usage());
+                    return malformed(e.getMessage());
                 }
-                if (call.cancelled()) return cancelledResult();
+                if (exchange.cancelled()) return cancelledResult();
             }
             if (cancelled.isDone()) return cancelledResult();
             if (run.lastSeq() > before) {
@@ -201,12 +204,18 @@ final class RunsTurn {
         }
     }
 
-    private RunResult broken(Throwable problem) {
-        if (problem != null && isConnectFailure(problem))
-            return unreachable(problem);
+    private RunResult malformed(String why) {
+        return outcomes.failed("proxy_error", "The remote agent server sent a malformed event stream: "
+                + Outcomes.clip(why), run.output(), run.usage());
+    }
+
+    /** Resuming was given up: {@code problem} is the last attempt's failure, or null when the stream just ended. */
+    private RunResult broken(IOException problem) {
+        if (problem instanceof Failure f && Outcomes.connectFailure(f))
+            return outcomes.unreachable(f, run.output(), run.usage());
         var why = problem == null ? "it ended before the run finished"
-                : problem instanceof IOException && problem.getMessage() != null && problem.getMessage().startsWith("The remote")
-                ? problem.getMessage() : "it broke (" + problem.getClass().getSimpleName() + ")";
+                : problem instanceof Failure f ? "it broke (" + Outcomes.clip(f.getMessage()) + ")"
+                : problem.getMessage(); // The remote agent server answered <status>: …
         return outcomes.failed("proxy_error", "The remote event stream of run " + remoteId + " could not be resumed: "
                 + why, run.output(), run.usage());
     }
@@ -236,41 +245,35 @@ final class RunsTurn {
         }
     }
 
-    private RunResult unreachable(Throwable e) {
-        if (e instanceof HttpConnectTimeoutException || isConnectFailure(e))
-            return outcomes.failed("proxy_unreachable", "The remote agent server " + settings.origin()
-                    + " is unreachable (" + e.getClass().getSimpleName() + ")", run.output(), run.usage());
-        return outcomes.failed("proxy_unreachable", "The remote agent server " + settings.origin()
-                + " is unreachable: " + Outcomes.clip(e.getMessage()), run.output(), run.usage());
-    }
-
-    private static boolean isConnectFailure(Throwable e) {
-        return e instanceof ConnectException || e.getCause() instanceof ConnectException
-                || e instanceof HttpConnectTimeoutException;
-    }
-
     /** Cancellation callback (must not block): the stop goes out at once when the remote id is known. */
     private void onCancel() {
         cancelled.complete(null);
-        if (remoteId != null) sendStop();
+        if (remoteId != null) {
+            sendStop();
+            return;
+        }
+        var pending = submitting;
+        if (pending != null) bound(pending);
     }
 
+    /** Posts {@code /stop} once, on a thread of its own; {@link #stopTaken} completes when it is answered or failed. */
     private void sendStop() {
         var id = remoteId;
         if (id == null || !stopSent.compareAndSet(false, true)) return;
-        try {
-            http.sendAsync(RunsRequest.stop(settings, request.sessionKey(), id), HttpResponse.BodyHandlers.discarding())
-                    .whenComplete((response, error) -> {
-                        if (error != null)
-                            LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + " failed: " + error);
-                        else if (response.statusCode() / 100 != 2 && response.statusCode() != 404)
-                            LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + ": the remote answered "
-                                    + response.statusCode());
-                        stopTaken.complete(null);
-                    });
-        } catch (RuntimeException e) { // the client was shut down
-            stopTaken.complete(null);
-        }
+        Thread.ofVirtual().name("relay-stop-" + id).start(() -> {
+            try (var response = http.send(RunsRequest.stop(settings, request.sessionKey(), id))) {
+                int status = response.status();
+                if (status / 100 != 2 && status != 404)
+                    LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + ": the remote answered " + status);
+                response.text(CONTROL_BODY);
+            } catch (Failure e) {
+                LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + " failed: " + e.getMessage());
+            } catch (RuntimeException e) { // the host's client was closed (shutdown)
+                LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + " failed: " + e);
+            } finally {
+                stopTaken.complete(null);
+            }
+        });
     }
 
     /** Called on the run's thread by {@link RemoteRun}: asks the front on a thread of its own. */
@@ -287,15 +290,14 @@ final class RunsTurn {
         }
         if (cancelled.isDone() || over) return; // the stop denies it on the remote; a finished run has nothing pending
         var id = remoteId;
-        try {
-            var response = http.send(RunsRequest.approval(settings, json, request.sessionKey(), id, requestId, choice),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            if (response.statusCode() / 100 != 2)
+        try (var response = http.send(RunsRequest.approval(settings, json, request.sessionKey(), id, requestId, choice))) {
+            if (response.status() / 100 != 2)
                 LOG.log(System.Logger.Level.WARNING, "The remote refused the answer to approval " + requestId + " of run "
-                        + id + ": " + outcomes.redact(outcomes.answered(response.statusCode(), response.body())));
-            else response.body().close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+                        + id + ": " + outcomes.redact(outcomes.answered(response.status(), response)));
+            else response.text(CONTROL_BODY);
+        } catch (Failure e) {
+            LOG.log(System.Logger.Level.WARNING, "Answering approval " + requestId + " of remote run " + id + " failed: "
+                    + e.getMessage());
         } catch (Exception e) {
             LOG.log(System.Logger.Level.WARNING, "Answering approval " + requestId + " of remote run " + id + " failed: "
                     + e.getClass().getSimpleName());

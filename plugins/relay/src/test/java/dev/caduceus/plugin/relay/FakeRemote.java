@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * approval and stop): successive requests take successive scripts, the last one repeating; every
  * other request gets the {@link #answer} script. A line {@code "@await N METHOD PATH"} holds the
  * answer until N such requests have arrived (10 s at most), so a stream can wait for the client's
- * approval answer or stop.
+ * approval answer or stop; a line {@code "@stall"} holds it, connection open, until the remote is
+ * closed (a remote that stops sending mid-stream).
  */
 final class FakeRemote implements AutoCloseable {
     /** One request as received. */
@@ -34,8 +35,21 @@ final class FakeRemote implements AutoCloseable {
         }
     }
 
-    /** How to answer: {@code lines} are written one by one; a line {@code "@sleep N"} pauses N ms. */
-    record Script(int status, String contentType, List<String> lines, boolean hang, boolean pings) {
+    /**
+     * How to answer: {@code lines} are written one by one; a line {@code "@sleep N"} pauses N ms.
+     * {@code headers} are added to the answer.
+     */
+    record Script(int status, String contentType, List<String> lines, boolean hang, boolean pings,
+                  Map<String, String> headers) {
+        Script(int status, String contentType, List<String> lines, boolean hang, boolean pings) {
+            this(status, contentType, lines, hang, pings, Map.of());
+        }
+
+        /** A redirect to {@code location}. */
+        static Script redirect(int status, String location) {
+            return new Script(status, "text/plain", List.of(), false, false, Map.of("Location", location));
+        }
+
         static Script sse(String... lines) {
             return new Script(200, "text/event-stream", List.of(lines), false, false);
         }
@@ -62,6 +76,7 @@ final class FakeRemote implements AutoCloseable {
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final Map<String, Deque<Script>> routes = new ConcurrentHashMap<>();
     final CountDownLatch clientGone = new CountDownLatch(1);
+    private final CountDownLatch closed = new CountDownLatch(1);
     private volatile Script script = Script.error(500, "{\"error\":{\"message\":\"no script\"}}");
     private final HttpServer server;
 
@@ -137,6 +152,7 @@ final class FakeRemote implements AutoCloseable {
         var s = scriptFor(method, path);
         if (exchange.getRequestURI().getPath().equals("/health")) s = Script.error(200, "{\"status\":\"ok\"}");
         exchange.getResponseHeaders().set("Content-Type", s.contentType());
+        s.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
         try {
             if (s.hang()) {
                 exchange.sendResponseHeaders(200, 0);
@@ -160,6 +176,10 @@ final class FakeRemote implements AutoCloseable {
                 for (var line : s.lines()) {
                     if (line.startsWith("@sleep ")) {
                         Thread.sleep(Long.parseLong(line.substring(7)));
+                        continue;
+                    }
+                    if (line.equals("@stall")) {
+                        closed.await(60, TimeUnit.SECONDS);
                         continue;
                     }
                     if (line.startsWith("@await ")) {
@@ -186,6 +206,7 @@ final class FakeRemote implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.countDown();
         server.stop(0);
     }
 }

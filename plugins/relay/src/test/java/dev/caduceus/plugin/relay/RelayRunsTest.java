@@ -30,6 +30,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Turns with an approval channel against a scripted remote runs API: the submission, event mapping,
@@ -51,12 +52,11 @@ class RelayRunsTest {
 
     static RelayRuntime runtime(String url) {
         return new RelayRuntime(new RelaySettings(url, KEY, Duration.ofSeconds(2), Duration.ofSeconds(30), true,
-                "hermes-agent", "1.2.3"), JSON);
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
     }
 
     @AfterEach
     void stop() {
-        runtime.close();
         remote.close();
     }
 
@@ -311,6 +311,45 @@ class RelayRunsTest {
     }
 
     @Test
+    void aStopWhileTheSubmissionIsInFlightWaitsForItsRunIdAndStopsThatRun() throws Exception {
+        remote.route("POST", "/v1/runs", new FakeRemote.Script(202, "application/json",
+                List.of("@sleep 300", "{\"run_id\":\"run_c\",\"status\":\"started\"}"), false, false));
+        remote.route("POST", "/v1/runs/run_c/stop", FakeRemote.Script.json(200, "{\"run_id\":\"run_c\",\"status\":\"stopping\"}"));
+        var ctx = new Ctx();
+        var canceller = Thread.ofVirtual().start(() -> {
+            try {
+                if (remote.awaitRequests(1, "POST", "/v1/runs", 10_000)) ctx.cancel.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var result = runtime.execute(request(), ctx);
+        canceller.join();
+        assertEquals(RunStatus.CANCELLED, result.status());
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_c/stop").size(), "the run the submission started is stopped");
+    }
+
+    @Test
+    @Timeout(60) // a safety net only: without the bound the submission would wait out the 300 s read timeout
+    void aStopWhileTheSubmissionGetsNoAnswerEndsCancelledAfterTheControlTimeout() throws Exception {
+        runtime = new RelayRuntime(new RelaySettings(remote.url(), KEY, Duration.ofSeconds(2), Duration.ofSeconds(300), true,
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
+        remote.route("POST", "/v1/runs", new FakeRemote.Script(202, "application/json", List.of("@stall"), false, false));
+        var ctx = new Ctx();
+        var canceller = Thread.ofVirtual().start(() -> {
+            try {
+                if (remote.awaitRequests(1, "POST", "/v1/runs", 10_000)) ctx.cancel.cancel();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        var result = runtime.execute(request(), ctx);
+        canceller.join();
+        assertEquals(RunStatus.CANCELLED, result.status());
+        assertEquals(1, remote.received.size(), "no run id: nothing to follow or stop");
+    }
+
+    @Test
     void aBrokenEventStreamIsResumedWithLastEventIdAndNothingRepeats() throws Exception {
         accepts("run_b");
         remote.route("GET", events("run_b"),
@@ -353,10 +392,9 @@ class RelayRunsTest {
         assertEquals(1, remote.requests("POST", "/v1/runs").size(), "probed once");
         assertEquals(2, remote.requests("POST", "/v1/chat/completions").size());
 
-        try (var other = runtime(remote.url())) {
-            remote.route("POST", "/v1/runs", FakeRemote.Script.error(405, "Method Not Allowed"));
-            assertEquals("via chat", other.execute(request(), new Ctx()).output());
-        }
+        var other = runtime(remote.url());
+        remote.route("POST", "/v1/runs", FakeRemote.Script.error(405, "Method Not Allowed"));
+        assertEquals("via chat", other.execute(request(), new Ctx()).output());
     }
 
     @Test
@@ -403,6 +441,59 @@ class RelayRunsTest {
     }
 
     @Test
+    void anEventStreamThatStallsHitsTheReadTimeoutAndStopsTheRemoteRun() throws Exception {
+        runtime = new RelayRuntime(new RelaySettings(remote.url(), KEY, Duration.ofSeconds(2), Duration.ofSeconds(1), true,
+                "hermes-agent", "1.2.3"), JSON, RelayRuntimeTest.OUTBOUND);
+        accepts("run_t");
+        remote.route("GET", events("run_t"), stream(delta(1, "half"), raw("@stall")));
+        remote.route("POST", "/v1/runs/run_t/stop", FakeRemote.Script.json(200, "{\"run_id\":\"run_t\",\"status\":\"stopping\"}"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_timeout", result.errorCode());
+        assertEquals("The remote agent server sent nothing for 1 s", result.error());
+        assertEquals("half", result.output());
+        assertEquals(1, remote.requests("GET", events("run_t")).size(), "a silent remote is not resumed");
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_t/stop").size(), "the run the front gave up on is stopped");
+    }
+
+    @Test
+    void anEventLineOverOneMebibyteFailsAsProxyErrorAndStopsTheRemoteRun() throws Exception {
+        accepts("run_l");
+        remote.route("GET", events("run_l"), stream(delta(1, "half"),
+                raw("id: 2", "data: {\"event\":\"message.delta\",\"delta\":\"" + "x".repeat(1 << 20) + "\"}", ""),
+                completed(3, "never read"), CLOSED));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("malformed") && result.error().contains("longer than 1048576 bytes"), result.error());
+        assertEquals("half", result.output());
+        assertEquals(1, remote.requests("GET", events("run_l")).size(), "the same line would come again: not resumed");
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_l/stop").size());
+    }
+
+    @Test
+    void aRedirectedSubmissionIsAnErrorNamingTheStatusAndLocationAndNeverFallsBack() throws Exception {
+        remote.route("POST", "/v1/runs", FakeRemote.Script.redirect(308, "https://moved.example/v1/runs"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("308") && result.error().contains("https://moved.example/v1/runs"), result.error());
+        assertEquals(1, remote.requests("POST", "/v1/runs").size());
+        assertEquals(List.of(), remote.requests("POST", "/v1/chat/completions"));
+    }
+
+    @Test
+    void aRedirectedEventStreamIsAnErrorNamingTheStatusAndLocationAndIsNotFollowed() throws Exception {
+        accepts("run_d");
+        remote.route("GET", events("run_d"), FakeRemote.Script.redirect(302, remote.url() + "/elsewhere"));
+        var result = runtime.execute(request(), new Ctx());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("302") && result.error().contains(remote.url() + "/elsewhere"), result.error());
+        assertEquals(List.of(), remote.requests("GET", "/elsewhere"));
+        assertEquals(1, remote.requests("POST", "/v1/runs/run_d/stop").size(), "the run the front gave up on is stopped");
+    }
+
+    @Test
     void theRemoteRunFailingFailsTheTurnWithItsMessage() throws Exception {
         accepts("run_f");
         remote.route("GET", events("run_f"), stream(delta(1, "part"),
@@ -433,10 +524,8 @@ class RelayRunsTest {
         try (var socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        try (var dead = runtime("http://127.0.0.1:" + port)) {
-            var result = dead.execute(request(), new Ctx());
-            assertEquals(RunStatus.FAILED, result.status());
-            assertEquals("proxy_unreachable", result.errorCode());
-        }
+        var result = runtime("http://127.0.0.1:" + port).execute(request(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_unreachable", result.errorCode());
     }
 }

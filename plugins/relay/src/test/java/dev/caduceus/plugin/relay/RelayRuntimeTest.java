@@ -16,6 +16,8 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.testkit.FakePlatformContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +31,8 @@ import org.junit.jupiter.api.Test;
 class RelayRuntimeTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String KEY = "sk-remote-secret-key-123";
+    /** The host's real outbound client, as plugins get it (one per test JVM, daemon threads). */
+    static final OutboundHttp OUTBOUND = FakePlatformContext.builder("relay").build().outbound();
     static final String CHUNK = "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%s}],\"usage\":%s}";
 
     FakeRemote remote;
@@ -42,12 +46,11 @@ class RelayRuntimeTest {
 
     RelayRuntime runtime(Duration read, boolean progress, String key) {
         return new RelayRuntime(new RelaySettings(remote.url() + "/", key, Duration.ofSeconds(2), read, progress,
-                "hermes-agent", "1.2.3"), JSON);
+                "hermes-agent", "1.2.3"), JSON, OUTBOUND);
     }
 
     @AfterEach
     void stop() {
-        runtime.close();
         remote.close();
     }
 
@@ -153,7 +156,6 @@ class RelayRuntimeTest {
 
     @Test
     void optionalHeadersAreLeftOutWhenNotConfigured() throws Exception {
-        runtime.close();
         runtime = runtime(Duration.ofSeconds(30), false, null);
         remote.answer(FakeRemote.Script.sse(text("ok"), "", FINISH, "", "data: [DONE]", ""));
         runtime.execute(new RunRequest(null, List.of(Message.user("hi")), null, List.of(), null, null,
@@ -270,23 +272,55 @@ class RelayRuntimeTest {
         try (var socket = new java.net.ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        try (var dead = new RelayRuntime(new RelaySettings("http://127.0.0.1:" + port, KEY, Duration.ofSeconds(2),
-                Duration.ofSeconds(5), true, "hermes-agent", "1"), JSON)) {
-            var result = dead.execute(simple(), new Ctx());
-            assertEquals(RunStatus.FAILED, result.status());
-            assertEquals("proxy_unreachable", result.errorCode());
-            assertFalse(result.error().contains(KEY));
-        }
+        var dead = new RelayRuntime(new RelaySettings("http://127.0.0.1:" + port, KEY, Duration.ofSeconds(2),
+                Duration.ofSeconds(5), true, "hermes-agent", "1"), JSON, OUTBOUND);
+        var result = dead.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_unreachable", result.errorCode());
+        assertEquals("The remote agent server http://127.0.0.1:" + port + " is unreachable (ConnectException)", result.error());
     }
 
     @Test
     void aSilentRemoteIsProxyTimeout() throws Exception {
-        runtime.close();
         runtime = runtime(Duration.ofMillis(400), true, KEY);
         remote.answer(FakeRemote.Script.silent());
         var result = runtime.execute(simple(), new Ctx()); // the remote never answers: only the timeout ends the turn
         assertEquals(RunStatus.FAILED, result.status());
         assertEquals("proxy_timeout", result.errorCode());
+    }
+
+    @Test
+    void aRemoteThatStallsMidStreamHitsTheReadTimeoutKeepingTheTextSoFar() throws Exception {
+        runtime = runtime(Duration.ofSeconds(1), true, KEY);
+        remote.answer(FakeRemote.Script.sse(text("so far"), "", "@stall")); // the connection stays open, silent
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_timeout", result.errorCode());
+        assertEquals("The remote agent server sent nothing for 1 s", result.error());
+        assertEquals("so far", result.output());
+    }
+
+    @Test
+    void anEventLineOverOneMebibyteEndsTheTurnWithAClearError() throws Exception {
+        remote.answer(FakeRemote.Script.sse(text("ok"), "", "data: {\"pad\":\"" + "x".repeat(1 << 20) + "\"}", "",
+                FINISH, "", "data: [DONE]", ""));
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().startsWith("The remote agent server sent a malformed stream: ")
+                && result.error().contains("longer than 1048576 bytes"), result.error());
+        assertEquals("ok", result.output());
+    }
+
+    @Test
+    void aRedirectIsAnErrorNamingTheStatusAndLocationAndIsNotFollowed() throws Exception {
+        remote.answer(FakeRemote.Script.redirect(307, "https://moved.example/v1/chat/completions"));
+        var result = runtime.execute(simple(), new Ctx());
+        assertEquals(RunStatus.FAILED, result.status());
+        assertEquals("proxy_error", result.errorCode());
+        assertTrue(result.error().contains("307") && result.error().contains("https://moved.example/v1/chat/completions"),
+                result.error());
+        assertEquals(1, remote.received.size(), "the POST is sent once, never to the new address");
     }
 
     @Test
@@ -312,9 +346,8 @@ class RelayRuntimeTest {
 
     @Test
     void withoutAProxyUrlEveryTurnFailsAsUnreachable() throws Exception {
-        try (var none = new RelayRuntime(new RelaySettings(null, null, Duration.ofSeconds(1), Duration.ofSeconds(1), true,
-                "hermes-agent", "1"), JSON)) {
-            assertEquals("proxy_unreachable", none.execute(simple(), new Ctx()).errorCode());
-        }
+        var none = new RelayRuntime(new RelaySettings(null, null, Duration.ofSeconds(1), Duration.ofSeconds(1), true,
+                "hermes-agent", "1"), JSON, OUTBOUND);
+        assertEquals("proxy_unreachable", none.execute(simple(), new Ctx()).errorCode());
     }
 }
