@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.client.transport.HttpDestination;
@@ -114,6 +115,9 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start an outbound HTTP client", e);
         }
+        // (start() installs it) no server credentials are ever stored: the handler would only turn a 401
+        // that lacks WWW-Authenticate (OpenAI's wrong-key answer) into a protocol violation, not the 401
+        client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
         return client;
     }
 
