@@ -22,8 +22,9 @@ import org.eclipse.jetty.http.HttpVersion;
  * it sends the request, waits for the headers, and follows redirects for GET and HEAD (at most
  * {@value #MAX_REDIRECTS}; the client's resolver checks the egress policy on each hop's connection;
  * {@code Authorization} and {@code Cookie} are dropped when a hop leaves the origin). A request is
- * sent again only when it failed before a byte of it was written (a pooled connection that the
- * server had closed): once Jetty reports it committed, a failure goes to the caller. The total
+ * sent again only when it failed before a byte of it could have been written (a pooled connection
+ * that the server had closed): once its headers went to the connection, a failure goes to the
+ * caller (a GET or HEAD is still re-sent once if Jetty had not reported the write done). The total
  * timeout spans every hop. {@link #cancel()} aborts the Jetty request in flight from any thread.
  *
  * <p>Threading: {@code send} and the body reads on one thread, {@code cancel} and {@code close} from any.
@@ -90,16 +91,25 @@ final class JettyExchange implements OutboundHttp.Exchange {
         }
     }
 
-    /** One request on the wire, re-sent once if it failed before any byte was written. */
+    /**
+     * One request on the wire, re-sent once if it failed before any byte could have been written.
+     * Jetty reports the commit only after its write completed, and not at all when a failure (a reset
+     * that followed the server reading the whole request) overtook that report: so "written" is
+     * counted from the moment the headers are handed to the connection. A GET or HEAD, which may be
+     * repeated, is still re-sent when the commit was not reported.
+     */
     private JettyResponse attempt(URI uri, List<Map.Entry<String, String>> headers, long deadline) throws Failure {
+        boolean idempotent = request.method().equals("GET") || request.method().equals("HEAD");
         for (int tries = 0; ; tries++) {
+            var written = new boolean[1];
             var committed = new boolean[1];
             var listener = new InputStreamResponseListener();
             var jetty = build(uri, headers, deadline);
-            jetty.onRequestCommit(r -> {
-                committed[0] = true;
+            jetty.onRequestHeaders(r -> {
+                written[0] = true;
                 sent = true;
             });
+            jetty.onRequestCommit(r -> committed[0] = true);
             current = jetty;
             if (cancelled || closed) jetty.abort(new Failures.Cancelled());
             jetty.send(listener);
@@ -115,8 +125,9 @@ final class JettyExchange implements OutboundHttp.Exchange {
                 throw new Failure(Kind.CANCELLED, "Request to " + target + " cancelled (thread interrupted)", sent, e);
             } catch (ExecutionException | TimeoutException e) {
                 var cause = e instanceof ExecutionException ? e.getCause() : e;
-                var failure = Failures.of(cause, cancelled, committed[0], describe(uri));
-                boolean unsent = !committed[0] && failure.kind() == Kind.BROKEN && request.bodyStream() == null;
+                var failure = Failures.of(cause, cancelled, written[0], describe(uri));
+                boolean unsent = (!written[0] || idempotent && !committed[0]) && failure.kind() == Kind.BROKEN
+                        && request.bodyStream() == null;
                 if (tries == 0 && unsent && !cancelled) continue;
                 throw failure;
             }

@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 import org.eclipse.jetty.client.InputStreamResponseListener;
@@ -19,10 +21,14 @@ import org.eclipse.jetty.client.Response;
 /**
  * A response whose headers arrived. The body comes from Jetty's {@link InputStreamResponseListener}
  * (gzip already decoded by Jetty; {@code deflate} inflated here), and every read failure is turned
- * into a {@link Failure}. Reading the body to its end returns the connection to the pool; closing
- * it earlier discards the connection. Threading: read on one thread; {@link #close()} from any.
+ * into a {@link Failure}. Reading the body to its end returns the connection to the pool (the end is
+ * reported only once Jetty has put it back, so a next request finds it); closing it earlier discards
+ * the connection. Threading: read on one thread; {@link #close()} from any.
  */
 final class JettyResponse implements OutboundHttp.Response {
+    /** Completion follows the end of the content by microseconds; this only bounds a surprise. */
+    private static final long SETTLE_LIMIT_MS = 1_000;
+
     private final JettyExchange exchange;
     private final Response head;
     private final InputStreamResponseListener listener;
@@ -30,6 +36,7 @@ final class JettyResponse implements OutboundHttp.Response {
     private final int maxLineBytes;
     private final InputStream body;
     private volatile boolean released;
+    private boolean settled;
 
     JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
@@ -37,10 +44,10 @@ final class JettyResponse implements OutboundHttp.Response {
         this.listener = listener;
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
-        var raw = new Guarded(listener.getInputStream());
+        var raw = new Guarded(listener.getInputStream(), true);
         var encoding = head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
-                ? new Guarded(new InflaterInputStream(raw, new Inflater())) : raw;
+                ? new Guarded(new InflaterInputStream(raw, new Inflater()), false) : raw;
     }
 
     @Override
@@ -113,20 +120,42 @@ final class JettyResponse implements OutboundHttp.Response {
     }
 
     /**
+     * At the body's end, waits for the exchange to complete: Jetty signals the end of the content
+     * before it releases the connection to the pool, and a caller that sent its next request in
+     * between would open a second connection.
+     */
+    private int settled(int read) {
+        if (read >= 0 || settled) return read;
+        settled = true;
+        try {
+            listener.await(SETTLE_LIMIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+            // the body is whole; the connection goes back whenever Jetty completes
+        }
+        return read;
+    }
+
+    /**
      * Turns what reading the body throws into {@link Failure}s: IOExceptions, and the unchecked ones
      * Jetty's stream rethrows as they are (a protocol handler's {@code HttpResponseException}).
      */
     private final class Guarded extends InputStream {
         private final InputStream in;
+        private final boolean raw;
 
-        Guarded(InputStream in) {
+        /** {@code raw}: Jetty's own stream, whose end is the exchange's (not an inflater's). */
+        Guarded(InputStream in, boolean raw) {
             this.in = in;
+            this.raw = raw;
         }
 
+        // Jetty's stream rethrows a failure that is a RuntimeException (an HttpResponseException) as is
         @Override
         public int read() throws IOException {
             try {
-                return in.read();
+                return raw ? settled(in.read()) : in.read();
             } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
@@ -135,7 +164,7 @@ final class JettyResponse implements OutboundHttp.Response {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             try {
-                return in.read(b, off, len);
+                return raw ? settled(in.read(b, off, len)) : in.read(b, off, len);
             } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }

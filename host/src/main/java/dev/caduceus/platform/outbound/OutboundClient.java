@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.client.transport.HttpDestination;
@@ -115,9 +116,8 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("cannot start an outbound HTTP client", e);
         }
-        // (after start, which installs the handlers) a 401 is the caller's to read: no credentials are
-        // registered to answer a challenge with, and Jetty's handler fails a 401 that has no
-        // WWW-Authenticate header (API servers send none)
+        // (start() installs it) no server credentials are ever stored: the handler would only turn a 401
+        // that lacks WWW-Authenticate (OpenAI's wrong-key answer) into a protocol violation, not the 401
         client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
         return client;
     }

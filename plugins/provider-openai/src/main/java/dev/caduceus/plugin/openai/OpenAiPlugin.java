@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Contributes the {@code openai} {@link ModelProvider}, built from the host's {@code model.*}
- * settings, read from its configuration section ({@link ModelSettings#from}). The provider is contributed even when the model
+ * settings, read from its configuration section ({@link ModelSettings#from}), calling out through the host's
+ * client ({@code ctx.outbound()}). The provider is contributed even when the model
  * is not configured; it then reports {@code configured() == false} and the host answers 503.
  */
 public final class OpenAiPlugin implements PlatformPlugin {
@@ -15,7 +16,7 @@ public final class OpenAiPlugin implements PlatformPlugin {
 
     @Override
     public List<ModelProvider> modelProviders(PlatformContext ctx) {
-        var created = new OpenAiProvider(ModelSettings.from(ctx.section("model")));
+        var created = new OpenAiProvider(ModelSettings.from(ctx.section("model")), ctx.outbound());
         provider = created;
         return List.of(created);
     }

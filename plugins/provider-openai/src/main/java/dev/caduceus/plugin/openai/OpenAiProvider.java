@@ -7,63 +7,70 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.model.ModelRequest;
-import java.io.BufferedReader;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Egress;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
+import dev.caduceus.spi.tool.Cancellation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * The {@code openai} {@link ModelProvider}: {@code POST {base_url}/chat/completions} over
- * HTTP/1.1 ({@link Http1Client}, blocking on the caller's virtual thread), streamed as SSE and parsed line by line as bytes arrive, or one
- * JSON answer when {@code model.stream} is false (or the request says {@code stream=false}).
+ * The {@code openai} {@link ModelProvider}: {@code POST {base_url}/chat/completions} through the
+ * host's outbound client ({@link OutboundHttp}, blocking on the caller's virtual thread), streamed as
+ * server-sent events read with the host's reader as they arrive, or one JSON answer when
+ * {@code model.stream} is false (or the request says {@code stream=false}).
  *
  * <p>Threading: thread-safe; {@link #stream} blocks on the caller's thread and delivers events there.
  * Failures are {@link ModelException}s and never retried here (the agent loop owns the 2/4/8 s
  * policy), except that a 400 naming {@code stream_options} is retried once without it, and the field
- * is then omitted for this provider's lifetime. Cancellation aborts the HTTP exchange and
+ * is then omitted for this provider's lifetime; the host's client never re-sends a request once a
+ * byte of it was written, so a call is never duplicated. Cancellation aborts the HTTP exchange and
  * {@code stream} throws a non-retryable {@code ModelException("Model call cancelled")} without a
- * {@code Finish}. Lifecycle: {@link #close()} releases the pooled connections and the deadline timer.
+ * {@code Finish}. Lifecycle: the {@link OutboundHttp} is the host's; {@link #close()} stops only the
+ * timer that bounds the read after {@code [DONE]}.
  */
 public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     /** The provider id. */
     public static final String ID = "openai";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final int MAX_ERROR_BODY = 64 * 1024;
-    /** The JDK client sent its own product name; upstream logs and rate limiters may key on one. */
+    /** Upstream logs and rate limiters may key on a product name. */
     private static final String USER_AGENT = "caduceus-provider-openai";
     /** How long to wait for a stream's framing to end after {@code [DONE]}, to keep the connection. */
     private static final Duration END_OF_STREAM_WAIT = Duration.ofMillis(20);
 
     private final ModelSettings settings;
+    private final OutboundHttp http;
     private final ObjectMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
     private final ChatRequestBody bodies;
     private final UpstreamErrors errors;
-    private final Http1Client http = new Http1Client(CONNECT_TIMEOUT);
-    private final ScheduledExecutorService deadlines;
+    private final ScheduledExecutorService timer;
     private final AtomicBoolean omitStreamOptions = new AtomicBoolean();
     private volatile URI endpoint;
 
-    public OpenAiProvider(ModelSettings settings) {
+    /**
+     * @param settings the {@code model} section
+     * @param http     the host's outbound client ({@code PlatformContext.outbound()})
+     */
+    public OpenAiProvider(ModelSettings settings, OutboundHttp http) {
         this.settings = requireNonNull(settings, "settings");
+        this.http = requireNonNull(http, "http");
         this.bodies = new ChatRequestBody(json, settings);
         this.errors = new UpstreamErrors(json, settings.apiKey());
-        var timer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("openai-deadlines").factory());
-        timer.setRemoveOnCancelPolicy(true); // a finished call's deadline must not linger for timeout_seconds
-        this.deadlines = timer;
+        var drainTimer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("openai-drain").factory());
+        drainTimer.setRemoveOnCancelPolicy(true); // almost every limit is cancelled: do not keep them queued
+        this.timer = drainTimer;
     }
 
     @Override
@@ -94,48 +101,50 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
                          Cancellation cancel) throws ModelException {
         if (cancel.isCancelled()) throw cancelled();
         var events = new CallEvents(json, errors, sink);
-        try (var call = UpstreamCall.start(http, httpRequest(request, streaming, streamOptions), cancel, deadlines,
-                settings.timeout())) {
+        var outbound = httpRequest(request, streaming, streamOptions);
+        long started = System.nanoTime();
+        UpstreamCall opened;
+        try {
+            opened = UpstreamCall.open(http, outbound, cancel);
+        } catch (IllegalArgumentException e) {
+            // the model.tls files cannot be read or parsed: the operator's to fix
+            throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);
+        }
+        try (var call = opened) {
             try {
-                var response = call.response();
-                try (var body = response.body()) {
-                    if (response.status() >= 400) {
-                        var text = new String(body.readNBytes(MAX_ERROR_BODY), UTF_8);
-                        if (streamOptions && response.status() == 400 && text.contains("stream_options"))
-                            return false;
-                        throw errors.status(response.status(), text, response.headers().firstValue("Retry-After"));
-                    }
-                    if (streaming && isEventStream(response)) readStream(body, events, call);
-                    else readCompletion(body, events);
+                var response = call.send();
+                if (response.status() >= 300) {
+                    var text = response.text(MAX_ERROR_BODY);
+                    if (streamOptions && response.status() == 400 && text.contains("stream_options")) return false;
+                    throw errors.status(response.status(), text, response.header("Retry-After"));
                 }
+                if (streaming && isEventStream(response)) readStream(response, events, call);
+                else readCompletion(response.body(), events);
             } catch (IOException e) {
-                throw failure(call, e, events);
+                throw failure(call, e, events, started);
             }
             if (call.cancelled()) throw cancelled();
             return true;
         }
     }
 
-    private void readStream(ResponseBody body, CallEvents events, UpstreamCall call) throws IOException, ModelException {
-        var reader = new BufferedReader(new InputStreamReader(body, UTF_8));
-        var data = new StringBuilder();
+    private void readStream(OutboundHttp.Response response, CallEvents events, UpstreamCall call)
+            throws IOException, ModelException {
+        var stream = response.events();
         boolean done = false;
-        for (String line; !done && (line = reader.readLine()) != null; ) {
-            if (line.startsWith("data:")) {
-                if (!data.isEmpty()) data.append('\n');
-                data.append(line, line.startsWith("data: ") ? 6 : 5, line.length());
-            } else if (line.isEmpty() && !data.isEmpty()) {
-                done = dispatch(data.toString(), events);
-                data.setLength(0);
-            } // comments (":"), "event:" and "id:" lines carry nothing for chat completions
+        while (!done) {
+            var event = stream.next();
+            if (event.isEmpty()) break;
+            var data = event.get().data();
+            // the event name, id and empty events carry nothing for chat completions
+            if (!data.isEmpty()) done = dispatch(data, events);
         }
-        if (!done && !data.isEmpty()) done = dispatch(data.toString(), events);
-        if (call.cancelled() || call.timedOut()) throw new IOException("aborted");
+        if (call.cancelled()) throw cancelled();
         if (!done && !events.finished())
             throw errors.transport("Upstream stream ended unexpectedly", null, events.emitted());
         events.finish();
-        // [DONE] comes just before the response's last chunk: read that too, so the connection is reused
-        if (done) body.skipRemainder(END_OF_STREAM_WAIT, MAX_ERROR_BODY);
+        // [DONE] comes just before the end of the response: read that too, so the connection is reused
+        if (done) call.drain(stream, timer, END_OF_STREAM_WAIT);
     }
 
     /** Handles one SSE event's data; {@code true} on {@code [DONE]}. */
@@ -158,7 +167,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         }
     }
 
-    private Http1Request httpRequest(ModelRequest request, boolean streaming, boolean streamOptions)
+    private OutboundHttp.Request httpRequest(ModelRequest request, boolean streaming, boolean streamOptions)
             throws ModelException {
         byte[] body;
         try {
@@ -166,48 +175,86 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new ModelException("Cannot serialize the upstream request: " + e.getOriginalMessage(), false, 0, e);
         }
-        var headers = new LinkedHashMap<String, String>();
-        headers.put("User-Agent", USER_AGENT);
-        headers.put("Content-Type", "application/json");
-        headers.put("Accept", streaming ? "text/event-stream" : "application/json");
-        if (settings.apiKey() != null && !settings.apiKey().isBlank())
-            headers.put("Authorization", "Bearer " + settings.apiKey());
         try {
-            return Http1Request.post(endpoint(), headers, body);
+            var post = OutboundHttp.Request.post(endpoint(), "application/json", body)
+                    .withHeader("User-Agent", USER_AGENT)
+                    .withHeader("Accept", streaming ? "text/event-stream" : "application/json")
+                    .withTimeouts(CONNECT_TIMEOUT, settings.idleTimeout(), settings.timeout())
+                    .withEgress(Egress.any()) // the operator configured this target
+                    .withProtocol(settings.protocol())
+                    .withTls(settings.tls());
+            if (settings.apiKey() != null && !settings.apiKey().isBlank())
+                post = post.withHeader("Authorization", "Bearer " + settings.apiKey());
+            return post;
         } catch (IllegalArgumentException e) {
             // a base URL that is not http(s), or a key with a line break: a configuration error, not retryable
             throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);
         }
     }
 
-    /** {@code {base_url}/chat/completions}, checked once (parsing it was ~1 % of a turn). */
+    /** {@code {base_url}/chat/completions}, parsed once (parsing it was ~1 % of a turn). */
     private URI endpoint() {
         var uri = endpoint;
         if (uri == null) {
             var base = settings.baseUrl().endsWith("/")
                     ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1) : settings.baseUrl();
             uri = URI.create(base + "/chat/completions");
-            Origin.of(uri); // http or https with a host, or fail here rather than mid-exchange
             endpoint = uri;
         }
         return uri;
     }
 
-    private ModelException failure(UpstreamCall call, IOException e, CallEvents events) {
+    /** What a failed exchange means for the loop: the messages and retry verdicts it relies on. */
+    private ModelException failure(UpstreamCall call, IOException e, CallEvents events, long started) {
         boolean emitted = events.emitted();
         if (call.cancelled()) return cancelled();
-        if (call.timedOut() || e instanceof SocketTimeoutException) // only connects and handshakes have a timeout
-            return errors.transport("Upstream model timed out after " + settings.timeout().toSeconds() + " s", null,
-                    emitted);
-        if (e instanceof ConnectException)
-            return errors.transport("Upstream model unreachable at " + settings.baseUrl(), e, emitted);
-        if (call.answered()) return errors.transport("Upstream stream ended unexpectedly", e, emitted);
-        return errors.transport("Upstream connection failed", e, emitted);
+        if (interrupted(e)) {
+            Thread.currentThread().interrupt(); // keep the caller's interrupt: it asked to stop
+            return cancelled();
+        }
+        if (!(e instanceof Failure f))
+            return errors.transport(call.answered() ? "Upstream stream ended unexpectedly" : "Upstream connection failed",
+                    e, emitted);
+        return switch (f.kind()) {
+            case CANCELLED -> cancelled();
+            case TIMEOUT -> errors.transport(timedOut(f, started), null, emitted);
+            case UNREACHABLE -> errors.transport("Upstream model unreachable at " + settings.baseUrl(), f, emitted);
+            case REDIRECT -> errors.fatal("Upstream model redirected the call, which is never re-sent elsewhere"
+                    + " (point model.base_url at the final address)", f);
+            case LINE_TOO_LONG -> errors.fatal("Upstream sent a stream line longer than "
+                    + OutboundHttp.Request.DEFAULT_MAX_LINE_BYTES / (1024 * 1024) + " MiB", null);
+            case REFUSED -> errors.fatal("Upstream model refused by the egress policy", f);
+            case PROXY -> errors.transport("Upstream proxy failed", f, emitted);
+            case TLS -> errors.transport("Upstream TLS failed", f, emitted);
+            case BROKEN -> errors.transport(call.answered() ? "Upstream stream ended unexpectedly"
+                    : "Upstream connection failed", f, emitted);
+        };
     }
 
-    private static boolean isEventStream(Http1Response response) {
+    /** Which of the three limits passed: the call's total, the connect, or the idle silence. */
+    private String timedOut(Failure f, long started) {
+        if (System.nanoTime() - started >= settings.timeout().toNanos())
+            return "Upstream model timed out after " + settings.timeout().toSeconds() + " s";
+        if (!f.requestSent())
+            return "Upstream model timed out after " + CONNECT_TIMEOUT.toSeconds() + " s connecting to "
+                    + settings.baseUrl();
+        return "Upstream model timed out after " + settings.idleTimeout().toSeconds() + " s without sending anything";
+    }
+
+    /**
+     * A body read that an interrupt of the caller's thread ended (the client reports it as a broken
+     * read whose cause is a bare {@link InterruptedIOException}; its subclasses are timeouts).
+     */
+    private static boolean interrupted(IOException e) {
+        if (Thread.currentThread().isInterrupted()) return true;
+        for (Throwable c = e; c != null; c = c.getCause())
+            if (c.getClass() == InterruptedIOException.class) return true;
+        return false;
+    }
+
+    private static boolean isEventStream(OutboundHttp.Response response) {
         // A server that ignores "stream": true answers one JSON document; read it as such.
-        return !response.headers().firstValue("content-type").orElse("text/event-stream").startsWith("application/json");
+        return !response.header("Content-Type").orElse("text/event-stream").startsWith("application/json");
     }
 
     private static ModelException cancelled() {
@@ -216,7 +263,6 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
 
     @Override
     public void close() {
-        http.close();
-        deadlines.shutdownNow();
+        timer.shutdownNow();
     }
 }

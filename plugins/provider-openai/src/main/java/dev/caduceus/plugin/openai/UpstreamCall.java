@@ -1,55 +1,44 @@
 package dev.caduceus.plugin.openai;
 
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import dev.caduceus.spi.tool.Cancellation;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One HTTP exchange with the upstream, run on the caller's thread, that can be aborted from another
- * thread: by the caller's {@link Cancellation} or by the per-call deadline ({@code
- * model.timeout_seconds}, which covers the whole call, body included). Aborting closes the socket,
- * so a connect, write or read blocked on it fails at once; {@link #cancelled()} and
- * {@link #timedOut()} then tell why. Opened by {@link #start}; {@link #close()} releases the timer,
- * the cancel hook and the connection.
+ * One exchange with the upstream, tied to the caller's {@link Cancellation}: a cancel aborts the
+ * exchange at once ({@link OutboundHttp.Exchange#cancel()}), and {@link #cancelled()} then says the
+ * failure was the caller's doing. The timeouts are the request's own (the host's client enforces
+ * them). Opened by {@link #open}, which arms the hook before anything is sent; {@link #close()}
+ * removes the hook and ends the exchange (releasing its connection, or discarding it when the body
+ * was not read to its end).
+ *
+ * <p>Threading: {@link #send()}, the body reads and {@link #drain} on the calling thread; the cancel
+ * hook from any thread.
  */
 final class UpstreamCall implements AutoCloseable {
-    private final Http1Exchange exchange;
-    private final ScheduledFuture<?> deadline;
+    private final OutboundHttp.Exchange exchange;
     private final AutoCloseable cancelHook;
-    private volatile boolean answered;
     private volatile boolean cancelled;
-    private volatile boolean timedOut;
+    private volatile boolean answered;
 
-    private UpstreamCall(Http1Exchange exchange, Cancellation cancel, ScheduledExecutorService timer,
-                         Duration timeout) {
+    private UpstreamCall(OutboundHttp.Exchange exchange, Cancellation cancel) {
         this.exchange = exchange;
-        this.deadline = timer.schedule(() -> abort(false), timeout.toMillis(), TimeUnit.MILLISECONDS);
-        this.cancelHook = cancel.onCancel(() -> abort(true));
+        this.cancelHook = cancel.onCancel(this::cancel);
     }
 
-    /** Arms the deadline and the cancel hook; {@link #response()} then sends the request. */
-    static UpstreamCall start(Http1Client http, Http1Request request, Cancellation cancel,
-                              ScheduledExecutorService timer, Duration timeout) {
-        return new UpstreamCall(http.exchange(request), cancel, timer, timeout);
+    /** Prepares the exchange and arms the cancel hook; {@link #send()} then sends the request. */
+    static UpstreamCall open(OutboundHttp http, OutboundHttp.Request request, Cancellation cancel) {
+        return new UpstreamCall(http.prepare(request), cancel);
     }
 
-    /**
-     * Sends the request and waits for the status line and headers; the body is then read from the
-     * response as it arrives. Throws {@link IOException} on transport failure or abort (check the flags).
-     */
-    Http1Response response() throws IOException {
-        try {
-            var response = exchange.send();
-            answered = true;
-            return response;
-        } catch (IOException e) {
-            // an interrupted virtual thread's socket is closed under it: report it as the cancel it is
-            if (Thread.currentThread().isInterrupted()) abort(true);
-            throw e;
-        }
+    /** Sends the request (once) and waits for the status and headers; the body then streams. */
+    OutboundHttp.Response send() throws Failure {
+        var response = exchange.send();
+        answered = true;
+        return response;
     }
 
     /** Whether the status and headers arrived (a later failure broke the body). */
@@ -57,26 +46,36 @@ final class UpstreamCall implements AutoCloseable {
         return answered;
     }
 
+    /** Whether the caller cancelled. */
     boolean cancelled() {
         return cancelled;
     }
 
-    boolean timedOut() {
-        return timedOut;
+    /**
+     * Reads what follows the stream's last event ({@code [DONE]}) so its connection is reused, but
+     * for at most {@code wait}: a server that holds the response open costs the connection, not the
+     * caller's time. Failures here are ignored (the answer is complete).
+     */
+    void drain(OutboundHttp.Events events, ScheduledExecutorService timer, Duration wait) {
+        var limit = timer.schedule(exchange::cancel, wait.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            while (events.next().isPresent()) {
+                // after [DONE] nothing carries meaning
+            }
+        } catch (Failure e) {
+            // cut off by the limit or broken after the answer was whole: close() discards the connection
+        } finally {
+            limit.cancel(false);
+        }
     }
 
-    private void abort(boolean byCancel) {
-        synchronized (this) {
-            if (cancelled || timedOut) return;
-            if (byCancel) cancelled = true;
-            else timedOut = true;
-        }
-        exchange.abort();
+    private void cancel() {
+        cancelled = true;
+        exchange.cancel();
     }
 
     @Override
     public void close() {
-        deadline.cancel(false);
         try {
             cancelHook.close();
         } catch (Exception e) {

@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * Turns upstream failures into {@link ModelException}s with a retry verdict:
  * statuses 408, 409, 429, 500, 502, 503, 504, transport failures, timeouts and answers without
- * {@code choices} are retryable, but nothing is once output of the call has reached the sink (the
+ * {@code choices} are retryable (redirects, refused targets and over-long stream lines are not), but nothing is once output of the call has reached the sink (the
  * client already saw it). Messages are redacted of the API key and cut to {@value #MAX_MESSAGE} chars.
  * Thread-safe.
  */
@@ -55,6 +55,15 @@ final class UpstreamErrors {
     ModelException transport(String what, Throwable cause, boolean emitted) {
         var detail = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
         return new ModelException(clean(what + detail), !emitted, 0, cause);
+    }
+
+    /**
+     * A failure that retrying cannot fix (a redirect, a refused target, an over-long stream line): not
+     * retryable, whatever was emitted.
+     */
+    ModelException fatal(String what, Throwable cause) {
+        var detail = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
+        return new ModelException(clean(what + detail), false, 0, cause);
     }
 
     /** The text an upstream put in its error body: {@code error.message}, {@code error}, or the raw body. */

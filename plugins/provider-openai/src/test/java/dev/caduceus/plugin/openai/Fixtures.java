@@ -1,6 +1,8 @@
 package dev.caduceus.plugin.openai;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.outbound.ProxyRules;
 import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelEvent;
@@ -18,6 +20,16 @@ final class Fixtures {
     static final Cancellation NEVER = new Signal();
 
     private Fixtures() {}
+
+    /** The host's real outbound client, no proxies; close it after the test. */
+    static OutboundClient outbound() {
+        return new OutboundClient(ProxyRules.direct(), "caduceus-test");
+    }
+
+    /** Connections the client holds (active and idle), over every destination. */
+    static int connections(OutboundClient client) {
+        return client.poolStats().stream().mapToInt(s -> s.active() + s.idle()).sum();
+    }
 
     static ModelSettings settings(String baseUrl, String apiKey, boolean stream) {
         return new ModelSettings(baseUrl, apiKey, "test-model", Duration.ofSeconds(30), null, stream, false, null);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.platform.outbound.OutboundClient;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
@@ -24,11 +25,13 @@ class OpenAiProviderTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ScriptedUpstream upstream = ScriptedUpstream.start();
-    private final OpenAiProvider provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true));
+    private final OutboundClient outbound = Fixtures.outbound();
+    private final OpenAiProvider provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound);
 
     @AfterEach
     void stop() {
         provider.close();
+        outbound.close();
         upstream.close();
     }
 
@@ -52,7 +55,7 @@ class OpenAiProviderTest {
 
     @Test
     void settingsStreamFalseSendsANonStreamingRequest() throws Exception {
-        try (var plain = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, false))) {
+        try (var plain = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, false), outbound)) {
             upstream.enqueue(Turn.text("a b c"));
             assertEquals(List.of("a b c"), Fixtures.texts(Fixtures.run(plain, Fixtures.request(true))));
             assertTrue(upstream.chatRequests().getFirst().body().path("stream_options").isMissingNode());
@@ -148,7 +151,7 @@ class OpenAiProviderTest {
 
     @Test
     void unauthorizedIsNotRetryableAndTheKeyIsRedacted() throws Exception {
-        try (var keyed = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), "sk-secret-123", true))) {
+        try (var keyed = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), "sk-secret-123", true), outbound)) {
             upstream.enqueue(Turn.error(401, "Incorrect API key provided: sk-secret-123"));
             var e = assertThrows(ModelException.class, () -> Fixtures.run(keyed, Fixtures.request(true)));
             assertFalse(e.retryable());
@@ -174,7 +177,7 @@ class OpenAiProviderTest {
         var seen = new java.util.ArrayList<ModelEvent>();
         // A fresh provider: a pooled connection that an earlier test's cut left half-dead would fail
         // before any output and make this test flaky (that case is the retryable one below).
-        var fresh = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true));
+        var fresh = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound);
         var e = assertThrows(ModelException.class, () -> fresh.stream(Fixtures.request(true), seen::add,
                 Fixtures.NEVER));
         fresh.close();
@@ -206,7 +209,7 @@ class OpenAiProviderTest {
         try (var socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        try (var dead = new OpenAiProvider(Fixtures.settings("http://127.0.0.1:" + port + "/v1", null, true))) {
+        try (var dead = new OpenAiProvider(Fixtures.settings("http://127.0.0.1:" + port + "/v1", null, true), outbound)) {
             var e = assertThrows(ModelException.class, () -> Fixtures.run(dead, Fixtures.request(true)));
             assertTrue(e.retryable());
             assertEquals(0, e.status());
@@ -215,8 +218,18 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void sequentialCallsLeaveNoConnectionInUse() throws Exception {
+        upstream.setDefault(Turn.text("again and again"));
+        for (int i = 0; i < 200; i++)
+            assertEquals(new ModelEvent.Finish(FinishReason.STOP), Fixtures.run(provider, Fixtures.request(i % 2 == 0)).getLast());
+        var stats = outbound.poolStats();
+        assertEquals(0, stats.stream().mapToInt(s -> s.active()).sum(), stats.toString());
+        assertEquals(1, Fixtures.connections(outbound), "one kept connection carried the calls in turn: " + stats);
+    }
+
+    @Test
     void unconfiguredProviderRefusesCalls() {
-        try (var none = new OpenAiProvider(Fixtures.settings(null, null, true))) {
+        try (var none = new OpenAiProvider(Fixtures.settings(null, null, true), outbound)) {
             assertFalse(none.configured());
             assertInstanceOf(ModelException.class, assertThrows(ModelException.class,
                     () -> Fixtures.run(none, Fixtures.request(true))));

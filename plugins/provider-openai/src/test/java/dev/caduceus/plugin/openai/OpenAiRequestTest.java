@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.spi.config.ConfigException;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.FinishReason;
@@ -15,6 +17,7 @@ import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.testkit.Eventually;
@@ -22,8 +25,10 @@ import dev.caduceus.testkit.FakePlatformContext;
 import dev.caduceus.testkit.HeldTurn;
 import dev.caduceus.testkit.ScriptedUpstream;
 import dev.caduceus.testkit.Turn;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -35,9 +40,11 @@ class OpenAiRequestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final ScriptedUpstream upstream = ScriptedUpstream.start();
+    private final OutboundClient outbound = Fixtures.outbound();
 
     @AfterEach
     void stop() {
+        outbound.close();
         upstream.close();
     }
 
@@ -56,7 +63,7 @@ class OpenAiRequestTest {
                         "read_file"));
         var request = new ModelRequest("", messages, List.of(tool("web_search"), tool("read_file")), options, true);
         upstream.enqueue(Turn.text("ok"));
-        try (var provider = new OpenAiProvider(settings)) {
+        try (var provider = new OpenAiProvider(settings, outbound)) {
             Fixtures.run(provider, request);
         }
         var recorded = upstream.chatRequests().getFirst();
@@ -82,7 +89,7 @@ class OpenAiRequestTest {
     @Test
     void omitsToolsAuthorizationAndMaxTokensWhenNotSet() throws Exception {
         upstream.enqueue(Turn.text("ok"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
             Fixtures.run(provider, Fixtures.request(true));
         }
         var recorded = upstream.chatRequests().getFirst();
@@ -96,7 +103,7 @@ class OpenAiRequestTest {
     void retriesOnceWithoutStreamOptionsAndRemembers() throws Exception {
         upstream.enqueue(Turn.error(400, "Unrecognized request argument supplied: stream_options"),
                 Turn.text("first"), Turn.text("second"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
             assertEquals(List.of("first"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
             assertEquals(List.of("second"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
         }
@@ -107,7 +114,7 @@ class OpenAiRequestTest {
     @Test
     void another400IsNotRetriedAndNotRetryable() {
         upstream.enqueue(Turn.error(400, "context length exceeded"), Turn.text("never"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
             var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
             assertFalse(e.retryable());
             assertEquals("Upstream model returned 400: context length exceeded", e.getMessage());
@@ -120,7 +127,7 @@ class OpenAiRequestTest {
         upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
         var cancel = new Fixtures.Signal();
         var events = new CopyOnWriteArrayList<ModelEvent>();
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
             var call = CompletableFuture.runAsync(() -> {
                 var e = assertThrows(ModelException.class,
                         () -> provider.stream(Fixtures.request(true), events::add, cancel));
@@ -136,11 +143,33 @@ class OpenAiRequestTest {
     }
 
     @Test
+    void anInterruptOfTheCallingThreadMidStreamEndsTheCallAsCancelled() throws Exception {
+        upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
+        var events = new CopyOnWriteArrayList<ModelEvent>();
+        var outcome = new CompletableFuture<ModelException>();
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
+            var caller = Thread.ofVirtual().start(() -> {
+                try {
+                    provider.stream(Fixtures.request(true), events::add, Fixtures.NEVER);
+                    outcome.completeExceptionally(new AssertionError("the call ended normally"));
+                } catch (ModelException e) {
+                    outcome.complete(e);
+                }
+            });
+            Eventually.await(Duration.ofSeconds(5), "text arrived before the interrupt", () -> !events.isEmpty());
+            caller.interrupt();
+            var e = outcome.get(5, TimeUnit.SECONDS); // well before the ten-second stream would end
+            assertEquals("Model call cancelled", e.getMessage());
+            assertFalse(e.retryable());
+        }
+    }
+
+    @Test
     void cancellationBeforeTheFirstByteReturnsPromptly() throws Exception {
         var held = new HeldTurn(Turn.text("late"));
         upstream.enqueue(held);
         var cancel = new Fixtures.Signal();
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true))) {
+        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
             var call = CompletableFuture.runAsync(() -> assertThrows(ModelException.class,
                     () -> provider.stream(Fixtures.request(true), e -> {}, cancel)));
             held.awaitArrival();
@@ -156,7 +185,7 @@ class OpenAiRequestTest {
         upstream.enqueue(Turn.text("a b c d").chunkDelayMillis(1_000));
         var settings = new ModelSettings(upstream.baseUrl(), null, "m", Duration.ofMillis(1_500), null, true, false,
                 null);
-        try (var provider = new OpenAiProvider(settings)) {
+        try (var provider = new OpenAiProvider(settings, outbound)) {
             var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
             assertTrue(e.getMessage().startsWith("Upstream model timed out"), e.getMessage());
             assertFalse(e.retryable(), "text was already emitted");
@@ -166,7 +195,8 @@ class OpenAiRequestTest {
     @Test
     void pluginContributesTheProviderFromTheModelSection() throws Exception {
         var ctx = FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.base_url", upstream.baseUrl(), "model.name", "test-model")).build();
+                .sections(java.util.Map.of("model.base_url", upstream.baseUrl(), "model.name", "test-model"))
+                .outbound(outbound).build();
         var plugin = new OpenAiPlugin();
         plugin.start(ctx);
         var providers = plugin.modelProviders(ctx);
@@ -190,6 +220,36 @@ class OpenAiRequestTest {
         assertTrue(settings.stream());
         assertTrue(settings.configured());
         assertTrue(!settings.toString().contains("sk-test"), settings.toString());
+    }
+
+    @Test
+    void readsTheTransportSettings() {
+        var defaults = ModelSettings.from(FakePlatformContext.builder("provider-openai")
+                .sections(java.util.Map.of("model.base_url", "http://u/v1", "model.name", "m")).build().section("model"));
+        assertEquals(Duration.ofSeconds(300), defaults.idleTimeout());
+        assertEquals(OutboundHttp.Protocol.AUTO, defaults.protocol());
+        assertEquals(OutboundHttp.Tls.DEFAULT, defaults.tls());
+        var set = ModelSettings.from(FakePlatformContext.builder("provider-openai")
+                .sections(java.util.Map.of("model.base_url", "http://u/v1", "model.name", "m",
+                        "model.timeout_seconds", "60", "model.idle_timeout_seconds", "900", "model.protocol", "h2c",
+                        "model.tls.ca_file", "/etc/up/ca.pem", "model.tls.client_cert", "/etc/up/cert.pem",
+                        "model.tls.client_key", "/etc/up/key.pem"))
+                .build().section("model"));
+        assertEquals(Duration.ofSeconds(60), set.idleTimeout(), "never longer than the whole call");
+        assertEquals(OutboundHttp.Protocol.H2C, set.protocol());
+        assertEquals(new OutboundHttp.Tls(Optional.of(Path.of("/etc/up/ca.pem")), Optional.of(Path.of("/etc/up/cert.pem")),
+                Optional.of(Path.of("/etc/up/key.pem"))), set.tls());
+        assertEquals(OutboundHttp.Protocol.HTTP_1_1, ModelSettings.from(FakePlatformContext.builder("provider-openai")
+                .sections(java.util.Map.of("model.protocol", "http1.1")).build().section("model")).protocol());
+    }
+
+    @Test
+    void aClientCertificateWithoutItsKeyIsAConfigurationError() {
+        var model = FakePlatformContext.builder("provider-openai")
+                .sections(java.util.Map.of("model.tls.client_cert", "/etc/up/cert.pem")).build().section("model");
+        var e = assertThrows(ConfigException.class, () -> ModelSettings.from(model));
+        assertEquals("model.tls.client_key", e.key());
+        assertTrue(e.getMessage().contains("model.tls.client_cert and model.tls.client_key go together"), e.getMessage());
     }
 
     private static ToolSpec tool(String name) throws Exception {

@@ -36,6 +36,7 @@ final class RawServer implements AutoCloseable {
     private final ServerSocket socket;
     private final BlockingQueue<Script> scripts = new LinkedBlockingQueue<>();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
     private final CopyOnWriteArrayList<Socket> open = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
 
@@ -58,6 +59,11 @@ final class RawServer implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Requests read so far, over every connection. */
+    int requests() {
+        return requests.get();
+    }
+
     private void acceptLoop() {
         while (!socket.isClosed()) {
             try {
@@ -67,7 +73,7 @@ final class RawServer implements AutoCloseable {
                 var script = scripts.poll();
                 Thread.ofVirtual().start(() -> {
                     try (s) {
-                        if (script != null) script.run(new Peer(s));
+                        if (script != null) script.run(new Peer(s, requests));
                     } catch (Exception e) {
                         // the client went away, or the script broke the connection on purpose
                     }
@@ -88,11 +94,13 @@ final class RawServer implements AutoCloseable {
     /** One accepted connection, as the script sees it. */
     static final class Peer {
         private final Socket socket;
+        private final AtomicInteger requests;
         private final InputStream in;
         private final OutputStream out;
 
-        Peer(Socket socket) throws IOException {
+        Peer(Socket socket, AtomicInteger requests) throws IOException {
             this.socket = socket;
+            this.requests = requests;
             this.in = new BufferedInputStream(socket.getInputStream());
             this.out = socket.getOutputStream();
         }
@@ -107,11 +115,17 @@ final class RawServer implements AutoCloseable {
                 headers.put(line.substring(0, colon).strip().toLowerCase(Locale.ROOT), line.substring(colon + 1).strip());
             }
             int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-            return new Received(requestLine, headers, new String(in.readNBytes(length), ISO_8859_1));
+            var body = in.readNBytes(length);
+            if (body.length == length) requests.incrementAndGet();
+            return new Received(requestLine, headers, new String(body, ISO_8859_1));
         }
 
         void write(String text) throws IOException {
-            out.write(text.getBytes(ISO_8859_1));
+            write(text.getBytes(ISO_8859_1));
+        }
+
+        void write(byte[] bytes) throws IOException {
+            out.write(bytes);
             out.flush();
         }
 
@@ -128,6 +142,12 @@ final class RawServer implements AutoCloseable {
         }
 
         void close() throws IOException {
+            socket.close();
+        }
+
+        /** Closes with a TCP reset (SO_LINGER 0) instead of an orderly FIN. */
+        void reset() throws IOException {
+            socket.setSoLinger(true, 0);
             socket.close();
         }
 

@@ -1,0 +1,216 @@
+package dev.caduceus.plugin.openai;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.spi.model.ModelException;
+import dev.caduceus.spi.model.ModelProvider;
+import dev.caduceus.testkit.FakePlatformContext;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code model.protocol} and {@code model.tls.*} settings, read by the plugin from its section and
+ * honoured on the wire: an h2c-only upstream by prior knowledge, and a TLS upstream with a private CA
+ * that asks for a client certificate (certificates made by keytool).
+ */
+class OpenAiTransportTest {
+    private static final String PASSWORD = "changeit";
+    private static final String STREAM = "data: {\"choices\":[{\"delta\":{\"content\":\"over the wire\"},"
+            + "\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+
+    @TempDir
+    Path dir;
+
+    private final OutboundClient outbound = Fixtures.outbound();
+    private final List<String> versions = new CopyOnWriteArrayList<>();
+    private Server server;
+    private OpenAiPlugin plugin;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (plugin != null) plugin.stop();
+        outbound.close();
+        if (server != null) server.stop();
+    }
+
+    @Test
+    void h2cByPriorKnowledgeWhenTheSettingSaysSo() throws Exception {
+        int port = start(null, new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        var provider = provider(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "h2c"));
+        for (int i = 0; i < 2; i++)
+            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+        assertEquals(List.of("HTTP/2.0", "HTTP/2.0"), versions);
+        assertEquals(1, Fixtures.connections(outbound), "both calls shared one HTTP/2 connection");
+    }
+
+    @Test
+    void http11AgainstAnH2cOnlyUpstreamFailsAsAConnectionError() throws Exception {
+        int port = start(null, new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        var provider = provider(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "http1.1"));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        assertTrue(e.getMessage().startsWith("Upstream connection failed"), e.getMessage());
+        assertTrue(versions.isEmpty());
+    }
+
+    @Test
+    void aPrivateCaAndAClientCertificateFromTheTlsSettings() throws Exception {
+        var serverKeys = keyPair("localhost");
+        var clientKeys = keyPair("client");
+        int port = start(tls(serverKeys, clientKeys), null);
+        var settings = new HashMap<>(Map.of("model.base_url", "https://localhost:" + port + "/v1",
+                "model.tls.ca_file", pemCertificate(serverKeys).toString(),
+                "model.tls.client_cert", pemCertificate(clientKeys).toString(),
+                "model.tls.client_key", pemKey(clientKeys).toString()));
+        var provider = provider(settings);
+        for (int i = 0; i < 2; i++)
+            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+        assertEquals(List.of("HTTP/1.1", "HTTP/1.1"), versions);
+        assertEquals(1, Fixtures.connections(outbound), "one TLS connection carried both calls");
+    }
+
+    @Test
+    void aCertificateIssuedForAnotherNameIsATlsError() throws Exception {
+        var serverKeys = keyPair("other.example");
+        int port = start(tls(serverKeys, null), null);
+        var provider = provider(Map.of("model.base_url", "https://localhost:" + port + "/v1",
+                "model.tls.ca_file", pemCertificate(serverKeys).toString()));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        assertTrue(e.getMessage().startsWith("Upstream TLS failed"), e.getMessage());
+        assertTrue(e.getMessage().contains("localhost"), e.getMessage());
+        assertTrue(versions.isEmpty());
+    }
+
+    @Test
+    void aCaFileThatCannotBeReadIsAConfigurationErrorNotRetried() throws Exception {
+        var provider = provider(Map.of("model.base_url", "https://localhost:1/v1",
+                "model.tls.ca_file", dir.resolve("missing.pem").toString()));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        assertFalse(e.retryable());
+        assertTrue(e.getMessage().startsWith("Cannot build the upstream request: TLS settings: cannot read "),
+                e.getMessage());
+    }
+
+    /** The provider the plugin contributes for {@code model.*} = {@code keys} (and a model name). */
+    private ModelProvider provider(Map<String, String> keys) throws Exception {
+        var sections = new HashMap<>(keys);
+        sections.put("model.name", "test-model");
+        var ctx = FakePlatformContext.builder("provider-openai").sections(sections).outbound(outbound).build();
+        plugin = new OpenAiPlugin();
+        plugin.start(ctx);
+        return plugin.modelProviders(ctx).getFirst();
+    }
+
+    /** Starts the upstream: TLS with HTTP/1.1 when {@code tls} is set, else {@code plain} only. */
+    private int start(SslContextFactory.Server tls, ConnectionFactory plain) throws Exception {
+        server = new Server();
+        var connector = tls != null
+                ? new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
+                        new HttpConnectionFactory(new HttpConfiguration()))
+                : new ServerConnector(server, plain);
+        connector.setHost(InetAddress.getByName("localhost").getHostAddress());
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                versions.add(request.getConnectionMetaData().getProtocol());
+                Content.Source.asString(request, UTF_8);
+                response.getHeaders().put("Content-Type", "text/event-stream");
+                Content.Sink.write(response, true, STREAM, callback);
+                return true;
+            }
+        });
+        server.start();
+        return connector.getLocalPort();
+    }
+
+    /** The server's TLS: {@code keys}, and when {@code client} is set, a client certificate from it required. */
+    private static SslContextFactory.Server tls(Path keys, Path client) throws Exception {
+        var tls = new SslContextFactory.Server();
+        tls.setKeyStorePath(keys.toString());
+        tls.setKeyStorePassword(PASSWORD);
+        tls.setKeyStoreType("PKCS12");
+        if (client != null) {
+            var trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            trust.setCertificateEntry("client", load(client).getCertificate("key"));
+            tls.setTrustStore(trust);
+            tls.setNeedClientAuth(true);
+        }
+        return tls;
+    }
+
+    /** A PKCS#12 key store holding a fresh self-signed key pair for {@code name}. */
+    private Path keyPair(String name) throws Exception {
+        var store = dir.resolve(name + ".p12");
+        run(keytool(), "-genkeypair", "-alias", "key", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=" + name, "-ext", "SAN=dns:" + name, "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", PASSWORD, "-keypass", PASSWORD);
+        return store;
+    }
+
+    /** The store's certificate as a PEM file. */
+    private Path pemCertificate(Path store) throws Exception {
+        var pem = dir.resolve(store.getFileName() + ".crt.pem");
+        run(keytool(), "-exportcert", "-rfc", "-alias", "key", "-keystore", store.toString(), "-storepass", PASSWORD,
+                "-file", pem.toString());
+        return pem;
+    }
+
+    /** The store's private key as an unencrypted PKCS#8 PEM file. */
+    private Path pemKey(Path store) throws Exception {
+        var key = (PrivateKey) load(store).getKey("key", PASSWORD.toCharArray());
+        var pem = dir.resolve(store.getFileName() + ".key.pem");
+        Files.writeString(pem, "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(UTF_8)).encodeToString(key.getEncoded())
+                + "\n-----END PRIVATE KEY-----\n");
+        return pem;
+    }
+
+    private static KeyStore load(Path store) throws Exception {
+        var keys = KeyStore.getInstance("PKCS12");
+        try (var in = Files.newInputStream(store)) {
+            keys.load(in, PASSWORD.toCharArray());
+        }
+        return keys;
+    }
+
+    private static String keytool() {
+        return Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        var process = new ProcessBuilder(List.of(command)).redirectErrorStream(true).start();
+        var output = new String(process.getInputStream().readAllBytes(), UTF_8);
+        assertEquals(0, process.waitFor(), output);
+    }
+}
