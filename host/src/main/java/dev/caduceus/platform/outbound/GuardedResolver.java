@@ -68,7 +68,7 @@ public final class GuardedResolver implements SocketAddressResolver {
         if (policy.restricts() && isLiteral(name)) {
             try {
                 if (!policy.allows(InetAddress.getByName(name)))
-                    throw new EgressRefusedException("Blocked: " + name + " is a private or internal network address");
+                    throw new EgressRefusedException("Blocked: " + name + " is a " + policy.refusedKind() + " address");
             } catch (UnknownHostException e) {
                 throw new EgressRefusedException("Blocked: " + name + " is not a valid address");
             }
@@ -88,7 +88,8 @@ public final class GuardedResolver implements SocketAddressResolver {
         var allowed = new ArrayList<InetSocketAddress>(addresses.length);
         for (var address : addresses) if (policy.allows(address)) allowed.add(new InetSocketAddress(address, port));
         if (allowed.isEmpty())
-            throw new EgressRefusedException("Blocked: " + name + " resolves only to private or internal network addresses");
+            throw new EgressRefusedException("Blocked: " + name + (isLiteral(name) ? " is a " + policy.refusedKind() + " address"
+                    : " resolves only to " + policy.refusedKind() + " addresses"));
         return List.copyOf(allowed);
     }
 }
