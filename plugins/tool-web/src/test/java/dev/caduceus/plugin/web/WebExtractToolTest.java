@@ -335,6 +335,39 @@ class WebExtractToolTest {
     }
 
     @Test
+    void aLookupThatHangsEndsAtTheTimeoutAndACancelEndsItAtOnce() throws Exception {
+        var release = new java.util.concurrent.CountDownLatch(1);
+        var started = new java.util.concurrent.CountDownLatch(2);
+        var hanging = client(ProxyRules.direct(), host -> {
+            started.countDown();
+            try {
+                release.await(1, TimeUnit.MINUTES); // a DNS server that never answers
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new UnknownHostException(host);
+        });
+        try {
+            var quick = tool(plugin, "web_extract", Map.of("web.extract.timeout_seconds", "1"), hanging);
+            var result = extract(quick, "http://slow-dns.test/"); // only the timeout ends it
+            assertEquals("Timed out after 1 s", result.path("results").get(0).path("error").asText());
+            var patient = tool(plugin, "web_extract", Map.of("web.extract.timeout_seconds", "30"), hanging);
+            var pending = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return call(patient, ctx, "{\"urls\": [\"http://slow-dns-2.test/\"]}");
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            assertTrue(started.await(5, TimeUnit.SECONDS), "the second lookup is under way");
+            ctx.cancellation.cancel();
+            assertEquals(PrettyJson.INTERRUPTED, okText(pending.get(5, TimeUnit.SECONDS))); // well inside the 30 s
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void alreadyCancelledCallsReturnInterrupted() throws Exception {
         ctx.cancellation.cancel();
         assertEquals(PrettyJson.INTERRUPTED, okText(call(local, ctx, "{\"urls\": [\"" + server.url("/plain") + "\"]}")));
