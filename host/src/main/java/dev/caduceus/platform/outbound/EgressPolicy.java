@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * (a URL to fetch). Public-only refuses every address that is not public unicast — loopback, private,
  * link-local (cloud metadata), carrier-grade NAT, unspecified, multicast, reserved, benchmarking and
  * documentation ranges, also when written inside an IPv6 address (IPv4-mapped, IPv4-compatible,
- * NAT64, 6to4) — and the hosts named in {@code blockedHosts} ({@code *} globs, case-insensitive),
+ * NAT64, 6to4) — and the hosts named in {@code blockedHosts} ({@code *} and {@code ?} globs, case-insensitive),
  * and always the metadata names. {@link #privateAllowed} lifts the address rule for a deployment
  * that lets agent-named targets reach its own network, but still refuses the cloud metadata names and
  * addresses ({@code 169.254.169.254}, {@code fd00:ec2::254}, in any IPv6 form) and the blocked hosts.
@@ -164,7 +164,8 @@ public final class EgressPolicy {
 
     private static Pattern glob(String glob) {
         var regex = new StringBuilder();
-        for (var c : glob.toLowerCase(Locale.ROOT).toCharArray()) regex.append(c == '*' ? ".*" : Pattern.quote(String.valueOf(c)));
+        for (var c : glob.toLowerCase(Locale.ROOT).toCharArray())
+            regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
         return Pattern.compile(regex.toString());
     }
 

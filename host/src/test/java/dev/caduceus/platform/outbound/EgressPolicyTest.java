@@ -56,6 +56,9 @@ class EgressPolicyTest {
                 "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::"))
             assertFalse(local.allows(literal(address)), address);
         assertEquals(Optional.of("host localhost is blocked by configuration"), local.refuseName("LOCALHOST."));
+        var single = EgressPolicy.publicOnly(List.of("db?.corp.test"));
+        assertTrue(single.refuseName("db1.corp.test").isPresent());
+        assertEquals(Optional.empty(), single.refuseName("db12.corp.test"));
         assertEquals(Optional.of("host metadata.google.internal is a cloud metadata service"),
                 local.refuseName("metadata.google.internal"));
         var resolver = new GuardedResolver(local, host -> new InetAddress[] {literal("169.254.169.254")});
