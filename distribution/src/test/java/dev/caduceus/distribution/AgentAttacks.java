@@ -191,6 +191,16 @@ abstract class AgentAttacks {
     }
 
     @Test
+    void webExtractReachesNeitherTheServerNorTheUpstreamNorAMetadataService() throws Exception {
+        int port = server.awaitListening().getPort();
+        var answer = attack("web_extract", JSON.writeValueAsString(Map.of("urls", List.of(
+                "http://127.0.0.1:" + port + "/v1/models", "http://localhost:" + port + "/health/detailed",
+                "http://[::ffff:127.0.0.1]:" + port + "/v1/runs", upstream.baseUrl() + "/models",
+                "http://169.254.169.254/latest/meta-data/"))));
+        assertEquals(5, answer.split("Blocked: ", -1).length - 1, answer);
+    }
+
+    @Test
     void theAgentCannotAnswerItsOwnPendingApproval() throws Exception {
         assertEquals(0, upstream.pending());
         int seen = upstream.chatRequests().size();

@@ -146,7 +146,7 @@ public final class Platform implements AutoCloseable {
             late.bindModels(agents.models());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),
-                    agents.runs()::activeJobRuns);
+                    agents.runs()::activeJobRuns, boot.outbound());
             var toolNotes = ToolNotes.of(registries);
             readiness.register("tools", CoreChecks.tools(toolNotes));
             boot.contexts().unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));

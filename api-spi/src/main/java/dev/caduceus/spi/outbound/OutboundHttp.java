@@ -145,24 +145,52 @@ public interface OutboundHttp {
      * refuses loopback, private, link-local, unique-local, multicast and unspecified addresses (IPv4
      * inside IPv6 included), cloud metadata names, and the host globs in {@code blockedHosts}
      * ({@code *.internal.example.com}), checked on the addresses a connection really uses, not on an
-     * earlier lookup.
+     * earlier lookup. {@link #privateAllowed} is for agent-named targets in a deployment that lets them
+     * reach its own network on purpose ({@code tools.web.allow_private_addresses}): internal addresses
+     * are allowed, but cloud metadata names and addresses and {@code blockedHosts} stay refused.
      *
-     * @param publicOnly   whether internal addresses are refused
-     * @param blockedHosts host-name globs refused as well (only with {@code publicOnly})
+     * @param reach        how far the request may reach
+     * @param blockedHosts host-name globs refused as well (unless {@link Reach#ANY})
      */
-    record Egress(boolean publicOnly, List<String> blockedHosts) {
+    record Egress(Reach reach, List<String> blockedHosts) {
+        /** How far a request may reach. */
+        public enum Reach {
+            /** Any address. */
+            ANY,
+            /** Public unicast addresses only. */
+            PUBLIC_ONLY,
+            /** Internal addresses too, but never a cloud metadata name or address. */
+            PRIVATE_ALLOWED
+        }
+
         public Egress {
+            requireNonNull(reach, "reach");
             blockedHosts = List.copyOf(blockedHosts);
+        }
+
+        /** {@link Reach#PUBLIC_ONLY} when {@code publicOnly}, else {@link Reach#ANY}. */
+        public Egress(boolean publicOnly, List<String> blockedHosts) {
+            this(publicOnly ? Reach.PUBLIC_ONLY : Reach.ANY, blockedHosts);
         }
 
         /** Any address (operator-configured targets). */
         public static Egress any() {
-            return new Egress(false, List.of());
+            return new Egress(Reach.ANY, List.of());
         }
 
         /** Public addresses only, and none of {@code blockedHosts}. */
         public static Egress publicOnly(List<String> blockedHosts) {
-            return new Egress(true, blockedHosts);
+            return new Egress(Reach.PUBLIC_ONLY, blockedHosts);
+        }
+
+        /** Internal addresses allowed, but no cloud metadata name or address and none of {@code blockedHosts}. */
+        public static Egress privateAllowed(List<String> blockedHosts) {
+            return new Egress(Reach.PRIVATE_ALLOWED, blockedHosts);
+        }
+
+        /** Whether only public addresses may be reached. */
+        public boolean publicOnly() {
+            return reach == Reach.PUBLIC_ONLY;
         }
     }
 

@@ -2,10 +2,14 @@ package dev.caduceus.platform.health;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.caduceus.platform.config.ConfigLoader;
+import dev.caduceus.platform.config.ConfigTree;
 import dev.caduceus.platform.config.PlatformConfig;
 import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.spi.HealthChecks.Result;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Protocol;
+import dev.caduceus.spi.outbound.OutboundHttp.Tls;
 import java.time.Clock;
 import java.time.Duration;
 import java.io.IOException;
@@ -13,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -29,26 +34,51 @@ public final class CoreChecks {
 
     private CoreChecks() {}
 
-    /** Registers the six core checks, in the contract's order. */
+    /** Registers the six core checks, in the contract's order; the model probes go through {@code http}. */
     public static void registerAll(Readiness readiness, PlatformConfig config, Database database,
                                    BooleanSupplier schedulerRunning, int startedPlugins, int failedPlugins, Clock clock,
-                                   IntSupplier activeApiRuns, IntSupplier activeJobRuns) {
+                                   IntSupplier activeApiRuns, IntSupplier activeJobRuns, OutboundHttp http) {
         var model = config.model();
         Optional<ModelProbe> probe = model.configured() && model.healthProbe()
-                ? Optional.of(new ModelProbe(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL),
-                        model.apiKey().map(Secret::reveal).orElse(null), clock))
+                ? Optional.of(new ModelProbe(http, ModelProbe.modelsUri(model.baseUrl().orElse(PlatformConfig.OPENAI_BASE_URL)),
+                        model.apiKey().map(Secret::reveal).orElse(null), modelTls(config.tree()),
+                        modelProtocol(config.tree()), clock))
                 : Optional.empty();
         readiness.register("database", database(() -> database.ping(Duration.ofSeconds(2))));
         readiness.register("config", config(config.configFile(), ConfigLoader::stillParses));
         var proxy = config.gateway().proxyUrl().filter(u -> !config.agent().runtime().equals("local"));
         if (proxy.isPresent())                                              // proxy mode: the remote's /health
-            readiness.register("model", proxyModel(new ModelProbe(java.net.URI.create(
+            readiness.register("model", proxyModel(new ModelProbe(http, java.net.URI.create(
                     proxy.get().replaceAll("/+$", "") + "/health"), null, clock)));
         else readiness.register("model", model(model.configured(), probe));
         readiness.register("disk", disk(config.home()));
         readiness.register("plugins", plugins(startedPlugins, failedPlugins));
         // Background processes of the terminal tool are not reported to the host yet: 0.
         readiness.register("background_queues", backgroundQueues(activeApiRuns, activeJobRuns, () -> 0, schedulerRunning));
+    }
+
+    /** The upstream's TLS settings, {@code model.tls.*} (validated paths; {@code ~/} is the user's home). */
+    static Tls modelTls(ConfigTree tree) {
+        return new Tls(path(tree, "model.tls.ca_file"), path(tree, "model.tls.client_cert"),
+                path(tree, "model.tls.client_key"));
+    }
+
+    /** The upstream's HTTP version, {@code model.protocol} ({@code auto}, {@code http1.1} or {@code h2c}). */
+    static Protocol modelProtocol(ConfigTree tree) {
+        return switch (tree.node("model.protocol").map(n -> n.asText().strip().toLowerCase(Locale.ROOT)).orElse("auto")) {
+            case "http1.1" -> Protocol.HTTP_1_1;
+            case "h2c" -> Protocol.H2C;
+            default -> Protocol.AUTO;
+        };
+    }
+
+    private static Optional<Path> path(ConfigTree tree, String key) {
+        var text = tree.node(key).map(n -> n.asText().strip()).orElse("");
+        if (text.isEmpty()) return Optional.empty();
+        var home = Path.of(System.getProperty("user.home"));
+        if (text.equals("~")) return Optional.of(home);
+        if (text.startsWith("~/")) return Optional.of(home.resolve(text.substring(2)).normalize());
+        return Optional.of(Path.of(text).normalize());
     }
 
     /** {@code database}: a {@code SELECT 1} answered within 2 s. */

@@ -1,5 +1,6 @@
 package dev.caduceus.platform.outbound;
 
+import dev.caduceus.spi.outbound.OutboundHttp.Egress.Reach;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -17,20 +18,24 @@ import java.util.regex.Pattern;
  * (a URL to fetch). Public-only refuses every address that is not public unicast — loopback, private,
  * link-local (cloud metadata), carrier-grade NAT, unspecified, multicast, reserved, benchmarking and
  * documentation ranges, also when written inside an IPv6 address (IPv4-mapped, IPv4-compatible,
- * NAT64, 6to4) — and the hosts named in {@code blockedHosts} ({@code *} globs, case-insensitive),
- * and always the metadata names. The check is made on the addresses a connection will actually use
- * ({@link GuardedResolver}), so a name that resolves differently a second time gains nothing.
- * Immutable; thread-safe.
+ * NAT64, 6to4) — and the hosts named in {@code blockedHosts} ({@code *} and {@code ?} globs, case-insensitive),
+ * and always the metadata names. {@link #privateAllowed} lifts the address rule for a deployment
+ * that lets agent-named targets reach its own network, but still refuses the cloud metadata names and
+ * addresses ({@code 169.254.169.254}, {@code fd00:ec2::254}, in any IPv6 form) and the blocked hosts.
+ * The check is made on the addresses a connection will actually use ({@link GuardedResolver}), so a
+ * name that resolves differently a second time gains nothing. Immutable; thread-safe.
  */
 public final class EgressPolicy {
     private static final Set<String> METADATA_NAMES = Set.of("metadata.google.internal", "metadata");
-    private static final EgressPolicy ANY = new EgressPolicy(false, List.of());
+    private static final List<InetAddress> METADATA_ADDRESSES = List.of(literal("169.254.169.254"),
+            literal("fd00:ec2::254"));
+    private static final EgressPolicy ANY = new EgressPolicy(Reach.ANY, List.of());
 
-    private final boolean publicOnly;
+    private final Reach reach;
     private final List<Pattern> blockedHosts;
 
-    private EgressPolicy(boolean publicOnly, List<Pattern> blockedHosts) {
-        this.publicOnly = publicOnly;
+    private EgressPolicy(Reach reach, List<Pattern> blockedHosts) {
+        this.reach = reach;
         this.blockedHosts = List.copyOf(blockedHosts);
     }
 
@@ -41,22 +46,31 @@ public final class EgressPolicy {
 
     /** Public unicast addresses only, and none of {@code blockedHostGlobs}. */
     public static EgressPolicy publicOnly(List<String> blockedHostGlobs) {
-        return new EgressPolicy(true, blockedHostGlobs.stream().map(EgressPolicy::glob).toList());
+        return new EgressPolicy(Reach.PUBLIC_ONLY, globs(blockedHostGlobs));
+    }
+
+    /** Internal addresses allowed, but no cloud metadata name or address and none of {@code blockedHostGlobs}. */
+    public static EgressPolicy privateAllowed(List<String> blockedHostGlobs) {
+        return new EgressPolicy(Reach.PRIVATE_ALLOWED, globs(blockedHostGlobs));
     }
 
     /** The policy an SPI {@link dev.caduceus.spi.outbound.OutboundHttp.Egress} names. */
     public static EgressPolicy of(dev.caduceus.spi.outbound.OutboundHttp.Egress egress) {
-        return egress.publicOnly() ? publicOnly(egress.blockedHosts()) : any();
+        return switch (egress.reach()) {
+            case ANY -> any();
+            case PUBLIC_ONLY -> publicOnly(egress.blockedHosts());
+            case PRIVATE_ALLOWED -> privateAllowed(egress.blockedHosts());
+        };
     }
 
     /** Whether this policy restricts anything. */
     public boolean restricts() {
-        return publicOnly;
+        return reach != Reach.ANY;
     }
 
     /** Why {@code host} (a name or a literal, lower or upper case) is refused before any lookup, or empty. */
     public Optional<String> refuseName(String host) {
-        if (!publicOnly) return Optional.empty();
+        if (!restricts()) return Optional.empty();
         var name = normalize(host);
         for (var pattern : blockedHosts)
             if (pattern.matcher(name).matches()) return Optional.of("host " + name + " is blocked by configuration");
@@ -66,7 +80,22 @@ public final class EgressPolicy {
 
     /** Whether a connection to {@code address} is allowed. */
     public boolean allows(InetAddress address) {
-        return !publicOnly || !isInternal(address);
+        return switch (reach) {
+            case ANY -> true;
+            case PUBLIC_ONLY -> !isInternal(address);
+            case PRIVATE_ALLOWED -> !isMetadata(address);
+        };
+    }
+
+    /** What a refused address is, for the refusal's message. */
+    String refusedKind() {
+        return reach == Reach.PRIVATE_ALLOWED ? "cloud metadata" : "private or internal network";
+    }
+
+    /** Whether {@code address} is a cloud metadata service's, also written inside an IPv6 address. */
+    public static boolean isMetadata(InetAddress address) {
+        var embedded = embeddedIpv4(address);
+        return METADATA_ADDRESSES.contains(address) || embedded != null && METADATA_ADDRESSES.contains(embedded);
     }
 
     /** Whether {@code address} is anything but a public unicast address. */
@@ -121,14 +150,29 @@ public final class EgressPolicy {
         return name;
     }
 
+    private static List<Pattern> globs(List<String> globs) {
+        return globs.stream().map(String::strip).filter(g -> !g.isEmpty()).map(EgressPolicy::glob).toList();
+    }
+
+    private static InetAddress literal(String text) {
+        try {
+            return InetAddress.getByName(text); // a literal: parsed, never looked up
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static Pattern glob(String glob) {
         var regex = new StringBuilder();
-        for (var c : glob.toLowerCase(Locale.ROOT).toCharArray()) regex.append(c == '*' ? ".*" : Pattern.quote(String.valueOf(c)));
+        for (var c : glob.toLowerCase(Locale.ROOT).toCharArray())
+            regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
         return Pattern.compile(regex.toString());
     }
 
     @Override
     public String toString() {
-        return publicOnly ? "EgressPolicy[public-only, " + blockedHosts.size() + " blocked hosts]" : "EgressPolicy[any]";
+        return reach == Reach.ANY ? "EgressPolicy[any]"
+                : "EgressPolicy[" + reach.name().toLowerCase(Locale.ROOT).replace('_', '-') + ", " + blockedHosts.size()
+                        + " blocked hosts]";
     }
 }

@@ -6,6 +6,8 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.SocketAddressResolver;
@@ -16,8 +18,10 @@ import org.eclipse.jetty.util.SocketAddressResolver;
  * address actually connected, not on an earlier lookup (a name that answers a public address to a
  * check and a loopback address to the connect gets nowhere). Every allowed address is returned, in
  * the resolver's order, so the client can try the next when one fails; refused ones are dropped; if
- * none is left the connect fails with {@link EgressRefusedException}. Resolution blocks the calling
- * thread, as Jetty's own synchronous resolver does. Thread-safe.
+ * none is left the connect fails with {@link EgressRefusedException}. The lookup runs on the given
+ * executor (the client's pool), as Jetty's own asynchronous resolver does, so a DNS server that never
+ * answers holds a pool thread but not the caller: the request's total timeout or a cancel still ends
+ * the exchange at once. Thread-safe.
  */
 public final class GuardedResolver implements SocketAddressResolver {
     /** A name lookup; the system resolver by default, a scripted one in tests. */
@@ -28,10 +32,18 @@ public final class GuardedResolver implements SocketAddressResolver {
 
     private final EgressPolicy policy;
     private final Lookup lookup;
+    private final Executor executor;
 
-    public GuardedResolver(EgressPolicy policy, Lookup lookup) {
+    /** Looking names up on {@code executor}. */
+    public GuardedResolver(EgressPolicy policy, Lookup lookup, Executor executor) {
         this.policy = policy;
         this.lookup = lookup;
+        this.executor = executor;
+    }
+
+    /** Looking names up on the calling thread. */
+    public GuardedResolver(EgressPolicy policy, Lookup lookup) {
+        this(policy, lookup, Runnable::run);
     }
 
     public GuardedResolver(EgressPolicy policy) {
@@ -45,6 +57,14 @@ public final class GuardedResolver implements SocketAddressResolver {
      */
     @Override
     public void resolve(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
+        try {
+            executor.execute(() -> resolveNow(host, port, context, promise));
+        } catch (RejectedExecutionException e) {
+            promise.failed(e); // the client is stopping
+        }
+    }
+
+    private void resolveNow(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
         try {
             if (context != null && context.get(Destination.CONTEXT_KEY) instanceof Destination destination
                     && destination.getProxy() != null) {
@@ -68,7 +88,7 @@ public final class GuardedResolver implements SocketAddressResolver {
         if (policy.restricts() && isLiteral(name)) {
             try {
                 if (!policy.allows(InetAddress.getByName(name)))
-                    throw new EgressRefusedException("Blocked: " + name + " is a private or internal network address");
+                    throw new EgressRefusedException("Blocked: " + name + " is a " + policy.refusedKind() + " address");
             } catch (UnknownHostException e) {
                 throw new EgressRefusedException("Blocked: " + name + " is not a valid address");
             }
@@ -88,7 +108,8 @@ public final class GuardedResolver implements SocketAddressResolver {
         var allowed = new ArrayList<InetSocketAddress>(addresses.length);
         for (var address : addresses) if (policy.allows(address)) allowed.add(new InetSocketAddress(address, port));
         if (allowed.isEmpty())
-            throw new EgressRefusedException("Blocked: " + name + " resolves only to private or internal network addresses");
+            throw new EgressRefusedException("Blocked: " + name + (isLiteral(name) ? " is a " + policy.refusedKind() + " address"
+                    : " resolves only to " + policy.refusedKind() + " addresses"));
         return List.copyOf(allowed);
     }
 }

@@ -105,7 +105,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         var client = new HttpClient(transport);
         client.setExecutor(threads);
         client.setFollowRedirects(false);
-        client.setSocketAddressResolver(new GuardedResolver(EgressPolicy.of(profile.egress()), lookup));
+        client.setSocketAddressResolver(new GuardedResolver(EgressPolicy.of(profile.egress()), lookup, threads));
         client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
         client.setMaxConnectionsPerDestination(MAX_CONNECTIONS_PER_DESTINATION);
         client.setIdleTimeout(POOLED_IDLE.toMillis());

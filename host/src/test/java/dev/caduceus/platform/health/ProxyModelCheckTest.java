@@ -4,16 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.outbound.ProxyRules;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.time.Clock;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The proxy-mode `model` readiness check in proxy mode: probes {proxy_url}/health. */
 class ProxyModelCheckTest {
+
+    private final OutboundClient http = new OutboundClient(ProxyRules.direct(), "caduceus-test");
+
+    @AfterEach
+    void stop() {
+        http.close();
+    }
 
     @Test
     void aReachableRemoteIsHealthyWithModeProxyAndAnUnreachableOneDegraded() throws Exception {
@@ -30,7 +40,7 @@ class ProxyModelCheckTest {
                     throw new IllegalStateException(e);
                 }
             });
-            var up = CoreChecks.proxyModel(new ModelProbe(
+            var up = CoreChecks.proxyModel(new ModelProbe(http,
                     URI.create("http://127.0.0.1:" + remote.getLocalPort() + "/health"), null, Clock.systemUTC())).get();
             server.join(5000);
             assertTrue(up.ok());
@@ -42,7 +52,7 @@ class ProxyModelCheckTest {
         try (var s = new java.net.ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        var down = CoreChecks.proxyModel(new ModelProbe(URI.create("http://127.0.0.1:" + closedPort + "/health"), null,
+        var down = CoreChecks.proxyModel(new ModelProbe(http, URI.create("http://127.0.0.1:" + closedPort + "/health"), null,
                 Clock.systemUTC())).get();
         assertFalse(down.ok());
         assertEquals(false, down.details().get("reachable"));

@@ -48,6 +48,26 @@ class EgressPolicyTest {
     }
 
     @Test
+    void privateAllowedLetsInternalAddressesThroughButNeverMetadata() throws Exception {
+        var local = EgressPolicy.privateAllowed(List.of(" localhost ", "*.corp.example"));
+        for (var address : List.of("127.0.0.1", "10.0.0.1", "192.168.1.1", "::1", "fd00::1", "169.254.1.1", "93.184.216.34"))
+            assertTrue(local.allows(literal(address)), address);
+        for (var address : List.of("169.254.169.254", "fd00:ec2::254", "::ffff:a9fe:a9fe", "::169.254.169.254",
+                "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::"))
+            assertFalse(local.allows(literal(address)), address);
+        assertEquals(Optional.of("host localhost is blocked by configuration"), local.refuseName("LOCALHOST."));
+        var single = EgressPolicy.publicOnly(List.of("db?.corp.test"));
+        assertTrue(single.refuseName("db1.corp.test").isPresent());
+        assertEquals(Optional.empty(), single.refuseName("db12.corp.test"));
+        assertEquals(Optional.of("host metadata.google.internal is a cloud metadata service"),
+                local.refuseName("metadata.google.internal"));
+        var resolver = new GuardedResolver(local, host -> new InetAddress[] {literal("169.254.169.254")});
+        var e = assertThrows(EgressRefusedException.class, () -> resolver.resolve("rebind.test", 80));
+        assertEquals("Blocked: rebind.test resolves only to cloud metadata addresses", e.getMessage());
+        assertEquals(local.toString(), "EgressPolicy[private-allowed, 2 blocked hosts]");
+    }
+
+    @Test
     void blockedAndMetadataNamesAreRefusedBeforeAnyLookup() {
         assertEquals(Optional.of("host a.corp.example is blocked by configuration"), PUBLIC.refuseName("A.Corp.Example."));
         assertEquals(Optional.of("host intranet is blocked by configuration"), PUBLIC.refuseName("intranet"));

@@ -1,8 +1,7 @@
 package dev.caduceus.plugin.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.http.HttpClient;
-import java.util.function.Supplier;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import java.time.Duration;
 
 /**
@@ -13,6 +12,7 @@ import java.time.Duration;
  * @param reason  why it is unavailable (which keys or variables to set), or null
  */
 record BackendChoice(SearchBackend backend, String reason) {
+    /** The limit of one search call: connecting, waiting and reading the answer. */
     static final Duration SEARCH_TIMEOUT = Duration.ofSeconds(20);
 
     private static final String SEARXNG = "tools.web.search.searxng.url (env SEARXNG_URL)";
@@ -23,11 +23,11 @@ record BackendChoice(SearchBackend backend, String reason) {
             throw new IllegalArgumentException("exactly one of backend and reason");
     }
 
-    static BackendChoice choose(WebSettings s, Supplier<HttpClient> client, ObjectMapper json) {
+    static BackendChoice choose(WebSettings s, OutboundHttp http, ObjectMapper json) {
         var searxng = s.searxngUrl() == null ? null
-                : new SearxngBackend(client, json, s.searxngUrl(), s.searxngKey(), SEARCH_TIMEOUT);
+                : new SearxngBackend(http, json, s.searxngUrl(), s.searxngKey(), SEARCH_TIMEOUT);
         var tavily = s.tavilyKey() == null ? null
-                : new TavilyBackend(client, json, s.tavilyUrl(), s.tavilyKey(), SEARCH_TIMEOUT);
+                : new TavilyBackend(http, json, s.tavilyUrl(), s.tavilyKey(), SEARCH_TIMEOUT);
         return switch (s.backend()) {
             case "auto" -> searxng != null ? of(searxng) : tavily != null ? of(tavily)
                     : none("no web search backend is configured: set " + SEARXNG + " or " + TAVILY);

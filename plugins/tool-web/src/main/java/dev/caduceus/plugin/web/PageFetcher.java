@@ -1,33 +1,33 @@
 package dev.caduceus.plugin.web;
 
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.outbound.OutboundHttp.Egress;
+import dev.caduceus.spi.tool.Cancellation;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.util.function.Supplier;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * Fetches one URL for {@code web_extract}: every hop passes the {@link AddressGuard},
- * redirects are followed by hand (at most {@value #MAX_REDIRECTS}), at most {@code max_bytes} of the
- * body are read, and only the content types of the spec are read at all. Blocking; the caller
- * interrupts the thread to abort. Immutable; thread-safe.
+ * Fetches one URL for {@code web_extract} through the host's outbound client: {@code http}/{@code https}
+ * only; the egress policy ({@link Egress#publicOnly} with {@code tools.web.blocked_hosts}, or
+ * {@link Egress#privateAllowed} when {@code tools.web.allow_private_addresses} is set) is checked by
+ * the client on the address of every connection, redirects included (the client follows at most 5);
+ * the whole fetch, redirects and body included, is bounded by {@code timeout_seconds}; at most
+ * {@code max_bytes} of the body are read, and only the content types of the spec are read at all.
+ * Blocking; cancelling the run aborts it. Immutable; thread-safe.
  */
 final class PageFetcher {
-    static final int MAX_REDIRECTS = 5;
-
-    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
     static final Set<String> HTML = Set.of("text/html", "application/xhtml+xml");
     static final Set<String> TEXT = Set.of("text/plain", "text/markdown", "application/json");
+    private static final String ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5";
 
-    private final Supplier<HttpClient> client;
-    private final AddressGuard guard;
+    private final OutboundHttp http;
     private final WebSettings settings;
+    private final Egress egress;
 
     /** A fetched body. {@code mime} is lower-cased without parameters; {@code charset} may be null. */
     record Page(URI url, String mime, Charset charset, byte[] body, boolean truncated) {}
@@ -39,63 +39,61 @@ final class PageFetcher {
         }
     }
 
-    PageFetcher(Supplier<HttpClient> client, AddressGuard guard, WebSettings settings) {
-        this.client = client;
-        this.guard = guard;
+    PageFetcher(OutboundHttp http, WebSettings settings) {
+        this.http = http;
         this.settings = settings;
+        this.egress = settings.allowPrivate() ? Egress.privateAllowed(settings.blockedHosts())
+                : Egress.publicOnly(settings.blockedHosts());
     }
 
     /**
-     * Builds the HTTP client if no call has yet: the first build initialises the JDK's TLS set-up, which
-     * must not count against {@code web.extract.timeout_seconds}, so callers do it before their deadline.
+     * Fetches {@code url}. A refusal of the egress policy, a timeout or any other failure becomes a
+     * {@link Failure} with the message for the model; a cancel of the run is rethrown as the client's
+     * {@code CANCELLED} failure.
      */
-    void prepare() {
-        client.get();
-    }
-
-    Page fetch(URI start) throws Failure, IOException, InterruptedException {
-        var current = start;
-        for (int hop = 0; ; hop++) {
-            try {
-                guard.check(current);
-            } catch (AddressGuard.Refused e) {
-                throw new Failure(e.getMessage());
-            }
-            var request = HttpRequest.newBuilder(current)
-                    .timeout(settings.timeout())
-                    .header("User-Agent", settings.userAgent())
-                    .header("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5")
-                    .GET().build();
-            var response = client.get().send(request, HttpResponse.BodyHandlers.ofInputStream());
-            try (InputStream in = response.body()) {
-                int status = response.statusCode();
-                if (REDIRECTS.contains(status)) {
-                    if (hop >= MAX_REDIRECTS) throw new Failure("Too many redirects (more than " + MAX_REDIRECTS + ")");
-                    current = redirectTarget(current, response);
-                    continue;
-                }
-                if (status >= 400) throw new Failure("HTTP " + status);
-                if (status / 100 != 2) throw new Failure("Unexpected HTTP status " + status);
-                var contentType = response.headers().firstValue("Content-Type").orElse("");
-                var mime = mime(contentType);
-                if (!mime.isEmpty() && !HTML.contains(mime) && !TEXT.contains(mime))
-                    throw new Failure("Unsupported content type: " + mime);
-                var body = in.readNBytes((int) Math.min(settings.maxBytes(), Integer.MAX_VALUE - 16));
-                boolean truncated = in.read() != -1;
-                if (mime.isEmpty()) mime = sniff(body);
-                return new Page(current, mime, charset(contentType), body, truncated);
-            }
+    Page fetch(URI url, Cancellation cancellation) throws Failure, OutboundHttp.Failure {
+        var scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https"))
+            throw new Failure("Unsupported URL scheme: " + (scheme.isEmpty() ? "(none)" : scheme));
+        if (url.getHost() == null || url.getHost().isEmpty()) throw new Failure("Invalid URL (no host): " + url);
+        var request = OutboundHttp.Request.get(url)
+                .withHeader("User-Agent", settings.userAgent())
+                .withHeader("Accept", ACCEPT)
+                .withTimeouts(settings.timeout(), settings.timeout(), settings.timeout())
+                .withEgress(egress);
+        try (var exchange = http.prepare(request); var link = CancelLink.of(cancellation, exchange)) {
+            return read(exchange.send());
+        } catch (OutboundHttp.Failure e) {
+            if (e.kind() == OutboundHttp.Failure.Kind.CANCELLED) throw e;
+            if (e.kind() == OutboundHttp.Failure.Kind.TIMEOUT)
+                throw new Failure("Timed out after " + settings.timeout().toSeconds() + " s");
+            throw new Failure(e.getMessage()); // a refusal of the egress policy reads "Blocked: …"
         }
     }
 
-    private static URI redirectTarget(URI from, HttpResponse<?> response) throws Failure {
-        var location = response.headers().firstValue("Location")
-                .orElseThrow(() -> new Failure("HTTP " + response.statusCode() + " without a Location header"));
+    private Page read(OutboundHttp.Response response) throws Failure, OutboundHttp.Failure {
+        int status = response.status();
+        if (status / 100 == 3 && response.header("Location").isEmpty())
+            throw new Failure("HTTP " + status + " without a Location header");
+        if (status >= 400) throw new Failure("HTTP " + status);
+        if (status / 100 != 2) throw new Failure("Unexpected HTTP status " + status);
+        var contentType = response.header("Content-Type").orElse("");
+        var mime = mime(contentType);
+        if (!mime.isEmpty() && !HTML.contains(mime) && !TEXT.contains(mime))
+            throw new Failure("Unsupported content type: " + mime);
+        var in = response.body();
+        byte[] body;
+        boolean truncated;
         try {
-            return from.resolve(location.strip());
-        } catch (IllegalArgumentException e) {
-            throw new Failure("Invalid redirect location: " + location);
+            body = in.readNBytes((int) Math.min(settings.maxBytes(), Integer.MAX_VALUE - 16));
+            truncated = in.read() != -1;
+        } catch (OutboundHttp.Failure e) {
+            throw e;
+        } catch (IOException e) {
+            throw new Failure("Reading the page failed: " + e.getMessage());
         }
+        if (mime.isEmpty()) mime = sniff(body);
+        return new Page(response.uri(), mime, charset(contentType), body, truncated);
     }
 
     static String mime(String contentType) {
@@ -121,7 +119,7 @@ final class PageFetcher {
     private static String sniff(byte[] body) throws Failure {
         var head = Arrays.copyOf(body, Math.min(body.length, 1024));
         for (byte b : head) if (b == 0) throw new Failure("Unsupported content type: application/octet-stream");
-        var text = new String(head, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
+        var text = new String(head, StandardCharsets.ISO_8859_1).toLowerCase(Locale.ROOT);
         return text.contains("<html") || text.contains("<!doctype html") ? "text/html" : "text/plain";
     }
 }

@@ -1,31 +1,30 @@
 package dev.caduceus.plugin.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.tool.Cancellation;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.util.function.Supplier;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * A SearXNG JSON API (or compatible) backend: {@code GET {url}/search?q=<query>&format=json} with an
- * optional {@code Authorization: Bearer <api_key>}. The URL is trusted configuration, so the address
- * guard does not apply. Immutable; thread-safe.
+ * optional {@code Authorization: Bearer <api_key>}. The URL is trusted configuration, so the request
+ * may go anywhere ({@link OutboundHttp.Egress#any()}); redirects are followed by the client. Immutable;
+ * thread-safe.
  */
 final class SearxngBackend implements SearchBackend {
-    private final Supplier<HttpClient> client;
+    private final OutboundHttp http;
     private final ObjectMapper json;
     private final String baseUrl;
     private final String apiKey;
     private final Duration timeout;
 
-    SearxngBackend(Supplier<HttpClient> client, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
-        this.client = client;
+    SearxngBackend(OutboundHttp http, ObjectMapper json, String baseUrl, String apiKey, Duration timeout) {
+        this.http = http;
         this.json = json;
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.apiKey = apiKey;
@@ -38,12 +37,11 @@ final class SearxngBackend implements SearchBackend {
     }
 
     @Override
-    public List<Hit> search(String query, int maxResults) throws IOException, InterruptedException {
+    public List<Hit> search(String query, int maxResults, Cancellation cancellation) throws IOException {
         var uri = URI.create(baseUrl + "/search?q=" + URLEncoder.encode(query, StandardCharsets.UTF_8) + "&format=json");
-        var request = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
-        if (apiKey != null) request.header("Authorization", "Bearer " + apiKey);
-        var response = client.get().send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        SearchBackend.requireSuccess("SearXNG", response);
-        return SearchBackend.hits(json.readTree(response.body()), maxResults);
+        var request = OutboundHttp.Request.get(uri).withHeader("Accept", "application/json")
+                .withTimeouts(timeout, timeout, timeout).withEgress(OutboundHttp.Egress.any());
+        if (apiKey != null) request = request.withHeader("Authorization", "Bearer " + apiKey);
+        return SearchBackend.hits(SearchBackend.exchange("SearXNG", http, request, cancellation, json), maxResults);
     }
 }

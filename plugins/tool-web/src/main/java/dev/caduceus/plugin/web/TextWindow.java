@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 
 /**
  * The size rule of {@code web_extract}: text up to {@code max_chars} is returned whole; longer text keeps a
@@ -38,9 +39,19 @@ final class TextWindow {
 
     /** {@code <workspace>/.caduceus/web/<host>-<hash8>.md}, absolute. */
     static Path savedFile(URI url, Path workspace) {
-        var host = AddressGuard.host(url).replaceAll("[^a-z0-9.-]", "_");
+        var host = host(url).replaceAll("[^a-z0-9.-]", "_");
         return workspace.toAbsolutePath().normalize().resolve(".caduceus").resolve("web")
                 .resolve((host.isEmpty() ? "page" : host) + "-" + hash8(url.toString()) + ".md");
+    }
+
+    /** The lower-cased host without IPv6 brackets or a trailing dot; empty when absent. */
+    private static String host(URI url) {
+        var host = url.getHost();
+        if (host == null) return "";
+        host = host.toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        while (host.endsWith(".")) host = host.substring(0, host.length() - 1);
+        return host;
     }
 
     private static String hash8(String s) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.outbound.OutboundHttp;
+import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
@@ -17,15 +19,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
 import org.jsoup.Jsoup;
 
 /**
- * {@code web_extract}: fetches up to five URLs concurrently through the
+ * {@code web_extract}: fetches up to five URLs concurrently (one virtual thread each) through the
  * {@link PageFetcher}, turns HTML into Markdown, applies the {@link TextWindow} and returns
- * {@code {"results": [{url, title, content, error}]}} indented by two spaces. Never throws; per-URL
- * failures fill {@code error}. Thread-safe.
+ * {@code {"results": [{url, title, content, error}]}} indented by two spaces. A cancelled run aborts
+ * the fetches in flight and answers {@code Interrupted}. Never throws; per-URL failures fill
+ * {@code error}. Thread-safe.
  */
 public final class WebExtractTool implements Tool {
     static final int MAX_URLS = 5;
@@ -36,7 +39,6 @@ public final class WebExtractTool implements Tool {
     private final ToolSpec spec;
     private final PageFetcher fetcher;
     private final TextWindow window;
-    private final WebSettings settings;
     private final ObjectMapper json;
 
     /** Text extracted from one page. */
@@ -47,7 +49,6 @@ public final class WebExtractTool implements Tool {
                 100_000, true, false, "🌐");
         this.fetcher = fetcher;
         this.window = new TextWindow(settings.maxChars());
-        this.settings = settings;
         this.json = json;
     }
 
@@ -66,47 +67,46 @@ public final class WebExtractTool implements Tool {
             return new ToolResult.Error("Error extracting content: " + e.getMessage(), false);
         }
         ctx.progress("web_extract: " + urls.getFirst() + (urls.size() > 1 ? " +" + (urls.size() - 1) + " more" : ""));
-        fetcher.prepare();                                                         // not on the clock
-        try (var watchdog = new Watchdog(ctx.cancellation())) {
-            long deadline = Watchdog.deadline(settings.timeout());
+        var cancellation = ctx.cancellation();
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             var futures = new ArrayList<Future<Extracted>>();
-            for (var url : urls) futures.add(watchdog.start(() -> extract(url)));
+            for (var url : urls) futures.add(threads.submit(() -> extract(url, cancellation)));
             var results = json.createObjectNode();
             var array = results.putArray("results");
             boolean anyOk = false;
             for (int i = 0; i < urls.size(); i++) {
                 var item = array.addObject().put("url", urls.get(i));
                 try {
-                    var extracted = watchdog.await(futures.get(i), deadline);
+                    var extracted = futures.get(i).get(); // bounded by the fetch's total timeout or a cancel
                     var content = window.apply(extracted.text(), URI.create(urls.get(i).strip()), ctx.workspace());
                     item.put("title", extracted.title()).put("content", content).putNull("error");
                     anyOk = true;
-                } catch (TimeoutException e) {
-                    failed(item, "Timed out after " + settings.timeout().toSeconds() + " s");
                 } catch (ExecutionException e) {
                     failed(item, message(e.getCause() == null ? e : e.getCause()));
                 } catch (IOException e) {
                     failed(item, "Could not save the full text: " + message(e));
                 }
             }
+            if (cancellation.isCancelled()) return new ToolResult.Ok(PrettyJson.INTERRUPTED);
             if (!anyOk) results.put("error", "Content was inaccessible or not found");
             return new ToolResult.Ok(PrettyJson.write(results));
-        } catch (Watchdog.Interrupted e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing the executor has interrupted the fetches, which abort
             return new ToolResult.Ok(PrettyJson.INTERRUPTED);
         } catch (RuntimeException e) {
             return new ToolResult.Error("Error extracting content: " + message(e), false);
         }
     }
 
-    /** Runs on a watchdog thread: fetch, then HTML to Markdown or text as is. */
-    private Extracted extract(String url) throws Exception {
+    /** Runs on a virtual thread of the call: fetch, then HTML to Markdown or text as is. */
+    private Extracted extract(String url, Cancellation cancellation) throws Exception {
         URI uri;
         try {
             uri = new URI(url.strip());
         } catch (java.net.URISyntaxException e) {
             throw new PageFetcher.Failure("Invalid URL: " + url);
         }
-        var page = fetcher.fetch(uri);
+        var page = fetcher.fetch(uri, cancellation);
         if (PageFetcher.HTML.contains(page.mime())) {
             var charset = page.charset() == null ? null : page.charset().name();
             var doc = Jsoup.parse(new ByteArrayInputStream(page.body()), charset, page.url().toString());
@@ -122,7 +122,7 @@ public final class WebExtractTool implements Tool {
     }
 
     private static String message(Throwable t) {
-        if (t instanceof PageFetcher.Failure) return t.getMessage();
+        if (t instanceof PageFetcher.Failure || t instanceof OutboundHttp.Failure) return t.getMessage();
         var m = t.getMessage();
         return t.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m);
     }

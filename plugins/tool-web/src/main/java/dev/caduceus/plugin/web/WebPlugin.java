@@ -4,18 +4,16 @@ import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.tool.Tool;
-import java.net.http.HttpClient;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Contributes {@code web_search} and {@code web_extract} (toolset {@code web}), configured
- * from {@code tools.web.*}. Owns the two HTTP clients (built on first use): one for the trusted search backends, one that
- * never follows redirects on its own so that {@code web_extract} can pass every hop through the
- * address guard. Called on the boot thread; the tools it returns are thread-safe.
+ * Contributes {@code web_search} and {@code web_extract} (toolset {@code web}), configured from
+ * {@code tools.web.*}. Both use the host's outbound client ({@code ctx.outbound()}, which the host owns
+ * and closes): the search backends, configured by the operator, with any egress; the pages the agent
+ * names with the public-only policy the client checks on every connection, redirects included.
+ * Called on the boot thread; the tools it returns are thread-safe. Holds nothing to release.
  */
 public final class WebPlugin implements PlatformPlugin {
-    private final List<LazyClient> clients = new ArrayList<>();
 
     /** What {@link WebSettings} reads. */
     @Override
@@ -26,24 +24,10 @@ public final class WebPlugin implements PlatformPlugin {
     @Override
     public List<Tool> tools(PlatformContext ctx) {
         var settings = WebSettings.from(ctx.section("tools"), ctx.global().version());
-        var searchClient = new LazyClient(HttpClient.newBuilder()
-                .connectTimeout(BackendChoice.SEARCH_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NORMAL));
-        var pageClient = new LazyClient(HttpClient.newBuilder()
-                .connectTimeout(settings.timeout())
-                .followRedirects(HttpClient.Redirect.NEVER));
-        clients.add(searchClient);
-        clients.add(pageClient);
+        var http = ctx.outbound();
         var json = ctx.json();
-        var fetcher = new PageFetcher(pageClient, new AddressGuard(settings), settings);
         return List.of(
-                new WebSearchTool(BackendChoice.choose(settings, searchClient, json), settings.maxResults(), json),
-                new WebExtractTool(fetcher, settings, json));
-    }
-
-    @Override
-    public void stop() {
-        clients.forEach(LazyClient::shutdownNow);
-        clients.clear();
+                new WebSearchTool(BackendChoice.choose(settings, http, json), settings.maxResults(), json),
+                new WebExtractTool(new PageFetcher(http, settings), settings, json));
     }
 }

@@ -3,21 +3,23 @@ package dev.caduceus.plugin.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
+import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code web_search}: asks the configured {@link SearchBackend} and returns
  * {@code {"success": true, "data": {"web": [{title, url, description, position}]}}} indented by two
- * spaces. Unavailable (left out of the tool list) when no backend is configured. Never throws:
- * backend failures become {@code {"error": "Error searching web: …"}}. Thread-safe.
+ * spaces. Unavailable (left out of the tool list) when no backend is configured. The backend call runs
+ * on the tool's thread, bounded by {@link BackendChoice#SEARCH_TIMEOUT}; a cancelled run aborts it and
+ * answers {@code Interrupted}. Never throws: backend failures become
+ * {@code {"error": "Error searching web: …"}}. Thread-safe.
  */
 public final class WebSearchTool implements Tool {
     private static final String DESCRIPTION = "Search the web for information on any topic. Returns up to 5 relevant "
@@ -60,18 +62,17 @@ public final class WebSearchTool implements Tool {
         if (!query.isTextual()) return error("query must be a string");
         if (query.textValue().isBlank()) return error("query must not be empty");
         ctx.progress("web_search: " + query.textValue());
-        try (var watchdog = new Watchdog(ctx.cancellation())) {
-            var future = watchdog.start(() -> choice.backend().search(query.textValue().strip(), maxResults));
-            var hits = watchdog.await(future, Watchdog.deadline(BackendChoice.SEARCH_TIMEOUT.plusSeconds(1)));
+        try {
+            var hits = choice.backend().search(query.textValue().strip(), maxResults, ctx.cancellation());
             return new ToolResult.Ok(PrettyJson.write(result(hits)));
-        } catch (Watchdog.Interrupted e) {
-            return new ToolResult.Ok(PrettyJson.INTERRUPTED);
-        } catch (TimeoutException e) {
-            return error("request timed out after " + BackendChoice.SEARCH_TIMEOUT.toSeconds() + " s");
-        } catch (ExecutionException e) {
-            var cause = e.getCause() == null ? e : e.getCause();
-            var message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-            return error(message);
+        } catch (OutboundHttp.Failure e) {
+            if (e.kind() == OutboundHttp.Failure.Kind.CANCELLED || ctx.cancellation().isCancelled())
+                return new ToolResult.Ok(PrettyJson.INTERRUPTED);
+            if (e.kind() == OutboundHttp.Failure.Kind.TIMEOUT)
+                return error("request timed out after " + BackendChoice.SEARCH_TIMEOUT.toSeconds() + " s");
+            return error(e.getMessage());
+        } catch (IOException e) {
+            return error(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         } catch (RuntimeException e) {
             return error(e.getClass().getSimpleName() + ": " + e.getMessage());
         }

@@ -35,7 +35,7 @@ final class FixtureServer implements AutoCloseable {
             <noscript>Enable JS</noscript></body></html>
             """;
 
-    /** One request seen by the server. */
+    /** One request seen by the server; {@code uri} as on the request line (absolute when it came as a proxy). */
     record Seen(String method, String uri, String authorization, String body) {}
 
     final List<Seen> seen = new CopyOnWriteArrayList<>();
@@ -74,6 +74,10 @@ final class FixtureServer implements AutoCloseable {
                 case "/hop" -> redirect(ex, "/article");
                 case "/to-metadata" -> redirect(ex, "http://169.254.169.254/latest/meta-data/");
                 case "/to-localhost" -> redirect(ex, "http://localhost:" + port() + "/article");
+                case "/chain" -> redirect(ex, "/chain-2");
+                case "/chain-2" -> redirect(ex, "http://10.20.30.40/admin");
+                case "/chain-to-mapped" -> redirect(ex, "http://[::ffff:7f00:1]:" + port() + "/article");
+                case "/redirect" -> redirect(ex, ex.getRequestURI().getRawQuery().substring("to=".length()));
                 case "/slow" -> slow(ex);
                 case "/searxng/search" -> send(ex, 200, "application/json", """
                         {"query": "q", "results": [

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.outbound.ProxyRules;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.testkit.Eventually;
 import java.nio.file.Path;
@@ -27,36 +29,38 @@ class WebSearchToolTest {
     private final WebPlugin plugin = new WebPlugin();
     private FixtureServer server;
     private TestToolContext ctx;
+    private OutboundClient client;
 
     @BeforeEach
     void start() throws Exception {
+        client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
         server = new FixtureServer();
         ctx = new TestToolContext(workspace);
     }
 
     @AfterEach
     void stop() {
-        plugin.stop();
+        client.close();
         server.close();
     }
 
     @Test
     void unavailableWithoutABackendAndSaysWhatToSet() {
-        var search = tool(plugin, "web_search", Map.of());
+        var search = tool(plugin, "web_search", Map.of(), client);
         assertFalse(search.available());
         var reason = search.unavailableReason();
         assertTrue(reason.contains("tools.web.search.searxng.url") && reason.contains("SEARXNG_URL")
                 && reason.contains("tools.web.search.tavily.api_key") && reason.contains("TAVILY_API_KEY"), reason);
-        var tavilyWithoutKey = tool(plugin, "web_search", Map.of("web.search.backend", "tavily"));
+        var tavilyWithoutKey = tool(plugin, "web_search", Map.of("web.search.backend", "tavily"), client);
         assertFalse(tavilyWithoutKey.available());
         assertTrue(tavilyWithoutKey.unavailableReason().contains("TAVILY_API_KEY"));
-        var unknown = tool(plugin, "web_search", Map.of("web.search.backend", "bing"));
+        var unknown = tool(plugin, "web_search", Map.of("web.search.backend", "bing"), client);
         assertTrue(unknown.unavailableReason().contains("'bing'"));
     }
 
     @Test
     void specIsHermesCompatible() {
-        var spec = tool(plugin, "web_search", Map.of()).spec();
+        var spec = tool(plugin, "web_search", Map.of(), client).spec();
         assertEquals("{\"type\":\"object\",\"required\":[\"query\"],\"properties\":{\"query\":{\"type\":\"string\","
                 + "\"description\":\"search query\"}}}", spec.parameters().toString());
         assertEquals("web", spec.toolset());
@@ -68,7 +72,7 @@ class WebSearchToolTest {
     void searxngBackendSendsQueryAndKeyAndMapsResults() throws Exception {
         var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/searxng/"),
                 "web.search.searxng.api_key", "sx-secret-key", "web.search.max_results", "2",
-                "web.search.tavily.api_key", "unused-because-searxng-wins"));
+                "web.search.tavily.api_key", "unused-because-searxng-wins"), client);
         assertTrue(search.available());
         assertNull(search.unavailableReason());
         var text = okText(call(search, ctx, "{\"query\": \"caduceus agent & more\"}"));
@@ -101,7 +105,7 @@ class WebSearchToolTest {
     @Test
     void tavilyBackendPostsKeyQueryAndMaxResults() throws Exception {
         var search = tool(plugin, "web_search", Map.of("web.search.tavily.url", server.url("/tavily"),
-                "web.search.tavily.api_key", "tvly-test-key"));
+                "web.search.tavily.api_key", "tvly-test-key"), client);
         var result = okJson(call(search, ctx, "{\"query\": \"hello\"}"));
         assertTrue(result.path("success").asBoolean());
         var hit = result.path("data").path("web").get(0);
@@ -121,17 +125,17 @@ class WebSearchToolTest {
 
     @Test
     void backendErrorsNameTheStatus() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/broken")));
+        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/broken")), client);
         var error = assertInstanceOf(ToolResult.Error.class, call(search, ctx, "{\"query\": \"x\"}"));
         assertEquals("Error searching web: SearXNG returned HTTP 503: upstream down", error.message());
-        var unreachable = tool(plugin, "web_search", Map.of("web.search.searxng.url", "http://127.0.0.1:1"));
+        var unreachable = tool(plugin, "web_search", Map.of("web.search.searxng.url", "http://127.0.0.1:1"), client);
         var down = assertInstanceOf(ToolResult.Error.class, call(unreachable, ctx, "{\"query\": \"x\"}"));
         assertTrue(down.message().startsWith("Error searching web: "), down.message());
     }
 
     @Test
     void wrongArgumentsAreErrorsNotExceptions() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/searxng")));
+        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/searxng")), client);
         for (var args : new String[] {"{}", "{\"query\": 5}", "{\"query\": [\"a\"]}", "{\"query\": \"  \"}",
                 "{\"query\": null}"}) {
             var error = assertInstanceOf(ToolResult.Error.class, call(search, ctx, args), args);
@@ -142,7 +146,7 @@ class WebSearchToolTest {
 
     @Test
     void cancellationAbortsTheBackendCall() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/slowsearch")));
+        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/slowsearch")), client);
         var pending = CompletableFuture.supplyAsync(() -> {
             try {
                 return call(search, ctx, "{\"query\": \"slow\"}");

@@ -3,6 +3,7 @@ package dev.caduceus.plugin.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolResult;
@@ -15,8 +16,9 @@ final class WebTestSupport {
 
     private WebTestSupport() {}
 
-    static Tool tool(WebPlugin plugin, String name, Map<String, String> toolsConfig) {
-        var ctx = FakePlatformContext.builder("tool-web").toolsConfig(toolsConfig).build();
+    /** The tool {@code name} of {@code plugin} configured with {@code toolsConfig}, on the outbound client {@code http}. */
+    static Tool tool(WebPlugin plugin, String name, Map<String, String> toolsConfig, OutboundHttp http) {
+        var ctx = FakePlatformContext.builder("tool-web").toolsConfig(toolsConfig).outbound(http).build();
         return plugin.tools(ctx).stream().filter(t -> t.spec().name().equals(name)).findFirst().orElseThrow();
     }
 
