@@ -15,7 +15,7 @@ module dev.caduceus.host {
     requires org.xerial.sqlitejdbc;                          // JDBC driver, loaded by URL
     requires org.pf4j;                                       // 3.14.0: the last release with module-info
     requires org.slf4j;
-    requires java.net.http;                                  // unused by the host: resolves it for the relay plugin until it is ported
+    requires java.net.http;     // not used by the host: keeps the JDK client resolvable for third-party plugins built on it
     requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
     requires org.eclipse.jetty.http2.client;
     requires org.eclipse.jetty.http2.client.transport;
