@@ -9,16 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.zip.Inflater;
-import java.util.zip.InflaterInputStream;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 
 /**
  * A response whose headers arrived. The body comes from Jetty's {@link InputStreamResponseListener}
- * (gzip already decoded by Jetty; {@code deflate} inflated here), and every read failure is turned
- * into a {@link Failure}. Reading the body to its end returns the connection to the pool; closing
- * it earlier discards the connection. Threading: read on one thread; {@link #close()} from any.
+ * (gzip already decoded by Jetty; {@code deflate}, zlib or raw, inflated here by {@link DeflateBody}),
+ * and every read failure is turned into a {@link Failure}. Reading the body to its end returns the
+ * connection to the pool; closing it earlier discards the connection. Threading: read on one
+ * thread; {@link #close()} from any.
  */
 final class JettyResponse implements OutboundHttp.Response {
     private final JettyExchange exchange;
@@ -38,7 +37,7 @@ final class JettyResponse implements OutboundHttp.Response {
         var raw = new Guarded(listener.getInputStream());
         var encoding = head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
-                ? new Guarded(new InflaterInputStream(raw, new Inflater())) : raw;
+                ? new Guarded(new DeflateBody(raw)) : raw;
     }
 
     @Override
