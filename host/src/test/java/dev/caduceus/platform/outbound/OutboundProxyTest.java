@@ -37,8 +37,6 @@ class OutboundProxyTest {
     private static final int AUTH_REFUSED = 401;
 
     @TempDir
-    static Path keys;
-    @TempDir
     Path dir;
 
     private static TestCa ca;
@@ -49,7 +47,7 @@ class OutboundProxyTest {
 
     @BeforeAll
     static void upstreams() throws Exception {
-        ca = TestCa.create(keys);
+        ca = TestCa.shared();
         TestServers.Route echo = (request, response, callback) -> {
             response.getHeaders().put("Content-Type", "text/plain");
             Content.Sink.write(response, true, request.getMethod() + " " + Content.Source.asString(request, UTF_8), callback);

@@ -5,15 +5,16 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import dev.caduceus.spi.outbound.OutboundHttp;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
@@ -27,31 +28,63 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 record TestCa(Path caPem, Path clientChainPem, Path clientKeyPem, KeyStore serverKeys, KeyStore clientKeys,
               KeyStore trust) {
     static final String PASSWORD = "changeit";
+    private static final Base64.Encoder MIME = Base64.getMimeEncoder(64, "\n".getBytes(US_ASCII));
 
-    /** Makes the CA and both certificates in {@code dir} (a few keytool runs, a few seconds). */
+    /**
+     * The one CA of this test JVM, made on first use (keytool is slow to start on a busy machine, so
+     * the test classes share it; it is immutable). Its files are deleted when the JVM exits.
+     */
+    static TestCa shared() {
+        return Shared.CA;
+    }
+
+    private static final class Shared {
+        static final TestCa CA = make();
+
+        private static TestCa make() {
+            try {
+                var dir = Files.createTempDirectory("caduceus-test-ca");
+                dir.toFile().deleteOnExit();
+                var ca = create(dir);
+                try (var files = Files.list(dir)) {
+                    files.forEach(f -> f.toFile().deleteOnExit()); // deleted before the directory
+                }
+                return ca;
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot make the test CA: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Makes the CA and both certificates in {@code dir} (three keytool runs, two of them in parallel). */
     static TestCa create(Path dir) throws Exception {
-        var keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
         var ca = dir.resolve("ca.p12");
-        keytool(keytool, "-genkeypair", "-alias", "ca", "-dname", "CN=Caduceus Test CA", "-ext", "bc:c",
-                "-keystore", ca.toString());
-        var caPem = dir.resolve("ca.pem");
-        keytool(keytool, "-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-file", caPem.toString());
-        var server = signed(keytool, dir, ca, "server", "CN=localhost", "SAN=ip:127.0.0.1,dns:localhost");
-        var client = signed(keytool, dir, ca, "client", "CN=caduceus-test-client", null);
+        keytool("-genkeypair", "-alias", "ca", "-dname", "CN=Caduceus Test CA", "-ext", "bc:c", "-keystore", ca.toString());
+        // each leaf is signed by the CA in a copy of its key store (keytool's -signer needs it there)
+        var serverStore = Files.copy(ca, dir.resolve("server.p12"));
+        var clientStore = Files.copy(ca, dir.resolve("client.p12"));
+        var server = CompletableFuture.runAsync(() -> keytool("-genkeypair", "-alias", "server", "-dname", "CN=localhost",
+                "-signer", "ca", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-keystore", serverStore.toString()));
+        keytool("-genkeypair", "-alias", "client", "-dname", "CN=caduceus-test-client", "-signer", "ca",
+                "-keystore", clientStore.toString());
+        server.join();
 
-        var caCert = certificates(caPem).getFirst();
+        var serverKeys = only(load(serverStore), "server");
+        var clientKeys = only(load(clientStore), "client");
+        var chain = clientKeys.getCertificateChain("client");
+        var caCert = chain[chain.length - 1];
         var trust = KeyStore.getInstance("PKCS12");
         trust.load(null, null);
         trust.setCertificateEntry("ca", caCert);
 
-        var clientChain = dir.resolve("client-chain.pem");
-        Files.writeString(clientChain, Files.readString(client.certificate()) + Files.readString(caPem), US_ASCII);
-        var clientKey = dir.resolve("client-key.pem");
-        var key = client.keys().getKey("client", PASSWORD.toCharArray()).getEncoded(); // PKCS#8 DER
-        Files.writeString(clientKey, "-----BEGIN PRIVATE KEY-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(US_ASCII)).encodeToString(key)
-                + "\n-----END PRIVATE KEY-----\n", US_ASCII);
-        return new TestCa(caPem, clientChain, clientKey, chained(server, caCert), chained(client, caCert), trust);
+        var caPem = Files.writeString(dir.resolve("ca.pem"), pem(caCert), US_ASCII);
+        var clientChain = new StringBuilder();
+        for (var certificate : chain) clientChain.append(pem(certificate));
+        var clientChainPem = Files.writeString(dir.resolve("client-chain.pem"), clientChain, US_ASCII);
+        var key = clientKeys.getKey("client", PASSWORD.toCharArray()).getEncoded(); // PKCS#8 DER
+        var clientKeyPem = Files.writeString(dir.resolve("client-key.pem"), "-----BEGIN PRIVATE KEY-----\n"
+                + MIME.encodeToString(key) + "\n-----END PRIVATE KEY-----\n", US_ASCII);
+        return new TestCa(caPem, clientChainPem, clientKeyPem, serverKeys, clientKeys, trust);
     }
 
     /** The client's TLS settings that trust this CA (and present no certificate). */
@@ -76,51 +109,45 @@ record TestCa(Path caPem, Path clientChainPem, Path clientKeyPem, KeyStore serve
         return tls;
     }
 
-    private record Signed(KeyStore keys, Path certificate) {}
-
-    /** A key pair {@code alias} whose certificate the CA signed. */
-    private static Signed signed(String keytool, Path dir, Path ca, String alias, String dname, String san)
-            throws Exception {
-        var store = dir.resolve(alias + ".p12");
-        keytool(keytool, "-genkeypair", "-alias", alias, "-dname", dname, "-keystore", store.toString());
-        var request = dir.resolve(alias + ".csr");
-        keytool(keytool, "-certreq", "-alias", alias, "-keystore", store.toString(), "-file", request.toString());
-        var certificate = dir.resolve(alias + ".pem");
-        var gencert = new ArrayList<>(List.of(keytool, "-gencert", "-rfc", "-alias", "ca", "-keystore", ca.toString(),
-                "-infile", request.toString(), "-outfile", certificate.toString()));
-        if (san != null) gencert.addAll(List.of("-ext", san));
-        keytool(gencert.toArray(String[]::new));
+    private static KeyStore load(Path store) throws Exception {
         var keys = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(store)) {
             keys.load(in, PASSWORD.toCharArray());
         }
-        return new Signed(keys, certificate);
+        return keys;
     }
 
-    /** A key store of {@code signed}'s key with the chain: its CA-signed certificate, then the CA. */
-    private static KeyStore chained(Signed signed, Certificate caCert) throws Exception {
-        var alias = signed.keys().aliases().nextElement();
-        var chained = KeyStore.getInstance("PKCS12");
-        chained.load(null, null);
-        chained.setKeyEntry(alias, signed.keys().getKey(alias, PASSWORD.toCharArray()), PASSWORD.toCharArray(),
-                new Certificate[] {certificates(signed.certificate()).getFirst(), caCert});
-        return chained;
+    /** A key store with only the entry {@code alias} of {@code all} (its key and chain, not the CA's key). */
+    private static KeyStore only(KeyStore all, String alias) throws Exception {
+        var one = KeyStore.getInstance("PKCS12");
+        one.load(null, null);
+        one.setKeyEntry(alias, all.getKey(alias, PASSWORD.toCharArray()), PASSWORD.toCharArray(),
+                all.getCertificateChain(alias));
+        return one;
     }
 
-    private static List<? extends Certificate> certificates(Path pem) throws Exception {
-        try (InputStream in = Files.newInputStream(pem)) {
-            return List.copyOf(CertificateFactory.getInstance("X.509").generateCertificates(in));
+    private static String pem(Certificate certificate) throws Exception {
+        return "-----BEGIN CERTIFICATE-----\n" + MIME.encodeToString(certificate.getEncoded())
+                + "\n-----END CERTIFICATE-----\n";
+    }
+
+    /** Runs the JDK's keytool with EC keys valid for two days. */
+    private static void keytool(String... arguments) {
+        var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData")); // starts in half the time
+        command.addAll(List.of(arguments));
+        command.addAll(List.of("-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-storetype", "PKCS12",
+                "-storepass", PASSWORD, "-noprompt"));
+        try {
+            var process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            var output = new String(process.getInputStream().readAllBytes(), US_ASCII);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0)
+                throw new IllegalStateException("keytool " + String.join(" ", arguments) + " failed: " + output);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running keytool", e);
         }
-    }
-
-    private static void keytool(String... command) throws IOException, InterruptedException {
-        var all = new ArrayList<>(List.of(command));
-        if (all.contains("-genkeypair")) all.addAll(List.of("-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2"));
-        if (all.contains("-gencert")) all.addAll(List.of("-validity", "2"));
-        all.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt"));
-        var process = new ProcessBuilder(all).redirectErrorStream(true).start();
-        var output = new String(process.getInputStream().readAllBytes(), US_ASCII);
-        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0)
-            throw new IllegalStateException("keytool " + command[1] + " failed: " + output);
     }
 }
