@@ -24,14 +24,16 @@ import java.util.regex.Pattern;
  */
 public final class EgressPolicy {
     private static final Set<String> METADATA_NAMES = Set.of("metadata.google.internal", "metadata");
-    private static final EgressPolicy ANY = new EgressPolicy(false, List.of());
+    private static final EgressPolicy ANY = new EgressPolicy(false, List.of(), Set.of());
 
     private final boolean publicOnly;
     private final List<Pattern> blockedHosts;
+    private final Set<InetAddress> treatedAsPublic;
 
-    private EgressPolicy(boolean publicOnly, List<Pattern> blockedHosts) {
+    private EgressPolicy(boolean publicOnly, List<Pattern> blockedHosts, Set<InetAddress> treatedAsPublic) {
         this.publicOnly = publicOnly;
         this.blockedHosts = List.copyOf(blockedHosts);
+        this.treatedAsPublic = Set.copyOf(treatedAsPublic);
     }
 
     /** No restriction. */
@@ -41,7 +43,17 @@ public final class EgressPolicy {
 
     /** Public unicast addresses only, and none of {@code blockedHostGlobs}. */
     public static EgressPolicy publicOnly(List<String> blockedHostGlobs) {
-        return new EgressPolicy(true, blockedHostGlobs.stream().map(EgressPolicy::glob).toList());
+        return new EgressPolicy(true, blockedHostGlobs.stream().map(EgressPolicy::glob).toList(), Set.of());
+    }
+
+    /**
+     * For tests only (package-private, reached through {@code OutboundClient}'s test constructor): this
+     * policy with {@code addresses} counted as public. Tests have nothing but loopback to connect to,
+     * so to see public-only at work they declare one loopback address (127.0.0.2) public and keep
+     * the rest (127.0.0.1) internal.
+     */
+    EgressPolicy treatingAsPublic(Set<InetAddress> addresses) {
+        return new EgressPolicy(publicOnly, blockedHosts, addresses);
     }
 
     /** The policy an SPI {@link dev.caduceus.spi.outbound.OutboundHttp.Egress} names. */
@@ -66,7 +78,7 @@ public final class EgressPolicy {
 
     /** Whether a connection to {@code address} is allowed. */
     public boolean allows(InetAddress address) {
-        return !publicOnly || !isInternal(address);
+        return !publicOnly || treatedAsPublic.contains(address) || !isInternal(address);
     }
 
     /** Whether {@code address} is anything but a public unicast address. */
