@@ -117,7 +117,12 @@ final class TestServers {
                     return route.handle(request, response, callback);
                 }
             });
-            server.start();
+            try {
+                server.start();
+            } catch (Exception e) {
+                server.stop(); // a port already taken: release what did start
+                throw e;
+            }
         }
 
         private static SecureRequestCustomizer secure() {
