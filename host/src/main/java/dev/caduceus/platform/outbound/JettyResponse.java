@@ -22,19 +22,20 @@ import org.eclipse.jetty.client.Response;
 final class JettyResponse implements OutboundHttp.Response {
     private final JettyExchange exchange;
     private final Response head;
-    private final InputStreamResponseListener listener;
     private final URI uri;
     private final int maxLineBytes;
+    /** Jetty's stream, taken once: a second {@code getInputStream()} answers a closed dummy stream. */
+    private final InputStream stream;
     private final InputStream body;
     private volatile boolean released;
 
     JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
         this.head = head;
-        this.listener = listener;
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
-        var raw = new Guarded(listener.getInputStream());
+        this.stream = listener.getInputStream();
+        var raw = new Guarded(stream);
         var encoding = head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
                 ? new Guarded(new DeflateBody(raw)) : raw;
@@ -98,7 +99,7 @@ final class JettyResponse implements OutboundHttp.Response {
         if (released) return;
         released = true;
         try {
-            listener.getInputStream().close();
+            stream.close();
         } catch (IOException e) {
             // closing an aborted stream reports the abort again; the exchange is over either way
         }
