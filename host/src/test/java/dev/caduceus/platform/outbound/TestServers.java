@@ -176,6 +176,14 @@ final class TestServers {
             release.await(limit.toMillis(), TimeUnit.MILLISECONDS);
         }
 
+        /** Writes {@code text} (committing the headers first) and waits until it is on the wire. */
+        static void flush(Response response, String text) throws Exception {
+            var written = new java.util.concurrent.CompletableFuture<Void>();
+            response.write(false, java.nio.ByteBuffer.wrap(text.getBytes(ISO_8859_1)),
+                    Callback.from(() -> written.complete(null), written::completeExceptionally));
+            written.get(30, TimeUnit.SECONDS);
+        }
+
         @Override
         public void close() throws Exception {
             release.countDown();
