@@ -19,8 +19,11 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
@@ -51,6 +54,13 @@ class OutboundProtocolTest {
 
     /** Echoes the method, protocol and body; remembers the client certificate a TLS peer presented. */
     private static final Route ECHO = (request, response, callback) -> {
+        if (org.eclipse.jetty.server.Request.getPathInContext(request).equals("/sse-slow")) {
+            response.getHeaders().put("Content-Type", "text/event-stream");
+            Upstream.flush(response, "data: one\n\n");
+            h2.stall(Duration.ofSeconds(30));
+            callback.succeeded();
+            return true;
+        }
         var body = Content.Source.asString(request, UTF_8);
         if (request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData tls
                 && tls.peerCertificates() != null && tls.peerCertificates().length > 0) {
@@ -119,6 +129,53 @@ class OutboundProtocolTest {
         try (var r = http.send(Request.get(h2.uri("localhost", "/h2")).withTls(ca.trustingTls()))) {
             assertEquals(200, r.status(), "the certificate names localhost too");
         }
+    }
+
+    @Test
+    void theProtocolChoiceHoldsOnHttps() throws Exception {
+        var http = client();
+        try (var r = http.send(Request.get(h2.uri("/h2")).withTls(ca.trustingTls()).withProtocol(Protocol.H2C))) {
+            assertEquals("HTTP/2.0", r.protocol(), "H2C on https means HTTP/2 only");
+        }
+        var failure = assertThrows(Failure.class, () -> http.send(Request.get(h2.uri("/h2")).withTls(ca.trustingTls())
+                .withProtocol(Protocol.HTTP_1_1)));
+        // HTTP/1.1 only offers no h2; this server then speaks h2 anyway (its ALPN default), which the
+        // client reads as a broken HTTP/1.1 answer (a server without that default fails the handshake)
+        assertTrue(failure.kind() == Failure.Kind.BROKEN || failure.kind() == Failure.Kind.TLS, failure.toString());
+    }
+
+    @Test
+    void http2StreamsShareOneConnectionAndACancelledStreamLeavesItUsable() throws Exception {
+        var http = client();
+        long before = h2.connections();
+        for (int i = 0; i < 200; i++) {
+            try (var r = http.send(Request.get(h2.uri("/many")).withTls(ca.trustingTls()))) {
+                assertEquals("GET HTTP/2.0 ", r.text(100));
+            }
+        }
+        assertTrue(h2.connections() - before <= 1, "200 calls on " + (h2.connections() - before) + " connections");
+
+        var exchange = http.prepare(Request.get(h2.uri("/sse-slow")).withTls(ca.trustingTls()));
+        var events = exchange.send().events();
+        assertEquals("one", events.next().orElseThrow().data());
+        var outcome = new CompletableFuture<Failure>();
+        var reader = Thread.ofPlatform().name("h2-reader").start(() -> {
+            try {
+                outcome.completeExceptionally(new AssertionError("read after cancel returned " + events.next()));
+            } catch (Failure f) {
+                outcome.complete(f);
+            }
+        });
+        TestServers.await("the reader blocks", Duration.ofSeconds(10),
+                () -> reader.getState() == Thread.State.WAITING || reader.getState() == Thread.State.TIMED_WAITING);
+        exchange.cancel();
+        assertEquals(Failure.Kind.CANCELLED, outcome.get(10, TimeUnit.SECONDS).kind());
+        exchange.close();
+        try (var r = http.send(Request.get(h2.uri("/after")).withTls(ca.trustingTls()))) {
+            assertEquals("GET HTTP/2.0 ", r.text(100), "the connection serves the next stream");
+        }
+        TestServers.await("no stream stays active", Duration.ofSeconds(10),
+                () -> http.poolStats().stream().mapToInt(OutboundClient.PoolStats::active).sum() == 0);
     }
 
     @Test
