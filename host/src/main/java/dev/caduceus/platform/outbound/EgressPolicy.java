@@ -24,6 +24,10 @@ import java.util.regex.Pattern;
  */
 public final class EgressPolicy {
     private static final Set<String> METADATA_NAMES = Set.of("metadata.google.internal", "metadata");
+    /** What C resolvers (inet_aton) read as an IPv4 address: one to four decimal, octal or hex parts. */
+    private static final Pattern NUMERIC = Pattern.compile("(0x[0-9a-f]*|\\d+)(\\.(0x[0-9a-f]*|\\d+)){0,3}");
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
     private static final EgressPolicy ANY = new EgressPolicy(false, List.of(), Set.of());
 
     private final boolean publicOnly;
@@ -66,13 +70,25 @@ public final class EgressPolicy {
         return publicOnly;
     }
 
-    /** Why {@code host} (a name or a literal, lower or upper case) is refused before any lookup, or empty. */
+    /**
+     * Why {@code host} (a name or a literal, lower or upper case) is refused before any lookup, or
+     * empty. Besides the blocked and metadata names, this refuses what a proxy would resolve to an
+     * internal address without our lookup ever seeing it (through a proxy only the name is checked):
+     * the loopback names ({@code localhost}, {@code *.localhost}, RFC 6761) and IPv4 addresses
+     * written in any form but the dotted quad ({@code 0x7f000001}, {@code 0177.0.0.1},
+     * {@code 2130706433}, {@code 127.1}), which C resolvers accept and Java reads differently or not
+     * at all.
+     */
     public Optional<String> refuseName(String host) {
         if (!publicOnly) return Optional.empty();
         var name = normalize(host);
         for (var pattern : blockedHosts)
             if (pattern.matcher(name).matches()) return Optional.of("host " + name + " is blocked by configuration");
         if (METADATA_NAMES.contains(name)) return Optional.of("host " + name + " is a cloud metadata service");
+        if (name.equals("localhost") || name.endsWith(".localhost"))
+            return Optional.of("host " + name + " is a loopback name");
+        if (NUMERIC.matcher(name).matches() && !DOTTED_QUAD.matcher(name).matches())
+            return Optional.of("host " + name + " is an address written in a non-standard form");
         return Optional.empty();
     }
 
