@@ -10,10 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.platform.outbound.TestServers.Kind;
 import dev.caduceus.platform.outbound.TestServers.Upstream;
+import dev.caduceus.spi.outbound.OutboundHttp.Egress;
 import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import dev.caduceus.spi.outbound.OutboundHttp.Request;
 import java.net.InetAddress;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
@@ -118,7 +121,7 @@ class OutboundProxyTest {
         try (var r = http.send(Request.get(secure.uri("/direct")).withTls(ca.trustingTls()))) {
             assertEquals(200, r.status());
         }
-        for (var seen : java.util.List.of(plain.seen().getLast(), secure.seen().getLast())) {
+        for (var seen : List.of(plain.seen().getLast(), secure.seen().getLast())) {
             assertEquals("/direct", seen.path());
             assertFalse(proxied(seen), "went direct: " + seen.remote());
             assertNull(seen.header("Via"));
@@ -188,6 +191,26 @@ class OutboundProxyTest {
         assertEquals(Failure.Kind.UNREACHABLE, failure.kind(), failure.toString());
         assertFalse(failure.requestSent());
         assertNoPassword(failure);
+    }
+
+    @Test
+    void publicOnlyThroughAProxyChecksTheTargetNameBeforeAnythingIsSent() throws Exception {
+        proxy = Tinyproxy.start(dir, "ConnectPort " + secure.port());
+        var http = client(Map.of("HTTP_PROXY", proxy.url(null), "HTTPS_PROXY", proxy.url(null)));
+        var egress = Egress.publicOnly(List.of("*.corp.test"));
+        int before = plain.requests();
+        for (var target : List.of(plain.uri("/literal"), secure.uri("/literal"), plain.uri("localhost", "/loopback-name"),
+                secure.uri("localhost", "/loopback-name"), plain.uri("0x7f000001", "/odd-literal"),
+                plain.uri("0177.0.0.1", "/odd-literal"), plain.uri("2130706433", "/odd-literal"),
+                URI.create("http://wiki.corp.test/blocked"))) {
+            var failure = assertThrows(Failure.class, () -> http.send(Request.get(target).withEgress(egress)
+                    .withTls(ca.trustingTls())), target.toString());
+            assertEquals(Failure.Kind.REFUSED, failure.kind(), target + ": " + failure);
+            assertFalse(failure.requestSent());
+        }
+        assertEquals(before, plain.requests());
+        assertFalse(proxy.log().contains("literal") || proxy.log().contains("loopback-name")
+                || proxy.log().contains("corp.test"), proxy.log());
     }
 
     /** Neither the message nor any cause's message carries a proxy password. */
