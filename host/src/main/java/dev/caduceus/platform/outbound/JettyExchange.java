@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamRequestContent;
@@ -22,9 +23,11 @@ import org.eclipse.jetty.http.HttpVersion;
  * it sends the request, waits for the headers, and follows redirects for GET and HEAD (at most
  * {@value #MAX_REDIRECTS}; the client's resolver checks the egress policy on each hop's connection;
  * {@code Authorization} and {@code Cookie} are dropped when a hop leaves the origin). A request is
- * sent again only when it failed before a byte of it was written (a pooled connection that the
- * server had closed): once Jetty reports it committed, a failure goes to the caller. The total
- * timeout spans every hop. {@link #cancel()} aborts the Jetty request in flight from any thread.
+ * sent again only when it failed before a byte of it could have been written (a pooled connection
+ * that the server had closed): once Jetty is about to write its headers, a failure goes to the
+ * caller. (Jetty's commit event is no such signal: it comes after the write completes, and a
+ * failure that races it, such as the server closing once it has read the request, skips it.) The
+ * total timeout spans every hop. {@link #cancel()} aborts the Jetty request in flight from any thread.
  *
  * <p>Threading: {@code send} and the body reads on one thread, {@code cancel} and {@code close} from any.
  */
@@ -93,11 +96,11 @@ final class JettyExchange implements OutboundHttp.Exchange {
     /** One request on the wire, re-sent once if it failed before any byte was written. */
     private JettyResponse attempt(URI uri, List<Map.Entry<String, String>> headers, long deadline) throws Failure {
         for (int tries = 0; ; tries++) {
-            var committed = new boolean[1];
+            var writing = new AtomicBoolean();
             var listener = new InputStreamResponseListener();
             var jetty = build(uri, headers, deadline);
-            jetty.onRequestCommit(r -> {
-                committed[0] = true;
+            jetty.onRequestHeaders(r -> { // just before the first write: from here on, bytes may be out
+                writing.set(true);
                 sent = true;
             });
             current = jetty;
@@ -115,8 +118,8 @@ final class JettyExchange implements OutboundHttp.Exchange {
                 throw new Failure(Kind.CANCELLED, "Request to " + target + " cancelled (thread interrupted)", sent, e);
             } catch (ExecutionException | TimeoutException e) {
                 var cause = e instanceof ExecutionException ? e.getCause() : e;
-                var failure = Failures.of(cause, cancelled, committed[0], describe(uri));
-                boolean unsent = !committed[0] && failure.kind() == Kind.BROKEN && request.bodyStream() == null;
+                var failure = Failures.of(cause, cancelled, writing.get(), describe(uri));
+                boolean unsent = !writing.get() && failure.kind() == Kind.BROKEN && request.bodyStream() == null;
                 if (tries == 0 && unsent && !cancelled) continue;
                 throw failure;
             }
