@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 
@@ -27,13 +29,17 @@ final class JettyResponse implements OutboundHttp.Response {
     /** Jetty's stream, taken once: a second {@code getInputStream()} answers a closed dummy stream. */
     private final InputStream stream;
     private final InputStream body;
+    private final InputStreamResponseListener listener;
     private volatile boolean released;
+    /** Whether Jetty's stream reported the end of the body. */
+    private volatile boolean ended;
 
     JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
         this.head = head;
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
+        this.listener = listener;
         this.stream = listener.getInputStream();
         var raw = new Guarded(stream);
         var encoding = head.getHeaders().get("Content-Encoding");
@@ -103,6 +109,22 @@ final class JettyResponse implements OutboundHttp.Response {
         } catch (IOException e) {
             // closing an aborted stream reports the abort again; the exchange is over either way
         }
+        if (ended) awaitPooled();
+    }
+
+    /**
+     * After the end of the body, waits until Jetty has finished the exchange, which it does just after
+     * handing out the end: only then is the connection back in the pool, and a caller's next request
+     * finds it there instead of opening another. Bounded, since the end has already arrived.
+     */
+    private void awaitPooled() {
+        try {
+            listener.await(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+            // not finished yet: the connection returns to the pool when it is
+        }
     }
 
     /** Turns IOExceptions of the body into {@link Failure}s. */
@@ -116,7 +138,7 @@ final class JettyResponse implements OutboundHttp.Response {
         @Override
         public int read() throws IOException {
             try {
-                return in.read();
+                return ended(in.read());
             } catch (IOException e) {
                 throw exchange.bodyFailure(e);
             }
@@ -125,10 +147,15 @@ final class JettyResponse implements OutboundHttp.Response {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             try {
-                return in.read(b, off, len);
+                return ended(in.read(b, off, len));
             } catch (IOException e) {
                 throw exchange.bodyFailure(e);
             }
+        }
+
+        private int ended(int n) {
+            if (n < 0 && in == stream) ended = true;
+            return n;
         }
 
         @Override
