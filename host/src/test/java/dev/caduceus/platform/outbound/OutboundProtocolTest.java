@@ -76,9 +76,9 @@ class OutboundProtocolTest {
     @BeforeAll
     static void upstreams() throws Exception {
         ca = TestCa.shared();
-        h2 = Upstream.start("127.0.0.1", 0, Kind.H2_TLS_ONLY, ca, false, ECHO);
-        h2ClientAuth = Upstream.start("127.0.0.1", 0, Kind.H2_TLS_ONLY, ca, true, ECHO);
-        h2c = Upstream.start("127.0.0.1", 0, Kind.H2C_ONLY, null, false, ECHO);
+        h2 = Upstream.start("127.0.0.1", 0, Kind.H2_TLS_ONLY, ca.serverTls(false), ECHO);
+        h2ClientAuth = Upstream.start("127.0.0.1", 0, Kind.H2_TLS_ONLY, ca.serverTls(true), ECHO);
+        h2c = Upstream.start("127.0.0.1", 0, Kind.H2C_ONLY, null, ECHO);
         encoded = Upstream.http((request, response, callback) -> {
             var path = org.eclipse.jetty.server.Request.getPathInContext(request);
             if (path.equals("/empty-deflate")) {
@@ -209,9 +209,12 @@ class OutboundProtocolTest {
         assertNotNull(subject, "the server saw a client certificate");
         assertEquals("CN=caduceus-test-client", subject);
 
+        // without one the server refuses; the client meets either the server's alert (TLS) or, when it
+        // is still writing, the closed connection (BROKEN: broken pipe, closed channel), whichever
+        // comes first, in TLS 1.2 and 1.3 alike
         var failure = assertThrows(Failure.class, () -> http.send(Request.get(h2ClientAuth.uri("/mutual"))
                 .withTls(ca.trustingTls())));
-        assertEquals(Failure.Kind.TLS, failure.kind(), "no certificate: " + failure);
+        assertTrue(failure.kind() == Failure.Kind.TLS || failure.kind() == Failure.Kind.BROKEN, "no certificate: " + failure);
     }
 
     @Test

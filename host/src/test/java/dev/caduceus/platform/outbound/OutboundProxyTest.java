@@ -57,7 +57,7 @@ class OutboundProxyTest {
             return true;
         };
         plain = Upstream.http(echo);
-        secure = Upstream.start("127.0.0.1", 0, Kind.HTTP1_TLS, ca, false, echo);
+        secure = Upstream.start("127.0.0.1", 0, Kind.HTTP1_TLS, ca.serverTls(false), echo);
     }
 
     @AfterAll

@@ -70,9 +70,9 @@ class OutboundRedirectEgressTest {
     static void upstreams() throws Exception {
         // the same port on both addresses, so a name that changes its answer reaches the other upstream
         for (int attempt = 0; internal == null; attempt++) {
-            internet = Upstream.start(PUBLIC.getHostAddress(), 0, Kind.HTTP1, null, false, OutboundRedirectEgressTest::internet);
+            internet = Upstream.start(PUBLIC.getHostAddress(), 0, Kind.HTTP1, null, OutboundRedirectEgressTest::internet);
             try {
-                internal = Upstream.start(PRIVATE.getHostAddress(), internet.port(), Kind.HTTP1, null, false,
+                internal = Upstream.start(PRIVATE.getHostAddress(), internet.port(), Kind.HTTP1, null,
                         (request, response, callback) -> text(response, callback, "internal"));
             } catch (IOException e) {
                 internet.close();

@@ -38,6 +38,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
  * The small upstreams the outbound client's tests talk to, all on loopback: {@link Upstream}, a Jetty
@@ -83,22 +84,21 @@ final class TestServers {
         private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
         private final CountDownLatch release = new CountDownLatch(1);
 
-        private Upstream(String host, int port, Kind kind, TestCa ca, boolean needClientAuth, Route route)
-                throws Exception {
+        private Upstream(String host, int port, Kind kind, SslContextFactory.Server tls, Route route) throws Exception {
             var config = new HttpConfiguration();
             ConnectionFactory[] factories = switch (kind) {
                 case HTTP1 -> new ConnectionFactory[] {new HttpConnectionFactory(config)};
                 case H2C_ONLY -> new ConnectionFactory[] {new HTTP2CServerConnectionFactory(config)};
                 case HTTP1_TLS -> {
                     config.addCustomizer(secure());
-                    yield new ConnectionFactory[] {new SslConnectionFactory(ca.serverTls(needClientAuth), "http/1.1"),
+                    yield new ConnectionFactory[] {new SslConnectionFactory(tls, "http/1.1"),
                             new HttpConnectionFactory(config)};
                 }
                 case H2_TLS_ONLY -> {
                     config.addCustomizer(secure());
                     var alpn = new ALPNServerConnectionFactory("h2");
                     alpn.setDefaultProtocol("h2");
-                    yield new ConnectionFactory[] {new SslConnectionFactory(ca.serverTls(needClientAuth), alpn.getProtocol()),
+                    yield new ConnectionFactory[] {new SslConnectionFactory(tls, alpn.getProtocol()),
                             alpn, new HTTP2ServerConnectionFactory(config)};
                 }
             };
@@ -133,13 +133,13 @@ final class TestServers {
 
         /** An HTTP/1.1 server on 127.0.0.1. */
         static Upstream http(Route route) throws Exception {
-            return new Upstream("127.0.0.1", 0, Kind.HTTP1, null, false, route);
+            return new Upstream("127.0.0.1", 0, Kind.HTTP1, null, route);
         }
 
-        /** A server of {@code kind} on {@code host}:{@code port} (0 for any free port). */
-        static Upstream start(String host, int port, Kind kind, TestCa ca, boolean needClientAuth, Route route)
+        /** A server of {@code kind} on {@code host}:{@code port} (0 for any free port); {@code tls} for the TLS kinds. */
+        static Upstream start(String host, int port, Kind kind, SslContextFactory.Server tls, Route route)
                 throws Exception {
-            return new Upstream(host, port, kind, ca, needClientAuth, route);
+            return new Upstream(host, port, kind, tls, route);
         }
 
         int port() {
