@@ -159,7 +159,8 @@ class OutboundFailureLifecycleTest {
             else socket.close();
         })) {
             var request = Request.of(method, raw.uri("/once"));
-            if (method.equals("POST")) request = request.withHeader("Content-Type", "text/plain").withBody("bill me once".getBytes(UTF_8));
+            if (method.equals("POST"))
+                request = request.withHeader("Content-Type", "text/plain").withBody("bill me once".getBytes(UTF_8));
             var sent = request;
             var failure = assertThrows(Failure.class, () -> client.send(sent));
             assertEquals(Failure.Kind.BROKEN, failure.kind(), failure.toString());
@@ -288,7 +289,8 @@ class OutboundFailureLifecycleTest {
         var target = upstream.uri("/small");
         int connectionsBefore = (int) upstream.connections();
         for (int i = 0; i < 1000; i++) {
-            var request = i % 10 == 0 ? Request.post(target, "text/plain", ("call " + i).getBytes(UTF_8)) : Request.get(target);
+            var request = i % 10 == 0 ? Request.post(target, "text/plain", ("call " + i).getBytes(UTF_8))
+                    : Request.get(target);
             try (var r = client.send(request)) {
                 assertEquals(200, r.status());
                 var text = r.text(100);

@@ -88,8 +88,8 @@ class OutboundProtocolTest {
             }
             var text = "decoded ".repeat(1000);
             var bytes = new ByteArrayOutputStream();
-            try (var out = path.equals("/gzip") ? new GZIPOutputStream(bytes)
-                    : new DeflaterOutputStream(bytes, new Deflater(Deflater.DEFAULT_COMPRESSION, path.equals("/raw-deflate")))) {
+            var deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, path.equals("/raw-deflate")); // nowrap: raw
+            try (var out = path.equals("/gzip") ? new GZIPOutputStream(bytes) : new DeflaterOutputStream(bytes, deflater)) {
                 out.write(text.getBytes(UTF_8));
             }
             response.getHeaders().put("Content-Type", "text/plain");
@@ -122,7 +122,8 @@ class OutboundProtocolTest {
             assertEquals("HTTP/2.0", r.protocol());
             assertEquals("GET HTTP/2.0 ", r.text(1000));
         }
-        try (var r = http.send(Request.post(h2.uri("/h2"), "text/plain", "over h2".getBytes(UTF_8)).withTls(ca.trustingTls()))) {
+        var post = Request.post(h2.uri("/h2"), "text/plain", "over h2".getBytes(UTF_8)).withTls(ca.trustingTls());
+        try (var r = http.send(post)) {
             assertEquals("HTTP/2.0", r.protocol());
             assertEquals("POST HTTP/2.0 over h2", r.text(1000));
         }
@@ -214,7 +215,8 @@ class OutboundProtocolTest {
         // comes first, in TLS 1.2 and 1.3 alike
         var failure = assertThrows(Failure.class, () -> http.send(Request.get(h2ClientAuth.uri("/mutual"))
                 .withTls(ca.trustingTls())));
-        assertTrue(failure.kind() == Failure.Kind.TLS || failure.kind() == Failure.Kind.BROKEN, "no certificate: " + failure);
+        assertTrue(failure.kind() == Failure.Kind.TLS || failure.kind() == Failure.Kind.BROKEN,
+                "no certificate: " + failure);
     }
 
     @Test

@@ -53,7 +53,8 @@ class OutboundProxyTest {
         ca = TestCa.shared();
         TestServers.Route echo = (request, response, callback) -> {
             response.getHeaders().put("Content-Type", "text/plain");
-            Content.Sink.write(response, true, request.getMethod() + " " + Content.Source.asString(request, UTF_8), callback);
+            var body = Content.Source.asString(request, UTF_8);
+            Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
             return true;
         };
         plain = Upstream.http(echo);

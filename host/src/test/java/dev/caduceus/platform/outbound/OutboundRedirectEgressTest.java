@@ -202,7 +202,8 @@ class OutboundRedirectEgressTest {
                 () -> client.send(Request.get(on("public.test", "/to-literal")).withEgress(PUBLIC_ONLY)));
         assertEquals(Failure.Kind.REFUSED, literal.kind(), literal.toString());
         assertEquals(reached, internal.requests(), "nothing reached the internal upstream");
-        assertTrue(paths(internet).containsAll(List.of("/to-private", "/to-private-2", "/to-literal")), paths(internet).toString());
+        assertTrue(paths(internet).containsAll(List.of("/to-private", "/to-private-2", "/to-literal")),
+                paths(internet).toString());
 
         // the control: without the guard the same chain does lead to the internal upstream
         try (var r = client.send(Request.get(on("public.test", "/to-private")))) {
