@@ -29,14 +29,20 @@ public final class EgressPolicy {
     private static final Set<String> METADATA_NAMES = Set.of("metadata.google.internal", "metadata");
     private static final List<InetAddress> METADATA_ADDRESSES = List.of(literal("169.254.169.254"),
             literal("fd00:ec2::254"));
-    private static final EgressPolicy ANY = new EgressPolicy(Reach.ANY, List.of());
+    private static final EgressPolicy ANY = new EgressPolicy(Reach.ANY, List.of(), Set.of());
+    /** What C resolvers (inet_aton) read as an IPv4 address: one to four decimal, octal or hex parts. */
+    private static final Pattern NUMERIC = Pattern.compile("(0x[0-9a-f]*|\\d+)(\\.(0x[0-9a-f]*|\\d+)){0,3}");
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
     private final Reach reach;
     private final List<Pattern> blockedHosts;
+    private final Set<InetAddress> treatedAsPublic;
 
-    private EgressPolicy(Reach reach, List<Pattern> blockedHosts) {
+    private EgressPolicy(Reach reach, List<Pattern> blockedHosts, Set<InetAddress> treatedAsPublic) {
         this.reach = reach;
         this.blockedHosts = List.copyOf(blockedHosts);
+        this.treatedAsPublic = Set.copyOf(treatedAsPublic);
     }
 
     /** No restriction. */
@@ -46,12 +52,22 @@ public final class EgressPolicy {
 
     /** Public unicast addresses only, and none of {@code blockedHostGlobs}. */
     public static EgressPolicy publicOnly(List<String> blockedHostGlobs) {
-        return new EgressPolicy(Reach.PUBLIC_ONLY, globs(blockedHostGlobs));
+        return new EgressPolicy(Reach.PUBLIC_ONLY, globs(blockedHostGlobs), Set.of());
     }
 
     /** Internal addresses allowed, but no cloud metadata name or address and none of {@code blockedHostGlobs}. */
     public static EgressPolicy privateAllowed(List<String> blockedHostGlobs) {
-        return new EgressPolicy(Reach.PRIVATE_ALLOWED, globs(blockedHostGlobs));
+        return new EgressPolicy(Reach.PRIVATE_ALLOWED, globs(blockedHostGlobs), Set.of());
+    }
+
+    /**
+     * For tests only (package-private, reached through {@code OutboundClient}'s test constructor): this
+     * policy with {@code addresses} counted as public. Tests have nothing but loopback to connect to,
+     * so to see public-only at work they declare one loopback address (127.0.0.2) public and keep
+     * the rest (127.0.0.1) internal.
+     */
+    EgressPolicy treatingAsPublic(Set<InetAddress> addresses) {
+        return new EgressPolicy(reach, blockedHosts, addresses);
     }
 
     /** The policy an SPI {@link dev.caduceus.spi.outbound.OutboundHttp.Egress} names. */
@@ -68,13 +84,25 @@ public final class EgressPolicy {
         return reach != Reach.ANY;
     }
 
-    /** Why {@code host} (a name or a literal, lower or upper case) is refused before any lookup, or empty. */
+    /**
+     * Why {@code host} (a name or a literal, lower or upper case) is refused before any lookup, or
+     * empty. Besides the blocked and metadata names, this refuses what a proxy would resolve to an
+     * internal address without our lookup ever seeing it (through a proxy only the name is checked):
+     * the loopback names ({@code localhost}, {@code *.localhost}, RFC 6761) and IPv4 addresses
+     * written in any form but the dotted quad ({@code 0x7f000001}, {@code 0177.0.0.1},
+     * {@code 2130706433}, {@code 127.1}), which C resolvers accept and Java reads differently or not
+     * at all.
+     */
     public Optional<String> refuseName(String host) {
         if (!restricts()) return Optional.empty();
         var name = normalize(host);
         for (var pattern : blockedHosts)
             if (pattern.matcher(name).matches()) return Optional.of("host " + name + " is blocked by configuration");
         if (METADATA_NAMES.contains(name)) return Optional.of("host " + name + " is a cloud metadata service");
+        if (name.equals("localhost") || name.endsWith(".localhost"))
+            return Optional.of("host " + name + " is a loopback name");
+        if (NUMERIC.matcher(name).matches() && !DOTTED_QUAD.matcher(name).matches())
+            return Optional.of("host " + name + " is an address written in a non-standard form");
         return Optional.empty();
     }
 
@@ -82,7 +110,7 @@ public final class EgressPolicy {
     public boolean allows(InetAddress address) {
         return switch (reach) {
             case ANY -> true;
-            case PUBLIC_ONLY -> !isInternal(address);
+            case PUBLIC_ONLY -> treatedAsPublic.contains(address) || !isInternal(address);
             case PRIVATE_ALLOWED -> !isMetadata(address);
         };
     }

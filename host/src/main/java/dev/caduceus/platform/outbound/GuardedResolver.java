@@ -1,5 +1,6 @@
 package dev.caduceus.platform.outbound;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -70,7 +71,7 @@ public final class GuardedResolver implements SocketAddressResolver {
                     && destination.getProxy() != null) {
                 checkName(destination.getOrigin().getAddress().getHost());
                 var all = new ArrayList<InetSocketAddress>();
-                for (var address : lookup.all(host)) all.add(new InetSocketAddress(address, port));
+                for (var address : lookup.all(host)) all.add(named(host, address, port));
                 promise.succeeded(all);
             } else {
                 promise.succeeded(resolve(host, port));
@@ -99,6 +100,20 @@ public final class GuardedResolver implements SocketAddressResolver {
         return name.indexOf(':') >= 0 || name.chars().allMatch(c -> c == '.' || (c >= '0' && c <= '9'));
     }
 
+    /**
+     * {@code address} and {@code port} carrying {@code host} as its name. Jetty takes the TLS peer name
+     * (the certificate check and SNI) from {@link InetSocketAddress#getHostString()}, so an address
+     * without the requested name, as a lookup of its own may answer, would have the certificate checked
+     * against the IP address instead of the URL's host.
+     */
+    private static InetSocketAddress named(String host, InetAddress address, int port) throws UnknownHostException {
+        var name = EgressPolicy.normalize(host);
+        var named = address instanceof Inet6Address v6 && v6.getScopeId() != 0
+                ? Inet6Address.getByAddress(name, v6.getAddress(), v6.getScopeId())
+                : InetAddress.getByAddress(name, address.getAddress());
+        return new InetSocketAddress(named, port);
+    }
+
     /** The allowed addresses of {@code host} with {@code port}, in order. */
     public List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException, EgressRefusedException {
         var refusedName = policy.refuseName(host);
@@ -106,7 +121,7 @@ public final class GuardedResolver implements SocketAddressResolver {
         var name = EgressPolicy.normalize(host);
         var addresses = lookup.all(name);
         var allowed = new ArrayList<InetSocketAddress>(addresses.length);
-        for (var address : addresses) if (policy.allows(address)) allowed.add(new InetSocketAddress(address, port));
+        for (var address : addresses) if (policy.allows(address)) allowed.add(named(name, address, port));
         if (allowed.isEmpty())
             throw new EgressRefusedException("Blocked: " + name + (isLiteral(name) ? " is a " + policy.refusedKind() + " address"
                     : " resolves only to " + policy.refusedKind() + " addresses"));

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamRequestContent;
@@ -23,9 +24,10 @@ import org.eclipse.jetty.http.HttpVersion;
  * {@value #MAX_REDIRECTS}; the client's resolver checks the egress policy on each hop's connection;
  * {@code Authorization} and {@code Cookie} are dropped when a hop leaves the origin). A request is
  * sent again only when it failed before a byte of it could have been written (a pooled connection
- * that the server had closed): once its headers went to the connection, a failure goes to the
- * caller (a GET or HEAD is still re-sent once if Jetty had not reported the write done). The total
- * timeout spans every hop. {@link #cancel()} aborts the Jetty request in flight from any thread.
+ * that the server had closed): once Jetty is about to write its headers, a failure goes to the
+ * caller. (Jetty's commit event is no such signal: it comes after the write completes, and a
+ * failure that races it, such as the server closing once it has read the request, skips it.) The
+ * total timeout spans every hop. {@link #cancel()} aborts the Jetty request in flight from any thread.
  *
  * <p>Threading: {@code send} and the body reads on one thread, {@code cancel} and {@code close} from any.
  */
@@ -95,21 +97,17 @@ final class JettyExchange implements OutboundHttp.Exchange {
      * One request on the wire, re-sent once if it failed before any byte could have been written.
      * Jetty reports the commit only after its write completed, and not at all when a failure (a reset
      * that followed the server reading the whole request) overtook that report: so "written" is
-     * counted from the moment the headers are handed to the connection. A GET or HEAD, which may be
-     * repeated, is still re-sent when the commit was not reported.
+     * counted from the moment the headers are handed to the connection, for every method.
      */
     private JettyResponse attempt(URI uri, List<Map.Entry<String, String>> headers, long deadline) throws Failure {
-        boolean idempotent = request.method().equals("GET") || request.method().equals("HEAD");
         for (int tries = 0; ; tries++) {
-            var written = new boolean[1];
-            var committed = new boolean[1];
+            var writing = new AtomicBoolean();
             var listener = new InputStreamResponseListener();
             var jetty = build(uri, headers, deadline);
-            jetty.onRequestHeaders(r -> {
-                written[0] = true;
+            jetty.onRequestHeaders(r -> { // just before the first write: from here on, bytes may be out
+                writing.set(true);
                 sent = true;
             });
-            jetty.onRequestCommit(r -> committed[0] = true);
             current = jetty;
             if (cancelled || closed) jetty.abort(new Failures.Cancelled());
             jetty.send(listener);
@@ -125,9 +123,8 @@ final class JettyExchange implements OutboundHttp.Exchange {
                 throw new Failure(Kind.CANCELLED, "Request to " + target + " cancelled (thread interrupted)", sent, e);
             } catch (ExecutionException | TimeoutException e) {
                 var cause = e instanceof ExecutionException ? e.getCause() : e;
-                var failure = Failures.of(cause, cancelled, written[0], describe(uri));
-                boolean unsent = (!written[0] || idempotent && !committed[0]) && failure.kind() == Kind.BROKEN
-                        && request.bodyStream() == null;
+                var failure = Failures.of(cause, cancelled, writing.get(), describe(uri));
+                boolean unsent = !writing.get() && failure.kind() == Kind.BROKEN && request.bodyStream() == null;
                 if (tries == 0 && unsent && !cancelled) continue;
                 throw failure;
             }

@@ -13,41 +13,40 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.zip.Inflater;
-import java.util.zip.InflaterInputStream;
 import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 
 /**
  * A response whose headers arrived. The body comes from Jetty's {@link InputStreamResponseListener}
- * (gzip already decoded by Jetty; {@code deflate} inflated here), and every read failure is turned
- * into a {@link Failure}. Reading the body to its end returns the connection to the pool (the end is
- * reported only once Jetty has put it back, so a next request finds it); closing it earlier discards
- * the connection. Threading: read on one thread; {@link #close()} from any.
+ * (gzip already decoded by Jetty; {@code deflate}, zlib or raw, inflated here by {@link DeflateBody}),
+ * and every read failure is turned into a {@link Failure}. Reading the body to its end returns the
+ * connection to the pool; closing it earlier discards the connection. Threading: read on one
+ * thread; {@link #close()} from any.
  */
 final class JettyResponse implements OutboundHttp.Response {
-    /** Completion follows the end of the content by microseconds; this only bounds a surprise. */
-    private static final long SETTLE_LIMIT_MS = 1_000;
-
     private final JettyExchange exchange;
     private final Response head;
-    private final InputStreamResponseListener listener;
     private final URI uri;
     private final int maxLineBytes;
+    /** Jetty's stream, taken once: a second {@code getInputStream()} answers a closed dummy stream. */
+    private final InputStream stream;
     private final InputStream body;
+    private final InputStreamResponseListener listener;
     private volatile boolean released;
-    private boolean settled;
+    /** Whether Jetty's stream reported the end of the body. */
+    private volatile boolean ended;
 
     JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
         this.head = head;
-        this.listener = listener;
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
-        var raw = new Guarded(listener.getInputStream(), true);
+        this.listener = listener;
+        this.stream = listener.getInputStream();
+        var raw = new Guarded(stream);
         var encoding = head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
-                ? new Guarded(new InflaterInputStream(raw, new Inflater()), false) : raw;
+                ? new Guarded(new DeflateBody(raw)) : raw;
     }
 
     @Override
@@ -113,28 +112,26 @@ final class JettyResponse implements OutboundHttp.Response {
         if (released) return;
         released = true;
         try {
-            listener.getInputStream().close();
+            stream.close();
         } catch (IOException e) {
             // closing an aborted stream reports the abort again; the exchange is over either way
         }
+        if (ended) awaitPooled();
     }
 
     /**
-     * At the body's end, waits for the exchange to complete: Jetty signals the end of the content
-     * before it releases the connection to the pool, and a caller that sent its next request in
-     * between would open a second connection.
+     * After the end of the body, waits until Jetty has finished the exchange, which it does just after
+     * handing out the end: only then is the connection back in the pool, and a caller's next request
+     * finds it there instead of opening another. Bounded, since the end has already arrived.
      */
-    private int settled(int read) {
-        if (read >= 0 || settled) return read;
-        settled = true;
+    private void awaitPooled() {
         try {
-            listener.await(SETTLE_LIMIT_MS, TimeUnit.MILLISECONDS);
+            listener.await(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (TimeoutException e) {
-            // the body is whole; the connection goes back whenever Jetty completes
+            // not finished yet: the connection returns to the pool when it is
         }
-        return read;
     }
 
     /**
@@ -143,19 +140,15 @@ final class JettyResponse implements OutboundHttp.Response {
      */
     private final class Guarded extends InputStream {
         private final InputStream in;
-        private final boolean raw;
 
-        /** {@code raw}: Jetty's own stream, whose end is the exchange's (not an inflater's). */
-        Guarded(InputStream in, boolean raw) {
+        Guarded(InputStream in) {
             this.in = in;
-            this.raw = raw;
         }
 
-        // Jetty's stream rethrows a failure that is a RuntimeException (an HttpResponseException) as is
         @Override
         public int read() throws IOException {
             try {
-                return raw ? settled(in.read()) : in.read();
+                return ended(in.read());
             } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
@@ -164,10 +157,15 @@ final class JettyResponse implements OutboundHttp.Response {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             try {
-                return raw ? settled(in.read(b, off, len)) : in.read(b, off, len);
+                return ended(in.read(b, off, len));
             } catch (IOException | RuntimeException e) {
                 throw exchange.bodyFailure(e);
             }
+        }
+
+        private int ended(int n) {
+            if (n < 0 && in == stream) ended = true;
+            return n;
         }
 
         @Override

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
@@ -41,6 +42,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
 
     private final ProxyRules proxies;
     private final GuardedResolver.Lookup lookup;
+    private final Function<Egress, EgressPolicy> policies;
     private final String userAgent;
     private final QueuedThreadPool threads;
     private final Map<Profile, HttpClient> clients = new ConcurrentHashMap<>();
@@ -56,6 +58,17 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
 
     /** With a name lookup of its own (tests script one that answers differently each time). */
     public OutboundClient(ProxyRules proxies, String userAgent, GuardedResolver.Lookup lookup) {
+        this(proxies, userAgent, lookup, EgressPolicy::of);
+    }
+
+    /**
+     * For tests only: {@code policies} makes the policy a request's {@link Egress} is checked with
+     * ({@link EgressPolicy#of} in production), so a test can count a loopback address as public
+     * ({@link EgressPolicy#treatingAsPublic}) and watch public-only refuse the others.
+     */
+    OutboundClient(ProxyRules proxies, String userAgent, GuardedResolver.Lookup lookup,
+                   Function<Egress, EgressPolicy> policies) {
+        this.policies = policies;
         this.lookup = lookup;
         this.proxies = proxies;
         this.userAgent = userAgent;
@@ -105,7 +118,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         var client = new HttpClient(transport);
         client.setExecutor(threads);
         client.setFollowRedirects(false);
-        client.setSocketAddressResolver(new GuardedResolver(EgressPolicy.of(profile.egress()), lookup, threads));
+        client.setSocketAddressResolver(new GuardedResolver(policies.apply(profile.egress()), lookup, threads));
         client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
         client.setMaxConnectionsPerDestination(MAX_CONNECTIONS_PER_DESTINATION);
         client.setIdleTimeout(POOLED_IDLE.toMillis());

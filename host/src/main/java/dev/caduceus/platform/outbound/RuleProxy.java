@@ -39,11 +39,22 @@ final class RuleProxy extends HttpProxy {
         }
     }
 
+    /**
+     * Whether {@code origin} goes through this proxy. Never for a proxy's own address: Jetty opens the
+     * connection that carries a {@code CONNECT} as a destination of the proxy's origin, and when the
+     * rules proxy that origin too (HTTP_PROXY and HTTPS_PROXY naming the same proxy, the usual setup)
+     * the CONNECT would itself be sent through the proxy, in absolute form, to the proxy.
+     */
     @Override
     public boolean matches(Origin origin) {
+        if (isProxy(rules.http(), origin) || isProxy(rules.https(), origin)) return false;
         var target = URI.create(origin.getScheme() + "://" + hostForUri(origin.getAddress().getHost()) + ":"
                 + origin.getAddress().getPort());
         return rules.forTarget(target).filter(p -> Objects.equals(p, proxy)).isPresent();
+    }
+
+    private static boolean isProxy(java.util.Optional<ProxyRules.Proxy> proxy, Origin origin) {
+        return proxy.filter(p -> new Origin.Address(p.host(), p.port()).equals(origin.getAddress())).isPresent();
     }
 
     private static String hostForUri(String host) {

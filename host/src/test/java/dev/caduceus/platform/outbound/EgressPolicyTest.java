@@ -77,6 +77,22 @@ class EgressPolicyTest {
         assertEquals(Optional.empty(), EgressPolicy.any().refuseName("metadata"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost", "LocalHost.", "api.localhost", "0x7f000001", "0x7f.1", "0177.0.0.1",
+            "2130706433", "127.1", "127.0.0.01", "10.0.0.0x1"})
+    void loopbackNamesAndOddlyWrittenAddressesAreRefusedByName(String host) {
+        // a proxy resolves these itself (to loopback), so through a proxy the name is all there is to check
+        assertTrue(PUBLIC.refuseName(host).isPresent(), host);
+        assertEquals(Optional.empty(), EgressPolicy.any().refuseName(host));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"93.184.216.34", "8.8.8.8", "example.com", "123.example.com", "localhost.example.com",
+            "0x.example.com", "1e100.net"})
+    void ordinaryNamesAndDottedQuadsAreLeftToTheAddressCheck(String host) {
+        assertEquals(Optional.empty(), PUBLIC.refuseName(host), host);
+    }
+
     @Test
     void theResolverChecksTheAddressesTheConnectionWillUseEachTime() throws Exception {
         // a name that answers a public address first and loopback the second time (DNS rebinding)
