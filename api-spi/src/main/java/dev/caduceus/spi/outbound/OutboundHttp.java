@@ -168,11 +168,6 @@ public interface OutboundHttp {
             blockedHosts = List.copyOf(blockedHosts);
         }
 
-        /** {@link Reach#PUBLIC_ONLY} when {@code publicOnly}, else {@link Reach#ANY}. */
-        public Egress(boolean publicOnly, List<String> blockedHosts) {
-            this(publicOnly ? Reach.PUBLIC_ONLY : Reach.ANY, blockedHosts);
-        }
-
         /** Any address (operator-configured targets). */
         public static Egress any() {
             return new Egress(Reach.ANY, List.of());
@@ -186,11 +181,6 @@ public interface OutboundHttp {
         /** Internal addresses allowed, but no cloud metadata name or address and none of {@code blockedHosts}. */
         public static Egress privateAllowed(List<String> blockedHosts) {
             return new Egress(Reach.PRIVATE_ALLOWED, blockedHosts);
-        }
-
-        /** Whether only public addresses may be reached. */
-        public boolean publicOnly() {
-            return reach == Reach.PUBLIC_ONLY;
         }
     }
 

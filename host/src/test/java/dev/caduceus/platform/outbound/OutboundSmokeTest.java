@@ -80,6 +80,15 @@ class OutboundSmokeTest {
     }
 
     @Test
+    void aStreamedBodyIsSentAsItIsRead() throws Exception {
+        var stream = new java.io.ByteArrayInputStream("streamed ".repeat(10_000).getBytes(UTF_8));
+        try (var r = client.send(OutboundHttp.Request.of("POST", base.resolve("/echo"))
+                .withHeader("Content-Type", "text/plain").withBodyStream(stream))) {
+            assertEquals("POST " + "streamed ".repeat(10_000), r.text(200_000));
+        }
+    }
+
+    @Test
     void events() throws Exception {
         try (var r = client.send(OutboundHttp.Request.get(base.resolve("/sse")))) {
             var events = r.events();
