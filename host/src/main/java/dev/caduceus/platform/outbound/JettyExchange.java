@@ -10,12 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamRequestContent;
-import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.http.HttpVersion;
 
 /**
@@ -102,7 +100,7 @@ final class JettyExchange implements OutboundHttp.Exchange {
     private JettyResponse attempt(URI uri, List<Map.Entry<String, String>> headers, long deadline) throws Failure {
         for (int tries = 0; ; tries++) {
             var writing = new AtomicBoolean();
-            var listener = new InputStreamResponseListener();
+            var listener = new BodyListener();
             var jetty = build(uri, headers, deadline);
             jetty.onRequestHeaders(r -> { // just before the first write: from here on, bytes may be out
                 writing.set(true);
@@ -112,7 +110,7 @@ final class JettyExchange implements OutboundHttp.Exchange {
             if (cancelled || closed) jetty.abort(new Failures.Cancelled());
             jetty.send(listener);
             try {
-                var head = listener.get(Long.MAX_VALUE, TimeUnit.DAYS);
+                var head = listener.head();
                 var answer = new JettyResponse(this, head, listener, uri, request.maxLineBytes());
                 response = answer;
                 if (closed) answer.close();
@@ -121,8 +119,8 @@ final class JettyExchange implements OutboundHttp.Exchange {
                 Thread.currentThread().interrupt();
                 cancel();
                 throw new Failure(Kind.CANCELLED, "Request to " + target + " cancelled (thread interrupted)", sent, e);
-            } catch (ExecutionException | TimeoutException e) {
-                var cause = e instanceof ExecutionException ? e.getCause() : e;
+            } catch (ExecutionException e) {
+                var cause = e.getCause();
                 var failure = Failures.of(cause, cancelled, writing.get(), describe(uri));
                 boolean unsent = !writing.get() && failure.kind() == Kind.BROKEN && request.bodyStream() == null;
                 if (tries == 0 && unsent && !cancelled) continue;

@@ -11,14 +11,13 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.nio.channels.AsynchronousCloseException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.eclipse.jetty.client.InputStreamResponseListener;
 import org.eclipse.jetty.client.Response;
 
 /**
- * A response whose headers arrived. The body comes from Jetty's {@link InputStreamResponseListener}
- * (gzip already decoded by Jetty; {@code deflate}, zlib or raw, inflated here by {@link DeflateBody}),
+ * A response whose headers arrived. The body is Jetty's content source read on the caller's thread
+ * ({@link SourceStream}; gzip already decoded by Jetty; {@code deflate}, zlib or raw, inflated here by {@link DeflateBody}),
  * and every read failure is turned into a {@link Failure}. Reading the body to its end returns the
  * connection to the pool; closing it earlier discards the connection. Threading: read on one
  * thread; {@link #close()} from any.
@@ -28,23 +27,20 @@ final class JettyResponse implements OutboundHttp.Response {
     private final Response head;
     private final URI uri;
     private final int maxLineBytes;
-    /** Jetty's stream, taken once: a second {@code getInputStream()} answers a closed dummy stream. */
-    private final InputStream stream;
+    private final SourceStream stream;
     private final InputStream body;
-    private final InputStreamResponseListener listener;
+    private final BodyListener listener;
     private volatile boolean released;
-    /** Whether Jetty's stream reported the end of the body. */
-    private volatile boolean ended;
 
-    JettyResponse(JettyExchange exchange, Response head, InputStreamResponseListener listener, URI uri, int maxLineBytes) {
+    JettyResponse(JettyExchange exchange, BodyListener.Head head, BodyListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
-        this.head = head;
+        this.head = head.response();
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
         this.listener = listener;
-        this.stream = listener.getInputStream();
+        this.stream = new SourceStream(head.body());
         var raw = new Guarded(stream);
-        var encoding = head.getHeaders().get("Content-Encoding");
+        var encoding = this.head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")
                 ? new Guarded(new DeflateBody(raw)) : raw;
     }
@@ -107,15 +103,13 @@ final class JettyResponse implements OutboundHttp.Response {
         exchange.close();
     }
 
-    /** Closes the body stream: a no-op after the end, else Jetty aborts the response and drops its connection. */
+    /** Closes the body: after its end the connection goes back to the pool, before it Jetty aborts the response and drops the connection. */
     void release() {
         if (released) return;
         released = true;
-        try {
-            stream.close();
-        } catch (IOException e) {
-            // closing an aborted stream reports the abort again; the exchange is over either way
-        }
+        boolean ended = stream.ended();
+        if (!ended) head.abort(new AsynchronousCloseException());
+        stream.close();
         if (ended) awaitPooled();
     }
 
@@ -126,11 +120,9 @@ final class JettyResponse implements OutboundHttp.Response {
      */
     private void awaitPooled() {
         try {
-            listener.await(1, TimeUnit.SECONDS);
+            listener.awaitComplete(1, TimeUnit.SECONDS); // if not finished yet, the connection returns when it is
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (TimeoutException e) {
-            // not finished yet: the connection returns to the pool when it is
         }
     }
 
@@ -163,8 +155,20 @@ final class JettyResponse implements OutboundHttp.Response {
             }
         }
 
-        private int ended(int n) {
-            if (n < 0 && in == stream) ended = true;
+        /**
+         * At the end of Jetty's body, waits (bounded: the end is there) for Jetty to finish the exchange,
+         * which puts the connection back in the pool, and reports a failure that came with the finish.
+         */
+        private int ended(int n) throws IOException {
+            if (n >= 0 || in != stream) return n;
+            try {
+                listener.awaitComplete(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted at the end of the response body");
+            }
+            var failure = listener.failure();
+            if (failure != null) throw exchange.bodyFailure(failure);
             return n;
         }
 

@@ -121,8 +121,8 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         var http2 = new HTTP2Client(connector);
         var transport = new HttpClientTransportDynamic(connector, HttpClientConnectionFactory.HTTP11,
                 new ClientConnectionFactoryOverHTTP2.HTTP2(http2));
-        // Our only response listener (InputStreamResponseListener) never blocks: it queues content for
-        // the caller's thread. Saying so lets Jetty parse and notify on the selector thread instead of
+        // Our only response listener (BodyListener) never blocks: it hands the head and Jetty's content
+        // source to the caller's thread, which reads the content itself. Saying so lets Jetty parse and notify on the selector thread instead of
         // handing every read to a pool thread (a context switch per response; at 64 concurrent calls
         // it cost more CPU than the rest of the client).
         if (!profile.streamedBody())
