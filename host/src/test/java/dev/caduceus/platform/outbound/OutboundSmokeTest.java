@@ -10,11 +10,8 @@ import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import java.net.URI;
 import java.util.ArrayList;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,49 +19,41 @@ import org.junit.jupiter.api.Test;
 
 /** The basic exchanges on a real Jetty server on loopback: GET, POST with a body, SSE, a 307 on POST. */
 class OutboundSmokeTest {
-    private Server server;
+    private TestServers.Upstream server;
     private URI base;
     private OutboundClient client;
 
     @BeforeEach
     void start() throws Exception {
-        server = new Server();
-        var connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                var path = Request.getPathInContext(request);
-                switch (path) {
-                    case "/echo" -> {
-                        var body = Content.Source.asString(request, UTF_8);
-                        response.getHeaders().put("Content-Type", "text/plain");
-                        Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
-                    }
-                    case "/sse" -> {
-                        response.getHeaders().put("Content-Type", "text/event-stream");
-                        Content.Sink.write(response, true, "data: one\n\n: comment\nevent: x\ndata: two\ndata: three\n\ndata: [DONE]\n\n", callback);
-                    }
-                    case "/moved" -> {
-                        response.setStatus(307);
-                        response.getHeaders().put("Location", "/echo");
-                        callback.succeeded();
-                    }
-                    default -> Response.writeError(request, response, callback, 404);
+        server = TestServers.Upstream.http((request, response, callback) -> {
+            var path = Request.getPathInContext(request);
+            switch (path) {
+                case "/echo" -> {
+                    var body = Content.Source.asString(request, UTF_8);
+                    response.getHeaders().put("Content-Type", "text/plain");
+                    Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
                 }
-                return true;
+                case "/sse" -> {
+                    response.getHeaders().put("Content-Type", "text/event-stream");
+                    Content.Sink.write(response, true, "data: one\n\n: comment\nevent: x\ndata: two\ndata: three\n\ndata: [DONE]\n\n", callback);
+                }
+                case "/moved" -> {
+                    response.setStatus(307);
+                    response.getHeaders().put("Location", "/echo");
+                    callback.succeeded();
+                }
+                default -> Response.writeError(request, response, callback, 404);
             }
+            return true;
         });
-        server.start();
-        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        base = server.uri("");
         client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
     }
 
     @AfterEach
     void stop() throws Exception {
         client.close();
-        server.stop();
+        server.close();
     }
 
     @Test

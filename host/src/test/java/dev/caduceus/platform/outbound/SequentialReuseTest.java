@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.outbound.OutboundHttp;
 import java.net.URI;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,34 +20,26 @@ import org.junit.jupiter.api.Test;
  * content first, so a caller quick enough used to open a second connection now and then).
  */
 class SequentialReuseTest {
-    private Server server;
+    private TestServers.Upstream server;
     private URI base;
     private OutboundClient client;
 
     @BeforeEach
     void start() throws Exception {
-        server = new Server();
-        var connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                Content.Source.asString(request, UTF_8);
-                response.getHeaders().put("Content-Type", "text/event-stream");
-                Content.Sink.write(response, true, "data: one\n\ndata: [DONE]\n\n", callback);
-                return true;
-            }
+        server = TestServers.Upstream.http((request, response, callback) -> {
+            Content.Source.asString(request, UTF_8);
+            response.getHeaders().put("Content-Type", "text/event-stream");
+            Content.Sink.write(response, true, "data: one\n\ndata: [DONE]\n\n", callback);
+            return true;
         });
-        server.start();
-        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        base = server.uri("");
         client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
     }
 
     @AfterEach
     void stop() throws Exception {
         client.close();
-        server.stop();
+        server.close();
     }
 
     @Test

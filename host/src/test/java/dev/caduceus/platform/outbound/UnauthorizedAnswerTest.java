@@ -9,11 +9,8 @@ import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import java.net.URI;
 import java.util.Map;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,42 +23,34 @@ import org.junit.jupiter.api.Test;
  * never as Jetty's unchecked exception.
  */
 class UnauthorizedAnswerTest {
-    private Server server;
+    private TestServers.Upstream server;
     private URI base;
     private OutboundClient client;
 
     @BeforeEach
     void start() throws Exception {
-        server = new Server();
-        var connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        server.addConnector(connector);
-        server.setHandler(new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) {
-                Content.Source.consumeAll(request, Callback.NOOP);
-                if (request.getHttpURI().getHost().equals("upstream.test")) { // asked as a proxy
-                    response.setStatus(407);
-                    Content.Sink.write(response, true, "no", callback);
-                    return true;
-                }
-                response.setStatus(401);
-                if (Request.getPathInContext(request).equals("/challenge"))
-                    response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"api\"");
-                response.getHeaders().put("Content-Type", "application/json");
-                Content.Sink.write(response, true, "{\"error\":{\"message\":\"Invalid API key\"}}", callback);
+        server = TestServers.Upstream.http((request, response, callback) -> {
+            Content.Source.consumeAll(request, Callback.NOOP);
+            if (request.getHttpURI().getHost().equals("upstream.test")) { // asked as a proxy
+                response.setStatus(407);
+                Content.Sink.write(response, true, "no", callback);
                 return true;
             }
+            response.setStatus(401);
+            if (Request.getPathInContext(request).equals("/challenge"))
+                response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"api\"");
+            response.getHeaders().put("Content-Type", "application/json");
+            Content.Sink.write(response, true, "{\"error\":{\"message\":\"Invalid API key\"}}", callback);
+            return true;
         });
-        server.start();
-        base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
+        base = server.uri("");
         client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
     }
 
     @AfterEach
     void stop() throws Exception {
         client.close();
-        server.stop();
+        server.close();
     }
 
     @Test
