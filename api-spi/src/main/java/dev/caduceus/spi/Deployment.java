@@ -5,15 +5,18 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolSource;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * What this deployment serves, frozen at boot: the source of {@code GET /v1/capabilities}.
+ * What this deployment serves, frozen at boot: the source of {@code GET /v1/capabilities}. The
+ * exception are the tools and toolsets of {@linkplain ToolSource tool sources} (MCP servers), which
+ * {@link #tools()}, {@link #tool}, {@link #toolsets()} and {@link #resolve} include as they are now.
  *
- * <p>Immutable after boot; thread-safe.
+ * <p>Fixed after boot except for those; thread-safe.
  */
 public interface Deployment {
 
@@ -44,6 +47,9 @@ public interface Deployment {
     /** A tool by name. */
     Optional<Tool> tool(String name);
 
+    /** The contributed tool sources (MCP servers and the like), ordered by id. */
+    List<ToolSource> toolSources();
+
     /** Every contributed toolset, ordered by name. */
     List<ToolsetSpec> toolsets();
 
@@ -64,7 +70,7 @@ public interface Deployment {
      *
      * @param kinds  what it contributed: {@code endpoints}, {@code tools}, {@code toolsets},
      *               {@code distributions}, {@code model_providers}, {@code agent_runtimes},
-     *               {@code services}, {@code tool_stats_schemas}
+     *               {@code services}, {@code tool_stats_schemas}, {@code tool_sources}
      * @param reason why it is disabled or failed; {@code null} when started
      */
     record PluginStatus(String id, String version, State state, List<String> kinds, String reason) {

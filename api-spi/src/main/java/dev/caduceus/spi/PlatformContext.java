@@ -3,6 +3,7 @@ package dev.caduceus.spi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
+import dev.caduceus.spi.agent.ToolCalls;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.model.Models;
@@ -37,6 +38,13 @@ public interface PlatformContext {
      */
     PluginConfig section(String name);
 
+    /**
+     * A variable of the environment the host started with: the process environment over
+     * {@code $CADUCEUS_HOME/.env}. For {@code ${VAR}} references in a plugin's own settings (the
+     * {@code mcp_servers} section uses them, as Hermes does); may be a secret, so never log it.
+     */
+    Optional<String> environment(String name);
+
     /** The host's settings a plugin may read (no secrets). */
     GlobalConfig global();
 
@@ -57,6 +65,12 @@ public interface PlatformContext {
 
     /** Starts and observes agent runs (after boot). */
     Runs runs();
+
+    /**
+     * Calls this deployment's tools outside a turn, for an endpoint that serves them to another client
+     * (after boot).
+     */
+    ToolCalls toolCalls();
 
     /** Session transcripts ({@code X-Hermes-Session-Id} continuity), written by the host after each turn. */
     Sessions sessions();

@@ -6,6 +6,7 @@ import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolSource;
 import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
@@ -42,6 +43,13 @@ public interface PlatformPlugin {
 
     /** Tools the agent may call. Names must be unique across all plugins. */
     default List<Tool> tools(PlatformContext ctx) { return List.of(); }
+
+    /**
+     * Tools whose set changes while the server runs (an MCP server's tools), asked for a snapshot
+     * whenever the catalog is needed. Their names must not clash with other tools; a clash leaves the
+     * source's tool out.
+     */
+    default List<ToolSource> toolSources(PlatformContext ctx) { return List.of(); }
 
     /** Named groups of tools. Names must be unique across all plugins. */
     default List<ToolsetSpec> toolsets(PlatformContext ctx) { return List.of(); }

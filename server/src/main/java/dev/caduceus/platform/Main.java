@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
         description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
                 "With no command, runs 'serve'."},
         subcommands = {Main.Serve.class, Main.Plugins.class, Main.ConfigReferenceCommand.class, Main.Key.class, ProfileCommand.class,
+                McpCommand.class,
                 dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer>, BatchCommand.Parent {
     private final Map<String, String> env;
@@ -200,6 +201,11 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
     }
 
     /** {@code $CADUCEUS_HOME} itself, whatever the profile: where profiles live. */
+    /** The environment this command runs with (the process's, over the profile's {@code .env}). */
+    Map<String, String> env() {
+        return env;
+    }
+
     Path baseHome() {
         return baseHome;
     }

@@ -142,7 +142,7 @@ public final class Platform implements AutoCloseable {
             var router = Router.of(routes);
             var deployment = boot.deployment(routes, agents.runtimeId());
             late.bind(registries.tools(), deployment, registries.services());
-            late.bindAgents(agents.runs(), agents.sessions());
+            late.bindAgents(agents.runs(), agents.sessions(), agents.runs().toolCalls());
             late.bindModels(agents.models());
             CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
                     booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),

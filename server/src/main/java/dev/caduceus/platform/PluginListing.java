@@ -52,6 +52,16 @@ final class PluginListing {
         var kinds = registries.kinds().getOrDefault(pluginId, List.of());
         if (kinds.contains("toolsets"))
             tools.toolsets().forEach(t -> lines.add("toolset " + t.name() + " -> " + tools.resolve(t.name())));
+        registries.toolSources().stream().filter(s -> s.pluginId().equals(pluginId)).forEach(source -> {
+            var bound = dev.caduceus.platform.plugin.BoundToolSource.of(source);
+            var snapshot = bound.snapshot();
+            for (var server : snapshot.servers())
+                lines.add(bound.id() + " server " + server.name() + "  " + server.transport() + "  "
+                        + server.status().wire() + ", " + server.tools() + " tool" + (server.tools() == 1 ? "" : "s")
+                        + (server.reason() == null ? "" : "\n        reason: " + server.reason()));
+            for (var tool : snapshot.tools())
+                lines.add("tool   " + tool.spec().name() + "  [" + tool.spec().toolset() + "]");
+        });
         if (kinds.contains("distributions"))
             lines.add("distributions contributed (" + tools.distributions().size() + " in catalog)");
         registries.modelProviders().stream().filter(p -> p.pluginId().equals(pluginId))

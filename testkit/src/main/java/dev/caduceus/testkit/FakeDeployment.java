@@ -54,6 +54,8 @@ public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes,
 
     @Override public List<ToolsetSpec> toolsets() { return catalog.toolsets(); }
 
+    @Override public List<dev.caduceus.spi.tool.ToolSource> toolSources() { return List.of(); }
+
     @Override public List<DistributionSpec> distributions() { return catalog.distributions(); }
 
     @Override public Set<String> resolve(String toolset) { return catalog.resolve(toolset); }

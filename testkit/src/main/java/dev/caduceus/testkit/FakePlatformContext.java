@@ -47,6 +47,9 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public GlobalConfig global() { return b.global; }
 
+    /** The variables given to {@link Builder#sectionEnv} (the environment sections are read from). */
+    @Override public Optional<String> environment(String name) { return Optional.ofNullable(b.sectionEnv.get(name)); }
+
     @Override public ObjectMapper json() { return b.json; }
 
     @Override public PluginDatabase database() { return require(b.database, "database"); }
@@ -63,6 +66,8 @@ public final class FakePlatformContext implements PlatformContext {
     @Override public HealthChecks health() { return b.health; }
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
+
+    @Override public dev.caduceus.spi.agent.ToolCalls toolCalls() { return require(b.toolCalls, "toolCalls"); }
 
     @Override public <T> Optional<T> service(Class<T> type) { return Optional.ofNullable(b.services.get(type)).map(type::cast); }
 
@@ -97,6 +102,7 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
+        private dev.caduceus.spi.agent.ToolCalls toolCalls;
         private final Map<Class<?>, Object> services = new HashMap<>();
         private Sessions sessions;
         private Deployment deployment = FakeDeployment.empty();
@@ -137,6 +143,7 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
+        public Builder toolCalls(dev.caduceus.spi.agent.ToolCalls v) { toolCalls = v; return this; }
         /** A service another plugin contributes (e.g. a {@code ResponseHistory}); absent unless given. */
         public <T> Builder service(Class<T> type, T v) { services.put(type, v); return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }

@@ -218,7 +218,7 @@ public final class Boot implements AutoCloseable {
         timer.lap("database");                                                   //    (the wait for it)
         outbound = new OutboundClient(proxyRules(config, options.env()), "caduceus/" + Version.CURRENT);
         contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
-                outbound);
+                outbound, options.env());
         settings = new DeclaredSettings(config.tree());
         booted = plugins.start(beforeStart(database, settings), contexts::create); // 4-5. start, collect
         registries = Registries.freeze(booted);                                  // 6. freeze
@@ -284,7 +284,9 @@ public final class Boot implements AutoCloseable {
                 routes.stream().map(r -> new Deployment.RouteInfo(r.method(), r.template(), r.name(), r.family(),
                         r.pluginId())).toList(),
                 registries.features(), registries.familyFeatures(), runtimeId, !config.server().corsOrigins().isEmpty(),
-                registries.tools());
+                registries.tools(), registries.toolSources().stream()
+                        .sorted(java.util.Comparator.comparing(c -> c.value().id()))
+                        .<dev.caduceus.spi.tool.ToolSource>map(dev.caduceus.platform.plugin.BoundToolSource::of).toList());
     }
 
     /** Stops the scheduler and the plugins (in reverse order), closes the database, deletes a scratch directory. */

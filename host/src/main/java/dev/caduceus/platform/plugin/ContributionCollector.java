@@ -20,6 +20,7 @@ final class ContributionCollector {
     private final List<Contribution<ModelProvider>> modelProviders = new ArrayList<>();
     private final List<Contribution<AgentRuntime>> agentRuntimes = new ArrayList<>();
     private final List<Contribution<Object>> services = new ArrayList<>();
+    private final List<Contribution<dev.caduceus.spi.tool.ToolSource>> toolSources = new ArrayList<>();
 
     void add(PluginStarter.Result result) {
         var c = result.contributions();
@@ -31,10 +32,11 @@ final class ContributionCollector {
         modelProviders.addAll(c.modelProviders());
         agentRuntimes.addAll(c.agentRuntimes());
         services.addAll(c.services());
+        toolSources.addAll(c.toolSources());
     }
 
     Contributions build() {
         return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes,
-                services, toolStatsSchemas);
+                services, toolStatsSchemas, toolSources);
     }
 }

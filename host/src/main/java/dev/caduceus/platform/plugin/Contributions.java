@@ -20,7 +20,8 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
                             List<Contribution<ModelProvider>> modelProviders,
                             List<Contribution<AgentRuntime>> agentRuntimes,
                             List<Contribution<Object>> services,
-                            List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas) {
+                            List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas,
+                            List<Contribution<dev.caduceus.spi.tool.ToolSource>> toolSources) {
     public Contributions {
         endpoints = List.copyOf(endpoints);
         tools = List.copyOf(tools);
@@ -30,5 +31,6 @@ public record Contributions(List<Contribution<EndpointFamily>> endpoints,
         agentRuntimes = List.copyOf(agentRuntimes);
         services = List.copyOf(services);
         toolStatsSchemas = List.copyOf(toolStatsSchemas);
+        toolSources = List.copyOf(toolSources);
     }
 }

@@ -12,9 +12,10 @@ import java.util.Set;
 /** The frozen {@link Deployment}: what this process serves. Immutable (features copied on read). */
 public record DeploymentView(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
                              java.util.Map<String, ObjectNode> familyFeatures, String runtimeMode, boolean corsEnabled,
-                             ToolCatalog catalog)
+                             ToolCatalog catalog, List<dev.caduceus.spi.tool.ToolSource> toolSources)
         implements Deployment {
     public DeploymentView {
+        toolSources = List.copyOf(toolSources);
         plugins = List.copyOf(plugins);
         routes = List.copyOf(routes);
         featureFlags = featureFlags.deepCopy();

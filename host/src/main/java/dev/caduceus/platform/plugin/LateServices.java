@@ -17,6 +17,7 @@ public final class LateServices {
     private volatile PluginServices services;
     private volatile Runs runs;
     private volatile Sessions sessions;
+    private volatile dev.caduceus.spi.agent.ToolCalls toolCalls;
     private volatile dev.caduceus.spi.model.Models models;
 
     /**
@@ -30,11 +31,16 @@ public final class LateServices {
         this.tools = tools;
     }
 
-    /** Binds the run service and the session transcripts; called once, after {@link #bind}. */
-    public void bindAgents(Runs runs, Sessions sessions) {
+    /** Binds the run service, the session transcripts and direct tool calls; called once, after {@link #bind}. */
+    public void bindAgents(Runs runs, Sessions sessions, dev.caduceus.spi.agent.ToolCalls toolCalls) {
         if (this.runs != null) throw new IllegalStateException("agent services are already bound");
         this.runs = runs;
         this.sessions = sessions;
+        this.toolCalls = toolCalls;
+    }
+
+    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
+        return require(toolCalls, "toolCalls()");
     }
 
     /** Binds the plain model calls; called once, with {@link #bindAgents}. */

@@ -16,6 +16,7 @@ import dev.caduceus.spi.model.Models;
 import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.store.PluginDatabase;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,8 +27,14 @@ import java.util.Optional;
  */
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
-                                ConfigTree configTree, OutboundHttp outbound, LateServices late)
+                                ConfigTree configTree, OutboundHttp outbound, LateServices late,
+                                Map<String, String> env)
         implements PlatformContext {
+
+    @Override
+    public Optional<String> environment(String name) {
+        return Optional.ofNullable(env.get(name));
+    }
 
     @Override
     public PluginConfig section(String name) {
@@ -37,6 +44,11 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
     @Override
     public Runs runs() {
         return late.runs();
+    }
+
+    @Override
+    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
+        return late.toolCalls();
     }
 
     @Override

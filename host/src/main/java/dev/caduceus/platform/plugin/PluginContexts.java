@@ -32,12 +32,14 @@ public final class PluginContexts {
     private final LateServices late;
     private final Clock clock;
     private final OutboundHttp outbound;
+    private final Map<String, String> env;
     private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
 
     public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
                           TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock,
-                          OutboundHttp outbound) {
+                          OutboundHttp outbound, Map<String, String> env) {
         this.outbound = outbound;
+        this.env = Map.copyOf(env);
         this.config = config;
         this.version = version;
         this.json = json;
@@ -57,7 +59,7 @@ public final class PluginContexts {
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, config.tree(), outbound, late);
+                clock, health, config.tree(), outbound, late, env);
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

@@ -29,7 +29,8 @@ public final class Registries {
     private final List<RouteEntry> routes;
     private final List<Contribution<EndpointFamily>> endpointFamilies;
     private final List<Contribution<Tool>> toolEntries;
-    private final ToolCatalogImpl tools;
+    private final LiveToolCatalog tools;
+    private final java.util.Set<String> offeredByDefault;
     private final ObjectNode features;
     private final Map<String, ObjectNode> familyFeatures;
     private final List<Contribution<ModelProvider>> modelProviders;
@@ -42,11 +43,13 @@ public final class Registries {
         this.routes = List.copyOf(b.routes.values());
         this.endpointFamilies = booted.contributions().endpoints();
         this.toolEntries = List.copyOf(b.tools.values());
-        var toolsByName = new LinkedHashMap<String, Tool>();
-        b.tools.forEach((name, c) -> toolsByName.put(name, c.value()));
-        this.tools = new ToolCatalogImpl(toolsByName, booted.contributions().toolsets().stream().map(Contribution::value).toList(),
+        this.tools = new LiveToolCatalog(b.tools, booted.contributions().toolsets().stream().map(Contribution::value).toList(),
                 booted.contributions().distributions().stream().map(Contribution::value).toList(),
-                booted.contributions().toolStatsSchemas().stream().map(Contribution::value).toList());
+                booted.contributions().toolStatsSchemas().stream().map(Contribution::value).toList(),
+                booted.contributions().toolSources());
+        var byDefault = new java.util.TreeSet<>(tools.fixed().implicit());
+        byDefault.addAll(b.sourceDefaults);
+        this.offeredByDefault = java.util.Collections.unmodifiableSet(byDefault);
         this.features = b.features;
         this.familyFeatures = Map.copyOf(b.familyFeatures);
         this.modelProviders = booted.contributions().modelProviders();
@@ -89,6 +92,12 @@ public final class Registries {
             b.tools.put(name, tool);
         }
         uniqueAll("toolset name", c.toolsets(), t -> t.name());
+        var sourceIds = new HashMap<String, Contribution<?>>();
+        for (var source : c.toolSources()) {
+            unique("tool source id", call(source, "id()", () -> source.value().id()), source, sourceIds);
+            var defaults = call(source, "offeredByDefault()", () -> source.value().offeredByDefault());
+            if (defaults != null) b.sourceDefaults.addAll(defaults);
+        }
         uniqueAll("distribution name", c.distributions(), d -> d.name());
         uniqueAll("tool stats schema name", c.toolStatsSchemas(), s -> s.name());
         var providerIds = new HashMap<String, Contribution<?>>();
@@ -105,6 +114,7 @@ public final class Registries {
         final ObjectNode features = JsonNodeFactory.instance.objectNode();
         final Map<String, ObjectNode> familyFeatures = new LinkedHashMap<>();
         PluginServices services = PluginServices.none();
+        final java.util.Set<String> sourceDefaults = new java.util.TreeSet<>();
     }
 
     private static <T> void uniqueAll(String what, List<Contribution<T>> items, Function<T, String> key) {
@@ -146,14 +156,18 @@ public final class Registries {
     /** The endpoint families, in start order. */
     public List<Contribution<EndpointFamily>> endpointFamilies() { return endpointFamilies; }
 
-    /** The frozen tools, toolsets and distributions. */
-    public ToolCatalog tools() { return tools; }
+    /** The tools, toolsets and distributions: those contributed at boot and the tool sources' current ones. */
+    public LiveToolCatalog tools() { return tools; }
 
     /**
-     * Toolsets made for tools that no plugin's toolset lists (a tool plugin that declares no
-     * toolset): offered with the default {@code agent.toolsets}, like the tools of the default toolset.
+     * Toolsets offered with the default {@code agent.toolsets}, like the tools of the default
+     * toolset: those made for tools that no plugin's toolset lists (a tool plugin that declares no
+     * toolset), and those the tool sources name ({@code mcp}).
      */
-    public java.util.Set<String> implicitToolsets() { return tools.implicit(); }
+    public java.util.Set<String> implicitToolsets() { return offeredByDefault; }
+
+    /** The tool sources (MCP servers and the like), with their owners, in start order. */
+    public List<Contribution<dev.caduceus.spi.tool.ToolSource>> toolSources() { return tools.sources(); }
 
     /** Every tool with its owning plugin and loader (for the dispatcher's context class loader). */
     public List<Contribution<Tool>> toolEntries() { return toolEntries; }

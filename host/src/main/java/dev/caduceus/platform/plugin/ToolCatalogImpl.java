@@ -47,6 +47,15 @@ public final class ToolCatalogImpl implements ToolCatalog {
     /** @param tools by name; every map is copied */
     ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
                     List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas) {
+        this(tools, toolsets, distributions, toolStatsSchemas, true);
+    }
+
+    /**
+     * @param logGaps whether to log toolsets naming tools nobody provides (the boot-time catalog does;
+     *                one rebuilt when a tool source changed does not repeat it)
+     */
+    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
+                    List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas, boolean logGaps) {
         var schemas = new TreeMap<String, dev.caduceus.spi.tool.ToolStatsSchema>();
         toolStatsSchemas.forEach(s -> schemas.put(s.name(), s));
         this.toolStatsSchemas = List.copyOf(schemas.values());
@@ -71,7 +80,7 @@ public final class ToolCatalogImpl implements ToolCatalog {
         this.distributions = List.copyOf(dists.values());
         this.toolList = List.copyOf(this.tools.values());
         this.toolsetList = List.copyOf(this.toolsets.values());
-        logGaps();
+        if (logGaps) logGaps();
     }
 
     private void logGaps() {

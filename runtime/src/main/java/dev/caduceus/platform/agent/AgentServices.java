@@ -93,11 +93,10 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         } catch (IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);
         }
-        var loaders = new HashMap<String, ClassLoader>();
-        registries.toolEntries().forEach(t -> loaders.put(t.value().spec().name(), t.classLoader()));
+        var catalog = registries.tools();
         var agent = config.agent();
         return new LocalAgentRuntime(provider, selection,
-                new ToolDispatcher(loaders, json, redactor, workspaceOf),
+                new ToolDispatcher(catalog::loaderOf, json, redactor, workspaceOf),
                 new SystemPrompt(identity(config), config.workspace()),
                 new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),

@@ -62,6 +62,11 @@ public final class LocalAgentRuntime implements AgentRuntime {
         return "local";
     }
 
+    /** Tool calls outside a turn, with this runtime's tools and dispatcher and the run service's key policies. */
+    dev.caduceus.spi.agent.ToolCalls directCalls(java.util.function.Supplier<OwnerPolicies> policies) {
+        return new DirectToolCalls(tools, dispatcher, policies);
+    }
+
     @Override
     public RunResult execute(RunRequest request, RunContext ctx) throws InterruptedException {
         var scope = TurnScope.of(ctx, request);

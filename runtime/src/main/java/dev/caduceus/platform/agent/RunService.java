@@ -101,6 +101,26 @@ public final class RunService implements Runs {
         this.clock = clock;
     }
 
+    /**
+     * Tool calls outside a turn (endpoint-mcp): the local runtime's tools under the same key policies
+     * as runs; with another runtime (the relay runs every turn remotely) no tool is offered here.
+     */
+    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
+        if (runtime instanceof LocalAgentRuntime local) return local.directCalls(() -> policies);
+        return new dev.caduceus.spi.agent.ToolCalls() {
+            @Override
+            public List<dev.caduceus.spi.tool.Tool> offered(dev.caduceus.spi.http.Caller caller, List<String> toolsets) {
+                return List.of();
+            }
+
+            @Override
+            public dev.caduceus.spi.tool.ToolResult call(Request request) {
+                return new dev.caduceus.spi.tool.ToolResult.Error("This deployment's agent runs on a remote "
+                        + "server (agent.runtime " + runtime.id() + "); its tools are not served here", false);
+            }
+        };
+    }
+
     /** Makes the named keys' limits count (bound once their store is open, before any request). */
     public void bindOwnerPolicies(OwnerPolicies ownerPolicies) {
         this.policies = ownerPolicies;

@@ -27,7 +27,7 @@ public final class ToolDispatcher {
     public static final String INVALID_ARGUMENTS_ERROR = "__error__";
     private static final int MAX_ERROR_CHARS = 2048;
 
-    private final Map<String, ClassLoader> loaders;
+    private final java.util.function.Function<String, ClassLoader> loaders;
     private final ObjectMapper json;
     private final Redactor redactor;
     private final java.util.function.Function<String, Path> workspaceOf;
@@ -44,7 +44,16 @@ public final class ToolDispatcher {
      */
     public ToolDispatcher(Map<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor,
                           java.util.function.Function<String, Path> workspaceOf) {
-        this.loaders = Map.copyOf(loaders);
+        this(Map.copyOf(loaders)::get, json, redactor, workspaceOf);
+    }
+
+    /**
+     * @param loaders each tool's plugin class loader by tool name (the catalog's, which knows the tool
+     *                sources' tools too); null → this module's loader
+     */
+    public ToolDispatcher(java.util.function.Function<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor,
+                          java.util.function.Function<String, Path> workspaceOf) {
+        this.loaders = loaders;
         this.json = json;
         this.redactor = redactor;
         this.workspaceOf = workspaceOf;
@@ -57,7 +66,7 @@ public final class ToolDispatcher {
     java.util.List<String> promptSections(java.util.Collection<Tool> tools, String memoryScope) {
         var sections = new java.util.ArrayList<String>();
         for (var tool : tools) {
-            var loader = loaders.getOrDefault(tool.spec().name(), ToolDispatcher.class.getClassLoader());
+            var loader = loader(tool.spec().name());
             try {
                 var section = PluginCalls.with(loader, () -> tool.systemPromptSection(memoryScope));
                 if (section != null && !section.isBlank()) sections.add(redactor.redact(section));
@@ -72,7 +81,7 @@ public final class ToolDispatcher {
     /** Tells the offered tools that the run was interrupted, each with its plugin's class loader. */
     void runInterrupted(java.util.Collection<Tool> tools, String sessionId) {
         for (var tool : tools) {
-            var loader = loaders.getOrDefault(tool.spec().name(), ToolDispatcher.class.getClassLoader());
+            var loader = loader(tool.spec().name());
             try {
                 PluginCalls.run(loader, () -> tool.runInterrupted(sessionId));
             } catch (Exception e) {
@@ -109,7 +118,7 @@ public final class ToolDispatcher {
     }
 
     private ToolResult invoke(Tool tool, ToolCall call, TurnScope scope, Cancellation cancel) throws InterruptedException {
-        var loader = loaders.getOrDefault(call.name(), ToolDispatcher.class.getClassLoader());
+        var loader = loader(call.name());
         var context = new CallContext(scope, workspaceOf.apply(scope.sessionId()), mappers.computeIfAbsent(loader, l -> Json.forLoader(json, l)),
                 cancel, call.name());
         try {
@@ -122,6 +131,11 @@ public final class ToolDispatcher {
             return new ToolResult.Error("Tool execution failed: " + e.getClass().getSimpleName() + ": "
                     + e.getMessage(), false);
         }
+    }
+
+    private ClassLoader loader(String tool) {
+        var loader = loaders.apply(tool);
+        return loader != null ? loader : ToolDispatcher.class.getClassLoader();
     }
 
     /** {@code {"error": "<message>"}}, the message capped at 2,048 characters. */

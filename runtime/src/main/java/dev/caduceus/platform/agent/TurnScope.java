@@ -29,6 +29,17 @@ record TurnScope(String runId, String sessionId, String memoryScope, RunContext 
         return new TurnScope(runId, sessionId, scope, run);
     }
 
+    /**
+     * The scope of a tool call outside a turn ({@link DirectToolCalls}): the client's session (or the
+     * call's own), scoped to the caller's key as a turn's session is, and its memory scope.
+     */
+    static TurnScope direct(RunContext call, String owner, String session) {
+        var sessionId = session != null ? SessionStore.scoped(owner, session) : call.runId();
+        String scope = session != null ? "session:" + session : null;
+        if (scope != null && !owner.equals(dev.caduceus.spi.http.Caller.ADMIN)) scope = "owner:" + owner + "/" + scope;
+        return new TurnScope(call.runId(), sessionId, scope, call);
+    }
+
     /** Whether a person can answer approvals for this turn (runs and job runs). */
     boolean approvalChannel() {
         return run.approvalChannel();

@@ -83,7 +83,23 @@ final class Documents {
         root.set("tools", "local".equals(deployment.runtimeMode()) ? tools() : ctx.json().createObjectNode());
         root.set("toolsets", toolsetList());
         root.set("distributions", distributions());
+        toolSources(deployment, root);
         return root;
+    }
+
+    /**
+     * Each tool source's servers as {@code <id>_servers} ({@code mcp_servers}): name, transport,
+     * status, tool count, and the reason when one is not connected.
+     */
+    private void toolSources(Deployment deployment, ObjectNode root) {
+        for (var source : deployment.toolSources()) {
+            var servers = root.putArray(source.id() + "_servers");
+            for (var server : source.snapshot().servers()) {
+                var entry = servers.addObject().put("name", server.name()).put("transport", server.transport())
+                        .put("status", server.status().wire()).put("tools", server.tools());
+                if (server.reason() != null) entry.put("reason", server.reason());
+            }
+        }
     }
 
     /** {@code scheme://host:port} of {@code gateway.proxy_url} (never its path, query or credentials). */
