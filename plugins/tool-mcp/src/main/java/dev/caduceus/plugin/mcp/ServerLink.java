@@ -99,7 +99,10 @@ final class ServerLink {
                 live.close();
             }
             var old = state;
-            publish(new ServerState(Status.CONNECTING, old.transport(), old.reason(), old.tools(), old.connected()));
+            // A retry after a failure stays UNAVAILABLE with its reason until it succeeds: operators and
+            // the health check see why, not a status that flips to "connecting" for each attempt.
+            if (old.status() != Status.UNAVAILABLE)
+                publish(new ServerState(Status.CONNECTING, old.transport(), null, old.tools(), old.connected()));
             var holder = new AtomicReference<Connection>();
             var opened = Connection.open(config, transports, tools.mcpJson(), deadline, list -> toolsChanged(holder.get(), list));
             holder.set(opened);
