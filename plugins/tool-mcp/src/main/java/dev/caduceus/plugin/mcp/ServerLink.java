@@ -122,7 +122,7 @@ final class ServerLink {
             failures = 0;
             cancelRetry();
             opened.process().ifPresent(p -> p.onExit().thenAccept(exited -> died(opened, exited)));
-            var offered = tools.build(this, opened.capabilities(), listed, opened.kind());
+            var offered = tools.build(this, opened.capabilities(), listed);
             publish(new ServerState(Status.CONNECTED, opened.kind(), null, offered, true));
             log.info("MCP server '{}' connected ({}): {} tools", config.name(), opened.kind(), offered.size());
             return opened;
@@ -143,7 +143,7 @@ final class ServerLink {
 
     private void toolsChanged(Connection from, List<McpSchema.Tool> listed) {
         if (from == null || from != current || stopped) return;
-        var offered = tools.build(this, from.capabilities(), listed, from.kind());
+        var offered = tools.build(this, from.capabilities(), listed);
         publish(new ServerState(Status.CONNECTED, from.kind(), null, offered, true));
         log.info("MCP server '{}' changed its tools: {} tools", config.name(), offered.size());
     }

@@ -45,7 +45,7 @@ final class ServerTools {
     }
 
     /** The agent tools of {@code link} for this tool list and these capabilities. */
-    List<Tool> build(ServerLink link, McpSchema.ServerCapabilities capabilities, List<McpSchema.Tool> listed, String kind) {
+    List<Tool> build(ServerLink link, McpSchema.ServerCapabilities capabilities, List<McpSchema.Tool> listed) {
         var server = link.config();
         var out = new ArrayList<Tool>();
         var names = new LinkedHashSet<String>();
@@ -64,7 +64,7 @@ final class ServerTools {
             });
             String description = tool.description() == null || tool.description().isBlank()
                     ? "MCP tool " + tool.name() + " from " + server.name() : tool.description();
-            var spec = spec(server, name, description, kind).parameters(parameters)
+            var spec = spec(server, name, description).parameters(parameters)
                     .risk(readOnly(tool) ? ToolRisk.READ_ONLY : server.stdio() ? ToolRisk.EXECUTES : ToolRisk.NETWORK)
                     .build();
             out.add(new McpTool(link, tool.name(), spec, json));
@@ -76,14 +76,14 @@ final class ServerTools {
             if (!offered) continue;
             String name = ToolNames.tool(server.name(), utility.suffix());
             if (!names.add(name)) continue; // the server's own tool of that name wins
-            var spec = spec(server, name, utility.description(server.name()), kind)
+            var spec = spec(server, name, utility.description(server.name()))
                     .parameters(utility.parameters()).build();
             out.add(new UtilityTool(link, utility, spec, json));
         }
         return out;
     }
 
-    private static ToolSpec.Builder spec(ServerConfig server, String name, String description, String kind) {
+    private static ToolSpec.Builder spec(ServerConfig server, String name, String description) {
         return ToolSpec.builder(name, description).toolset(ToolNames.toolset(server.name()))
                 .parallelSafe(server.parallelSafe()).emoji("🔌");
     }
