@@ -217,7 +217,54 @@ class HttpTransportsTest {
             var e = assertThrows(RuntimeException.class, client::initialize);
             assertNotNull(cause(e, TimeoutException.class), chain(e));
             assertEquals(1, held.size());
+            assertEquals(1, active(server.url()), "the POST still waits on its connection: " + outbound.poolStats());
             client.closeGracefully(); // cancels the POST still waiting
+            Eventually.await(WAIT, "no connection left active to " + server.url(), () -> active(server.url()) == 0);
+        }
+    }
+
+    /** Connections busy with an exchange to {@code url}'s origin. */
+    private static int active(URI url) {
+        var origin = url.getScheme() + "://" + url.getHost() + ":" + url.getPort();
+        return outbound.poolStats().stream().filter(s -> s.destination().contains(origin.substring(origin.indexOf("//"))))
+                .mapToInt(OutboundClient.PoolStats::active).sum();
+    }
+
+    @Test
+    void anAnswerStreamThatEndsWithoutTheResponseIsAnErrorAtOnce() throws Exception {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var servlet = new HttpServlet() {
+            @Override
+            protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                var message = mapper.readTree(req.getInputStream());
+                if (!message.has("id")) {
+                    resp.setStatus(202);
+                    return;
+                }
+                if (message.get("method").asText().equals("initialize")) {
+                    var result = mapper.createObjectNode().put("protocolVersion", "2025-06-18");
+                    result.putObject("capabilities").putObject("tools");
+                    result.putObject("serverInfo").put("name", "half").put("version", "1");
+                    var answer = mapper.createObjectNode().put("jsonrpc", "2.0").set("id", message.get("id"));
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) answer).set("result", result);
+                    resp.setContentType("application/json");
+                    resp.setHeader("Mcp-Session-Id", "s-1");
+                    resp.getWriter().write(mapper.writeValueAsString(answer));
+                    return;
+                }
+                resp.setContentType("text/event-stream"); // then ends without the answer
+                resp.getWriter().write(": working\n\n");
+            }
+        };
+        try (var server = TestMcpServer.of(servlet)) { // GET: 405, no server stream
+            var client = client(open(server.url()), Duration.ofSeconds(60), tools -> { });
+            client.initialize();
+            var e = assertThrows(RuntimeException.class, client::listTools);
+            assertTrue(chain(e).contains("ended its event stream before answering"), chain(e));
+            assertEquals("2025-06-18", server.seen("POST").getLast().header("MCP-Protocol-Version"));
+            client.closeGracefully();
+            var deletes = server.seen("DELETE");
+            assertEquals("s-1", deletes.getFirst().header("Mcp-Session-Id"));
         }
     }
 
