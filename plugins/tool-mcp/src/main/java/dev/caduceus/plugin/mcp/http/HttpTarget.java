@@ -47,11 +47,11 @@ final class HttpTarget {
         this.headers = List.copyOf(requireNonNull(headers, "headers").entrySet());
         var values = new ArrayList<String>();
         for (var h : this.headers) {
-            values.add(h.getValue());
-            for (var word : h.getValue().split("\\s+")) values.add(word); // "Bearer TOKEN": the token alone too
+            if (h.getValue().length() >= 4) values.add(h.getValue());
+            for (var word : h.getValue().split("\\s+")) // "Bearer TOKEN": the token alone too, not the scheme
+                if (word.length() >= 8) values.add(word);
         }
-        this.secrets = values.stream().filter(v -> v.length() >= 4).distinct()
-                .sorted((a, b) -> b.length() - a.length()).toList();
+        this.secrets = values.stream().distinct().sorted((a, b) -> b.length() - a.length()).toList();
     }
 
     OutboundHttp http() {

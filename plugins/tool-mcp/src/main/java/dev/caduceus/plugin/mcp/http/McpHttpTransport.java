@@ -48,7 +48,8 @@ final class McpHttpTransport implements McpClientTransport {
         this.target = target;
         this.messages = messages;
         this.inflight = new Inflight(target.http());
-        this.threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("mcp-http-", 0).factory());
+        this.threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
+                .name("mcp-http-" + target.url().getHost() + ":" + target.url().getPort() + "-", 0).factory());
         this.mode = new StreamableHttp(target, messages, inbox, inflight, threads);
         this.legacy = new LegacySse(target, messages, inbox, inflight, threads);
     }

@@ -14,6 +14,7 @@ import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.testkit.Eventually;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -27,7 +28,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -292,6 +295,49 @@ class HttpTransportsTest {
             assertNotNull(last);
             assertNotEquals(session, last);
             client.closeGracefully();
+        }
+    }
+
+    @Test
+    void aCancelledNotificationEndsThePostWaitingForThatRequest() throws Exception {
+        var started = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var block = SyncToolSpecification.builder()
+                .tool(McpSchema.Tool.builder().name("block").inputSchema(Map.of("type", "object")).build())
+                .callHandler((exchange, call) -> {
+                    started.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return McpSchema.CallToolResult.builder().addTextContent("late").build();
+                }).build();
+        try (var server = TestMcpServer.streamable(block)) {
+            var transport = open(server.url());
+            var inbound = new LinkedBlockingQueue<McpSchema.JSONRPCMessage>();
+            transport.connect(m -> m.doOnNext(inbound::add)).block();
+            var init = new McpSchema.InitializeRequest("2025-06-18", McpSchema.ClientCapabilities.builder().build(),
+                    new McpSchema.Implementation("test", "1"));
+            transport.sendMessage(new McpSchema.JSONRPCRequest("initialize", "i-1", init)).block(WAIT);
+            var answer = (McpSchema.JSONRPCResponse) inbound.poll(10, TimeUnit.SECONDS);
+            assertNotNull(answer);
+            assertEquals("i-1", answer.id());
+            transport.sendMessage(new McpSchema.JSONRPCNotification("notifications/initialized")).block(WAIT);
+
+            var failed = new CompletableFuture<Throwable>();
+            transport.sendMessage(new McpSchema.JSONRPCRequest("tools/call", "c-1", Map.of("name", "block",
+                    "arguments", Map.of()))).subscribe(ok -> { }, failed::complete, () -> failed.complete(null));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            transport.sendMessage(new McpSchema.JSONRPCNotification("notifications/cancelled",
+                    Map.of("requestId", "c-1", "reason", "the run was stopped"))).block(WAIT);
+            var why = failed.get(10, TimeUnit.SECONDS);
+            assertNotNull(why, "the POST of c-1 never got its answer's headers, so its Mono fails");
+            assertTrue(chain(why).contains("cancel"), chain(why));
+            release.countDown();
+            assertTrue(inbound.stream().noneMatch(m -> m instanceof McpSchema.JSONRPCResponse r && "c-1".equals(r.id())),
+                    "no answer is made up for a request the client cancelled: " + inbound);
+            transport.closeGracefully().block(WAIT);
         }
     }
 

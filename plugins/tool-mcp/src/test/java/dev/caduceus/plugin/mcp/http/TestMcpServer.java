@@ -77,16 +77,6 @@ final class TestMcpServer implements AutoCloseable {
         jetty.start();
     }
 
-    /** A streamable-HTTP server at {@code /mcp} with {@link #echo()}. */
-    static TestMcpServer streamable() throws Exception {
-        var provider = HttpServletStreamableServerTransportProvider.builder().jsonMapper(JSON).mcpEndpoint("/mcp").build();
-        var mcp = McpServer.sync(provider).serverInfo("test-streamable", "1.0").jsonMapper(JSON)
-                .jsonSchemaValidator(NO_VALIDATION)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(echo()).build();
-        return new TestMcpServer(provider, mcp, "/mcp");
-    }
-
     /** A server that speaks only HTTP+SSE (2024-11-05): the stream at {@code /sse}, messages to {@code /mcp/message}. */
     static TestMcpServer legacySse() throws Exception {
         var provider = HttpServletSseServerTransportProvider.builder().jsonMapper(JSON).sseEndpoint("/sse")
@@ -96,6 +86,18 @@ final class TestMcpServer implements AutoCloseable {
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .tools(echo()).build();
         return new TestMcpServer(provider, mcp, "/sse");
+    }
+
+    /** A streamable-HTTP server at {@code /mcp} with {@link #echo()} and {@code extra} tools. */
+    static TestMcpServer streamable(SyncToolSpecification... extra) throws Exception {
+        var provider = HttpServletStreamableServerTransportProvider.builder().jsonMapper(JSON).mcpEndpoint("/mcp").build();
+        var all = new java.util.ArrayList<SyncToolSpecification>(List.of(echo()));
+        all.addAll(List.of(extra));
+        var mcp = McpServer.sync(provider).serverInfo("test-streamable", "1.0").jsonMapper(JSON)
+                .jsonSchemaValidator(NO_VALIDATION)
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .tools(all).build();
+        return new TestMcpServer(provider, mcp, "/mcp");
     }
 
     /** Any servlet at {@code /mcp}, for a server that misbehaves. */
