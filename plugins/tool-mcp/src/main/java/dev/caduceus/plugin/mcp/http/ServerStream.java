@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * once the session is initialized and re-opened when the server ends it or it falls silent for
  * {@link HttpTarget#LISTEN_IDLE} ({@code Last-Event-ID} sent when the server numbers its events), with
  * a backoff from one to 30 seconds while it keeps failing. A 405 means the server offers none; a 404
- * means the session expired (reported); another 4xx stops it (logged).
+ * means the session expired (reported); another 4xx stops it (a warning for 401 and 403); a 5xx is retried.
  *
  * <p>Threading: {@link #run()} on one thread of the transport's; {@link #stop()} from any.
  */
@@ -89,10 +89,17 @@ final class ServerStream implements Runnable {
                 expired.accept(sessionId);
                 return Next.STOP;
             }
-            if (status < 200 || status > 299) {
-                log.warn("MCP server {} answered the server-stream GET with HTTP {}{}", target.describe(), status,
-                        status >= 500 ? "; retrying" : "; its own notifications will not arrive");
-                return status >= 500 ? Next.RETRY : Next.STOP;
+            if (status >= 500) {
+                log.debug("MCP server {} answered the server-stream GET with HTTP {}; retrying", target.describe(), status);
+                return Next.RETRY;
+            }
+            if (status < 200 || status > 299) { // a server without a stream for this client: calls still work
+                if (status == 401 || status == 403)
+                    log.warn("MCP server {} refused the server-stream GET with HTTP {}; its own notifications "
+                            + "(tools/list_changed) will not arrive", target.describe(), status);
+                else log.debug("MCP server {} answered the server-stream GET with HTTP {}; no server stream",
+                        target.describe(), status);
+                return Next.STOP;
             }
             var type = response.header("Content-Type").orElse("").toLowerCase(Locale.ROOT);
             if (!type.contains("text/event-stream")) {
