@@ -1,0 +1,73 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The third-party MCP packages the tests run: {@code @modelcontextprotocol/server-everything},
+ * {@code server-filesystem} and the TypeScript SDK, pinned by the lockfile in
+ * {@code src/test/node/mcp}, installed with {@code npm ci} into {@code target/mcp-npm} on first use.
+ */
+final class NodeMcp {
+    static final Path DIR = Path.of("target/mcp-npm");
+    private static final Path SOURCE = Path.of("src/test/node/mcp");
+
+    private NodeMcp() {}
+
+    /** {@code node_modules}, installed from the lockfile when it is not there yet (or the lockfile changed). */
+    static synchronized Path modules() throws Exception {
+        Files.createDirectories(DIR);
+        var lock = Files.readString(SOURCE.resolve("package-lock.json"));
+        var installed = DIR.resolve("package-lock.json");
+        var modules = DIR.resolve("node_modules");
+        if (Files.isDirectory(modules.resolve("@modelcontextprotocol")) && Files.exists(installed)
+                && Files.readString(installed).equals(lock))
+            return modules.toAbsolutePath();
+        for (var file : new String[] {"package.json", "package-lock.json"})
+            Files.copy(SOURCE.resolve(file), DIR.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        var npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(DIR.toFile())
+                .redirectErrorStream(true).start();
+        var output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(npm.waitFor(300, TimeUnit.SECONDS), "npm ci timed out");
+        assertEquals(0, npm.exitValue(), "npm ci failed:\n" + output);
+        return modules.toAbsolutePath();
+    }
+
+    /** The entry script of an installed package, e.g. {@code server-everything/dist/index.js}. */
+    static Path script(String relative) throws Exception {
+        var path = modules().resolve("@modelcontextprotocol").resolve(relative);
+        assertTrue(Files.isRegularFile(path), path + " is missing");
+        return path;
+    }
+
+    /**
+     * server-everything speaking streamable HTTP on a free port, started as a child process; the
+     * future completes with its {@code /mcp} URL once it says it listens.
+     */
+    static Process everythingOverHttp(int port, CompletableFuture<String> url) throws Exception {
+        var builder = new ProcessBuilder("node", script("server-everything/dist/index.js").toString(), "streamableHttp")
+                .redirectErrorStream(true);
+        builder.environment().put("PORT", String.valueOf(port));
+        var process = builder.start();
+        Thread.ofVirtual().start(() -> {
+            try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null)
+                    if (line.contains("listening on port")) url.complete("http://127.0.0.1:" + port + "/mcp");
+                url.completeExceptionally(new IllegalStateException("server-everything exited before listening"));
+            } catch (Exception e) {
+                url.completeExceptionally(e);
+            }
+        });
+        return process;
+    }
+}
