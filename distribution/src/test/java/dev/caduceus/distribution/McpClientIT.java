@@ -189,6 +189,30 @@ class McpClientIT {
         }
     }
 
+    @Test
+    void configurationMistakesStopTheStartNamingTheServerTheKeyAndTheFile(@TempDir Path other) throws Exception {
+        var file = other.resolve("config.yaml");
+        var mistakes = Map.of(
+                "mcp_servers:\n  both:\n    command: node\n    url: http://127.0.0.1:9/mcp\n",
+                "mcp_servers.both.command and mcp_servers.both.url",
+                "mcp_servers:\n  typed:\n    command: node\n    timeout: soon\n", "mcp_servers.typed.timeout",
+                "mcp_servers:\n  unset:\n    command: node\n    args: [\"${MCP_IT_NOT_SET}\"]\n", "${MCP_IT_NOT_SET}");
+        for (var mistake : mistakes.entrySet()) {
+            Files.writeString(file, mistake.getKey());
+            try (var plugins = Caduceus.launch(other, Map.of(), "plugins")) {
+                assertEquals(2, plugins.awaitExit(), mistake.getKey() + "\n" + plugins.stderr());
+                var error = plugins.stderr().lines().filter(l -> l.startsWith("caduceus: ")).findFirst().orElse(plugins.stderr());
+                assertTrue(error.contains(mistake.getValue()) && error.contains(file.toString()), error);
+            }
+        }
+        Files.writeString(file, "mcp_servers:\n  typo:\n    command: node\n    timout: 5\n    enabled: false\n");
+        try (var plugins = Caduceus.launch(other, Map.of(), "plugins")) {
+            assertEquals(0, plugins.awaitExit(), plugins.stderr());
+            assertTrue((plugins.stdout() + plugins.stderr()).contains("Unknown configuration key mcp_servers.typo.timout"),
+                    plugins.stderr());
+        }
+    }
+
     private static String askWithTool(String tool, String arguments) throws Exception {
         upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_" + tool, tool, arguments)));
         upstream.enqueue(Turn::quotingLastToolResult);

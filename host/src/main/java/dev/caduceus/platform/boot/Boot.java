@@ -196,7 +196,7 @@ public final class Boot implements AutoCloseable {
             throw new BootException(e.getMessage(), 1, e);
         } catch (ConfigException e) {                                            // a plugin's setting
             boot.fail();
-            throw new BootException(e.getMessage(), 2, e);
+            throw new BootException(withSource(e, config), 2, e);
         } catch (BootException e) {
             boot.fail();
             throw e;
@@ -345,6 +345,17 @@ public final class Boot implements AutoCloseable {
         } catch (ConfigException e) {
             throw new BootException(e.getMessage(), 2, e);
         }
+    }
+
+    /**
+     * A plugin's configuration error with where the key was set (the file, or the environment
+     * variable) when the plugin could not say it: it sees values, not their sources.
+     */
+    static String withSource(ConfigException e, PlatformConfig config) {
+        if (e.key() == null || e.key().isBlank()) return e.getMessage();
+        var source = config.tree().source(e.key().replaceAll("\\[\\d+\\].*$", "")); // args[0] -> args
+        if (source.equals("default") || e.getMessage().contains(source)) return e.getMessage();
+        return e.getMessage() + " (" + source + ")";
     }
 
     private static void prepareHome(Path home) throws BootException {

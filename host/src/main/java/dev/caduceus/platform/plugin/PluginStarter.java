@@ -74,7 +74,14 @@ final class PluginStarter {
         }
         stage("failed before start (migrations)", () -> { PluginCalls.run(loader, () -> beforeStart.prepare(view)); return null; });
         var ctx = stage("has no context", () -> contexts.apply(view));
-        stage("failed to start", () -> { PluginCalls.run(loader, () -> plugin.start(ctx)); return null; });
+        try {
+            PluginCalls.run(loader, () -> plugin.start(ctx));
+        } catch (dev.caduceus.spi.config.ConfigException e) {
+            stopQuietly(view, plugin);
+            throw e; // a plugin that checks its own section at start (tool-mcp's mcp_servers): the operator's to fix
+        } catch (Exception | LinkageError | java.util.ServiceConfigurationError e) {
+            throw new StageException("failed to start", e);
+        }
         try {
             var contributions = new Contributions(
                     collect(view, "endpoints", () -> plugin.endpoints(ctx)),

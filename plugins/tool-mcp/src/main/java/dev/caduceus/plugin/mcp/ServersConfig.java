@@ -84,7 +84,10 @@ final class ServersConfig {
             if (hasCommand) {
                 command = resolve(enabled, "command", text("command", node.get("command"), false));
                 if (command.isBlank()) throw invalid("command", node.get("command"), "is empty", false);
-                args = resolveAll(enabled, "args", strings("args", node.get("args")));
+                var rawArgs = node.get("args");
+                args = resolveAll(enabled, "args", rawArgs != null && rawArgs.isTextual()
+                        ? ShellWords.split(rawArgs.asText(), key("args")) // Hermes takes a string too, split as a shell would
+                        : strings("args", rawArgs));
                 env = resolveAll(enabled, "env", mapping("env", node.get("env")));
                 cwd = path("cwd", node.get("cwd"));
                 for (var httpOnly : List.of("headers"))

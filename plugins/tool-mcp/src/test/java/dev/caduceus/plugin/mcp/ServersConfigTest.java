@@ -64,6 +64,14 @@ class ServersConfigTest {
     }
 
     @Test
+    void argsMayBeOneStringSplitAsAShellWould() throws Exception {
+        var servers = parse("{\"fs\": {\"command\": \"npx\", \"args\": \"-y '@modelcontextprotocol/server-filesystem' \\\"/data/my files\\\" ${BIN}\"}}");
+        assertEquals(List.of("-y", "@modelcontextprotocol/server-filesystem", "/data/my files", "/opt/bin"), servers.get(0).args());
+        var unclosed = assertThrows(ConfigException.class, () -> parse("{\"fs\": {\"command\": \"npx\", \"args\": \"'oops\"}}"));
+        assertEquals("mcp_servers.fs.args", unclosed.key());
+    }
+
+    @Test
     void wrongTypesAreRejectedNamingServerAndKey() {
         var timeout = assertThrows(ConfigException.class, () -> parse("{\"fs\": {\"command\": \"npx\", \"timeout\": \"soon\"}}"));
         assertEquals("mcp_servers.fs.timeout", timeout.key());
