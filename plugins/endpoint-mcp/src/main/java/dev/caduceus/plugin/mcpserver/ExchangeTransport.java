@@ -110,6 +110,7 @@ final class ExchangeTransport implements McpStatelessServerTransport, HttpHandle
                 try {
                     var response = mcp.handleRequest(context, r.message())
                             .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                    if (response == null) throw new IllegalStateException("no response to " + r.message().method());
                     answer = mapper.valueToTree(response);
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "MCP " + r.message().method() + " failed", e);
