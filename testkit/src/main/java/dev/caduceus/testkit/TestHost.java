@@ -106,7 +106,19 @@ public final class TestHost implements AutoCloseable {
      * @throws IllegalArgumentException for a name the CLI refuses (reserved, malformed, taken) or an unknown family
      */
     public String addKey(String name, String... families) {
-        var policy = KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null, null, null);
+        return addKey(name, KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null, null, null));
+    }
+
+    /**
+     * As {@link #addKey(String, String...)} with {@code --toolsets T,…} too: the key's agent turns and
+     * direct tool calls (MCP) offer only {@code toolsets}.
+     */
+    public String addKeyWithToolsets(String name, List<String> toolsets, String... families) {
+        return addKey(name, KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null,
+                String.join(",", toolsets), null));
+    }
+
+    private String addKey(String name, KeyPolicy policy) {
         try (var db = Boot.openStateDatabase(home)) {
             return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
         } catch (BootException e) {

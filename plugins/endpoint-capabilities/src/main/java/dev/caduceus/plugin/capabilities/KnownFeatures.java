@@ -15,5 +15,6 @@ final class KnownFeatures {
             "tool_progress_events", "approval_events", "cors", "model_options", "session_resources",
             "session_chat", "session_chat_streaming", "session_fork", "session_model_lock", "skills_api",
             "admin_config_rw", "memory_write_api", "audio_api", "realtime_voice", "reasoning_streaming",
-            "jobs_admin", "run_list", "run_events_resume", "responses_event_replay", "responses_input_items");
+            "jobs_admin", "run_list", "run_events_resume", "responses_event_replay", "responses_input_items",
+            "mcp_server");
 }
