@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,13 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The assembled server's {@code /mcp} (plugin endpoint-mcp) driven by a real third-party MCP client:
  * the official TypeScript SDK ({@code @modelcontextprotocol/sdk}, its {@code Client} with the
  * streamable HTTP transport), pinned by the lockfile in {@code src/test/node/mcp} and installed with
- * {@code npm ci} into {@code target/mcp-node} on first use. It lists and calls our tools with the key;
+ * {@code npm ci} by {@link NodeMcp} on first use. It lists and calls our tools with the key;
  * without the key it is refused with 401, and with the family disabled the endpoint is a 404. Needs
  * node and npm (the npm registry is reachable from CI).
  */
 class McpServerIT {
-    static final Path NODE_DIR = Path.of("target/mcp-node");
-    static final Path SOURCES = Path.of("src/test/node/mcp");
+    static final Path NODE_DIR = NodeMcp.DIR;
     static final String SCRIPT = "mcp-client.mjs";
 
     @TempDir Path home;
@@ -105,23 +103,8 @@ class McpServerIT {
         return new ObjectMapper().readTree(output.lines().reduce((a, b) -> b).orElseThrow());
     }
 
-    /**
-     * Copies the lockfile and the script to {@link #NODE_DIR} and runs {@code npm ci} there unless the
-     * SDK is installed already (from the same lockfile: npm ci starts from a clean node_modules).
-     */
-    private static synchronized void install() throws Exception {
-        Files.createDirectories(NODE_DIR);
-        Files.copy(SOURCES.resolve(SCRIPT), NODE_DIR.resolve(SCRIPT), StandardCopyOption.REPLACE_EXISTING);
-        var lock = SOURCES.resolve("package-lock.json");
-        var installed = NODE_DIR.resolve("package-lock.json");
-        if (Files.isDirectory(NODE_DIR.resolve("node_modules/@modelcontextprotocol/sdk")) && Files.exists(installed)
-                && Files.mismatch(lock, installed) == -1) return;
-        Files.copy(SOURCES.resolve("package.json"), NODE_DIR.resolve("package.json"), StandardCopyOption.REPLACE_EXISTING);
-        Files.copy(lock, installed, StandardCopyOption.REPLACE_EXISTING);
-        var npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(NODE_DIR.toFile())
-                .redirectErrorStream(true).start();
-        var output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(npm.waitFor(180, TimeUnit.SECONDS), "npm ci timed out");
-        assertEquals(0, npm.exitValue(), "npm ci in " + NODE_DIR + " failed:\n" + output);
+    /** The packages from the lockfile ({@link NodeMcp}) with the client script next to them. */
+    private static void install() throws Exception {
+        NodeMcp.withScript(SCRIPT);
     }
 }

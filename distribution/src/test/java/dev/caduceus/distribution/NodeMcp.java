@@ -42,6 +42,13 @@ final class NodeMcp {
         return modules.toAbsolutePath();
     }
 
+    /** Copies {@code src/test/node/mcp/<script>} next to {@code node_modules} (installing it first), to run it there. */
+    static synchronized Path withScript(String script) throws Exception {
+        modules();
+        Files.copy(SOURCE.resolve(script), DIR.resolve(script), StandardCopyOption.REPLACE_EXISTING);
+        return DIR.resolve(script);
+    }
+
     /** The entry script of an installed package, e.g. {@code server-everything/dist/index.js}. */
     static Path script(String relative) throws Exception {
         var path = modules().resolve("@modelcontextprotocol").resolve(relative);

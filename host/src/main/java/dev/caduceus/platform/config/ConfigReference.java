@@ -36,7 +36,8 @@ public final class ConfigReference {
         out.append("Keys nothing here lists are warned about at start-up and ignored.\n");
         String section = null;
         for (var row : rows.entrySet()) {
-            var top = row.getKey().substring(0, row.getKey().indexOf('.'));
+            int dot = row.getKey().indexOf('.');
+            var top = dot < 0 ? row.getKey() : row.getKey().substring(0, dot); // a whole section (mcp_servers) has no dot
             if (!top.equals(section)) {
                 section = top;
                 out.append("\n## ").append(section).append("\n\n");
