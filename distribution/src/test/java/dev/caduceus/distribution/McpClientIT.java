@@ -179,6 +179,12 @@ class McpClientIT {
             assertTrue(out.contains("everything_http") && out.contains("unavailable"), "port 9 refuses: " + out);
             assertTrue(out.contains("parked") && out.contains("disabled"), out);
         }
+        try (var plugins = Caduceus.launch(home, env, "plugins", "--config", config.toString())) {
+            assertEquals(0, plugins.awaitExit(), plugins.stderr());
+            var out = plugins.stdout();
+            assertTrue(out.contains("mcp server everything  stdio  connected"), out);
+            assertTrue(out.contains("mcp server everything_http  http  unavailable") && out.contains("reason: "), out);
+        }
         try (var test = Caduceus.launch(home, env, "mcp", "test", "files", "--config", config.toString())) {
             assertEquals(0, test.awaitExit(), test.stderr());
             assertTrue(test.stdout().contains("mcp_files_read_text_file"), test.stdout());

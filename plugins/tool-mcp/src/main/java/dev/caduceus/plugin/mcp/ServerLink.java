@@ -208,6 +208,12 @@ final class ServerLink {
                     + Reasons.seconds(config.timeout()) + "; the request was cancelled", true);
         } catch (CancellationException e) {
             return new ToolResult.Error("MCP " + what + " was cancelled: the run was stopped", false);
+        } catch (InterruptedException e) {
+            // A stop may interrupt this thread before the cancellation callback runs; whichever comes first
+            // tells the server (cancel() forgets the token, so it is said once) before finally forgets it.
+            if (token != null) connection.transport().cancel(token, "the run was stopped").subscribe(v -> {}, err -> {});
+            future.cancel(true);
+            throw e;
         } catch (ExecutionException e) {
             var cause = e.getCause();
             if (cause instanceof McpError error) {
