@@ -38,19 +38,19 @@ class McpClientIT {
     @TempDir static Path files;
     static ScriptedUpstream upstream;
     static Process everythingHttp;
+    static Process everythingSse;
     static Caduceus server;
     static Path config;
 
     @BeforeAll
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
-        int port;
-        try (var socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
         var url = new CompletableFuture<String>();
-        everythingHttp = NodeMcp.everythingOverHttp(port, url);
+        everythingHttp = NodeMcp.everythingOverHttp(freePort(), url);
         String httpUrl = url.get(60, TimeUnit.SECONDS);
+        var sseUrl = new CompletableFuture<String>();
+        everythingSse = NodeMcp.everythingOverSse(freePort(), sseUrl);
+        String legacyUrl = sseUrl.get(60, TimeUnit.SECONDS);
         Files.writeString(files.resolve("note.txt"), "the caduceus has two snakes\n");
         config = home.resolve("config.yaml");
         Files.writeString(config, """
@@ -63,13 +63,15 @@ class McpClientIT {
                     url: "${EVERYTHING_URL}"
                     headers:
                       X-Test: mcp-it
+                  everything_sse:
+                    url: "%s"
                   files:
                     command: node
                     args: ["%s", "%s"]
                   parked:
                     command: node
                     enabled: false
-                """.formatted(NodeMcp.script("server-everything/dist/index.js"),
+                """.formatted(NodeMcp.script("server-everything/dist/index.js"), legacyUrl,
                 NodeMcp.script("server-filesystem/dist/index.js"), files.toRealPath()));
         var env = Caduceus.upstreamEnv(upstream);
         env.put("OPENAI_API_KEY", UPSTREAM_KEY);
@@ -81,9 +83,16 @@ class McpClientIT {
     static void stop() throws Exception {
         if (server != null) server.close();
         if (upstream != null) upstream.close();
-        if (everythingHttp != null) {
-            everythingHttp.destroy();
-            everythingHttp.waitFor(10, TimeUnit.SECONDS);
+        for (var node : new Process[] {everythingHttp, everythingSse}) {
+            if (node == null) continue;
+            node.destroy();
+            node.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
@@ -109,6 +118,16 @@ class McpClientIT {
     void streamableHttpServerToolsAnswerThroughChat() throws Exception {
         var echo = askWithTool("mcp_everything_http_echo", "{\"message\":\"hello-over-http\"}");
         assertTrue(echo.contains("Echo: hello-over-http"), echo);
+    }
+
+    @Test
+    void aServerThatSpeaksOnlyTheOlderHttpSseTransportIsReachedThroughTheFallback() throws Exception {
+        var echo = askWithTool("mcp_everything_sse_echo", "{\"message\":\"hello-over-sse\"}");
+        assertTrue(echo.contains("Echo: hello-over-sse"), echo);
+        var servers = JSON.readTree(server.get("/v1/capabilities", Caduceus.KEY_AUTH).body()).path("mcp_servers");
+        for (var s : servers)
+            if (s.path("name").asText().equals("everything_sse"))
+                assertEquals("sse", s.path("transport").asText(), s.toString());
     }
 
     @Test

@@ -61,7 +61,20 @@ final class NodeMcp {
      * future completes with its {@code /mcp} URL once it says it listens.
      */
     static Process everythingOverHttp(int port, CompletableFuture<String> url) throws Exception {
-        var builder = new ProcessBuilder("node", script("server-everything/dist/index.js").toString(), "streamableHttp")
+        return everything("streamableHttp", "listening on port", "/mcp", port, url);
+    }
+
+    /**
+     * server-everything speaking only the older HTTP+SSE transport (2024-11-05); the future completes
+     * with its {@code /sse} URL once it listens.
+     */
+    static Process everythingOverSse(int port, CompletableFuture<String> url) throws Exception {
+        return everything("sse", "running on port", "/sse", port, url);
+    }
+
+    private static Process everything(String transport, String ready, String path, int port,
+                                      CompletableFuture<String> url) throws Exception {
+        var builder = new ProcessBuilder("node", script("server-everything/dist/index.js").toString(), transport)
                 .redirectErrorStream(true);
         builder.environment().put("PORT", String.valueOf(port));
         var process = builder.start();
@@ -69,8 +82,8 @@ final class NodeMcp {
             try (var lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = lines.readLine()) != null)
-                    if (line.contains("listening on port")) url.complete("http://127.0.0.1:" + port + "/mcp");
-                url.completeExceptionally(new IllegalStateException("server-everything exited before listening"));
+                    if (line.contains(ready)) url.complete("http://127.0.0.1:" + port + path);
+                url.completeExceptionally(new IllegalStateException("server-everything (" + transport + ") exited before listening"));
             } catch (Exception e) {
                 url.completeExceptionally(e);
             }

@@ -36,10 +36,11 @@ final class Connection implements AutoCloseable {
     private final McpAsyncClient client;
     private final CancellingTransport transport;
     private final IsolatedStdioTransport stdio;
-    private final String kind;
+    private final java.util.function.Supplier<String> kind; // asked late: an HTTP server may have fallen back to SSE
     private volatile McpSchema.InitializeResult initialized;
 
-    private Connection(McpAsyncClient client, CancellingTransport transport, IsolatedStdioTransport stdio, String kind) {
+    private Connection(McpAsyncClient client, CancellingTransport transport, IsolatedStdioTransport stdio,
+                       java.util.function.Supplier<String> kind) {
         this.client = client;
         this.transport = transport;
         this.stdio = stdio;
@@ -85,7 +86,7 @@ final class Connection implements AutoCloseable {
                 .enableCallToolSchemaCaching(false)
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> onToolsChanged.accept(tools)))
                 .build();
-        var connection = new Connection(client, transport, stdio, server.stdio() ? "stdio" : transports.kind(raw));
+        var connection = new Connection(client, transport, stdio, server.stdio() ? () -> "stdio" : () -> transports.kind(raw));
         try {
             var initialize = client.initialize();
             connection.initialized = await(stdio == null ? initialize : Mono.firstWithSignal(initialize, stdio.failure()),
@@ -121,7 +122,7 @@ final class Connection implements AutoCloseable {
 
     /** {@code stdio}, {@code http} or {@code sse}. */
     String kind() {
-        return kind;
+        return kind.get();
     }
 
     McpSchema.ServerCapabilities capabilities() {
