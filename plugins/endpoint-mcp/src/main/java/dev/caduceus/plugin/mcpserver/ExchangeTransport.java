@@ -70,6 +70,17 @@ final class ExchangeTransport implements McpStatelessServerTransport, HttpHandle
         var mcp = handler;
         if (closing || mcp == null)
             throw new ApiError(503, "The MCP endpoint is shutting down", ApiError.SERVER, null, "unavailable").exception();
+        // The body is read before any early answer: a connection whose request body was left unread
+        // cannot carry the next request, and the client would not know (no Connection: close).
+        JsonNode body;
+        boolean unparsable = false;
+        try {
+            body = exchange.body();
+        } catch (HttpStatusException e) {
+            if (!"invalid_json".equals(e.error().code())) throw e; // body_too_large: the host's 413
+            body = null;
+            unparsable = true;
+        }
         var accept = exchange.header("Accept");
         if (accept.isPresent() && !acceptsJson(accept.get())) {
             exchange.respond(406, JsonRpcErrors.invalidRequest(null,
@@ -82,11 +93,7 @@ final class ExchangeTransport implements McpStatelessServerTransport, HttpHandle
                     + version.get() + " (supported: " + String.join(", ", protocolVersions()) + ")"));
             return;
         }
-        JsonNode body;
-        try {
-            body = exchange.body();
-        } catch (HttpStatusException e) {
-            if (!"invalid_json".equals(e.error().code())) throw e; // body_too_large: the host's 413
+        if (unparsable) {
             exchange.respond(400, JsonRpcErrors.parseError());
             return;
         }
