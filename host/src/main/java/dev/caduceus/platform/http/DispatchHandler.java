@@ -78,6 +78,7 @@ final class DispatchHandler extends Handler.Abstract {
             return;
         }
         errors.prepare(out.response(), error);
+        exchange.closeIfBodyLeft();
         out.write(true, java.nio.ByteBuffer.wrap(errors.bytes(error)));
     }
 

@@ -21,6 +21,9 @@ import org.eclipse.jetty.util.Fields;
  * {@link #respond} or {@link #openEventStream}; {@link DispatchHandler} finishes whatever is left.
  */
 final class JettyExchange implements HttpExchange {
+    /** How much of an unread request body an answer discards before it closes the connection instead. */
+    private static final long MAX_DRAINED_BYTES = 64 * 1024;
+
     private final Request request;
     private final ResponseWriter out;
     private final Router.Match match;
@@ -196,6 +199,29 @@ final class JettyExchange implements HttpExchange {
     private void begin(int status) {
         markAnswered();
         out.response().setStatus(status);
+        closeIfBodyLeft();
+    }
+
+    /**
+     * An answer given without reading the request's body (an early error, or a route that ignores it):
+     * what of the body has arrived is discarded now, and if the rest has not, the answer says
+     * {@code Connection: close}. Jetty would close such a connection after the answer anyway, and a
+     * client that was not told would send its next request on it and meet EOF.
+     */
+    void closeIfBodyLeft() {
+        if (bodyConsumed() || out.response().isCommitted()) return;
+        var headers = out.response().getHeaders();
+        if (headers.contains(HttpHeader.CONNECTION, "close")) return;
+        long drained = 0;
+        while (drained <= MAX_DRAINED_BYTES) {
+            var chunk = request.read();
+            if (chunk == null) break;                       // the rest has not arrived
+            drained += chunk.remaining();
+            chunk.release();
+            if (org.eclipse.jetty.io.Content.Chunk.isFailure(chunk)) break;
+            if (chunk.isLast()) return;                     // all of it was here: the connection stays usable
+        }
+        headers.put(HttpHeader.CONNECTION, "close");
     }
 
     private void markAnswered() {

@@ -205,6 +205,28 @@ class HttpPipelineTest {
     }
 
     @Test
+    void anAnswerGivenBeforeTheBodyArrivedSaysConnectionClose() throws Exception {
+        // 10 of the 100 announced bytes: the handler answers without reading; the client must not reuse the connection
+        var early = t.raw("POST /v1/runs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + KEY
+                + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":\"1234");
+        assertTrue(early.startsWith("HTTP/1.1 202"), early);
+        assertTrue(early.toLowerCase().contains("connection: close"), early);
+        var error = t.raw("POST /v1/boom HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + KEY
+                + "\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":\"1234");
+        assertTrue(error.startsWith("HTTP/1.1 500"), error);
+        assertTrue(error.toLowerCase().contains("connection: close"), error);
+    }
+
+    @Test
+    void anUnreadBodyThatHasArrivedKeepsTheConnection() throws Exception {
+        var answers = t.rawSequence("POST /v1/runs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + KEY
+                        + "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}",
+                "GET /v1/runs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + KEY + "\r\nConnection: close\r\n\r\n");
+        assertTrue(answers.get(0).startsWith("HTTP/1.1 202"), answers.toString());
+        assertTrue(answers.get(1).startsWith("HTTP/1.1 200"), "the same connection carried the next request: " + answers);
+    }
+
+    @Test
     void jettyErrorsForOddMethodsAreJsonToo() throws Exception {
         var answer = t.raw("GET /v1/%2e%2e/%2e%2e/etc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertTrue(answer.startsWith("HTTP/1.1 4"), answer);
