@@ -54,14 +54,14 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private static void printServer(PrintWriter out, ToolSource.Server server, ToolSource.Snapshot snapshot, boolean details) {
-        out.printf("%-24s %-6s %-12s %d tool%s%n", server.name(), server.transport(), server.status().wire(), server.tools(),
-                server.tools() == 1 ? "" : "s");
+        int count = server.tools().size();
+        out.printf("%-24s %-6s %-12s %d tool%s%n", server.name(), server.transport(), server.status().wire(), count,
+                count == 1 ? "" : "s");
         if (server.reason() != null) out.println("    reason: " + server.reason());
-        var prefix = "mcp_" + server.name().replaceAll("[^A-Za-z0-9_]", "_") + "_";
-        for (var tool : snapshot.tools()) {
-            var spec = tool.spec();
-            if (!spec.name().startsWith(prefix) || !spec.toolset().equals("mcp-" + server.name())) continue;
-            out.println("    " + spec.name() + (details ? "\n        " + oneLine(spec.description()) : ""));
+        for (var name : server.tools()) {
+            var description = snapshot.tools().stream().filter(t -> t.spec().name().equals(name)).findFirst()
+                    .map(t -> t.spec().description()).orElse("");
+            out.println("    " + name + (details ? "\n        " + oneLine(description) : ""));
         }
     }
 

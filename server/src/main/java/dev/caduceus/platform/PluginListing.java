@@ -57,7 +57,7 @@ final class PluginListing {
             var snapshot = bound.snapshot();
             for (var server : snapshot.servers())
                 lines.add(bound.id() + " server " + server.name() + "  " + server.transport() + "  "
-                        + server.status().wire() + ", " + server.tools() + " tool" + (server.tools() == 1 ? "" : "s")
+                        + server.status().wire() + ", " + server.tools().size() + " tool" + (server.tools().size() == 1 ? "" : "s")
                         + (server.reason() == null ? "" : "\n        reason: " + server.reason()));
             for (var tool : snapshot.tools())
                 lines.add("tool   " + tool.spec().name() + "  [" + tool.spec().toolset() + "]");

@@ -63,14 +63,15 @@ public interface ToolSource {
      * @param name      the configured name
      * @param transport how it is reached ({@code stdio}, {@code http}, {@code sse})
      * @param status    what it is doing now
-     * @param tools     how many tools it contributes now
+     * @param tools     the names of the tools it contributes now (in {@link Snapshot#tools()})
      * @param reason    why it is unavailable or disabled, for operators (never a secret); null otherwise
      */
-    record Server(String name, String transport, Status status, int tools, String reason) {
+    record Server(String name, String transport, Status status, List<String> tools, String reason) {
         public Server {
             requireNonNull(name, "name");
             requireNonNull(transport, "transport");
             requireNonNull(status, "status");
+            tools = List.copyOf(tools);
         }
     }
 

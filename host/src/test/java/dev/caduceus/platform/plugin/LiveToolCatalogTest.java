@@ -45,7 +45,8 @@ class LiveToolCatalogTest {
         @Override public Set<String> offeredByDefault() { return Set.of("mcp"); }
 
         void offer(List<Tool> tools, List<ToolsetSpec> toolsets) {
-            snapshot = new Snapshot(tools, toolsets, List.of(new Server("docs", "stdio", Status.CONNECTED, tools.size(), null)));
+            snapshot = new Snapshot(tools, toolsets, List.of(new Server("docs", "stdio", Status.CONNECTED,
+                    tools.stream().map(t -> t.spec().name()).toList(), null)));
         }
     }
 

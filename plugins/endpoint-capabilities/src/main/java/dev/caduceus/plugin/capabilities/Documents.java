@@ -96,7 +96,7 @@ final class Documents {
             var servers = root.putArray(source.id() + "_servers");
             for (var server : source.snapshot().servers()) {
                 var entry = servers.addObject().put("name", server.name()).put("transport", server.transport())
-                        .put("status", server.status().wire()).put("tools", server.tools());
+                        .put("status", server.status().wire()).put("tools", server.tools().size());
                 if (server.reason() != null) entry.put("reason", server.reason());
             }
         }

@@ -1,17 +1,18 @@
 package dev.caduceus.plugin.chat;
 
-import dev.caduceus.spi.tool.Cancellation;
-import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.StopReason;
-import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
 import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelRequest;
 import dev.caduceus.spi.model.Models;
+import dev.caduceus.spi.tool.Cancellation;
+import dev.caduceus.support.cancel.OneShotCancellation;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,7 +35,7 @@ final class HousekeepingCall {
     }
 
     void answer(HttpExchange exchange, ChatRequest request, ChatCompletions shapes) throws InterruptedException {
-        var cancel = new CallCancellation();
+        var cancel = new OneShotCancellation();
         exchange.onClientGone(cancel::cancel);
         var call = new ModelRequest(model, messages(request), List.of(), request.options(),
                 request.stream());
@@ -45,7 +46,7 @@ final class HousekeepingCall {
         }
     }
 
-    private void stream(EventStream out, ModelRequest call, CallCancellation cancel, ChatCompletions shapes) {
+    private void stream(EventStream out, ModelRequest call, OneShotCancellation cancel, ChatCompletions shapes) {
         try (out) {
             out.event(shapes.roleChunk());
             var outcome = call(call, cancel, text -> {
@@ -109,45 +110,5 @@ final class HousekeepingCall {
         if (message.startsWith("Upstream model")) return message;
         return (e.status() > 0 ? "Upstream model returned " + e.status() + ": " : "Upstream model request failed: ")
                 + message;
-    }
-
-    /** A one-shot {@link Cancellation}; callbacks run on the cancelling thread. Thread-safe. */
-    private static final class CallCancellation implements Cancellation {
-        private final List<Runnable> callbacks = new ArrayList<>();
-        private boolean cancelled;
-
-        void cancel() {
-            List<Runnable> toRun;
-            synchronized (callbacks) {
-                if (cancelled) return;
-                cancelled = true;
-                toRun = List.copyOf(callbacks);
-                callbacks.clear();
-            }
-            toRun.forEach(Runnable::run);
-        }
-
-        @Override
-        public boolean isCancelled() {
-            synchronized (callbacks) {
-                return cancelled;
-            }
-        }
-
-        @Override
-        public AutoCloseable onCancel(Runnable callback) {
-            synchronized (callbacks) {
-                if (!cancelled) {
-                    callbacks.add(callback);
-                    return () -> {
-                        synchronized (callbacks) {
-                            callbacks.remove(callback);
-                        }
-                    };
-                }
-            }
-            callback.run();
-            return () -> { };
-        }
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.ToolCalls;
 import dev.caduceus.spi.http.Caller;
+import dev.caduceus.support.cancel.OneShotCancellation;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpError;
@@ -41,7 +42,7 @@ final class CallerTools implements McpStatelessServerHandler {
     private final AgentTool agent;
     private final ToolShapes shapes;
     private final ObjectMapper mapper;
-    private final Map<InFlight, CallCancellation> inFlight = new ConcurrentHashMap<>();
+    private final Map<InFlight, OneShotCancellation> inFlight = new ConcurrentHashMap<>();
 
     /**
      * @param calls    the host's direct tool calls (after boot, so looked up on each request)

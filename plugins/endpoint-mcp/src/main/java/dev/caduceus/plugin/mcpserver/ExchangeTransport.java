@@ -7,6 +7,7 @@ import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.HttpStatusException;
+import dev.caduceus.support.cancel.OneShotCancellation;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
@@ -97,7 +98,7 @@ final class ExchangeTransport implements McpStatelessServerTransport, HttpHandle
             exchange.respond(400, JsonRpcErrors.parseError());
             return;
         }
-        var cancellation = new CallCancellation();
+        var cancellation = new OneShotCancellation();
         var context = McpTransportContext.create(Map.of(CALLER, exchange.caller(), CANCELLATION, cancellation));
         switch (JsonRpcMessage.read(body, mapper)) {
             case JsonRpcMessage.Invalid invalid -> exchange.respond(400, JsonRpcErrors.invalidRequest(invalid.id(), invalid.reason()));
@@ -136,8 +137,8 @@ final class ExchangeTransport implements McpStatelessServerTransport, HttpHandle
     }
 
     /** The request's cancellation {@link #handle} put in {@code context}. */
-    static CallCancellation cancellation(McpTransportContext context) {
-        if (context.get(CANCELLATION) instanceof CallCancellation cancellation) return cancellation;
+    static OneShotCancellation cancellation(McpTransportContext context) {
+        if (context.get(CANCELLATION) instanceof OneShotCancellation cancellation) return cancellation;
         throw new IllegalStateException("no cancellation in the MCP transport context");
     }
 

@@ -59,7 +59,8 @@ final class McpToolSource implements ToolSource {
         for (var link : links) {
             var config = link.config();
             var state = link.state();
-            servers.add(new Server(config.name(), state.transport(), state.status(), state.tools().size(), state.reason()));
+            servers.add(new Server(config.name(), state.transport(), state.status(),
+                    state.tools().stream().map(t -> t.spec().name()).toList(), state.reason()));
             if (state.status() == Status.DISABLED) continue;
             if (state.connected() && state.tools().isEmpty()) continue;
             String toolset = ToolNames.toolset(config.name());

@@ -1,20 +1,21 @@
-package dev.caduceus.plugin.mcpserver;
+package dev.caduceus.support.cancel;
 
 import dev.caduceus.spi.tool.Cancellation;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cancellation of one MCP request: fired when its HTTP client goes away, or when the client sends
- * {@code notifications/cancelled} for it. Thread-safe; callbacks run on the cancelling thread (or at
- * once when already cancelled). Once cancelled it stays cancelled.
+ * A {@link Cancellation} a plugin fires itself, once: when its HTTP client goes away, or when a
+ * protocol message says so (MCP's {@code notifications/cancelled}). Callbacks run on the cancelling
+ * thread, or at once on the registering thread when already cancelled; once cancelled it stays so.
+ * Thread-safe.
  */
-final class CallCancellation implements Cancellation {
+public final class OneShotCancellation implements Cancellation {
     private final List<Runnable> callbacks = new ArrayList<>();
     private boolean cancelled;
 
     /** Cancels, running the registered callbacks once. Idempotent. */
-    void cancel() {
+    public void cancel() {
         List<Runnable> toRun;
         synchronized (callbacks) {
             if (cancelled) return;
