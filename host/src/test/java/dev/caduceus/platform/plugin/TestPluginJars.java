@@ -129,6 +129,12 @@ public final class TestPluginJars {
             }
         }
 
+        private static void deleteTree(Path root) throws IOException {
+            try (var walk = Files.walk(root)) {
+                for (var path : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.deleteIfExists(path);
+            }
+        }
+
         private static void put(JarOutputStream out, String name, byte[] bytes) throws IOException {
             out.putNextEntry(new JarEntry(name));
             out.write(bytes);
@@ -163,6 +169,8 @@ public final class TestPluginJars {
             try (var walk = Files.walk(out)) {
                 for (var f : walk.filter(Files::isRegularFile).sorted().toList())
                     result.put(out.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+            } finally {
+                deleteTree(work); // thousands of these were left in /tmp by earlier runs
             }
             return result;
         }
