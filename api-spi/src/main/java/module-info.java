@@ -16,6 +16,7 @@ module dev.caduceus.spi {
     exports dev.caduceus.spi.store;
     exports dev.caduceus.spi.config;
     exports dev.caduceus.spi.outbound;
+    exports dev.caduceus.spi.metrics;
 
     // Value records are (de)serialized by the platform's mapper (journal, wire formats).
     opens dev.caduceus.spi to com.fasterxml.jackson.databind;

@@ -15,6 +15,11 @@ module dev.caduceus.host {
     requires org.xerial.sqlitejdbc;                          // JDBC driver, loaded by URL
     requires org.pf4j;                                       // 3.14.0: the last release with module-info
     requires org.slf4j;
+    requires io.prometheus.metrics.core;                     // GET /metrics (automatic modules)
+    requires io.prometheus.metrics.model;
+    requires io.prometheus.metrics.config;
+    requires io.prometheus.writer.text;
+    requires io.prometheus.metrics.instrumentation.jvm;
     requires java.net.http;     // not used by the host: keeps the JDK client resolvable for third-party plugins built on it
     requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
     requires org.eclipse.jetty.http2.client;
@@ -28,6 +33,7 @@ module dev.caduceus.host {
     exports dev.caduceus.platform.config to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.health to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.http to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.metrics to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.json to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.outbound to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.plugin to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;

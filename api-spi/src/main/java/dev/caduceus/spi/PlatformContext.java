@@ -92,6 +92,12 @@ public interface PlatformContext {
     Deployment deployment();
 
     /**
+     * This plugin's counters, histograms and gauges on {@code GET /metrics}, named
+     * {@code caduceus_<plugin id>_<name>}. Usable from {@code start} on.
+     */
+    dev.caduceus.spi.metrics.Metrics metrics();
+
+    /**
      * The service of {@code type} another plugin contributes through {@link PlatformPlugin#services}
      * (for example {@code service(ResponseHistory.class)}); empty when no started plugin does. After
      * boot. {@code type} must be an interface of this SPI: only those are shared between plugins.

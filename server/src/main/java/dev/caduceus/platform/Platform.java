@@ -15,6 +15,8 @@ import dev.caduceus.platform.health.HealthRoutes;
 import dev.caduceus.platform.http.HttpServer;
 import dev.caduceus.platform.http.HttpSettings;
 import dev.caduceus.platform.http.PortInUseException;
+import dev.caduceus.platform.http.RequestRecorder;
+import dev.caduceus.platform.metrics.MetricsRoute;
 import dev.caduceus.platform.http.RouteEntry;
 import dev.caduceus.platform.http.Router;
 import dev.caduceus.platform.journal.RunJournal;
@@ -129,17 +131,25 @@ public final class Platform implements AutoCloseable {
             var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
             keyCheck.bind(namedKeys);                                            //    named keys live there
             var agents = AgentServices.create(config, registries, database, json, boot.options().env(), clock,
-                    apiKey.clearValue().stream().toList());
+                    apiKey.clearValue().stream().toList(), boot.metrics().host());
             var journal = agents.journal();
             boot.onFailure(journal::close);
             agents.runs().bindOwnerPolicies(ownerPolicies(namedKeys));           //    and their run limits
             agents.runs().recover();                                             //    runs left live → interrupted
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock,
                     keyCheck::requestCounts);
+            var observe = config.observability();
+            boot.metrics().registerJvm();                                        //    heap, GC, threads, RSS, fds
+            boot.database().observe(boot.metrics().host());                      //    reader pool waits
             var routes = new ArrayList<RouteEntry>(coreRoutes(health, json));
+            if (observe.metricsEnabled())                                        //    GET /metrics
+                routes.add(new RouteEntry("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
+                        new MetricsRoute(boot.metrics())::scrape, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
                     r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
-            var router = Router.of(routes);
+            var publicPaths = new java.util.HashSet<>(Router.DEFAULT_PUBLIC_PATHS);
+            if (observe.metricsEnabled() && observe.metricsPublic()) publicPaths.add(MetricsRoute.PATH);
+            var router = Router.of(routes, publicPaths);
             var deployment = boot.deployment(routes, agents.runtimeId());
             late.bind(registries.tools(), deployment, registries.services());
             late.bindAgents(agents.runs(), agents.sessions(), agents.runs().toolCalls());
@@ -156,7 +166,8 @@ public final class Platform implements AutoCloseable {
             scheduler.forOwner("platform", task -> task).scheduleWithFixedDelay("run-retention",
                     Duration.ofMinutes(1), Duration.ofHours(1),
                     () -> agents.runs().prune(Duration.ofDays(config.retention().runsRetentionDays())));
-            var server = startHttp(config, http, router);                         // 7. Jetty
+            var recorder = new RequestRecorder(boot.metrics().host(), observe.requestLog());
+            var server = startHttp(config, http, router, recorder);               // 7. Jetty
             boot.lap("http");
             LOG.info("Booted in {}", boot.timings());
             scheduler.open();
@@ -262,10 +273,10 @@ public final class Platform implements AutoCloseable {
                 server.maxIdleConnectionsPerClient());
     }
 
-    private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router)
-            throws BootException {
+    private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router,
+                                        RequestRecorder recorder) throws BootException {
         try {
-            return http.start(router);
+            return http.start(router, recorder);
         } catch (PortInUseException e) {
             var source = config.source("server.port").replaceFirst("^environment variable ", "");
             if (source.equals("default")) source = "API_SERVER_PORT";

@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * {@link HttpStatusException} becomes the recorded error answer). Confined to one thread.
  */
 public final class FakeExchange implements HttpExchange {
+    private byte[] answerBytes;
     private final ObjectMapper json;
     private final String method;
     private final String path;
@@ -166,6 +167,20 @@ public final class FakeExchange implements HttpExchange {
     public void respond(int status) {
         ensureUnanswered();
         this.status = status;
+    }
+
+    /** Records status and content type; the bytes are kept as {@link #answerBytes()}. */
+    @Override
+    public void respond(int status, String contentType, byte[] body) {
+        ensureUnanswered();
+        this.status = status;
+        this.responseHeaders.put("Content-Type", contentType);
+        this.answerBytes = body.clone();
+    }
+
+    /** The body of a non-JSON answer, or null. */
+    public byte[] answerBytes() {
+        return answerBytes == null ? null : answerBytes.clone();
     }
 
     @Override

@@ -31,6 +31,7 @@ import java.util.Optional;
  * as far as the given services are.
  */
 public final class FakePlatformContext implements PlatformContext {
+    private final dev.caduceus.platform.metrics.MetricsRegistry metricsRegistry = new dev.caduceus.platform.metrics.MetricsRegistry();
     private final Builder b;
 
     private FakePlatformContext(Builder builder) {
@@ -77,6 +78,14 @@ public final class FakePlatformContext implements PlatformContext {
     @Override public Deployment deployment() { return b.deployment; }
 
     @Override public dev.caduceus.spi.model.Models models() { return require(b.models, "models"); }
+
+    /** The plugin's metrics on a real registry of this context's own ({@link #scrapeMetrics()} reads it). */
+    @Override public dev.caduceus.spi.metrics.Metrics metrics() { return metricsRegistry.plugin(plugin().id()); }
+
+    /** Everything recorded through {@link #metrics()}, in the Prometheus text format. */
+    public String scrapeMetrics() {
+        return new String(metricsRegistry.scrape(null).body(), java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     /** The given client, or else the host's real one with no proxies (made on first use, daemon threads). */
     @Override public synchronized dev.caduceus.spi.outbound.OutboundHttp outbound() {

@@ -60,6 +60,12 @@ public interface HttpExchange {
     void respond(int status);
 
     /**
+     * Answers with {@code status} and a body that is not JSON (metrics text, a page, a file), sent with
+     * {@code contentType} as given.
+     */
+    void respond(int status, String contentType, byte[] body);
+
+    /**
      * Starts a {@code text/event-stream} response (status 200 plus the SSE headers) and returns its
      * writer. The stream is confined to the calling thread.
      */

@@ -143,6 +143,7 @@ public final class Boot implements AutoCloseable {
     private Registries registries;
     private DeclaredSettings settings;
     private OutboundClient outbound;
+    private final dev.caduceus.platform.metrics.MetricsRegistry metrics = new dev.caduceus.platform.metrics.MetricsRegistry();
 
     private Boot(Options options, PlatformConfig config, FutureTask<Database> opening, Path scratch, BootTimer timer) {
         this.options = options;
@@ -218,7 +219,7 @@ public final class Boot implements AutoCloseable {
         timer.lap("database");                                                   //    (the wait for it)
         outbound = new OutboundClient(proxyRules(config, options.env()), "caduceus/" + Version.CURRENT);
         contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
-                outbound, options.env());
+                outbound, options.env(), metrics);
         settings = new DeclaredSettings(config.tree());
         booted = plugins.start(beforeStart(database, settings), contexts::create); // 4-5. start, collect
         registries = Registries.freeze(booted);                                  // 6. freeze
@@ -254,6 +255,9 @@ public final class Boot implements AutoCloseable {
     public LateServices late() { return late; }
 
     public PluginContexts contexts() { return contexts; }
+
+    /** Every metric of this process: the host's, the plugins', the JVM's (on {@code GET /metrics}). */
+    public dev.caduceus.platform.metrics.MetricsRegistry metrics() { return metrics; }
 
     /** The one outbound HTTP client every plugin is handed (closed after the plugins stop). */
     public OutboundClient outbound() { return outbound; }

@@ -54,7 +54,7 @@ final class ConfigKeys {
      * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
-            "runs", "sessions", "plugins", "http");
+            "runs", "sessions", "plugins", "http", "metrics", "logging");
 
     static final Map<String, Key> KEYS = build(
             bool("server.enabled", true, "serve at all (false: serve exits 0 saying so)"),
@@ -104,6 +104,10 @@ final class ConfigKeys {
             integer("runs.retention_days", 7, 0, Integer.MAX_VALUE, "finished runs and their events are kept this long"),
             integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE, "a run's Idempotency-Key is remembered this long"),
             integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE, "chat session transcripts are kept this long"),
+            bool("metrics.enabled", true, "serve GET /metrics (Prometheus text format; OpenMetrics when asked); false: 404"),
+            bool("metrics.public", false, "GET /metrics without the API key (for a scraper on a trusted network)"),
+            bool("logging.requests", true, "one log line per request (logger dev.caduceus.requests): method, route, status, "
+                    + "duration, bytes, key name, run id"),
             new Key("http.proxy.url", Type.URL, null, true, 0, 0, List.of(),
                     "the proxy for outbound calls (http://[user:password@]host:port); unset: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY"),
             new Key("http.proxy.https_url", Type.URL, null, true, 0, 0, List.of(),

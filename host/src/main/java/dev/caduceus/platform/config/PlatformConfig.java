@@ -20,7 +20,8 @@ import java.util.Optional;
  */
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
                              Approvals approvals, Path workspace, Gateway gateway,
-                             Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv) {
+                             Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv,
+                             Observability observability) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -34,6 +35,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         requireNonNull(workspace, "workspace");
         requireNonNull(gateway, "gateway");
         requireNonNull(retention, "retention");
+        requireNonNull(observability, "observability");
         requireNonNull(plugins, "plugins");
         requireNonNull(tree, "tree");
         requireNonNull(dotenv, "dotenv");
@@ -104,6 +106,12 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
 
     /** How long the host keeps runs, run idempotency keys and session transcripts. */
     public record Retention(int runsRetentionDays, int runsIdempotencyRetentionHours, int sessionsRetentionDays) {}
+
+    /**
+     * What operators see: {@code GET /metrics} served ({@code metrics.enabled}) and open without a key
+     * ({@code metrics.public}), and the request log ({@code logging.requests}).
+     */
+    public record Observability(boolean metricsEnabled, boolean metricsPublic, boolean requestLog) {}
 
     /** {@code plugins.*}: extra jar folder, allow-list (if non-empty) and deny-list of plugin ids. */
     public record Plugins(Path dir, List<String> enabled, List<String> disabled) {
@@ -234,8 +242,10 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 (int) v.get("sessions.retention_days"));
         var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
                 list(v, "plugins.disabled"));
+        var observability = new Observability((boolean) v.get("metrics.enabled"), (boolean) v.get("metrics.public"),
+                (boolean) v.get("logging.requests"));
         return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
-                dotenv);
+                dotenv, observability);
     }
 
     private static Optional<String> opt(Map<String, Object> v, String key) {

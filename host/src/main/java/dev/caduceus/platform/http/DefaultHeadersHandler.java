@@ -3,19 +3,24 @@ package dev.caduceus.platform.http;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.slf4j.MDC;
 
 /**
  * Pipeline step 0: headers every response carries, set before anything can answer: the security
- * headers (nosniff, no-referrer, CSP, frame denial, HSTS), {@code X-Request-Id}, and the CORS headers when the request's
+ * headers (nosniff, no-referrer, CSP, frame denial, HSTS), {@code X-Request-Id} (the client's when well-formed,
+ * else a new one; in the MDC as {@code request_id} while the request is handled), and the CORS headers when the request's
  * origin is allowed. Later steps and handlers may replace any of them (a handler-set value wins).
  */
 final class DefaultHeadersHandler extends Handler.Wrapper {
     static final String REQUEST_ID_HEADER = "X-Request-Id";
+    /** A client's request id is taken when it is 1 to 128 of these characters (no spaces, quotes or controls). */
+    private static final java.util.regex.Pattern CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@+=/-]{1,128}");
     static final Map<String, String> SECURITY_HEADERS = securityHeaders();
 
     private static final String REQUEST_ID_ATTRIBUTE = DefaultHeadersHandler.class.getName() + ".requestId";
@@ -29,10 +34,30 @@ final class DefaultHeadersHandler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        var id = UUID.randomUUID().toString();
+        var id = requestIdOf(request);
         request.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         apply(request, response, cors);
-        return super.handle(request, response, callback);
+        MDC.put(LogKeys.REQUEST_ID, id);
+        try {
+            return super.handle(request, response, callback);
+        } finally {
+            MDC.remove(LogKeys.REQUEST_ID);
+            MDC.remove(LogKeys.RUN_ID);
+        }
+    }
+
+    /**
+     * The client's {@code X-Request-Id} when well-formed (so its logs and ours can be joined), else a
+     * new random UUID. The id needs to be unique, not secret: {@link ThreadLocalRandom} spares the
+     * {@code SecureRandom} of {@link UUID#randomUUID()} on every request.
+     */
+    private static String requestIdOf(Request request) {
+        var given = request.getHeaders().get(REQUEST_ID_HEADER);
+        if (given != null && CLIENT_ID.matcher(given).matches()) return given;
+        var random = ThreadLocalRandom.current();
+        long hi = (random.nextLong() & ~0xF000L) | 0x4000L;                       // version 4
+        long lo = (random.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L; // IETF variant
+        return new UUID(hi, lo).toString();
     }
 
     /** The request id {@link #handle} assigned, or {@code null} when the request never got here. */

@@ -26,9 +26,11 @@ final class DispatchHandler extends Handler.Abstract {
     private final ObjectMapper hostMapper;
     private final ErrorBodies errors;
     private final long maxBodyBytes;
+    private final RequestRecorder recorder;
 
-    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes) {
+    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, RequestRecorder recorder) {
         super(InvocationType.BLOCKING);
+        this.recorder = recorder;
         this.hostMapper = hostMapper;
         this.errors = errors;
         this.maxBodyBytes = maxBodyBytes;
@@ -39,7 +41,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes);
+        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes, recorder);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();
@@ -58,6 +60,7 @@ final class DispatchHandler extends Handler.Abstract {
             }
         } finally {
             out.stopWatching(); // before the response can complete: see HangupWatch
+            RequestRecorder.runId(request, org.slf4j.MDC.get(LogKeys.RUN_ID));
         }
         if (out.gone()) callback.failed(out.failure());
         else callback.succeeded();

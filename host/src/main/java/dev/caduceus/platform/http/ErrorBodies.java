@@ -58,6 +58,7 @@ final class ErrorBodies {
 
     /** Sets status and headers of {@code error} on {@code response}, without writing. */
     void prepare(Response response, ApiError error) {
+        RequestRecorder.errorCode(response.getRequest(), error.code());
         response.setStatus(error.status());
         var headers = response.getHeaders();
         error.headers().forEach(headers::put);

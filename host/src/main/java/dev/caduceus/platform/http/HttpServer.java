@@ -147,10 +147,22 @@ public final class HttpServer implements AutoCloseable {
          * @throws IllegalStateException when Jetty fails to start for another reason
          */
         public HttpServer start(Router router) {
+            return start(router, RequestRecorder.none());
+        }
+
+        /**
+         * Puts the pipeline in front of {@code router}, with {@code recorder} told of every completed
+         * request (metrics, request log), binds and starts.
+         *
+         * @throws PortInUseException when the port is taken
+         * @throws IllegalStateException when Jetty fails to start for another reason
+         */
+        public HttpServer start(Router router, RequestRecorder recorder) {
             requireNonNull(router, "router");
+            requireNonNull(recorder, "recorder");
             var errors = new ErrorBodies(hostMapper);
             var cors = new CorsPolicy(settings.corsOrigins());
-            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes());
+            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), recorder);
             var auth = new AuthHandler(settings.apiKey(), errors, dispatch);
             var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
             var gate = new OriginGateHandler(cors, limit);
@@ -159,6 +171,7 @@ public final class HttpServer implements AutoCloseable {
             var graceful = new GracefulHandler(headers);
             server.setHandler(graceful);
             server.setErrorHandler(new JsonErrorHandler(errors, cors));
+            server.setRequestLog(recorder);
 
             try {
                 server.start();

@@ -34,9 +34,11 @@ final class JettyExchange implements HttpExchange {
     private JsonNode body;
     private boolean answered;
     private SseEventStream stream;
+    private final RequestRecorder recorder;
 
     JettyExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
-                  long maxBodyBytes) {
+                  long maxBodyBytes, RequestRecorder recorder) {
+        this.recorder = recorder;
         this.request = request;
         this.out = out;
         this.match = match;
@@ -147,9 +149,18 @@ final class JettyExchange implements HttpExchange {
     }
 
     @Override
+    public void respond(int status, String contentType, byte[] body) {
+        java.util.Objects.requireNonNull(contentType, "contentType");
+        begin(status);
+        out.response().getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        out.write(true, ByteBuffer.wrap(body));
+    }
+
+    @Override
     public EventStream openEventStream() {
         markAnswered();
         stream = SseEventStream.open(out, hostMapper);
+        recorder.streamOpened(request);
         return stream;
     }
 

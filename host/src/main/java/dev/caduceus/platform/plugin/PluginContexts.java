@@ -33,11 +33,14 @@ public final class PluginContexts {
     private final Clock clock;
     private final OutboundHttp outbound;
     private final Map<String, String> env;
+    private final dev.caduceus.platform.metrics.MetricsRegistry metrics;
     private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
 
     public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
                           TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock,
-                          OutboundHttp outbound, Map<String, String> env) {
+                          OutboundHttp outbound, Map<String, String> env,
+                          dev.caduceus.platform.metrics.MetricsRegistry metrics) {
+        this.metrics = metrics;
         this.outbound = outbound;
         this.env = Map.copyOf(env);
         this.config = config;
@@ -59,7 +62,7 @@ public final class PluginContexts {
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, config.tree(), outbound, late, env);
+                clock, health, config.tree(), outbound, late, env, metrics.plugin(plugin.id()));
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

@@ -47,6 +47,9 @@ public final class Database implements AutoCloseable {
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
+    /** Set by {@link #observe}; null before (reads at boot are not counted). */
+    private volatile dev.caduceus.spi.metrics.Metrics.Counter poolWaits;
+    private volatile dev.caduceus.spi.metrics.Metrics.Histogram poolWait;
     private final Path file;
     private final GroupCommitWriter writer;
     private final Map<Handle, StatementCache> statements = new ConcurrentHashMap<>(); // one per connection
@@ -140,6 +143,16 @@ public final class Database implements AutoCloseable {
         return writer.write(work, true);
     }
 
+    /**
+     * Publishes the reader pool's waits on {@code metrics} ({@code caduceus_db_pool_waits_total}: reads
+     * that found no idle reader handle; {@code caduceus_db_pool_wait_seconds}: how long they waited).
+     * Call once, after boot.
+     */
+    public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
+        poolWaits = metrics.counter("db_pool_waits", "Database reads that waited for a free reader connection");
+        poolWait = metrics.timer("db_pool_wait", "Time database reads waited for a free reader connection");
+    }
+
     /** Runs {@code work} on a pooled reader handle, in one deferred (read) transaction. */
     public <T> T read(Work<T> work) {
         requireNonNull(work, "work");
@@ -182,11 +195,21 @@ public final class Database implements AutoCloseable {
     }
 
     private Handle borrowReader() {
+        var idle = idleReaders.poll();
+        if (idle != null) {
+            if (!closed.get()) return idle;
+            idleReaders.add(idle);
+        }
+        var waits = poolWaits;
+        long started = System.nanoTime();
+        if (waits != null) waits.inc();
         try {
             while (true) {
                 if (closed.get()) throw new StoreException("database is closed", null);
                 Handle h = idleReaders.poll(100, TimeUnit.MILLISECONDS);
                 if (h != null) {
+                    var wait = poolWait;
+                    if (wait != null) wait.recordSince(started);
                     if (!closed.get()) return h;
                     idleReaders.add(h);
                 }

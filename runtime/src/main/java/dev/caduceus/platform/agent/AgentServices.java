@@ -44,24 +44,28 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
      */
     public static AgentServices create(PlatformConfig config, Registries registries, Database database,
                                        ObjectMapper json, Map<String, String> env, Clock clock,
-                                       Collection<String> knownSecrets) throws BootException {
+                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics)
+            throws BootException {
+        var agentMetrics = AgentMetrics.on(metrics);
         var sessions = new SessionStore(database, json, clock);
-        var journal = new RunJournal(database, json);
+        var journal = new RunJournal(database, json, metrics);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
                 Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
         var relay = relay(config, registries);
         if (relay.isPresent())
             return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
-                    config.server().maxConcurrentRuns(), true, clock), sessions, journal, "relay", HostModels.none());
+                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics), sessions, journal, "relay",
+                    HostModels.none());
         var provider = provider(registries);
         var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
-                sessionId -> config.workspace());
+                sessionId -> config.workspace(), agentMetrics);
         boolean ready = settings.configured() && provider != null && provider.configured();
         var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
-                config.server().maxConcurrentRuns(), ready, clock), sessions, journal, "local", models);
+                config.server().maxConcurrentRuns(), ready, clock, agentMetrics, metrics), sessions, journal, "local",
+                models);
     }
 
     /**
@@ -75,14 +79,15 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
             throws BootException {
         var provider = provider(registries);
         var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
-                workspaceOf);
+                workspaceOf, AgentMetrics.none());
         boolean ready = config.model().configured() && provider != null && provider.configured();
         return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
     }
 
     private static LocalAgentRuntime localRuntime(PlatformConfig config, Registries registries, ObjectMapper json,
                                                   Redactor redactor, Clock clock, ModelProvider provider,
-                                                  java.util.function.Function<String, java.nio.file.Path> workspaceOf)
+                                                  java.util.function.Function<String, java.nio.file.Path> workspaceOf,
+                                                  AgentMetrics metrics)
             throws BootException {
         var settings = config.model();
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
@@ -96,11 +101,11 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var catalog = registries.tools();
         var agent = config.agent();
         return new LocalAgentRuntime(provider, selection,
-                new ToolDispatcher(catalog::loaderOf, json, redactor, workspaceOf),
+                new ToolDispatcher(catalog::loaderOf, json, redactor, workspaceOf, metrics),
                 new SystemPrompt(identity(config), config.workspace()),
                 new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
-                redactor, clock);
+                redactor, clock, metrics);
     }
 
     private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {

@@ -58,6 +58,7 @@ final class LiveRun implements RunHandle {
     private final EventLog log;
     private final Clock clock;
     private final Duration approvalTimeout;
+    private final AgentMetrics metrics;
     private final RunCancellation cancellation = new RunCancellation();
     private final ConcurrentLinkedQueue<String> steering = new ConcurrentLinkedQueue<>();
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
@@ -78,6 +79,13 @@ final class LiveRun implements RunHandle {
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
 
     LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout) {
+        this(id, request, durable, log, clock, approvalTimeout, AgentMetrics.none());
+    }
+
+    /** @param metrics where approvals asked and timed out are counted */
+    LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout,
+            AgentMetrics metrics) {
+        this.metrics = metrics;
         this.id = id;
         this.request = request;
         this.durable = durable;
@@ -188,6 +196,16 @@ final class LiveRun implements RunHandle {
         }
     }
 
+    /** Whether an approval is pending (the run waits for a person). */
+    boolean waitingForApproval() {
+        lock.lock();
+        try {
+            return !approvals.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Answers pending approvals (once, session, always or deny; the oldest, one by id, or all). */
     ApprovalAnswer.Outcome approve(ApprovalAnswer answer) {
         var resolved = new ArrayList<PendingApproval>();
@@ -232,6 +250,7 @@ final class LiveRun implements RunHandle {
         } finally {
             lock.unlock();
         }
+        metrics.approvalsAsked().inc();
         try (var onStop = cancellation.onCancel(() -> resolveAll("stop"))) {
             return pending.answer().get(approvalTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -239,6 +258,7 @@ final class LiveRun implements RunHandle {
             try {
                 if (approvals.remove(requestId) != null) {
                     append(new RunEvent.ApprovalResolved(requestId, "deny", "timeout", 1));
+                    metrics.approvalsTimedOut().inc();
                     return ApprovalChoice.TIMED_OUT;
                 }
             } finally {

@@ -47,13 +47,20 @@ public final class LocalAgentRuntime implements AgentRuntime {
     /** @param provider the selected model provider, or null when none is contributed */
     public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
                              SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock) {
+        this(provider, tools, dispatcher, prompt, settings, redactor, clock, AgentMetrics.none());
+    }
+
+    /** @param metrics where model calls are counted */
+    public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
+                             SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
+                             AgentMetrics metrics) {
         this.provider = provider;
         this.tools = tools;
         this.dispatcher = dispatcher;
         this.batch = new ToolBatch(dispatcher, settings.maxParallelTools(), redactor);
         this.prompt = prompt;
         this.settings = settings;
-        this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor);
+        this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model());
         this.clock = clock;
     }
 

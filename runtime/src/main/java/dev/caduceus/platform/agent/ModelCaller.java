@@ -29,11 +29,18 @@ final class ModelCaller {
     private final ModelProvider provider;
     private final RetryPolicy retries;
     private final Redactor redactor;
+    private final AgentMetrics metrics;
+    private final String providerLabel;
+    private final String modelLabel;
 
-    ModelCaller(ModelProvider provider, RetryPolicy retries, Redactor redactor) {
+    /** @param model the configured model name (the metrics' label; never what a client sent) */
+    ModelCaller(ModelProvider provider, RetryPolicy retries, Redactor redactor, AgentMetrics metrics, String model) {
         this.provider = provider;
         this.retries = retries;
         this.redactor = redactor;
+        this.metrics = metrics;
+        this.providerLabel = provider.id();
+        this.modelLabel = model == null || model.isBlank() ? "default" : model;
     }
 
     /** Calls the upstream, retrying as the policy allows; never throws except on interruption. */
@@ -42,13 +49,21 @@ final class ModelCaller {
         for (int attempt = 0; ; attempt++) {
             if (cancel.isCancelled()) return new ModelReply.Interrupted(null);
             var stream = new Collector(ctx);
+            long started = System.nanoTime();
+            metrics.modelCalls().inc(providerLabel, modelLabel);
             try {
                 provider.stream(request, stream::accept, cancel);
                 if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
-                return stream.answer();
+                var answer = stream.answer();
+                observe(started, stream);
+                metrics.tokens(providerLabel, modelLabel, answer.usage());
+                return answer;
             } catch (ModelException e) {
+                metrics.modelErrors().inc(providerLabel, modelLabel, AgentMetrics.statusClass(e.status()),
+                        Boolean.toString(e.retryable()));
                 if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
                 if (e.retryable() && !stream.emitted && attempt < retries.waits().size()) {
+                    metrics.modelRetries().inc(providerLabel, modelLabel);
                     if (!sleep(retries.wait(attempt, e.retryAfter()).toMillis(), ctx))
                         return new ModelReply.Interrupted(null);
                     continue;
@@ -56,6 +71,12 @@ final class ModelCaller {
                 return failure(e, stream.text());
             }
         }
+    }
+
+    private void observe(long started, Collector stream) {
+        metrics.modelDuration().recordSince(started, providerLabel, modelLabel);
+        if (stream.firstEventNanos != 0)
+            metrics.modelFirstToken().observe((stream.firstEventNanos - started) / 1e9, providerLabel, modelLabel);
     }
 
     private ModelReply failure(ModelException e, String partial) {
@@ -88,12 +109,16 @@ final class ModelCaller {
         private FinishReason finish = FinishReason.STOP;
         private Usage usage;
         private boolean emitted;
+        /** When the first text, reasoning or tool call arrived ({@link System#nanoTime()}), or 0. */
+        private long firstEventNanos;
 
         Collector(RunContext ctx) {
             this.ctx = ctx;
         }
 
         void accept(ModelEvent event) {
+            if (firstEventNanos == 0 && (event instanceof ModelEvent.TextDelta || event instanceof ModelEvent.ReasoningDelta
+                    || event instanceof ModelEvent.ToolCall)) firstEventNanos = System.nanoTime();
             switch (event) {
                 case ModelEvent.TextDelta d -> {
                     if (d.text().isEmpty()) return;

@@ -1,5 +1,8 @@
 package dev.caduceus.platform.agent;
 
+import static dev.caduceus.platform.http.LogKeys.REQUEST_ID;
+import static dev.caduceus.platform.http.LogKeys.RUN_ID;
+
 import dev.caduceus.platform.journal.EventLog;
 import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.spi.agent.AgentRuntime;
@@ -37,6 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
+import org.slf4j.MDC;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -78,6 +82,7 @@ public final class RunService implements Runs {
     private final Map<String, LiveRun> live = new ConcurrentHashMap<>();
     private final LinkedHashMap<String, LiveRun> finished = new LinkedHashMap<>();
     private int active;
+    private final AgentMetrics metrics;
     private final Map<String, Integer> activeByOwner = new java.util.HashMap<>(); // guarded by lock
     private volatile OwnerPolicies policies = OwnerPolicies.NONE;
     private boolean draining;
@@ -92,6 +97,23 @@ public final class RunService implements Runs {
      */
     public RunService(AgentRuntime runtime, EventLog log, Durability durability, SessionStore sessions,
                       int maxConcurrentRuns, boolean modelReady, Clock clock) {
+        this(runtime, log, durability, sessions, maxConcurrentRuns, modelReady, clock, AgentMetrics.none(), null);
+    }
+
+    /**
+     * @param metrics      where runs and approvals are counted
+     * @param hostMetrics  where the active and waiting gauges go ({@code caduceus_runs_active},
+     *                     {@code caduceus_runs_waiting_for_approval}), or null for none
+     */
+    public RunService(AgentRuntime runtime, EventLog log, Durability durability, SessionStore sessions,
+                      int maxConcurrentRuns, boolean modelReady, Clock clock, AgentMetrics metrics,
+                      dev.caduceus.spi.metrics.Metrics hostMetrics) {
+        this.metrics = metrics;
+        if (hostMetrics != null) {
+            hostMetrics.gauge("runs_active", "Agent runs live now", this::activeRuns);
+            hostMetrics.gauge("runs_waiting_for_approval", "Live runs waiting for a person to answer an approval",
+                    () -> live.values().stream().filter(LiveRun::waitingForApproval).count());
+        }
         this.runtime = runtime;
         this.log = log;
         this.durability = durability;
@@ -209,7 +231,7 @@ public final class RunService implements Runs {
     /** Admits an ephemeral run and starts it on its own thread (the host's own callers: batch, tests). */
     public RunHandle start(RunRequest request) throws RunRejectedException {
         request = admit(request);
-        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
+        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO, metrics);
         log.open(run.id());
         launch(run);
         return run;
@@ -223,12 +245,13 @@ public final class RunService implements Runs {
     public RunResult call(RunRequest request, Consumer<RunHandle> started) throws RunRejectedException,
             InterruptedException {
         request = admit(request);
-        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO);
+        var run = new LiveRun(newId(), request, false, log, clock, Duration.ZERO, metrics);
         log.open(run.id());
         live.put(run.id(), run);
         var thread = Thread.currentThread();
         var name = thread.getName();
         thread.setName(run.id());
+        MDC.put(RUN_ID, run.id());
         try {
             try {
                 started.accept(run);
@@ -256,7 +279,7 @@ public final class RunService implements Runs {
             if (recorded.isPresent()) return replay(recorded.get(), options);
         }
         request = admit(request);
-        var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout());
+        var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout(), metrics);
         try {
             var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore);
             if (raced.isPresent()) {
@@ -295,11 +318,20 @@ public final class RunService implements Runs {
     private void launch(LiveRun run) {
         LOG.debug("Run {} started for key {}", run.id(), run.request().owner());
         live.put(run.id(), run);
-        Thread.ofVirtual().name(run.id()).start(() -> execute(run));
+        var requestId = MDC.get(REQUEST_ID);
+        MDC.put(RUN_ID, run.id());                                 // the request that started it logs it
+        Thread.ofVirtual().name(run.id()).start(() -> {
+            if (requestId != null) MDC.put(REQUEST_ID, requestId);  // the run's lines name that request
+            MDC.put(RUN_ID, run.id());
+            execute(run);
+        });
     }
 
     private void execute(LiveRun run) {
         RunResult result = null;
+        long started = System.nanoTime();
+        var source = AgentMetrics.source(run.request().metadata());
+        metrics.runsStarted().inc(source);
         try {
             run.markRunning();
             result = runtime.execute(run.request(), run.context());
@@ -310,6 +342,9 @@ public final class RunService implements Runs {
                     "Internal server error: " + e.getClass().getSimpleName(), List.of());
         } finally {
             finish(run, result);
+            var outcome = AgentMetrics.outcome(result == null ? null : result.status());
+            metrics.runsFinished().inc(source, outcome);
+            metrics.runDuration().recordSince(started, source, outcome);
         }
     }
 
@@ -373,6 +408,12 @@ public final class RunService implements Runs {
 
     @Override
     public Optional<RunHandle> find(String runId) {
+        var found = lookUp(runId);
+        if (found.isPresent()) MDC.put(RUN_ID, runId);                // the request log names the run
+        return found;
+    }
+
+    private Optional<RunHandle> lookUp(String runId) {
         var run = live.get(runId);
         if (run != null) return Optional.of(run);
         lock.lock();
@@ -409,7 +450,12 @@ public final class RunService implements Runs {
     @Override
     public ApprovalAnswer.Outcome approve(String runId, ApprovalAnswer answer) {
         var run = live.get(runId);
-        if (run != null) return run.approve(answer);
+        if (run != null) {
+            var outcome = run.approve(answer);
+            if (outcome instanceof ApprovalAnswer.Outcome.Resolved r)
+                metrics.approvalsAnswered().add(r.count(), answer.choice().name().toLowerCase(java.util.Locale.ROOT));
+            return outcome;
+        }
         return record(runId).isPresent() ? new ApprovalAnswer.Outcome.NotActive() : new ApprovalAnswer.Outcome.RunNotFound();
     }
 

@@ -32,6 +32,7 @@ public final class ToolDispatcher {
     private final Redactor redactor;
     private final java.util.function.Function<String, Path> workspaceOf;
     private final Map<ClassLoader, ObjectMapper> mappers = new ConcurrentHashMap<>();
+    private final AgentMetrics metrics;
 
     /** @param loaders each tool's plugin class loader by tool name; missing → this module's loader */
     public ToolDispatcher(Map<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor, Path workspace) {
@@ -53,6 +54,13 @@ public final class ToolDispatcher {
      */
     public ToolDispatcher(java.util.function.Function<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor,
                           java.util.function.Function<String, Path> workspaceOf) {
+        this(loaders, json, redactor, workspaceOf, AgentMetrics.none());
+    }
+
+    /** @param metrics where tool calls are counted (by tool and outcome) and timed */
+    public ToolDispatcher(java.util.function.Function<String, ClassLoader> loaders, ObjectMapper json, Redactor redactor,
+                          java.util.function.Function<String, Path> workspaceOf, AgentMetrics metrics) {
+        this.metrics = metrics;
         this.loaders = loaders;
         this.json = json;
         this.redactor = redactor;
@@ -98,9 +106,12 @@ public final class ToolDispatcher {
         var tool = offered.get(call.name());
         String content;
         boolean error = true;
+        String outcome;
         if (tool == null) {
+            outcome = "unknown_tool";
             content = error("Unknown tool: " + call.name() + ". Available tools: " + String.join(", ", offered.keySet()));
         } else if (call.arguments().has(INVALID_ARGUMENTS)) {
+            outcome = "invalid_arguments";
             var message = call.arguments().path(INVALID_ARGUMENTS_ERROR).asText("not a JSON object");
             content = error("Invalid arguments for " + call.name() + ": " + message
                     + ". Send the call again with a JSON object.");
@@ -109,12 +120,17 @@ public final class ToolDispatcher {
                     ArgumentCoercion.coerce(call.arguments(), tool.spec().parameters()));
             var result = invoke(tool, coerced, scope, cancel);
             error = result instanceof ToolResult.Error;
+            outcome = error ? "error" : "ok";
             content = switch (result) {
                 case ToolResult.Ok ok -> cap(redactor.redact(ok.content()), tool.spec().maxResultChars());
                 case ToolResult.Error e -> error(e.message());
             };
         }
-        return new ToolOutcome(redactor.redact(content), error, (System.nanoTime() - start) / 1_000_000);
+        var label = tool == null ? AgentMetrics.UNKNOWN_TOOL : call.name(); // never a name the model made up
+        metrics.toolCalls().inc(label, outcome);
+        long nanos = System.nanoTime() - start;
+        if (tool != null) metrics.toolDuration().observe(nanos / 1e9, label);
+        return new ToolOutcome(redactor.redact(content), error, nanos / 1_000_000);
     }
 
     private ToolResult invoke(Tool tool, ToolCall call, TurnScope scope, Cancellation cancel) throws InterruptedException {

@@ -42,8 +42,15 @@ final class JournalWriter implements AutoCloseable {
     private final LinkedBlockingQueue<Op> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean closed;
+    private final dev.caduceus.spi.metrics.Metrics.Histogram batchSize;
+    private final dev.caduceus.spi.metrics.Metrics.Histogram commitLatency;
 
-    JournalWriter(Database database, RunStore store, LiveTail tail) {
+    JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics) {
+        this.batchSize = metrics.histogram("journal_commit_batch_size", "Run journal operations committed in one "
+                + "transaction (group commit)", java.util.List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0,
+                512.0, 1024.0, 2048.0));
+        this.commitLatency = metrics.timer("journal_commit_duration", "Run journal group commit: time to write and "
+                + "commit one batch");
         this.database = database;
         this.store = store;
         this.tail = tail;
@@ -109,7 +116,12 @@ final class JournalWriter implements AutoCloseable {
                 case Stop s -> stop = true;
             }
         }
-        if (!entries.isEmpty() || !records.isEmpty()) write(entries, records);
+        if (!entries.isEmpty() || !records.isEmpty()) {
+            long started = System.nanoTime();
+            write(entries, records);
+            commitLatency.recordSince(started);
+            batchSize.observe(batch.size());
+        }
         entries.forEach(tail::publish);
         barriers.forEach(b -> b.complete(null));
         return stop;

@@ -30,8 +30,13 @@ public final class RunJournal implements EventLog, AutoCloseable {
     private final JournalWriter writer;
 
     public RunJournal(Database database, ObjectMapper json) {
+        this(database, json, new dev.caduceus.platform.metrics.MetricsRegistry().host());
+    }
+
+    /** @param metrics where the group commit's batch sizes and commit latency go (the host's) */
+    public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics) {
         this.store = new RunStore(database, json);
-        this.writer = new JournalWriter(database, store, tail);
+        this.writer = new JournalWriter(database, store, tail, metrics);
     }
 
     /** An idempotency key recorded for an earlier run. */

@@ -50,7 +50,11 @@ public final class JobScheduler implements AutoCloseable {
     private final String modelName;
     private final ExecutorService watchers = Executors.newVirtualThreadPerTaskExecutor();
 
-    public JobScheduler(JobStore store, Supplier<Runs> runs, Clock clock, JobsSettings settings, String modelName) {
+    private final JobMetrics metrics;
+
+    public JobScheduler(JobStore store, Supplier<Runs> runs, Clock clock, JobsSettings settings, String modelName,
+                        JobMetrics metrics) {
+        this.metrics = metrics;
         this.store = store;
         this.runs = runs;
         this.clock = clock;
@@ -96,11 +100,16 @@ public final class JobScheduler implements AutoCloseable {
         var manual = MANUAL.equals(job.nextTrigger());
         if (job.live()) { // never twice at once: this firing is skipped
             store.advance(job.id(), due, following(job, due, now, manual), null, now);
+            metrics.skipped().inc("overlap");
             return;
         }
         switch (manual ? CatchUp.Decision.FIRE : CatchUp.decide(job.schedule(), due, now)) {
-            case MISSED -> store.missed(job.id(), due, now);
+            case MISSED -> {
+                store.missed(job.id(), due, now);
+                metrics.missed().inc();
+            }
             case SKIP -> {
+                metrics.skipped().inc("catch_up");
                 var next = following(job, due, now, false);
                 store.advance(job.id(), due, next, next == null ? Job.ERROR : null, now);
             }
@@ -134,6 +143,8 @@ public final class JobScheduler implements AutoCloseable {
                 service.stop(handle.id()); // deleted between claim and start
                 return;
             }
+            metrics.fired().inc(trigger);
+            if (!manual) metrics.lateness().observe(Math.max(0, Duration.between(due, now).toNanos()) / 1e9);
             watch(job.id(), handle);
         } catch (RunRejectedException e) {
             if (e.reason() == RunRejectedException.Reason.AT_CAPACITY) store.unclaim(job.id(), due, trigger, now);

@@ -33,7 +33,8 @@ public final class JobsPlugin implements PlatformPlugin {
     public void start(PlatformContext ctx) {
         settings = JobsSettings.from(ctx);
         store = new JobStore(ctx.database(), ctx.json());
-        scheduler = new JobScheduler(store, ctx::runs, ctx.clock(), settings, ctx.global().modelName());
+        scheduler = new JobScheduler(store, ctx::runs, ctx.clock(), settings, ctx.global().modelName(),
+                JobMetrics.on(ctx.metrics()));
         tick = ctx.scheduler().scheduleWithFixedDelay("jobs-tick", settings.tick(), settings.tick(),
                 () -> scheduler.tick(settings.tick()));
     }

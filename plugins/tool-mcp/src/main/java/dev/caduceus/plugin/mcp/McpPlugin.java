@@ -58,6 +58,15 @@ public final class McpPlugin implements PlatformPlugin {
         connectAll(source.links());
         this.source = source;
         ctx.health().register("mcp", source::health);
+        var metrics = ctx.metrics();
+        metrics.gauge("servers_connected", "MCP servers connected now (their tools are offered)",
+                () -> count(source, ToolSource.Status.CONNECTED));
+        metrics.gauge("servers_unavailable", "MCP servers not reachable now (retried with backoff)",
+                () -> count(source, ToolSource.Status.UNAVAILABLE));
+    }
+
+    private static long count(McpToolSource source, ToolSource.Status status) {
+        return source.snapshot().servers().stream().filter(s -> s.status() == status).count();
     }
 
     private static Connection.Transports transports(PlatformContext ctx) {

@@ -84,7 +84,10 @@ public final class TerminalPlugin implements PlatformPlugin {
         tools = List.of(
                 new TerminalTool((ObjectNode) json.readTree(Schemas.TERMINAL), settings, sessions,
                         new ForegroundCommand(settings, stateDir, backend), registry, dangerous, gate,
-                        ctx.global().stateDir(), backend, chosen.warning()),
+                        ctx.global().stateDir(), backend, chosen.warning(),
+                        ctx.metrics().counter("blocked", "Terminal commands the guard refused (a dangerous command "
+                                + "denied or without an approval channel, a workdir outside the workspace), by reason",
+                                "reason")),
                 new ProcessTool((ObjectNode) json.readTree(Schemas.PROCESS), registry, settings));
         reaper = ctx.scheduler().scheduleWithFixedDelay("terminal: reap background processes past their lifetime",
                 REAP_PERIOD, REAP_PERIOD, () -> {

@@ -47,10 +47,14 @@ final class TerminalTool implements Tool {
     /**
      * @param stateDir {@code $CADUCEUS_HOME}, for the credential-write rule
      * @param warning  the operator warning of an {@code auto} backend that fell back to local
+     * @param blocked  counts commands the guard refused, by reason ({@code dangerous_command}, {@code workdir})
      */
+    private final dev.caduceus.spi.metrics.Metrics.Counter blocked;
+
     TerminalTool(ObjectNode schema, TerminalSettings settings, ShellSessions sessions, ForegroundCommand foreground,
                  ProcessRegistry registry, DangerousCommands dangerous, ApprovalGate gate, Path stateDir,
-                 Backend backend, Optional<String> warning) {
+                 Backend backend, Optional<String> warning, dev.caduceus.spi.metrics.Metrics.Counter blocked) {
+        this.blocked = blocked;
         this.spec = new ToolSpec("terminal", DESCRIPTION + " Backend: " + backend.describe() + ".", schema, "terminal",
                 List.of(), ToolRisk.EXECUTES, 100_000, false, false, "💻");
         this.backend = backend;
@@ -129,13 +133,19 @@ final class TerminalTool implements Tool {
         var match = dangerous.check(command, backend.workspaceView(workspace), stateDir, dir);
         if (match.isPresent()) {
             switch (gate.decide(match.get(), command, session, ctx)) {
-                case ApprovalGate.Decision.Blocked b -> { return failed(b.error(), "blocked"); }
+                case ApprovalGate.Decision.Blocked b -> {
+                    blocked.inc("dangerous_command");
+                    return failed(b.error(), "blocked");
+                }
                 case ApprovalGate.Decision.Run r -> approval = r.approval();
             }
         }
         if (workdir != null) {
             var problem = checkWorkdir(workdir, dir, workspace, session);
-            if (problem != null) return failed(problem, "blocked");
+            if (problem != null) {
+                blocked.inc("workdir");
+                return failed(problem, "blocked");
+            }
         }
         var env = sessions.environment(state, session, workspace);
         return background ? startBackground(command, workspace, dir, env, session, approval)

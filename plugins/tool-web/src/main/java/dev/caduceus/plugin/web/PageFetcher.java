@@ -28,6 +28,7 @@ final class PageFetcher {
     private final OutboundHttp http;
     private final WebSettings settings;
     private final Egress egress;
+    private final dev.caduceus.spi.metrics.Metrics.Counter fetches;
 
     /** A fetched body. {@code mime} is lower-cased without parameters; {@code charset} may be null. */
     record Page(URI url, String mime, Charset charset, byte[] body, boolean truncated) {}
@@ -39,7 +40,9 @@ final class PageFetcher {
         }
     }
 
-    PageFetcher(OutboundHttp http, WebSettings settings) {
+    /** @param fetches counts fetches by outcome ({@code ok}, {@code refused} by the egress policy, {@code failed}) */
+    PageFetcher(OutboundHttp http, WebSettings settings, dev.caduceus.spi.metrics.Metrics.Counter fetches) {
+        this.fetches = fetches;
         this.http = http;
         this.settings = settings;
         this.egress = settings.allowPrivate() ? Egress.privateAllowed(settings.blockedHosts())
@@ -62,8 +65,14 @@ final class PageFetcher {
                 .withTimeouts(settings.timeout(), settings.timeout(), settings.timeout())
                 .withEgress(egress);
         try (var exchange = http.prepare(request); var link = CancelLink.of(cancellation, exchange)) {
-            return read(exchange.send());
+            var page = read(exchange.send());
+            fetches.inc("ok");
+            return page;
+        } catch (Failure e) {
+            fetches.inc("failed");
+            throw e;
         } catch (OutboundHttp.Failure e) {
+            fetches.inc(e.kind() == OutboundHttp.Failure.Kind.REFUSED ? "refused" : "failed");
             if (e.kind() == OutboundHttp.Failure.Kind.CANCELLED) throw e;
             if (e.kind() == OutboundHttp.Failure.Kind.TIMEOUT)
                 throw new Failure("Timed out after " + settings.timeout().toSeconds() + " s");

@@ -28,6 +28,8 @@ public final class WebPlugin implements PlatformPlugin {
         var json = ctx.json();
         return List.of(
                 new WebSearchTool(BackendChoice.choose(settings, http, json), settings.maxResults(), json),
-                new WebExtractTool(new PageFetcher(http, settings), settings, json));
+                new WebExtractTool(new PageFetcher(http, settings, ctx.metrics().counter("fetches",
+                        "Pages web_extract fetched, by outcome (ok; refused by the egress policy; failed)", "outcome")),
+                        settings, json));
     }
 }
