@@ -143,9 +143,15 @@ final class TestServer implements AutoCloseable {
         private Duration idleTimeout = Duration.ofSeconds(30);
         private Duration headerTimeout = Duration.ofSeconds(20);
         private int maxIdlePerClient = 64;
+        private RequestRecorder recorder = RequestRecorder.none();
 
         Builder route(String method, String template, HttpHandler handler) {
             routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER));
+            return this;
+        }
+
+        Builder recorder(RequestRecorder r) {
+            recorder = r;
             return this;
         }
 
@@ -182,7 +188,7 @@ final class TestServer implements AutoCloseable {
         TestServer start() {
             var router = Router.of(routes);
             var settings = settings(0, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient);
-            return new TestServer(HttpServer.start(settings, router, MAPPER));
+            return new TestServer(HttpServer.prepare(settings, MAPPER).start(router, recorder));
         }
     }
 }

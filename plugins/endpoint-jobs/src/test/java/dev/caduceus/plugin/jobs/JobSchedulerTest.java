@@ -83,6 +83,11 @@ class JobSchedulerTest {
         assertEquals(1768467605.000, listed.path("created_at").asDouble(), 0.0005);
         assertEquals("{\"input_tokens\":5,\"output_tokens\":7,\"total_tokens\":12}", listed.path("usage").toString());
         assertFalse(history.path("has_more").asBoolean());
+
+        var metrics = f.admin.get("/metrics").body(); // the plugin's numbers, under its id
+        assertTrue(metrics.contains("caduceus_endpoint_jobs_fired_total{trigger=\"schedule\"} 1.0"), metrics);
+        assertTrue(metrics.contains("caduceus_endpoint_jobs_lateness_seconds_count 1"), metrics);
+        assertTrue(metrics.contains("caduceus_runs_started_total{source=\"job\"} 1.0"), metrics);
     }
 
     @Test
