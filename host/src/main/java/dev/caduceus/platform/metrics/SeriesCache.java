@@ -57,9 +57,7 @@ final class SeriesCache<P> {
     }
 
     private static Object key(String[] values) {
-        var copy = new String[values.length];
-        for (int i = 0; i < values.length; i++) copy[i] = value(values[i]);
-        return List.of(copy);
+        return List.of(cleaned(values));
     }
 
     private static String[] cleaned(String[] values) {
