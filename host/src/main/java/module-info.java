@@ -15,6 +15,10 @@ module dev.caduceus.host {
     requires org.xerial.sqlitejdbc;                          // JDBC driver, loaded by URL
     requires org.pf4j;                                       // 3.14.0: the last release with module-info
     requires org.slf4j;
+    requires ch.qos.logback.classic;                         // the logging backend, configured in code
+    requires ch.qos.logback.core;
+    requires jul.to.slf4j;                                   // java.util.logging into SLF4J
+    requires java.logging;
     requires java.net.http;     // not used by the host: keeps the JDK client resolvable for third-party plugins built on it
     requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
     requires org.eclipse.jetty.http2.client;
@@ -22,6 +26,8 @@ module dev.caduceus.host {
     requires org.eclipse.jetty.alpn.java.client;             // ALPN for https (a service provider)
 
     uses dev.caduceus.spi.PlatformPlugin;                    // found per plugin class loader
+    provides ch.qos.logback.classic.spi.Configurator         // logback starts configured, never from XML
+            with dev.caduceus.platform.logging.EnvironmentConfigurator;
 
     exports dev.caduceus.platform.auth to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.boot to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
@@ -33,4 +39,5 @@ module dev.caduceus.host {
     exports dev.caduceus.platform.plugin to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.schedule to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.store to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.logging to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
 }
