@@ -59,7 +59,7 @@ public final class BatchBench {
             builder.environment().put("OPENAI_BASE_URL", upstream.baseUrl());
             builder.environment().put("CADUCEUS_MODEL", ScriptedUpstream.MODEL);
             builder.environment().put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
-            builder.environment().put("JAVA_OPTS", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+            builder.environment().put("CADUCEUS_LOG_LEVEL", "warn");
             var process = builder.start();
             var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int status = process.waitFor();

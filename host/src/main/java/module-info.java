@@ -20,6 +20,10 @@ module dev.caduceus.host {
     requires io.prometheus.metrics.config;
     requires io.prometheus.writer.text;
     requires io.prometheus.metrics.instrumentation.jvm;
+    requires ch.qos.logback.classic;                         // the logging backend, configured in code
+    requires ch.qos.logback.core;
+    requires jul.to.slf4j;                                   // java.util.logging into SLF4J
+    requires java.logging;
     requires java.net.http;     // not used by the host: keeps the JDK client resolvable for third-party plugins built on it
     requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
     requires org.eclipse.jetty.http2.client;
@@ -27,6 +31,8 @@ module dev.caduceus.host {
     requires org.eclipse.jetty.alpn.java.client;             // ALPN for https (a service provider)
 
     uses dev.caduceus.spi.PlatformPlugin;                    // found per plugin class loader
+    provides ch.qos.logback.classic.spi.Configurator         // logback starts configured, never from XML
+            with dev.caduceus.platform.logging.EnvironmentConfigurator;
 
     exports dev.caduceus.platform.auth to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.boot to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
@@ -39,4 +45,5 @@ module dev.caduceus.host {
     exports dev.caduceus.platform.plugin to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.schedule to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.store to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.logging to dev.caduceus.runtime, dev.caduceus.batch, dev.caduceus.server;
 }

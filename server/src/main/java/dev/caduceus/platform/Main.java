@@ -9,6 +9,8 @@ import dev.caduceus.platform.boot.Version;
 import dev.caduceus.platform.config.ConfigLoader;
 import dev.caduceus.platform.config.DotEnv;
 import dev.caduceus.platform.config.Profiles;
+import dev.caduceus.platform.logging.LogSettings;
+import dev.caduceus.platform.logging.LogSetup;
 import dev.caduceus.spi.config.ConfigException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -51,10 +53,18 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
     }
 
     /**
-     * First the environment: the process's plus the secrets {@code bin/caduceus} handed over in a file
-     * ({@link LaunchEnvironment}), which every command reads instead of {@link System#getenv()}.
+     * First logging, from {@code CADUCEUS_LOG_LEVEL} (an invalid value is a usage error, exit 2, for every
+     * command); then the environment: the process's plus the secrets {@code bin/caduceus} handed over in a
+     * file ({@link LaunchEnvironment}), which every command reads instead of {@link System#getenv()}.
      */
     public static void main(String[] args) {
+        try {
+            LogSetup.apply(LogSettings.fromEnvironment(System.getenv())); // the configuration's levels come later (Boot)
+        } catch (IllegalArgumentException e) {
+            System.err.println("caduceus: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Map<String, String> env;
         try {
             env = LaunchEnvironment.load(System.getenv(), System.getProperty(LaunchEnvironment.PROPERTY));

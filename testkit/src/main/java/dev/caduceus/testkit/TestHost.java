@@ -42,7 +42,8 @@ import java.util.Optional;
  * <p>Plugins are named by id and found on the test class path (the module under test's
  * {@code target/classes}, and the test-scoped dependencies on other plugin modules); each becomes a jar
  * in the host's {@code plugins/} folder ({@link PluginJars}). The environment the host sees is built
- * here, not inherited: {@code PATH} and the locale from the JVM's, the rest from the builder.
+ * here, not inherited: {@code PATH}, the locale and {@code CADUCEUS_LOG_LEVEL} from the JVM's, the rest from the
+ * builder.
  *
  * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
@@ -53,7 +54,7 @@ import java.util.Optional;
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
     public static final String DEFAULT_KEY = "testhost-key-long-enough-to-pass";
-    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ");
+    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ", "CADUCEUS_LOG_LEVEL");
 
     private final Platform platform;
     private final Path root;

@@ -11,6 +11,8 @@ import dev.caduceus.platform.config.Secret;
 import dev.caduceus.platform.health.Readiness;
 import dev.caduceus.platform.http.RouteEntry;
 import dev.caduceus.platform.json.Json;
+import dev.caduceus.platform.logging.LogSettings;
+import dev.caduceus.platform.logging.LogSetup;
 import dev.caduceus.platform.outbound.OutboundClient;
 import dev.caduceus.platform.outbound.ProxyRules;
 import dev.caduceus.platform.config.PluginConfigImpl;
@@ -344,6 +346,7 @@ public final class Boot implements AutoCloseable {
         try {
             var loaded = new ConfigLoader(options.env(), userHome(options.env()))
                     .load(options.configFile(), options.flags());
+            LogSetup.apply(LogSettings.from(loaded.logging()));                  // before anything logs
             loaded.warnings().forEach(w -> LOG.warn("{}", w));
             return loaded.config();
         } catch (ConfigException e) {

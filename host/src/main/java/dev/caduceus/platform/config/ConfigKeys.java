@@ -15,7 +15,9 @@ import java.util.Set;
  */
 final class ConfigKeys {
     /** The form a value must take. */
-    enum Type { STRING, INT, LONG, BOOL, CHOICE, LIST, URL, PATH, OBJECT }
+    enum Type { STRING, INT, LONG, BOOL, CHOICE, LIST, URL, PATH, OBJECT,
+        /** A mapping of names to one of {@code choices} each ({@code logging.levels}); from the environment {@code name=value,…}. */
+        CHOICE_MAP }
 
     /**
      * One known key. {@code defaultValue} is the typed default, or {@code null} for none (or a
@@ -45,6 +47,7 @@ final class ConfigKeys {
                     values.requireObject();
                     yield values.node().deepCopy();
                 }
+                case CHOICE_MAP -> values.choiceMap(choices);
             };
         }
     }
@@ -55,6 +58,9 @@ final class ConfigKeys {
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
             "runs", "sessions", "plugins", "http", "metrics", "logging");
+
+    /** The levels {@code logging.level} and {@code logging.levels} accept, least severe first. */
+    static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
 
     static final Map<String, Key> KEYS = build(
             bool("server.enabled", true, "serve at all (false: serve exits 0 saying so)"),
@@ -116,7 +122,17 @@ final class ConfigKeys {
                     + "host:port, * (unset: NO_PROXY)"),
             path("plugins.dir", "an extra folder of plugin jars"),
             list("plugins.enabled", List.of(), "only these plugin ids start (empty: all)"),
-            list("plugins.disabled", List.of(), "these plugin ids never start"));
+            list("plugins.disabled", List.of(), "these plugin ids never start"),
+            new Key("logging.level", Type.CHOICE, "info", false, 0, 0, LEVELS,
+                    "the level of every logger logging.levels does not name, for the platform's, the plugins' (System.Logger) "
+                            + "and java.util.logging's lines alike; CADUCEUS_LOG_LEVEL applies from the very start, before the config is read"),
+            new Key("logging.levels", Type.CHOICE_MAP, null, false, 0, 0, LEVELS,
+                    "levels per logger or package, e.g. {dev.caduceus.plugin.jobs: debug}; from the environment "
+                            + "name=level,name=level; org.eclipse.jetty and org.pf4j are at warn unless named here"),
+            choice("logging.format", "the log lines on stderr: text (HH:mm:ss.SSS LEVEL [thread] Logger - message "
+                    + "[request_id=… run_id=…], then any stack trace) or json (one object per line: time, level, logger, "
+                    + "thread, message, request_id, run_id, the event's key-value pairs, error with the stack trace)",
+                    "text", "json"));
 
     private ConfigKeys() {}
 

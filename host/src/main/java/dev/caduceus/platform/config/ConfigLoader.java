@@ -94,7 +94,8 @@ public final class ConfigLoader {
         Map<String, Object> values = validate(tree);
         var merged = tree;
         profile().filter(p -> merged.node("server.model_name").isEmpty()).ifPresent(p -> values.put("server.model_name", p));
-        return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv), warnings);
+        return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv), LoggingConfig.from(values),
+                warnings);
     }
 
     private Map<String, Object> validate(ConfigTree tree) {

@@ -62,6 +62,7 @@ public final class ConfigReference {
     private static String type(ConfigKeys.Key key) {
         return switch (key.type()) {
             case CHOICE -> String.join(" \\| ", key.choices());
+            case CHOICE_MAP -> "mapping of names to " + String.join(" \\| ", key.choices());
             case INT, LONG -> key.max() >= Integer.MAX_VALUE ? "integer ≥ " + key.min() : "integer " + key.min() + "–" + key.max();
             default -> key.type().name().toLowerCase(Locale.ROOT);
         };

@@ -36,7 +36,8 @@ public final class EnvNames {
             Map.entry("SEARXNG_URL", "tools.web.search.searxng.url"),
             Map.entry("SEARXNG_API_KEY", "tools.web.search.searxng.api_key"),
             Map.entry("TAVILY_API_URL", "tools.web.search.tavily.url"),
-            Map.entry("TAVILY_API_KEY", "tools.web.search.tavily.api_key"));
+            Map.entry("TAVILY_API_KEY", "tools.web.search.tavily.api_key"),
+            Map.entry("CADUCEUS_LOG_LEVEL", "logging.level"));
 
     /** One variable that sets one key. */
     public record Setting(String key, String value, String variable) {

@@ -1,14 +1,18 @@
 package dev.caduceus.platform.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.caduceus.spi.config.ConfigException;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,10 +52,44 @@ record Values(String key, JsonNode node, String source, boolean secret) {
         };
     }
 
+    /** One of {@code choices}, in any case ({@code WARN} is {@code warn}), returned as the choice is spelled. */
     String choice(List<String> choices) {
         String text = node.isValueNode() ? node.asText().trim() : null;
-        if (text != null && choices.contains(text)) return text;
+        if (text != null) {
+            for (String choice : choices) if (choice.equalsIgnoreCase(text)) return choice;
+        }
         throw invalid("is not one of " + String.join(", ", choices));
+    }
+
+    /**
+     * A mapping of names to one of {@code choices} each, in the order written: a YAML mapping (nested
+     * mappings join their keys with dots, so {@code dev: {caduceus: debug}} is {@code dev.caduceus}), or
+     * from the environment or a flag {@code name=value,name=value}. A wrong value names its entry as
+     * {@code key.name}.
+     */
+    Map<String, String> choiceMap(List<String> choices) {
+        var entries = new LinkedHashMap<String, String>();
+        if (node.isObject()) {
+            ConfigTree.leaves(node, "", (name, value) -> entries.put(name, entry(name, value).choice(choices)));
+        } else if (node.isTextual()) {
+            for (String part : node.asText().split(",")) {
+                if (part.isBlank()) continue;
+                int eq = part.indexOf('=');
+                if (eq <= 0) throw invalid("is not a list of name=value pairs (" + String.join(", ", choices) + ")");
+                var name = part.substring(0, eq).trim();
+                entries.put(name, entry(name, TextNode.valueOf(part.substring(eq + 1)))
+                        .choice(choices));
+            }
+        } else {
+            throw invalid("is not a mapping of names to " + String.join(", ", choices));
+        }
+        return Collections.unmodifiableMap(entries);
+    }
+
+    private Values entry(String name, JsonNode value) {
+        if (name.isBlank() || name.startsWith(".") || name.endsWith("."))
+            throw invalid("has an entry without a name");
+        return new Values(key + "." + name, value, source, secret);
     }
 
     List<String> list() {
