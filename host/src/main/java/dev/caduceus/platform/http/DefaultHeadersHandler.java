@@ -37,12 +37,12 @@ final class DefaultHeadersHandler extends Handler.Wrapper {
         var id = requestIdOf(request);
         request.setAttribute(REQUEST_ID_ATTRIBUTE, id);
         apply(request, response, cors);
-        MDC.put(LogKeys.REQUEST_ID, id);
+        MDC.put(dev.caduceus.platform.logging.MdcKeys.REQUEST_ID, id);
         try {
             return super.handle(request, response, callback);
         } finally {
-            MDC.remove(LogKeys.REQUEST_ID);
-            MDC.remove(LogKeys.RUN_ID);
+            MDC.remove(dev.caduceus.platform.logging.MdcKeys.REQUEST_ID);
+            MDC.remove(dev.caduceus.platform.logging.MdcKeys.RUN_ID);
         }
     }
 

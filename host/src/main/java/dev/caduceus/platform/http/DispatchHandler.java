@@ -60,7 +60,7 @@ final class DispatchHandler extends Handler.Abstract {
             }
         } finally {
             out.stopWatching(); // before the response can complete: see HangupWatch
-            RequestRecorder.runId(request, org.slf4j.MDC.get(LogKeys.RUN_ID));
+            RequestRecorder.runId(request, org.slf4j.MDC.get(dev.caduceus.platform.logging.MdcKeys.RUN_ID));
         }
         if (out.gone()) callback.failed(out.failure());
         else callback.succeeded();

@@ -108,8 +108,8 @@ public final class RequestRecorder implements RequestLog {
         var millis = nanos / 1_000_000.0;
         var text = String.format(Locale.ROOT, "%s %s %d %.1f ms %d B key=%s%s", method, route, status, millis, bytes,
                 key, runId != null ? " run=" + runId : "");
-        try (var r = MDC.putCloseable(LogKeys.REQUEST_ID, requestId);
-             var u = runId != null ? MDC.putCloseable(LogKeys.RUN_ID, runId) : null) {
+        try (var r = MDC.putCloseable(dev.caduceus.platform.logging.MdcKeys.REQUEST_ID, requestId);
+             var u = runId != null ? MDC.putCloseable(dev.caduceus.platform.logging.MdcKeys.RUN_ID, runId) : null) {
             LOG.atInfo().addKeyValue("method", method).addKeyValue("route", route).addKeyValue("status", status)
                     .addKeyValue("duration_ms", Math.round(millis * 10) / 10.0).addKeyValue("bytes", bytes)
                     .addKeyValue("key", key).log(text);

@@ -1,7 +1,7 @@
 package dev.caduceus.platform.agent;
 
-import static dev.caduceus.platform.http.LogKeys.REQUEST_ID;
-import static dev.caduceus.platform.http.LogKeys.RUN_ID;
+import static dev.caduceus.platform.logging.MdcKeys.REQUEST_ID;
+import static dev.caduceus.platform.logging.MdcKeys.RUN_ID;
 
 import dev.caduceus.platform.journal.EventLog;
 import dev.caduceus.platform.journal.RunJournal;
