@@ -39,7 +39,10 @@ public interface Metrics {
     /** A histogram of plain values with these bucket upper bounds (ascending; {@code +Inf} is added). */
     Histogram histogram(String name, String help, List<Double> buckets, String... labelNames);
 
-    /** A gauge read from {@code value} at every scrape (on the scraping thread: keep it cheap). */
+    /**
+     * A gauge read from {@code value} at every scrape (on the scraping thread: keep it cheap). Asking
+     * again for the same name keeps the first supplier.
+     */
     void gauge(String name, String help, DoubleSupplier value);
 
     /** Counts events. Thread-safe. */

@@ -251,6 +251,7 @@ public final class RunService implements Runs {
         var thread = Thread.currentThread();
         var name = thread.getName();
         thread.setName(run.id());
+        boolean requestThread = MDC.get(REQUEST_ID) != null;   // the pipeline clears its MDC at the end
         MDC.put(RUN_ID, run.id());
         try {
             try {
@@ -263,6 +264,7 @@ public final class RunService implements Runs {
             execute(run);
         } finally {
             thread.setName(name);
+            if (!requestThread) MDC.remove(RUN_ID);             // a batch worker or task thread runs others next
         }
         return run.await();
     }
@@ -319,7 +321,7 @@ public final class RunService implements Runs {
         LOG.debug("Run {} started for key {}", run.id(), run.request().owner());
         live.put(run.id(), run);
         var requestId = MDC.get(REQUEST_ID);
-        MDC.put(RUN_ID, run.id());                                 // the request that started it logs it
+        noteForRequestLog(run.id());                               // the request that started it logs it
         Thread.ofVirtual().name(run.id()).start(() -> {
             if (requestId != null) MDC.put(REQUEST_ID, requestId);  // the run's lines name that request
             MDC.put(RUN_ID, run.id());
@@ -409,8 +411,17 @@ public final class RunService implements Runs {
     @Override
     public Optional<RunHandle> find(String runId) {
         var found = lookUp(runId);
-        if (found.isPresent()) MDC.put(RUN_ID, runId);                // the request log names the run
+        if (found.isPresent()) noteForRequestLog(runId);
         return found;
+    }
+
+    /**
+     * Puts {@code runId} in the MDC of the calling thread when it handles a request (the request log
+     * names the run; the pipeline clears the MDC when the request ends). Other threads (job ticks,
+     * batch workers) are left alone, so a stale run id never sticks to a thread that runs on.
+     */
+    private static void noteForRequestLog(String runId) {
+        if (MDC.get(REQUEST_ID) != null) MDC.put(RUN_ID, runId);
     }
 
     private Optional<RunHandle> lookUp(String runId) {
