@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>S1 non-streaming chat: req/s, p50, p99 at 1, 16, 64, 256 connections (wrk), Caduceus vs
- *       nginx→upstream vs upstream direct; and p50/p99 at a fixed offered rate (open loop).</li>
+ *       nginx→upstream vs upstream direct; and p50/p99 at a fixed offered rate (open loop). The
+ *       server's RSS right after the 64-connection load and after 60 s idle, against its RSS at start.</li>
  *   <li>S2 streaming chat, 500-token answer: time to first token and to {@code [DONE]}.</li>
  *   <li>S3 run event streams held with -Xmx1g and delivery latency (RunStreamsBench).</li>
  *   <li>S4 cold start to first /health 200 and to a first completed chat turn (median of 10), idle RSS.</li>
@@ -47,6 +48,8 @@ public final class Suite {
     static final String KEY = BenchServer.KEY;
     /** Offered rates of the S1 open loop, requests per second. */
     static final List<Double> OPEN_LOOP_RATES = List.of(500.0, 1000.0);
+    /** How long S1 leaves the server idle after its 64-connection load before reading its RSS again. */
+    static final int IDLE_SECONDS = 60;
     static final String CHAT = "{\"model\":\"hermes-agent\",\"messages\":[{\"role\":\"user\",\"content\":\"Say ok\"}]}";
 
     /** One line of the table. */
@@ -141,6 +144,7 @@ public final class Suite {
 
     void s1(URI caduceus, URI nginx, URI direct, long serverPid, long nginxPid) throws Exception {
         var samples = new ArrayList<Map<String, Object>>();
+        long rssAtStart = RunStreamsBench.rssMiB(serverPid), afterLoad = -1, afterIdle = -1;
         long upstreamPid = ProcessHandle.current().pid(); // the scripted upstream runs in this JVM
         for (int c : options.connections) {
             var medians = new LinkedHashMap<String, double[]>();
@@ -169,6 +173,13 @@ public final class Suite {
             var theirs = medians.get("nginx");
             var raw = medians.get("upstream direct");
             if (c == 64) {
+                // Caduceus is the last target at each count: its RSS right after its load, then after
+                // IDLE_SECONDS with nothing sent to it (what a heap that gives memory back returns)
+                afterLoad = RunStreamsBench.rssMiB(serverPid);
+                Thread.sleep(TimeUnit.SECONDS.toMillis(IDLE_SECONDS));
+                afterIdle = RunStreamsBench.rssMiB(serverPid);
+                this.raw.put("s1_rss_mib", Map.of("at_start", rssAtStart, "after_64_conn_load", afterLoad,
+                        "after_idle", afterIdle, "idle_seconds", IDLE_SECONDS));
                 rows.add(new Row("S1 chat", "64 conn: CPU µs/req, Caduceus vs nginx", ours[4], "nginx", theirs[4], "lower", ""));
                 rows.add(new Row("S1 chat", "64 conn: CPU µs/req, upstream", ours[5], "via nginx", theirs[5], "lower", ""));
                 rows.add(new Row("S1 chat", "64 conn: CPU µs/req, wrk", ours[6], "via nginx", theirs[6], "lower", ""));
@@ -177,6 +188,10 @@ public final class Suite {
             rows.add(new Row("S1 chat", c + " conn: p50 ms", ours[1], "nginx", theirs[1], "lower", ""));
             rows.add(new Row("S1 chat", c + " conn: p99 ms", ours[2], "nginx", theirs[2], "lower", c == 64 ? "≤ 3× nginx" : ""));
             rows.add(new Row("S1 chat", c + " conn: nginx req/s vs direct", theirs[0], "upstream direct", raw[0], "higher", ""));
+            if (c == 64) {
+                rows.add(new Row("S1 chat", "RSS MiB right after the 64 conn load", afterLoad, "at start", rssAtStart, "lower", "≤ 300"));
+                rows.add(new Row("S1 chat", "RSS MiB after " + IDLE_SECONDS + " s idle", afterIdle, "at start", rssAtStart, "lower", ""));
+            }
             if (ours[3] + theirs[3] > 0)
                 System.out.printf("  WARNING: errors at %d connections: caduceus %.0f, nginx %.0f%n", c, ours[3], theirs[3]);
         }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * What bin/caduceus adds to a start: SQLite's native library comes from the distribution's
  * {@code native/} folder when it has this platform's, and is extracted by sqlite-jdbc into
  * {@code $CADUCEUS_HOME/tmp} as before when it does not; secret variables reach the JVM through a
- * file it deletes, not through its environment.
+ * file it deletes, not through its environment; its memory defaults (the serial collector, a 128 MiB
+ * heap) give way to a collector or heap size named in {@code JAVA_OPTS} or {@code JDK_JAVA_OPTIONS}.
  */
 class LauncherIT {
     @TempDir Path home;
@@ -100,6 +102,79 @@ class LauncherIT {
             assertEquals(200, server.get("/health/detailed", Caduceus.KEY_AUTH).statusCode());
             assertEquals(1, extractedLibraries().size(), "expected sqlite-jdbc's own extraction");
         }
+    }
+
+    @Test
+    void theMemoryDefaultsApplyWhenNothingIsSaid() throws Exception {
+        var flags = finalFlags(Map.of());
+        assertEquals("true {command line}", flags.get("UseSerialGC"));
+        assertEquals((128L << 20) + " {command line}", flags.get("MaxHeapSize"));
+        assertEquals((32L << 20) + " {command line}", flags.get("InitialHeapSize"));
+        if (trimsTheNativeHeap()) {
+            assertEquals("5000 {command line}", flags.get("TrimNativeHeapInterval"));
+            assertEquals("0 {command line}", finalFlags(Map.of("JAVA_OPTS", "-XX:TrimNativeHeapInterval=0"))
+                    .get("TrimNativeHeapInterval"), "JAVA_OPTS comes later and wins");
+        }
+    }
+
+    @Test
+    void aHeapSizeInJavaOptsReplacesTheDefaultsAndLeavesTheCollectorToTheJvm() throws Exception {
+        var flags = finalFlags(Map.of("JAVA_OPTS", "-Xmx300m"));
+        assertEquals("314572800 {command line}", flags.get("MaxHeapSize"));
+        assertFalse(flags.get("UseSerialGC").endsWith("{command line}"), "the launcher still chose the collector");
+        assertFalse(flags.get("InitialHeapSize").endsWith("{command line}"), "the launcher still passed -Xms");
+        // -Xms above the default -Xmx would stop the JVM if the launcher's -Xmx were still passed
+        flags = finalFlags(Map.of("JAVA_OPTS", "-Xms256m"));
+        assertEquals("268435456 {command line}", flags.get("InitialHeapSize"));
+        assertTrue(size(flags.get("MaxHeapSize")) >= 256L << 20);
+        flags = finalFlags(Map.of("JAVA_OPTS", "-XX:MaxRAMPercentage=5"));
+        assertTrue(flags.get("MaxHeapSize").endsWith("{ergonomic}"), "the JVM sized the heap: " + flags.get("MaxHeapSize"));
+    }
+
+    @Test
+    void aCollectorInJavaOptsOrJdkJavaOptionsReplacesTheSerialCollector() throws Exception {
+        // two collectors on one command line stop the JVM ("conflicting collector combinations")
+        var flags = finalFlags(Map.of("JAVA_OPTS", "-XX:+UseParallelGC"));
+        assertEquals("true {command line}", flags.get("UseParallelGC"));
+        assertEquals("false {default}", flags.get("UseSerialGC"));
+        assertEquals(128L << 20, size(flags.get("MaxHeapSize")), "the heap default stays");
+        flags = finalFlags(Map.of("JDK_JAVA_OPTIONS", "-XX:+UseParallelGC"));
+        assertEquals("true {command line}", flags.get("UseParallelGC"));
+        assertEquals("false {default}", flags.get("UseSerialGC"));
+    }
+
+    /** A line of -XX:+PrintFlagsFinal: "   size_t MaxHeapSize   = 134217728   {product} {command line}". */
+    private static final Pattern FLAG = Pattern.compile(
+            "^[ \\t]*\\S+[ \\t]+(\\w+)[ \\t]+:?=[ \\t]+(\\S+)[ \\t]+\\{[^}\\n]*\\}[ \\t]+(\\{[^}\\n]*\\})", Pattern.MULTILINE);
+
+    /**
+     * The JVM's final flags when {@code caduceus --version} runs with {@code env}: name to "value {origin}",
+     * where the origin tells a flag the launcher or the user put on the command line from the JVM's own.
+     */
+    private Map<String, String> finalFlags(Map<String, String> env) throws Exception {
+        var all = new HashMap<>(env);
+        all.put("JAVA_OPTS", ("-XX:+PrintFlagsFinal " + env.getOrDefault("JAVA_OPTS", "")).trim());
+        try (var process = Caduceus.launch(home, all, "--version")) {
+            assertEquals(0, process.awaitExit(), process.stderr());
+            var flags = new HashMap<String, String>();
+            var m = FLAG.matcher(process.stdout());
+            while (m.find()) flags.put(m.group(1), m.group(2) + " " + m.group(3));
+            assertTrue(flags.containsKey("MaxHeapSize"), "no -XX:+PrintFlagsFinal output: " + process.stdout());
+            return flags;
+        }
+    }
+
+    /** Where the launcher asks for periodic trims: glibc Linux, Java 23 or newer (the child runs this JVM). */
+    private static boolean trimsTheNativeHeap() throws IOException {
+        if (!System.getProperty("os.name").equals("Linux") || Runtime.version().feature() < 23) return false;
+        try (var lib = Files.newDirectoryStream(Path.of("/lib"), "ld-musl-*")) {
+            return !lib.iterator().hasNext();
+        }
+    }
+
+    /** The number in "value {origin}". */
+    private static long size(String flag) {
+        return Long.parseLong(flag.substring(0, flag.indexOf(' ')));
     }
 
     /** The libraries sqlite-jdbc extracted into {@code $CADUCEUS_HOME/tmp} ({@code sqlite-<version>-<uuid>-…}). */

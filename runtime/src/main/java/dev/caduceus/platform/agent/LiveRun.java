@@ -115,7 +115,7 @@ final class LiveRun implements RunHandle {
 
     @Override
     public RunSubscription subscribe(long afterSeq) {
-        return new LogSubscription(log, id, afterSeq);
+        return new LogSubscription(log.pinned(id), id, afterSeq);
     }
 
     @Override

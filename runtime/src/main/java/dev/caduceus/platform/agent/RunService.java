@@ -49,9 +49,10 @@ import org.slf4j.LoggerFactory;
  * from the {@link RunResult}, the session transcript appended, and the events served from an
  * {@link EventLog}: ephemeral runs (chat, Responses) from memory, durable runs (runs API, jobs) from
  * the {@link RunJournal}, which also holds their status records and idempotency keys. A run holds its
- * concurrency slot until its terminal event is committed and its transcript written. The last
- * {@value #RETAINED_FINISHED_RUNS} finished ephemeral runs stay findable; durable ones stay in the
- * journal for {@code runs.retention_days}.
+ * concurrency slot until its terminal event is committed and its transcript written. Finished
+ * ephemeral runs stay findable for {@link #FINISHED_RETENTION} (at most the last
+ * {@value #RETAINED_FINISHED_RUNS}), without their request; durable ones stay in the journal for
+ * {@code runs.retention_days}.
  *
  * <p>Shutdown (first of the shutdown steps, before Jetty and the plugins stop): {@link #drain} stops admitting, waits for live runs, then
  * cancels the rest; durable runs cancelled by shutdown end {@code interrupted}. Threading: thread-safe.
@@ -65,6 +66,8 @@ public final class RunService implements Runs {
     static final String SHUTDOWN = "shutdown";
     static final String NO_ANSWER = "The agent finished without a final answer.";
     static final int RETAINED_FINISHED_RUNS = 1000;
+    /** How long a finished ephemeral run stays findable, with its events in memory. */
+    static final java.time.Duration FINISHED_RETENTION = java.time.Duration.ofSeconds(60);
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
 
     /** Durable-run settings. */
@@ -80,7 +83,7 @@ public final class RunService implements Runs {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition idle = lock.newCondition();
     private final Map<String, LiveRun> live = new ConcurrentHashMap<>();
-    private final LinkedHashMap<String, LiveRun> finished = new LinkedHashMap<>();
+    private final LinkedHashMap<String, FinishedRun> finished = new LinkedHashMap<>(); // guarded by lock
     private int active;
     private final AgentMetrics metrics;
     private final Map<String, Integer> activeByOwner = new java.util.HashMap<>(); // guarded by lock
@@ -365,12 +368,8 @@ public final class RunService implements Runs {
                 if (run.durable()) {
                     durability.journal().forget(run.id());
                 } else {
-                    finished.put(run.id(), run);
-                    if (finished.size() > RETAINED_FINISHED_RUNS) {
-                        var eldest = finished.keySet().iterator().next();
-                        finished.remove(eldest);
-                        log.forget(eldest);
-                    }
+                    finished.put(run.id(), new FinishedRun(run.id(), result, log, clock.instant()));
+                    evictFinished();
                 }
                 idle.signalAll();
             } finally {
@@ -424,11 +423,28 @@ public final class RunService implements Runs {
         if (MDC.get(REQUEST_ID) != null) MDC.put(RUN_ID, runId);
     }
 
+    /**
+     * Drops finished ephemeral runs past {@value #RETAINED_FINISHED_RUNS} or older than
+     * {@link #FINISHED_RETENTION}, and their events (readers still draining one keep theirs). Under
+     * {@link #lock}.
+     */
+    private void evictFinished() {
+        var cutoff = clock.instant().minus(FINISHED_RETENTION);
+        var it = finished.values().iterator();
+        while (it.hasNext()) {
+            var eldest = it.next();
+            if (finished.size() <= RETAINED_FINISHED_RUNS && !eldest.finishedAt().isBefore(cutoff)) break;
+            it.remove();
+            log.forget(eldest.id());
+        }
+    }
+
     private Optional<RunHandle> lookUp(String runId) {
         var run = live.get(runId);
         if (run != null) return Optional.of(run);
         lock.lock();
         try {
+            evictFinished();
             var done = finished.get(runId);
             if (done != null) return Optional.of(done);
         } finally {

@@ -34,6 +34,15 @@ public interface EventLog {
      */
     EventPage read(String runId, long afterSeq, int max, Duration timeout) throws InterruptedException;
 
+    /**
+     * A view of this log for one reader of {@code runId} that keeps serving the run's entries to it
+     * after {@link #forget}, so a log can drop a finished run while a reader is still draining it.
+     * The default is this log itself (the journal keeps what it forgets in the database).
+     */
+    default EventLog pinned(String runId) {
+        return this;
+    }
+
     /** Marks a run's log as complete: once its terminal entry is committed, readers at the end get {@link EventPage#END}. */
     void forget(String runId);
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * An {@link EventLog} in memory, for ephemeral runs: one list per run with a lock and a condition,
  * so readers block without polling until the entry they wait for is appended. Entries live until
- * {@link #forget} (the run service keeps the last finished runs). Nothing survives a restart.
+ * {@link #forget} (the run service keeps the last finished runs for a minute); a reader that
+ * subscribed before keeps reading them ({@link #pinned}). Nothing survives a restart.
  * Thread-safe.
  */
 public final class InMemoryEventLog implements EventLog {
@@ -38,6 +39,29 @@ public final class InMemoryEventLog implements EventLog {
     @Override
     public void forget(String runId) {
         runs.remove(runId);
+    }
+
+    /** Binds the reader to the run's entries themselves: forgetting the run frees them once its readers let go. */
+    @Override
+    public EventLog pinned(String runId) {
+        var entries = runs.get(runId);
+        if (entries == null) return this;
+        return new EventLog() {
+            @Override
+            public void append(JournalEntry entry, RunRecord after) {
+                throw new UnsupportedOperationException("a pinned view is read-only");
+            }
+
+            @Override
+            public EventPage read(String id, long afterSeq, int max, Duration timeout) throws InterruptedException {
+                return id.equals(runId) ? entries.await(afterSeq, max, timeout) : InMemoryEventLog.this.read(id, afterSeq, max, timeout);
+            }
+
+            @Override
+            public void forget(String id) {
+                InMemoryEventLog.this.forget(id);
+            }
+        };
     }
 
     /** One run's entries; index {@code i} holds {@code seq == i + 1}. */

@@ -34,14 +34,23 @@ final class Harness {
 
     Harness(ModelProvider model, int maxIterations, int maxConcurrent, SessionStore sessions, Redactor redactor,
             Tool... tools) {
+        this(model, maxIterations, maxConcurrent, sessions, redactor, Clock.systemUTC(), tools);
+    }
+
+    /** With the run service on {@code clock} (the agent loop keeps the system clock). */
+    Harness(ModelProvider model, Clock clock) {
+        this(model, 90, 0, null, Redactor.none(), clock);
+    }
+
+    private Harness(ModelProvider model, int maxIterations, int maxConcurrent, SessionStore sessions, Redactor redactor,
+                    Clock clock, Tool... tools) {
         Map<String, ClassLoader> loaders = new HashMap<>();
         var selection = new ToolSelection(Tools.catalog(tools), ToolSelection.DEFAULT);
         runtime = new LocalAgentRuntime(model, selection,
                 new ToolDispatcher(loaders, JSON, redactor, Path.of("/work/space")),
                 SystemPrompt.builtIn(Path.of("/work/space")),
                 new AgentSettings("test-model", maxIterations, 8, true, FAST), redactor, Clock.systemUTC());
-        runs = new RunService(runtime, new InMemoryEventLog(), null, sessions, maxConcurrent, model != null,
-                Clock.systemUTC());
+        runs = new RunService(runtime, new InMemoryEventLog(), null, sessions, maxConcurrent, model != null, clock);
     }
 
     Harness(ModelProvider model, Tool... tools) {

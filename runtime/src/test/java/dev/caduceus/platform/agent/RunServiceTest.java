@@ -168,7 +168,55 @@ class RunServiceTest {
         assertEquals(2, early.next(Duration.ofSeconds(1)).orElseThrow().seq());
         assertEquals(3, early.next(Duration.ofSeconds(1)).orElseThrow().seq());
         assertTrue(early.finished());
-        assertEquals(run, harness.runs.find(run.id()).orElseThrow());
+        assertEquals(run.id(), harness.runs.find(run.id()).orElseThrow().id());
+    }
+
+    @Test
+    void aFinishedChatRunStaysFindableForAMinuteWithoutItsRequestAndAReaderStillDrainsItAfterwards() throws Exception {
+        var clock = new SteppedClock(java.time.Instant.parse("2026-12-02T00:00:00Z"));
+        var harness = new Harness(new ScriptedModel().answer("done"), clock);
+        var run = harness.runs.start(Harness.request("a long conversation ".repeat(10_000)));
+        var reader = run.subscribe(0); // subscribed while the run was live
+        assertEquals("done", run.await().output());
+        var found = harness.runs.find(run.id()).orElseThrow();
+        // what is kept holds the result and the events, not the request and its input
+        assertInstanceOf(FinishedRun.class, found);
+        assertEquals("done", found.await().output());
+        assertInstanceOf(RunEvent.Completed.class, Harness.events(found).getLast());
+        clock.advance(Duration.ofSeconds(61));
+        assertTrue(harness.runs.find(run.id()).isEmpty(), "still findable after a minute");
+        var seen = new ArrayList<JournalEntry>();
+        while (!reader.finished()) reader.next(Duration.ofSeconds(5)).ifPresent(seen::add);
+        assertEquals(1, seen.getFirst().seq());
+        assertInstanceOf(RunEvent.Completed.class, seen.getLast().event(), "the early reader read to the end");
+    }
+
+    /** A clock that moves only when told. */
+    static final class SteppedClock extends java.time.Clock {
+        private volatile java.time.Instant now;
+
+        SteppedClock(java.time.Instant start) {
+            now = start;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return now;
+        }
     }
 
     @Test
