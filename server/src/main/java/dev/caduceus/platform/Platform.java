@@ -270,7 +270,7 @@ public final class Platform implements AutoCloseable {
         return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
                 keys, server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()),
                 Duration.ofSeconds(server.idleTimeoutSeconds()), Duration.ofSeconds(server.headerTimeoutSeconds()),
-                server.maxIdleConnectionsPerClient());
+                server.maxIdleConnectionsPerClient(), server.bodyMemoryPercent());
     }
 
     private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, Router router,

@@ -71,6 +71,8 @@ final class ConfigKeys {
             str("server.model_name", "hermes-agent", "the model id clients see and send"),
             new Key("server.max_body_bytes", Type.LONG, 10_000_000L, false, 1, Long.MAX_VALUE, List.of(),
                     "the largest request body accepted (413 beyond)"),
+            integer("server.body_memory_percent", 15, 0, 100, "the share of the JVM's maximum heap, in percent, that request bodies"
+                    + " being handled may hold at once; a request beyond it waits up to 30 s, then 503 server_busy (0: no limit)"),
             integer("server.max_concurrent_runs", 10, 0, Integer.MAX_VALUE, "agent turns at once (0: unlimited; 429 beyond)"),
             integer("server.sse_keepalive_seconds", 30, 1, Integer.MAX_VALUE, "a keepalive comment after this long without a frame"),
             integer("server.drain_timeout_seconds", 30, 0, Integer.MAX_VALUE, "how long shutdown waits for running turns"),

@@ -44,7 +44,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     /** {@code server.*}; {@code port} 0 means a random free port. */
     public record Server(String host, int port, Optional<Secret> apiKey, List<String> corsOrigins, String modelName,
                          long maxBodyBytes, int maxConcurrentRuns, int sseKeepaliveSeconds, int drainTimeoutSeconds,
-                         int idleTimeoutSeconds, int headerTimeoutSeconds, int maxIdleConnectionsPerClient) {
+                         int idleTimeoutSeconds, int headerTimeoutSeconds, int maxIdleConnectionsPerClient,
+                         int bodyMemoryPercent) {
         public Server {
             requireNonNull(host, "host");
             requireNonNull(apiKey, "apiKey");
@@ -227,7 +228,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 list(v, "server.cors_origins"), (String) v.get("server.model_name"), (long) v.get("server.max_body_bytes"),
                 (int) v.get("server.max_concurrent_runs"), (int) v.get("server.sse_keepalive_seconds"),
                 (int) v.get("server.drain_timeout_seconds"), (int) v.get("server.idle_timeout_seconds"),
-                (int) v.get("server.header_timeout_seconds"), (int) v.get("server.max_idle_connections_per_client"));
+                (int) v.get("server.header_timeout_seconds"), (int) v.get("server.max_idle_connections_per_client"),
+                (int) v.get("server.body_memory_percent"));
         var model = new Model(baseUrl, modelKey, opt(v, "model.name"), (int) v.get("model.timeout_seconds"),
                 (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"),
                 Optional.ofNullable((Integer) v.get("model.max_tokens")), (boolean) v.get("model.stream"),

@@ -78,6 +78,25 @@ final class ApiErrors {
         return ApiError.internal("Internal server error");
     }
 
+    /**
+     * 503 when the request bodies being handled already hold {@code server.body_memory_percent} of the
+     * heap ({@link BodyBudget}); retrying is safe (nothing was read or run). The body is left unread,
+     * so the connection closes.
+     */
+    static ApiError serverBusy(long bodyBytes, long budgetBytes) {
+        return new ApiError(503, "The server is handling too many large requests to take this one ("
+                + mib(bodyBytes) + " MiB) now: request bodies may hold " + mib(budgetBytes)
+                + " MiB at once (server.body_memory_percent of the heap; more heap: JAVA_OPTS=-Xmx1g). Retry shortly.",
+                ApiError.SERVER, null, "server_busy")
+                .withHeader("Retry-After", "1")
+                .withHeader("retry-after-ms", "1000")
+                .withHeader("Connection", "close");
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+    }
+
     /** 503 from graceful shutdown; with {@code Retry-After: 1} and {@code retry-after-ms: 1000}, since retrying is safe. */
     static ApiError draining() {
         return new ApiError(503, DRAINING_MESSAGE, ApiError.INVALID_REQUEST, null, "gateway_draining")

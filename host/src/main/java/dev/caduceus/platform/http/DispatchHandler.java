@@ -27,13 +27,16 @@ final class DispatchHandler extends Handler.Abstract {
     private final ErrorBodies errors;
     private final long maxBodyBytes;
     private final RequestRecorder recorder;
+    private final BodyBudget budget;
 
-    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, RequestRecorder recorder) {
+    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, BodyBudget budget,
+                    RequestRecorder recorder) {
         super(InvocationType.BLOCKING);
         this.recorder = recorder;
         this.hostMapper = hostMapper;
         this.errors = errors;
         this.maxBodyBytes = maxBodyBytes;
+        this.budget = budget;
     }
 
     @Override
@@ -41,7 +44,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes, recorder);
+        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes, budget, recorder);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();

@@ -162,7 +162,8 @@ public final class HttpServer implements AutoCloseable {
             requireNonNull(recorder, "recorder");
             var errors = new ErrorBodies(hostMapper);
             var cors = new CorsPolicy(settings.corsOrigins());
-            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), recorder);
+            var budget = BodyBudget.ofHeap(settings.bodyMemoryPercent(), Runtime.getRuntime().maxMemory());
+            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), budget, recorder);
             var auth = new AuthHandler(settings.apiKey(), errors, dispatch);
             var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
             var gate = new OriginGateHandler(cors, limit);

@@ -21,10 +21,12 @@ import java.util.List;
  *                                    ({@code server.header_timeout_seconds}, {@link ConnectionGuard})
  * @param maxIdleConnectionsPerClient idle connections one client address may hold; 0 = no cap
  *                                    ({@code server.max_idle_connections_per_client})
+ * @param bodyMemoryPercent           the share of the maximum heap request bodies may hold at once;
+ *                                    0 = no limit ({@code server.body_memory_percent}, {@link BodyBudget})
  */
 public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins, KeyCheck apiKey,
                            int sseKeepaliveSeconds, Duration drainTimeout, Duration idleTimeout,
-                           Duration headerTimeout, int maxIdleConnectionsPerClient) {
+                           Duration headerTimeout, int maxIdleConnectionsPerClient, int bodyMemoryPercent) {
     /**
      * Which key a presented bearer token is: the admin key or a named one, or none. The server may
      * hold only a hash of a key, so it never sees the key itself; implementations compare in
@@ -48,6 +50,8 @@ public record HttpSettings(String host, int port, long maxBodyBytes, List<String
         requirePositive(headerTimeout, "headerTimeout");
         if (maxIdleConnectionsPerClient < 0)
             throw new IllegalArgumentException("maxIdleConnectionsPerClient must be >= 0");
+        if (bodyMemoryPercent < 0 || bodyMemoryPercent > 100)
+            throw new IllegalArgumentException("bodyMemoryPercent must be 0..100");
     }
 
     private static void requirePositive(Duration d, String name) {

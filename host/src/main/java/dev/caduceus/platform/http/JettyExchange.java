@@ -35,10 +35,12 @@ final class JettyExchange implements HttpExchange {
     private boolean answered;
     private SseEventStream stream;
     private final RequestRecorder recorder;
+    private final BodyBudget budget;
 
     JettyExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
-                  long maxBodyBytes, RequestRecorder recorder) {
+                  long maxBodyBytes, BodyBudget budget, RequestRecorder recorder) {
         this.recorder = recorder;
+        this.budget = budget;
         this.request = request;
         this.out = out;
         this.match = match;
@@ -89,7 +91,9 @@ final class JettyExchange implements HttpExchange {
     @Override
     public JsonNode body() {
         if (body == null) {
-            var bytes = BodyReader.read(request, maxBodyBytes);
+            var share = budget.share(); // held until the exchange completes: the tree lives as long
+            if (budget.limited()) Request.addCompletionListener(request, failure -> share.release());
+            var bytes = BodyReader.read(request, maxBodyBytes, share);
             body = parse(bytes);
         }
         return body;

@@ -41,7 +41,7 @@ final class TestServer implements AutoCloseable {
     static HttpSettings settings(int port, long maxBody, List<String> origins, int keepalive, Duration idleTimeout,
                                  Duration headerTimeout, int maxIdlePerClient) {
         return new HttpSettings("127.0.0.1", port, maxBody, origins, t -> KEY.equals(t) ? java.util.Optional.of(Authenticated.ADMIN) : java.util.Optional.empty(), keepalive, Duration.ofSeconds(5),
-                idleTimeout, headerTimeout, maxIdlePerClient);
+                idleTimeout, headerTimeout, maxIdlePerClient, 15);
     }
 
     int port() {
