@@ -143,6 +143,44 @@ class LauncherIT {
         assertEquals("false {default}", flags.get("UseSerialGC"));
     }
 
+    @Test
+    void theDefaultHeapTakesAsManyRequestsNearTheBodyLimitAsMayRunAtOnce() throws Exception {
+        // 10 at once (server.max_concurrent_runs' default) of a conversation just under the
+        // 10,000,000-byte body limit, each several times its size in memory while handled, under the
+        // launcher's 128 MiB heap: the bodies take turns for their share of the heap (a body waits
+        // for room: server.body_memory_percent), every one is answered, and nothing of one request
+        // stays behind once it has been answered (the finished runs kept findable hold no input).
+        int concurrent = 10;
+        var part = "x".repeat(20_000);
+        var body = new StringBuilder("{\"messages\":[");
+        for (int i = 0; body.length() < 9_900_000; i++)
+            body.append(i == 0 ? "" : ",").append("{\"role\":\"").append(i % 2 == 0 ? "user" : "assistant")
+                    .append("\",\"content\":\"").append(part).append("\"}");
+        body.setLength(body.lastIndexOf(",{\"role\":\"assistant\""));
+        body.append("]}");
+        assertTrue(body.length() < 10_000_000 && body.length() > 9_850_000, "body of " + body.length());
+        try (var upstream = ScriptedUpstream.start(); var http = java.net.http.HttpClient.newHttpClient()) {
+            upstream.setDefault(Turn.text("ok"));
+            try (var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
+                var request = java.net.http.HttpRequest.newBuilder(server.awaitListening().resolve("/v1/chat/completions"))
+                        .timeout(java.time.Duration.ofSeconds(120))
+                        .header("Authorization", "Bearer " + Caduceus.TEST_KEY).header("Content-Type", "application/json")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.toString())).build();
+                var calls = new java.util.ArrayList<java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>>>();
+                for (int i = 0; i < concurrent; i++)
+                    calls.add(http.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.ofString()));
+                for (var call : calls) {
+                    var response = call.get();
+                    assertEquals(200, response.statusCode(), () -> response.body() + "\n" + server.stdout() + server.stderr());
+                }
+                assertEquals(concurrent, upstream.chatRequests().size());
+                assertTrue(upstream.chatRequests().getLast().body().path("messages").size() > 400);
+                assertFalse(server.stdout().contains("OutOfMemoryError"), server.stdout());
+                assertFalse(server.stderr().contains("OutOfMemoryError"), server.stderr());
+            }
+        }
+    }
+
     /** A line of -XX:+PrintFlagsFinal: "   size_t MaxHeapSize   = 134217728   {product} {command line}". */
     private static final Pattern FLAG = Pattern.compile(
             "^[ \\t]*\\S+[ \\t]+(\\w+)[ \\t]+:?=[ \\t]+(\\S+)[ \\t]+\\{[^}\\n]*\\}[ \\t]+(\\{[^}\\n]*\\})", Pattern.MULTILINE);
