@@ -125,7 +125,7 @@ class MetricsIT {
 
     @Test
     void prometheusScrapesTheTrafficItSaw() throws Exception {
-        upstream.enqueue(Turn.text("Paris.").usage(20, 7));
+        upstream.enqueue(Turn.text("Paris.").usage(20, 7, 5));
         assertEquals(200, chat("Capital of France?").statusCode());
         upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "add", "{\"a\":2,\"b\":40}")), Turn.text("42"));
         assertEquals(200, chat("2+40?").statusCode());
@@ -149,6 +149,7 @@ class MetricsIT {
         awaitQuery("sum(caduceus_model_calls_total{provider=\"openai\"})", 4);
         awaitQuery("sum(caduceus_model_errors_total{status_class=\"4xx\",retryable=\"false\"})", 1);
         assertTrue(query("sum(caduceus_model_tokens_total{kind=\"prompt\"})") >= 20, "prompt tokens counted");
+        assertTrue(query("sum(caduceus_model_tokens_total{kind=\"reasoning\"})") >= 5, "reasoning tokens counted");
         assertTrue(query("sum(caduceus_model_time_to_first_token_seconds_count)") >= 3);
         assertTrue(query("process_resident_memory_bytes") > 0, "process metrics are scraped");
         assertTrue(query("sum(jvm_memory_used_bytes{area=\"heap\"})") > 0, "JVM metrics are scraped");

@@ -111,8 +111,11 @@ final class ChatCompletionWire {
 
     private ObjectNode usage(Turn turn) {
         var usage = turn.usage() == null ? new Turn.Usage(0, 0) : turn.usage();
-        return json.createObjectNode().put("prompt_tokens", usage.promptTokens())
+        var node = json.createObjectNode().put("prompt_tokens", usage.promptTokens())
                 .put("completion_tokens", usage.completionTokens()).put("total_tokens", usage.totalTokens());
+        if (usage.reasoningTokens() != 0)
+            node.putObject("completion_tokens_details").put("reasoning_tokens", usage.reasoningTokens());
+        return node;
     }
 
     private static String errorType(int status) {

@@ -109,8 +109,13 @@ public record Turn(List<String> text, List<String> reasoning, List<ToolCall> too
     }
 
     public Turn usage(int promptTokens, int completionTokens) {
-        return new Turn(text, reasoning, toolCalls, finishReason, new Usage(promptTokens, completionTokens), status,
-                errorMessage, retryAfterSeconds, cutAfterChunks, malformedBody, delayMillis, chunkDelayMillis);
+        return usage(promptTokens, completionTokens, 0);
+    }
+
+    /** With {@code reasoningTokens} of the completion tokens spent reasoning. */
+    public Turn usage(int promptTokens, int completionTokens, int reasoningTokens) {
+        return new Turn(text, reasoning, toolCalls, finishReason, new Usage(promptTokens, completionTokens, reasoningTokens),
+                status, errorMessage, retryAfterSeconds, cutAfterChunks, malformedBody, delayMillis, chunkDelayMillis);
     }
 
     public Turn retryAfterSeconds(int seconds) {
@@ -160,8 +165,15 @@ public record Turn(List<String> text, List<String> reasoning, List<ToolCall> too
         return out;
     }
 
-    /** Token counts reported in {@code usage}. */
-    public record Usage(int promptTokens, int completionTokens) {
+    /**
+     * Token counts reported in {@code usage}; {@code reasoningTokens} (part of the completion tokens)
+     * goes out as {@code completion_tokens_details.reasoning_tokens} when it is not 0.
+     */
+    public record Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+        public Usage(int promptTokens, int completionTokens) {
+            this(promptTokens, completionTokens, 0);
+        }
+
         public int totalTokens() { return promptTokens + completionTokens; }
     }
 

@@ -2,18 +2,26 @@ package dev.caduceus.spi.message;
 
 /**
  * Token counts of one agent turn (all model calls of the turn summed). Immutable.
+ *
+ * @param reasoningTokens of {@code outputTokens}, those the model spent reasoning (OpenAI's
+ *                        {@code completion_tokens_details.reasoning_tokens}); 0 when not reported
  */
-public record Usage(long inputTokens, long outputTokens, long totalTokens) {
+public record Usage(long inputTokens, long outputTokens, long totalTokens, long reasoningTokens) {
     public static final Usage ZERO = new Usage(0, 0, 0);
 
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || totalTokens < 0)
+        if (inputTokens < 0 || outputTokens < 0 || totalTokens < 0 || reasoningTokens < 0)
             throw new IllegalArgumentException("token counts must be >= 0");
+    }
+
+    /** Without a reasoning count (the constructor before there was one; it stays for binary compatibility). */
+    public Usage(long inputTokens, long outputTokens, long totalTokens) {
+        this(inputTokens, outputTokens, totalTokens, 0);
     }
 
     /** The sum of this and {@code other}. */
     public Usage plus(Usage other) {
         return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
-                totalTokens + other.totalTokens);
+                totalTokens + other.totalTokens, reasoningTokens + other.reasoningTokens);
     }
 }

@@ -39,7 +39,7 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
                         + "or tool call", "provider", "model"),
                 metrics.timer("model_call_duration", "Model call duration until the answer is complete",
                         "provider", "model"),
-                metrics.counter("model_tokens", "Tokens the model provider reported, by kind (prompt, completion)",
+                metrics.counter("model_tokens", "Tokens the model provider reported, by kind (prompt, completion, and reasoning: the part of the completion spent reasoning)",
                         "provider", "model", "kind"),
                 metrics.counter("tool_calls", "Tool calls by tool and outcome (ok, error, unknown_tool, "
                         + "invalid_arguments)", "tool", "outcome"),
@@ -76,5 +76,6 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
         if (usage == null) return;
         if (usage.inputTokens() > 0) modelTokens.add(usage.inputTokens(), provider, model, "prompt");
         if (usage.outputTokens() > 0) modelTokens.add(usage.outputTokens(), provider, model, "completion");
+        if (usage.reasoningTokens() > 0) modelTokens.add(usage.reasoningTokens(), provider, model, "reasoning");
     }
 }

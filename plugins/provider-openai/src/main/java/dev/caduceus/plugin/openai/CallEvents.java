@@ -109,7 +109,8 @@ final class CallEvents {
         if (!node.isObject()) return;
         long in = Math.max(0, node.path("prompt_tokens").asLong(0));
         long out = Math.max(0, node.path("completion_tokens").asLong(0));
-        usage = new Usage(in, out, Math.max(0, node.path("total_tokens").asLong(in + out)));
+        long reasoning = Math.max(0, node.path("completion_tokens_details").path("reasoning_tokens").asLong(0));
+        usage = new Usage(in, out, Math.max(0, node.path("total_tokens").asLong(in + out)), reasoning);
     }
 
     private void text(String text) {

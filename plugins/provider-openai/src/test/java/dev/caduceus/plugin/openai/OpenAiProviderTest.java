@@ -45,6 +45,16 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void reasoningTokensAreReadFromTheCompletionTokensDetails() throws Exception {
+        upstream.enqueue(Turn.text("42").usage(10, 50, 48));
+        var events = Fixtures.run(provider, Fixtures.request(true));
+        assertEquals(new ModelEvent.UsageReport(new Usage(10, 50, 60, 48)), events.get(events.size() - 2));
+        upstream.enqueue(Turn.text("42").usage(10, 50, 48));
+        events = Fixtures.run(provider, Fixtures.request(false));
+        assertEquals(new ModelEvent.UsageReport(new Usage(10, 50, 60, 48)), events.get(events.size() - 2));
+    }
+
+    @Test
     void nonStreamingEmitsTheTextAsOneDelta() throws Exception {
         upstream.enqueue(Turn.text("Hello there").usage(3, 2));
         var events = Fixtures.run(provider, Fixtures.request(false));
