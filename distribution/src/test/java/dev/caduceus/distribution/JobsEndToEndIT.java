@@ -176,6 +176,13 @@ class JobsEndToEndIT {
         var caps = json(get("/v1/capabilities"));
         assertTrue(caps.path("features").path("jobs_admin").asBoolean(), caps.toString());
         assertEquals("/api/jobs/{job_id}/runs", caps.path("endpoints").path("job_runs").path("path").asText());
+        assertEquals("/api/jobs/preview", caps.path("endpoints").path("job_preview").path("path").asText());
+        var badPreview = post("/api/jobs/preview", "{\"schedule\":\"sometime\"}");
+        assertEquals(400, badPreview.statusCode());
+        assertEquals(bad.body(), badPreview.body(), "the preview answers as create does");
+        var preview = json(post("/api/jobs/preview", "{\"schedule\":\"every 1h\",\"count\":3}"));
+        assertEquals(3, preview.path("next_runs").size(), preview.toString());
+        assertEquals("interval", preview.path("schedule").path("kind").asText());
     }
 
     // ---- helpers ---------------------------------------------------------------------------

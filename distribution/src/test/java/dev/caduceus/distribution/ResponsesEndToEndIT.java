@@ -82,8 +82,30 @@ class ResponsesEndToEndIT {
                 assertTrue(sent.containsAll(List.of("My name is Ana.", "Nice to meet you, Ana.", "What is my name?")), sent.toString());
                 var stored = server.get("/v1/responses/" + firstId, Caduceus.KEY_AUTH);
                 assertEquals(200, stored.statusCode(), "responses are kept across restarts");
+                listedAndDeletedAsAConversation(server, second.path("id").asText(), firstId);
             }
         }
+    }
+
+    /** The console's lists on the assembled server: the chain, the name, and its removal. */
+    private static void listedAndDeletedAsAConversation(Caduceus server, String secondId, String firstId) throws Exception {
+        var page = JSON.readTree(server.get("/v1/responses?conversation=intro", Caduceus.KEY_AUTH).body());
+        assertEquals(2, page.path("data").size(), page.toString());
+        assertEquals(secondId, page.at("/data/0/id").asText());
+        assertEquals(firstId, page.at("/data/1/id").asText());
+        assertEquals("What is my name?", page.at("/data/0/input_preview").asText());
+        assertEquals("You are Ana.", page.at("/data/0/output_preview").asText());
+        var names = JSON.readTree(server.get("/api/conversations", Caduceus.KEY_AUTH).body()).path("conversations");
+        assertEquals("intro", names.path(0).path("name").asText(), names.toString());
+        assertEquals(2, names.path(0).path("turns").asInt());
+        var deleted = server.send("DELETE", "/api/conversations/intro", null, Caduceus.KEY_AUTH);
+        assertEquals(200, deleted.statusCode(), deleted.body());
+        assertEquals("{\"deleted\":true,\"name\":\"intro\",\"responses_deleted\":2}", deleted.body());
+        assertEquals(404, server.get("/v1/responses/" + firstId, Caduceus.KEY_AUTH).statusCode());
+        var endpoints = JSON.readTree(server.get("/v1/capabilities", Caduceus.KEY_AUTH).body()).path("endpoints");
+        assertEquals("/v1/responses", endpoints.at("/response_list/path").asText(), endpoints.toString());
+        assertEquals("/api/conversations", endpoints.at("/conversation_list/path").asText());
+        assertEquals("/api/conversations/{name}", endpoints.at("/conversation_delete/path").asText());
     }
 
     @Test

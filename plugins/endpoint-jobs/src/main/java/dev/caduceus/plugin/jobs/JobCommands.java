@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.jobs;
 
+import dev.caduceus.plugin.jobs.schedule.FireTimes;
 import dev.caduceus.plugin.jobs.schedule.Schedule;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.http.Caller;
@@ -140,9 +141,9 @@ public final class JobCommands {
         return d.build();
     }
 
-    /** The first {@code next_run_at} of a new or rescheduled job: a one-shot's time (even if passed: the tick decides), else the next time after now. */
+    /** The first {@code next_run_at} of a new or rescheduled job ({@link FireTimes#first}). */
     private static Instant firstRun(Schedule schedule, Instant now) {
-        return schedule instanceof Schedule.Once o ? o.runAt() : schedule.nextAfter(now).orElse(null);
+        return FireTimes.first(schedule, now);
     }
 
     private String newId() {

@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.jobs;
 
 import dev.caduceus.plugin.jobs.schedule.CatchUp;
-import dev.caduceus.plugin.jobs.schedule.Schedule;
+import dev.caduceus.plugin.jobs.schedule.FireTimes;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
@@ -117,13 +117,9 @@ public final class JobScheduler implements AutoCloseable {
         }
     }
 
-    /** The firing time after this one: intervals stay on their grid, run-now restarts it from now. */
+    /** The firing time after this one ({@link FireTimes#following}). */
     static Instant following(Job job, Instant due, Instant now, boolean manual) {
-        return switch (job.schedule()) {
-            case Schedule.Interval i -> manual ? now.plus(i.period()) : i.nextOnGrid(due, now);
-            case Schedule.Cron c -> c.nextAfter(now).orElse(null);
-            case Schedule.Once o -> null;
-        };
+        return FireTimes.following(job.schedule(), due, now, manual);
     }
 
     private void fire(Job job, Instant due, Instant now, boolean manual) {

@@ -39,7 +39,8 @@ class JobsFamilyTest {
                     return this;
                 }
             });
-            assertEquals(List.of("jobs GET /api/jobs", "job_runs GET /api/jobs/{job_id}/runs"), names);
+            assertEquals(List.of("jobs GET /api/jobs", "job_preview POST /api/jobs/preview",
+                    "job_runs GET /api/jobs/{job_id}/runs"), names);
         }
     }
 }

@@ -59,14 +59,7 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
     }
 
     private static int limit(HttpExchange exchange) {
-        var raw = exchange.query("limit");
-        if (raw.isEmpty()) return DEFAULT_LIMIT;
-        var value = raw.get().trim();
-        if (value.matches("[0-9]{1,3}")) {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= MAX_LIMIT) return limit;
-        }
-        throw ApiError.badRequest("invalid_limit", "Invalid limit: " + raw.get() + " (use 1-100)", "limit").exception();
+        return QueryValues.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
     }
 
     private static boolean descending(HttpExchange exchange) {

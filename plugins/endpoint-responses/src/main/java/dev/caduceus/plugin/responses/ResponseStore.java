@@ -2,6 +2,7 @@ package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.Message;
@@ -20,7 +21,9 @@ import java.util.Optional;
  * it ({@link StoredResponse#owner()}): reads and removals take the {@link Caller} and treat another
  * key's response exactly as an unknown id (so ids do not leak); the admin key reaches all.
  * Conversation names are per key. The journal and chain messages are reached only through their
- * response. Thread-safe (the database serializes writes).
+ * response. Each save also writes the row's list columns ({@link ResponseSummary}, its parent and
+ * conversation name), which {@link ResponseCatalog} lists from; a conversation's chain is its latest
+ * response and that one's parents ({@link ChainWalk}). Thread-safe (the database serializes writes).
  */
 final class ResponseStore {
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
@@ -52,22 +55,28 @@ final class ResponseStore {
         } catch (Exception e) {
             throw new IllegalStateException("cannot serialize response " + response.id(), e);
         }
+        var summary = ResponseSummary.of(response.envelope(), transcript.own().subList(0, transcript.inputs()));
         db.write(sql -> {
             var previous = chainOf(sql, response.id());
             var at = chain.append(sql, response.id(), transcript);
+            // created_seq (the tick at first insert), parent_id and conversation are written once.
             sql.update("""
                     INSERT INTO responses (id, owner, envelope, transcript, instructions, session_id, streamed,
-                        created_at, accessed_at, chain_id, base_seq, last_seq, input_seq)
+                        created_at, accessed_at, chain_id, base_seq, last_seq, input_seq, created_seq, parent_id,
+                        conversation, status, model, previous_response_id, input_preview, output_preview)
                     VALUES (?, ?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses),
-                        ?, ?, ?, ?)
+                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
                         chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq,
-                        input_seq = excluded.input_seq""",
+                        input_seq = excluded.input_seq, status = excluded.status, model = excluded.model,
+                        previous_response_id = excluded.previous_response_id,
+                        input_preview = excluded.input_preview, output_preview = excluded.output_preview""",
                     response.id(), response.owner(), envelope, response.instructions(), response.sessionId(),
                     response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
-                    at.baseSeq() + transcript.inputs());
+                    at.baseSeq() + transcript.inputs(), response.parentId(), conversation, summary.status(),
+                    summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (conversation != null)
                 sql.update("""
@@ -86,10 +95,10 @@ final class ResponseStore {
      */
     Optional<StoredResponse> find(String id, Caller caller) {
         var row = db.read(sql -> sql.queryOne("""
-                SELECT envelope, instructions, session_id, streamed, created_at, chain_id, last_seq, owner
+                SELECT envelope, instructions, session_id, streamed, created_at, chain_id, last_seq, owner, parent_id
                 FROM responses WHERE id = ?""",
                 r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getInt(4), r.getLong(5),
-                        r.getString(6), r.getLong(7), r.getString(8)}, id));
+                        r.getString(6), r.getLong(7), r.getString(8), r.getString(9)}, id));
         if (row.isEmpty() || !caller.owns((String) row.get()[7])) return Optional.empty();
         var v = row.get();
         StoredResponse response;
@@ -99,7 +108,7 @@ final class ResponseStore {
                 throw new IllegalStateException("envelope is not a response object");
             var position = v[5] == null ? null : new ChainPosition((String) v[5], (Long) v[6]);
             response = new StoredResponse(id, (String) v[7], object, (String) v[1], (String) v[2], ((Integer) v[3]) != 0,
-                    (Long) v[4], position);
+                    (Long) v[4], position, (String) v[8]);
         } catch (Exception e) {
             drop(id); // a corrupt row is dropped; the chain restarts from nothing
             return Optional.empty();
@@ -197,7 +206,8 @@ final class ResponseStore {
                         o.put("status", "incomplete");
                 }
                 try {
-                    sql.update("UPDATE responses SET envelope = ? WHERE id = ?", json.writeValueAsString(envelope), row[0]);
+                    sql.update("UPDATE responses SET envelope = ?, status = ? WHERE id = ?", json.writeValueAsString(envelope),
+                            "incomplete", row[0]);
                 } catch (JsonProcessingException e) {
                     throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
                 }
@@ -222,6 +232,74 @@ final class ResponseStore {
             var owner = sql.queryOne("SELECT owner FROM responses WHERE id = ?", r -> r.getString(1), id);
             return owner.isPresent() && caller.owns(owner.get()) && remove(sql, id);
         });
+    }
+
+    /**
+     * Removes key {@code owner}'s conversation {@code name}: the name, and every response of its chain
+     * (its latest response and that one's parents, while they are {@code owner}'s) with their journals,
+     * in one transaction. Returns how many responses were removed, or empty when {@code owner} has no
+     * such name.
+     */
+    Optional<Integer> deleteConversation(String owner, String name) {
+        return db.write(sql -> {
+            var head = sql.queryOne("SELECT response_id FROM conversations WHERE owner = ? AND name = ?",
+                    r -> r.getString(1), owner, name);
+            if (head.isEmpty()) return Optional.<Integer>empty();
+            int removed = 0;
+            for (var id : ChainWalk.ids(sql, head.get(), owner)) if (remove(sql, id)) removed++;
+            sql.update("DELETE FROM conversations WHERE owner = ? AND name = ?", owner, name);
+            return Optional.of(removed);
+        });
+    }
+
+    /**
+     * Boot, before any request: fills the list columns ({@code V5__response_list.sql}) of rows saved
+     * before they existed, from the envelope (status, model, {@code previous_response_id}, output) and
+     * the row's own transcript messages (the last user input). A row whose envelope no longer parses is
+     * dropped, as a read would drop it. Returns how many rows were filled.
+     */
+    int fillSummaries() {
+        return db.write(sql -> {
+            var rows = sql.query("""
+                    SELECT id, envelope, transcript, chain_id, base_seq, last_seq FROM responses WHERE status IS NULL""",
+                    r -> new Object[] {r.getString(1), r.getString(2), r.getString(3), r.getString(4),
+                            r.getObject(5) == null ? null : r.getLong(5), r.getObject(6) == null ? null : r.getLong(6)});
+            int filled = 0;
+            for (var row : rows) {
+                var id = (String) row[0];
+                JsonNode envelope;
+                try {
+                    envelope = json.readTree((String) row[1]);
+                } catch (Exception e) {
+                    remove(sql, id); // a corrupt row is dropped, as on read
+                    continue;
+                }
+                List<Message> own;
+                try {
+                    own = row[3] == null ? json.readValue((String) row[2], MESSAGES)
+                            : ownMessages(sql, (String) row[3], (Long) row[4], (Long) row[5]);
+                } catch (Exception e) {
+                    own = List.of(); // no input preview; the transcript is judged when the chain is continued
+                }
+                var summary = ResponseSummary.of(envelope, own);
+                sql.update("""
+                        UPDATE responses SET status = ?, model = ?, previous_response_id = ?, input_preview = ?,
+                            output_preview = ? WHERE id = ?""", summary.status(), summary.model(),
+                        summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(), id);
+                filled++;
+            }
+            return filled;
+        });
+    }
+
+    /** The messages a chained row added itself ({@code base_seq+1 … last_seq}): its input and its run's. */
+    private List<Message> ownMessages(Sql sql, String chainId, Long baseSeq, Long lastSeq) throws Exception {
+        var rows = sql.query("""
+                SELECT message_json FROM response_messages WHERE chain_id = ? AND seq > ? AND seq <= ? ORDER BY seq""",
+                r -> r.getString(1), chainId, baseSeq == null ? 0L : baseSeq, lastSeq == null ? 0L : lastSeq);
+        var messages = new ArrayList<Message>(rows.size());
+        for (var row : rows) messages.add(json.readValue(row, Message.class));
+        return messages;
     }
 
     /** Drops a row that no longer reads (corrupt envelope or transcript), whoever owns it. */
@@ -267,9 +345,14 @@ final class ResponseStore {
         for (var victim : victims) remove(sql, victim);
     }
 
-    /** Removes the row and then the chain messages no remaining response reaches. */
+    /**
+     * Removes the row, re-pointing the responses that continued it at its own parent (so a chain
+     * stays connected across a removed turn), then the chain messages no remaining response reaches.
+     */
     private boolean remove(Sql sql, String id) {
         var chainId = chainOf(sql, id);
+        var parent = sql.queryOne("SELECT parent_id FROM responses WHERE id = ?", r -> r.getString(1), id).orElse(null);
+        sql.update("UPDATE responses SET parent_id = ? WHERE parent_id = ?", parent, id);
         sql.update("DELETE FROM response_events WHERE response_id = ?", id);
         sql.update("DELETE FROM conversations WHERE response_id = ?", id);
         var removed = sql.update("DELETE FROM responses WHERE id = ?", id) > 0;

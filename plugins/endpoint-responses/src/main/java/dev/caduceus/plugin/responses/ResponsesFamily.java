@@ -7,11 +7,11 @@ import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
 
 /**
- * The {@code responses} family: create, retrieve (or replay), delete and list input items, and its
- * capability flags.
+ * The {@code responses} family: create, list, retrieve (or replay), delete and list input items, and
+ * its capability flags.
  */
-record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler delete, HttpHandler inputItems,
-                       ResponsesSettings settings) implements EndpointFamily {
+record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retrieve, HttpHandler delete,
+                       HttpHandler inputItems, ResponsesSettings settings) implements EndpointFamily {
     static final String ITEM = CreateHandler.PATH + "/{response_id}";
     static final String INPUT_ITEMS = ITEM + "/input_items";
 
@@ -22,6 +22,7 @@ record ResponsesFamily(HttpHandler create, HttpHandler retrieve, HttpHandler del
     @Override
     public void routes(Routes routes) {
         routes.post(CreateHandler.PATH, "responses", create);
+        routes.get(CreateHandler.PATH, "response_list", list);
         routes.get(ITEM, "response", retrieve);
         routes.delete(ITEM, null, delete);
         routes.get(INPUT_ITEMS, "response_input_items", inputItems);

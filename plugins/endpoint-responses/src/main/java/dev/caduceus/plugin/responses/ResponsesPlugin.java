@@ -11,11 +11,14 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The OpenAI Responses API: contributes the {@code responses} family ({@code POST /v1/responses},
- * {@code GET} and {@code DELETE /v1/responses/{response_id}}, {@code GET …/input_items}) over agent runs, with the conversation
- * state kept in this plugin's SQLite tables, and read access to those conversations
- * ({@link StoredHistory}) for other families. {@link #start} opens the store both share and marks
- * the responses an earlier process left {@code in_progress} as {@code incomplete}.
+ * The OpenAI Responses API: contributes the {@code responses} family ({@code POST} and {@code GET
+ * /v1/responses}, {@code GET} and {@code DELETE /v1/responses/{response_id}}, {@code GET …/input_items})
+ * over agent runs, with the conversation state kept in this plugin's SQLite tables, the
+ * {@code conversations} family ({@code GET /api/conversations}, {@code DELETE
+ * /api/conversations/{name}}) over its conversation names, and read access to those conversations
+ * ({@link StoredHistory}) for other families. {@link #start} opens the store they share, fills the
+ * list columns of rows from before V5 and marks the responses an earlier process left
+ * {@code in_progress} as {@code incomplete}.
  */
 public final class ResponsesPlugin implements PlatformPlugin {
     private static final System.Logger LOG = System.getLogger(ResponsesPlugin.class.getName());
@@ -38,6 +41,9 @@ public final class ResponsesPlugin implements PlatformPlugin {
     public void start(PlatformContext ctx) {
         settings = ResponsesSettings.from(ctx);
         store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
+        var filled = store.fillSummaries(); // rows saved before the list columns (V5), once
+        if (filled > 0)
+            LOG.log(System.Logger.Level.INFO, "{0} stored response(s) from before V5 got their list summary", filled);
         // Nothing streams yet in this process: a response left in_progress belonged to one that died.
         var recovered = store.interruptInProgress();
         if (!recovered.isEmpty())
@@ -53,8 +59,11 @@ public final class ResponsesPlugin implements PlatformPlugin {
         ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
                 java.time.Duration.ofHours(1), () -> store.pruneJournals(
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
-        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live),
-                new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store), new InputItemsHandler(store), settings));
+        var catalog = new ResponseCatalog(ctx.database());
+        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live), new ListHandler(catalog),
+                        new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store),
+                        new InputItemsHandler(store), settings),
+                new ConversationsFamily(new ConversationListHandler(catalog), new ConversationDeleteHandler(store)));
     }
 
     /** Stored conversations, for the runs API's {@code previous_response_id}. */

@@ -19,9 +19,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param createdAt    unix seconds
  * @param position     where its transcript ends in the chain store; null for a V1 row (whole
  *                     transcript in the row) and for a response not saved yet
+ * @param parentId     the stored response this turn continued ({@code previous_response_id}, or the
+ *                     latest response of its conversation), or null; written on first save only
  */
 record StoredResponse(String id, String owner, ObjectNode envelope, String instructions, String sessionId, boolean streamed,
-                      long createdAt, ChainPosition position) {
+                      long createdAt, ChainPosition position, String parentId) {
     StoredResponse {
         requireNonNull(id, "id");
         requireNonNull(owner, "owner");

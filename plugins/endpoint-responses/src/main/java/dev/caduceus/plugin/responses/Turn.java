@@ -16,11 +16,14 @@ import java.util.List;
  * @param prior     the history before this turn as read (with {@code truncation: "auto"} from a chain,
  *                  only its last 100 messages); stored only when the turn starts a new chain
  * @param parent    where that history ends in the chain store, or null when the turn starts a chain
+ * @param parentId  the stored response this turn continues ({@code previous_response_id} or the
+ *                  conversation's latest response, even when {@code conversation_history} replaces
+ *                  its transcript), or null
  * @param sessionId the chain's session id
  * @param run       what the agent executes (history possibly truncated, plus the input)
  */
-record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String sessionId,
-            RunRequest run) {
+record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String parentId,
+            String sessionId, RunRequest run) {
     Turn {
         requireNonNull(request, "request");
         requireNonNull(envelope, "envelope");
@@ -32,7 +35,7 @@ record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, Cha
     /** The store row for {@code body} (its transcript is written from {@link #write}). */
     StoredResponse snapshot(ObjectNode body, long createdAt) {
         return new StoredResponse(envelope.id(), run.owner(), body, envelope.instructions(), sessionId, request.stream(), createdAt,
-                null);
+                null, parentId);
     }
 
     /** The chain write of this turn: its input messages, then {@code produced}. */

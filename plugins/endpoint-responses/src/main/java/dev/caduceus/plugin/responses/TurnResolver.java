@@ -65,7 +65,7 @@ final class TurnResolver {
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream(),
                 caller.name());
-        return new Turn(request, envelope, prior, parent, sessionId, run);
+        return new Turn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run);
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */

@@ -80,7 +80,7 @@ class OwnerMigrationTest {
         }
     }
 
-    private static Script script(String file) {
+    static Script script(String file) {
         try (var in = OwnerMigrationTest.class.getClassLoader().getResourceAsStream(FOLDER + file)) {
             return Script.fromFileName(file, new String(in.readAllBytes(), StandardCharsets.UTF_8), FOLDER + file)
                     .orElseThrow();

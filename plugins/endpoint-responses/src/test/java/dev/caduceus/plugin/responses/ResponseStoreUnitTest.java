@@ -41,7 +41,7 @@ class ResponseStoreUnitTest {
     /** Saves a streamed, completed response with a two-frame journal, as a streamed create leaves it. */
     private String saveStreamed(String id) {
         var envelope = JSON.createObjectNode().put("id", id).put("object", "response").put("status", "completed");
-        store.save(new StoredResponse(id, Caller.ADMIN, envelope, null, "sess", true, CREATED, null),
+        store.save(new StoredResponse(id, Caller.ADMIN, envelope, null, "sess", true, CREATED, null, null),
                 new TranscriptWrite(null, List.of(), List.of(Message.user("a"), Message.assistant("ok")), 1), null);
         store.append(id, 0, "response.created", "{\"type\":\"response.created\"}");
         store.append(id, 1, "response.completed", "{\"type\":\"response.completed\"}");

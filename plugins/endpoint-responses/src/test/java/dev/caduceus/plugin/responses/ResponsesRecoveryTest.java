@@ -38,6 +38,8 @@ class ResponsesRecoveryTest {
                     var stored = restarted.get(id).json();
                     assertEquals("incomplete", stored.get("status").asText(), stored.toString());
                     assertEquals(id, stored.get("id").asText());
+                    assertEquals("incomplete", ResponseListTest.item(restarted.http().get("/v1/responses").json(), id)
+                            .path("status").asText(), "the list's status column too");
                     var replay = ResponsesHost.data(restarted.replay(id, "stream", "true"));
                     assertEquals("response.created", replay.getFirst().get("type").asText());
                     var last = replay.getLast();

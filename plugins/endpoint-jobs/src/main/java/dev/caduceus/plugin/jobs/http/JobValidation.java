@@ -45,15 +45,32 @@ final class JobValidation {
 
     static JobFields create(ObjectNode body, ZoneId defaultZone, Instant now) {
         var name = name(body.get("name"));
-        var scheduleText = required(body.get("schedule"), "Schedule is required");
-        var tz = body.get("tz");
-        var schedule = schedule(scheduleText, tz, defaultZone, now);
+        var when = when(body, defaultZone, now);
         var prompt = prompt(body.get("prompt"));
         var repeat = repeat(body.get("repeat"));
         var deliver = deliver(body.get("deliver"));
-        return new JobFields(name, scheduleText, zoneText(tz), schedule, prompt == null ? "" : prompt, repeat,
+        return new JobFields(name, when.text(), when.tz(), when.schedule(), prompt == null ? "" : prompt, repeat,
                 deliver == null ? "local" : deliver, skills(body.get("skills")), skill(body.get("skill")));
     }
+
+    /**
+     * A request's {@code schedule} and {@code tz}, validated as create validates them (schedule, then
+     * tz; the same messages), for create and for {@code POST /api/jobs/preview}.
+     */
+    static When when(ObjectNode body, ZoneId defaultZone, Instant now) {
+        var text = required(body.get("schedule"), "Schedule is required");
+        var tz = body.get("tz");
+        return new When(text, zoneText(tz), schedule(text, tz, defaultZone, now));
+    }
+
+    /**
+     * A validated schedule.
+     *
+     * @param text     the schedule as sent, trimmed
+     * @param tz       the request's IANA zone, or null for the default zone
+     * @param schedule what it parses to
+     */
+    record When(String text, String tz, Schedule schedule) {}
 
     static JobPatch patch(ObjectNode body, Job current, ZoneId defaultZone, Instant now) {
         var sent = new ArrayList<String>();

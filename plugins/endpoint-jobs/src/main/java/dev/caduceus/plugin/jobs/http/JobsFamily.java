@@ -13,8 +13,8 @@ import java.time.ZoneId;
 import java.util.function.Supplier;
 
 /**
- * The {@code jobs} family: every jobs route under {@code /api/jobs}, each wrapped in
- * {@link FlatErrors}, and the {@code jobs_admin} capability flag. Immutable; handlers are thread-safe.
+ * The {@code jobs} family: every jobs route under {@code /api/jobs} (and {@code POST /api/jobs/preview}),
+ * each wrapped in {@link FlatErrors}, and the {@code jobs_admin} capability flag. Immutable; handlers are thread-safe.
  */
 public final class JobsFamily implements EndpointFamily {
     static final String BASE = "/api/jobs";
@@ -22,10 +22,12 @@ public final class JobsFamily implements EndpointFamily {
 
     private final JobRoutes jobs;
     private final RunHistory history;
+    private final JobPreview preview;
 
     public JobsFamily(JobStore store, JobCommands commands, Supplier<Runs> runs, Clock clock, ZoneId defaultZone) {
         this.jobs = new JobRoutes(store, commands, clock, defaultZone);
         this.history = new RunHistory(store, runs);
+        this.preview = new JobPreview(clock, defaultZone);
     }
 
     @Override public String id() { return "jobs"; }
@@ -36,6 +38,7 @@ public final class JobsFamily implements EndpointFamily {
     public void routes(Routes routes) {
         routes.get(BASE, "jobs", flat(jobs::list));
         routes.post(BASE, null, flat(jobs::create));
+        routes.post(BASE + "/preview", "job_preview", flat(preview::handle)); // a literal: never a job id
         routes.get(JOB, null, flat(jobs::get));
         routes.patch(JOB, null, flat(jobs::patch));
         routes.delete(JOB, null, flat(jobs::delete));
