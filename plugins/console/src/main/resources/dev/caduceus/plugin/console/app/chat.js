@@ -8,7 +8,7 @@ const PROGRESS = 'hermes.tool.progress';
 
 export function mount(main, scope) {
   const messages = [];
-  const transcript = h('ol', { class: 'transcript chat', 'aria-label': 'Messages', 'aria-live': 'polite' });
+  const transcript = h('ol', { class: 'transcript chat', 'aria-label': 'Conversation so far', 'aria-live': 'polite' });
   const input = h('textarea', { name: 'message', rows: '3', required: true });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
   const stop = h('button', { type: 'button', hidden: true }, 'Stop');

@@ -10,7 +10,7 @@ export function mount(main, scope) {
   const numbers = h('section', { 'aria-labelledby': 'numbers-h' });
   const model = h('section', { 'aria-labelledby': 'model-h' });
   const loaded = h('section', { 'aria-labelledby': 'loaded-h' });
-  replace(main, h('h1', {}, 'Overview'), h('div', { class: 'grid' }, health, model, numbers), loaded);
+  replace(main, h('h1', {}, 'Overview'), h('div', { class: 'grid' }, model, numbers), health, loaded);
   replace(health, h('h2', { id: 'health-h' }, 'Health'), notice('info', 'Loading…'));
   replace(model, h('h2', { id: 'model-h' }, 'Model'), notice('info', 'Loading…'));
   replace(numbers, h('h2', { id: 'numbers-h' }, 'Live numbers'), notice('info', 'Loading…'));
@@ -112,8 +112,7 @@ function renderNumbers(n) {
     ['Requests per minute', n.requestsPerMinute === null ? 'measuring…' : n.requestsPerMinute.toFixed(1)],
     ['Model latency p50 / p95 (since start)', `${seconds(n.latencyP50)} / ${seconds(n.latencyP95)}`],
     ['Model calls (since start)', count(n.modelCalls)],
-    ['Tokens since start', n.promptTokens === null && n.completionTokens === null ? '—'
-      : `${count(n.promptTokens ?? 0)} prompt · ${count(n.completionTokens ?? 0)} completion`],
+    ['Tokens since start', `${count(n.promptTokens ?? 0)} prompt · ${count(n.completionTokens ?? 0)} completion`],
   ];
   return h('dl', { class: 'pairs' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
 }

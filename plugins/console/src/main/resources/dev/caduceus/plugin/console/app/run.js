@@ -248,7 +248,8 @@ export function mount(main, scope, { id }) {
         error.status === 404 ? 'The run had already finished.' : error.message));
     }
   }, { class: 'danger' });
-  replace(controls, steerForm, h('div', { class: 'buttons' }, stopButton), controlStatus);
+  replace(controls, steerForm, h('div', { class: 'buttons' }, stopButton));
+  controls.after(controlStatus); // the answer to a steer or stop stays readable once the run has ended
   renderControls(null);
 
   function renderControls(value) {
