@@ -146,7 +146,8 @@ public final class Platform implements AutoCloseable {
                 routes.add(new RouteEntry("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
                         new MetricsRoute(boot.metrics())::scrape, json));
             registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(),
-                    r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json))));
+                    r.familyId(), r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json),
+                    r.publicRoute())));
             var publicPaths = new java.util.HashSet<>(Router.DEFAULT_PUBLIC_PATHS);
             if (observe.metricsEnabled() && observe.metricsPublic()) publicPaths.add(MetricsRoute.PATH);
             var router = Router.of(routes, publicPaths);

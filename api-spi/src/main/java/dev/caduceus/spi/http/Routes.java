@@ -7,6 +7,8 @@ package dev.caduceus.spi.http;
  * {@code /v1/runs/{run_id}/events}. A {@code name} is the route's capability name shown under
  * {@code endpoints} in {@code /v1/capabilities}; {@code null} keeps it out of that list.
  *
+ * <p>Every route needs the bearer key, except those registered with {@link #publicGet}.
+ *
  * <p>Threading and lifecycle: valid only during {@link EndpointFamily#routes}, on the boot thread.
  * A duplicate method and template, in this family or another, fails the boot.
  */
@@ -29,5 +31,19 @@ public interface Routes {
 
     default Routes delete(String template, String name, HttpHandler handler) {
         return route("DELETE", template, name, handler);
+    }
+
+    /**
+     * Registers a {@code GET} route that answers without a bearer key, like {@code /health}: only for
+     * content that holds no data, such as the static files of a web page that must load before its
+     * user has pasted a key (the console's HTML, scripts and styles). The handler sees
+     * {@link Caller#ANONYMOUS}; no key's policy or rate limit applies, so it must never read or
+     * change anything a key protects. Everything else the page does goes through the keyed routes.
+     *
+     * <p>The default refuses: a host that does not offer public plugin routes throws
+     * {@link UnsupportedOperationException}, so a page never silently ends up behind the key.
+     */
+    default Routes publicGet(String template, String name, HttpHandler handler) {
+        throw new UnsupportedOperationException("this host has no public plugin routes: " + template);
     }
 }

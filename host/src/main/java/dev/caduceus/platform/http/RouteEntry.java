@@ -16,9 +16,11 @@ import java.util.Locale;
  * @param pluginId the contributing plugin
  * @param handler  the handler, already wrapped to run with the plugin's class loader
  * @param mapper   the plugin's mapper, used by {@link dev.caduceus.spi.http.HttpExchange#bodyAs}
+ * @param publicRoute whether it answers without a key (a plugin's {@link dev.caduceus.spi.http.Routes#publicGet});
+ *                 the {@link Router}'s public templates are public too
  */
 public record RouteEntry(String method, String template, String name, String family, String pluginId,
-                         HttpHandler handler, ObjectMapper mapper) {
+                         HttpHandler handler, ObjectMapper mapper, boolean publicRoute) {
     public RouteEntry {
         method = requireNonNull(method, "method").toUpperCase(Locale.ROOT);
         requireNonNull(template, "template");
@@ -27,5 +29,11 @@ public record RouteEntry(String method, String template, String name, String fam
         requireNonNull(pluginId, "pluginId");
         requireNonNull(handler, "handler");
         requireNonNull(mapper, "mapper");
+    }
+
+    /** A route that needs the key unless its template is one of the router's public ones. */
+    public RouteEntry(String method, String template, String name, String family, String pluginId,
+                      HttpHandler handler, ObjectMapper mapper) {
+        this(method, template, name, family, pluginId, handler, mapper, false);
     }
 }

@@ -41,7 +41,8 @@ public final class Router {
     }
 
     /**
-     * A router over {@code routes}; a route whose template is in {@code publicTemplates} skips auth.
+     * A router over {@code routes}; a route whose template is in {@code publicTemplates}, or that is
+     * itself {@linkplain RouteEntry#publicRoute() public}, skips auth.
      *
      * @throws IllegalArgumentException on a duplicate method and template, an unsupported method or a
      *                                  malformed template
@@ -55,7 +56,8 @@ public final class Router {
             var spec = new UriTemplatePathSpec(entry.template());
             var shape = new UriTemplatePathSpec(erase(entry.template()));
             var table = mappings.get(shape);
-            var bound = new MethodTable.Bound(entry, spec, publicTemplates.contains(entry.template()));
+            var bound = new MethodTable.Bound(entry, spec,
+                    entry.publicRoute() || publicTemplates.contains(entry.template()));
             mappings.put(shape, (table == null ? new MethodTable() : table).with(bound));
         }
         return new Router(mappings, List.copyOf(routes));

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * The {@link Routes} one endpoint family registers into: checks the method and that each template
- * lies under the family's base path, and wraps each handler with the plugin's loader. Valid only
+ * lies under the family's base path, wraps each handler with the plugin's loader, and marks the
+ * routes registered with {@link Routes#publicGet} as public. Valid only
  * during {@code EndpointFamily.routes}, on the boot thread.
  */
 final class RouteCollector implements Routes {
@@ -30,6 +31,16 @@ final class RouteCollector implements Routes {
 
     @Override
     public Routes route(String method, String template, String name, HttpHandler handler) {
+        return add(method, template, name, handler, false);
+    }
+
+    /** A keyless GET: the router lets it skip auth ({@link RouteEntry#publicRoute()}). */
+    @Override
+    public Routes publicGet(String template, String name, HttpHandler handler) {
+        return add("GET", template, name, handler, true);
+    }
+
+    private Routes add(String method, String template, String name, HttpHandler handler, boolean publicRoute) {
         if (closed) throw new IllegalStateException("routes can only be registered during EndpointFamily.routes()");
         if (method == null || !METHODS.contains(method))
             throw new IllegalArgumentException("family '" + familyId + "': method must be one of "
@@ -40,7 +51,8 @@ final class RouteCollector implements Routes {
         if (handler == null)
             throw new IllegalArgumentException("family '" + familyId + "': route " + method + " " + template
                     + " has no handler");
-        routes.add(new RouteEntry(method, template, name, familyId, pluginId, PluginCalls.wrap(loader, handler), loader));
+        routes.add(new RouteEntry(method, template, name, familyId, pluginId, PluginCalls.wrap(loader, handler), loader,
+                publicRoute));
         return this;
     }
 

@@ -15,9 +15,10 @@ import dev.caduceus.spi.http.HttpHandler;
  * @param pluginId    the contributing plugin
  * @param handler     the plugin's handler, already wrapped by {@link PluginCalls#wrap} with the plugin's loader
  * @param classLoader the plugin's class loader
+ * @param publicRoute whether it answers without a key ({@link dev.caduceus.spi.http.Routes#publicGet})
  */
 public record RouteEntry(String method, String template, String name, String familyId, String pluginId,
-                         HttpHandler handler, ClassLoader classLoader) {
+                         HttpHandler handler, ClassLoader classLoader, boolean publicRoute) {
     public RouteEntry {
         requireNonNull(method, "method");
         requireNonNull(template, "template");
@@ -25,6 +26,12 @@ public record RouteEntry(String method, String template, String name, String fam
         requireNonNull(pluginId, "pluginId");
         requireNonNull(handler, "handler");
         requireNonNull(classLoader, "classLoader");
+    }
+
+    /** A route that needs the key. */
+    public RouteEntry(String method, String template, String name, String familyId, String pluginId,
+                      HttpHandler handler, ClassLoader classLoader) {
+        this(method, template, name, familyId, pluginId, handler, classLoader, false);
     }
 
     /** The view {@code /v1/capabilities} shows. */

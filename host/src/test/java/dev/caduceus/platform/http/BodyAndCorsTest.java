@@ -169,6 +169,29 @@ class BodyAndCorsTest {
     }
 
     @Test
+    void aSameOriginRequestPassesWithoutAllowlistAndGetsNoCorsHeaders() throws Exception {
+        try (var t = server()) {
+            var self = "http://127.0.0.1:" + t.port();
+            var post = t.send(t.authed("/v1/echo").header("Origin", self).POST(BodyPublishers.ofString("{\"a\":1}")).build());
+            assertEquals(200, post.statusCode(), "a page this server served may POST back to it");
+            assertFalse(post.headers().firstValue("Access-Control-Allow-Origin").isPresent());
+            var unauthorized = t.send(t.request("/v1/runs").header("Origin", self).GET().build());
+            assertEquals(401, unauthorized.statusCode(), "same origin is no credential: the key is still needed");
+            for (var other : new String[] {"http://localhost:" + t.port(), "http://127.0.0.1:" + (t.port() + 1),
+                    "http://127.0.0.1", "null", "127.0.0.1:" + t.port()}) {
+                var r = t.send(t.authed("/v1/runs").header("Origin", other).GET().build());
+                assertEquals(403, r.statusCode(), other);
+            }
+            var spoofedHost = t.raw("GET /v1/runs HTTP/1.1\r\nHost: evil.example\r\nOrigin: http://127.0.0.1:" + t.port()
+                    + "\r\nAuthorization: Bearer " + KEY + "\r\nConnection: close\r\n\r\n");
+            assertTrue(spoofedHost.startsWith("HTTP/1.1 403"), spoofedHost);
+            var preflight = t.send(t.request("/v1/echo").header("Origin", self)
+                    .header("Access-Control-Request-Method", "POST").method("OPTIONS", BodyPublishers.noBody()).build());
+            assertEquals(403, preflight.statusCode(), "browsers never preflight a same-origin request");
+        }
+    }
+
+    @Test
     void preflightFromAllowedOriginIs200WithHeadersAndNoAuth() throws Exception {
         try (var t = server("https://app.example")) {
             var r = t.send(t.request("/v1/echo").header("Origin", "https://app.example")

@@ -43,6 +43,9 @@ class HttpPipelineTest {
                     throw new IllegalStateException("secret internal detail");
                 })
                 .route("GET", "/v1/nothing", ex -> { })
+                .publicRoute("GET", "/page/{file}", ex -> ex.respond(200, "text/plain",
+                        (ex.pathParam("file") + " for " + ex.caller().name()).getBytes(UTF_8)))
+                .route("POST", "/page/{file}", ex -> ex.respond(200, ok))
                 .route("GET", "/v1/frame", ex -> {
                     ex.header("X-Frame-Options", "SAMEORIGIN");
                     ex.respond(200, ok);
@@ -154,6 +157,22 @@ class HttpPipelineTest {
     void healthIsPublic() throws Exception {
         assertEquals(200, t.send(t.request("/health").GET().build()).statusCode());
         assertEquals(200, t.send(t.request("/v1/health").GET().build()).statusCode());
+    }
+
+    @Test
+    void aPublicPluginRouteAnswersWithoutAKeyAndTheKeyedOnesStillNeedIt() throws Exception {
+        var page = t.send(t.request("/page/app.js").GET().build());
+        assertEquals(200, page.statusCode(), page.body());
+        assertEquals("app.js for anonymous", page.body(), "the handler sees the anonymous caller");
+        SECURITY.forEach((name, value) -> assertEquals(value, page.headers().firstValue(name).orElse(null), name));
+        var wrongKey = t.send(t.request("/page/app.js").header("Authorization", "Bearer nope").GET().build());
+        assertEquals(200, wrongKey.statusCode(), "a public route ignores whatever key is presented");
+
+        var samePathOtherMethod = t.send(t.request("/page/app.js").POST(BodyPublishers.ofString("{}")).build());
+        assertEquals(401, samePathOtherMethod.statusCode(), "only the GET was registered as public");
+        assertEquals(AUTH_BODY, samePathOtherMethod.body());
+        assertEquals(401, t.send(t.request("/v1/runs").GET().build()).statusCode());
+        assertEquals(200, t.send(t.authed("/page/app.js").POST(BodyPublishers.ofString("{}")).build()).statusCode());
     }
 
     @Test

@@ -150,6 +150,12 @@ final class TestServer implements AutoCloseable {
             return this;
         }
 
+        /** A route that answers without a key, as a plugin's {@code Routes.publicGet} registers it. */
+        Builder publicRoute(String method, String template, HttpHandler handler) {
+            routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER, true));
+            return this;
+        }
+
         Builder recorder(RequestRecorder r) {
             recorder = r;
             return this;

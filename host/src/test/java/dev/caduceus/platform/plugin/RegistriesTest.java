@@ -71,6 +71,23 @@ class RegistriesTest {
     }
 
     @Test
+    void publicGetMarksOnlyThatRouteAsPublic() {
+        jar("page", "", family("page", "/page",
+                "r.publicGet(\"/page/{file}\", null, ex -> {}); r.get(\"/page/data\", \"page_data\", ex -> {});"
+                        + "r.post(\"/page/{file}\", null, ex -> {});", "")).writeTo(plugins());
+        var routes = freeze().routes();
+        assertEquals(List.of("GET /page/{file} true", "GET /page/data false", "POST /page/{file} false"),
+                routes.stream().map(r -> r.method() + " " + r.template() + " " + r.publicRoute()).toList());
+    }
+
+    @Test
+    void aPublicRouteOutsideTheBasePathFailsToo() {
+        jar("stray", "", family("stray", "/page", "r.publicGet(\"/v1/runs\", null, ex -> {});", "")).writeTo(plugins());
+        var e = assertThrows(PluginBootException.class, this::freeze);
+        assertTrue(e.getMessage().contains("plugin 'stray'") && e.getMessage().contains("base path /page"), e.getMessage());
+    }
+
+    @Test
     void routeCollisionAcrossPluginsFailsNamingBoth() {
         jar("first", "", family("one", "/v1", "r.get(\"/v1/things/{id}\", null, ex -> {});", "")).writeTo(plugins());
         jar("second", "", family("two", "/v1/things", "r.get(\"/v1/things/{thing_id}\", null, ex -> {});", ""))
