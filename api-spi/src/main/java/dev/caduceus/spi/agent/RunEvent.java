@@ -58,12 +58,23 @@ public sealed interface RunEvent {
         }
     }
 
-    /** A tool call ended; {@code result} is what the model sees. */
-    record ToolCallFinished(String callId, String tool, long durationMillis, boolean error, String result)
-            implements RunEvent {
+    /**
+     * A tool call ended; {@code result} is what the model sees.
+     *
+     * @param outputPreview a shortened, redacted rendering of {@code result} for progress displays
+     *                      (the host's: whitespace collapsed, at most 200 characters), or null when
+     *                      there is nothing to show or the emitter gives none
+     */
+    record ToolCallFinished(String callId, String tool, long durationMillis, boolean error, String result,
+                            String outputPreview) implements RunEvent {
         public ToolCallFinished {
             requireNonNull(callId, "callId");
             requireNonNull(tool, "tool");
+        }
+
+        /** Without an output preview (the constructor before there was one; it stays for binary compatibility). */
+        public ToolCallFinished(String callId, String tool, long durationMillis, boolean error, String result) {
+            this(callId, tool, durationMillis, error, result, null);
         }
     }
 

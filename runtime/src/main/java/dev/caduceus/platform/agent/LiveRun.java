@@ -43,8 +43,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>A <em>durable</em> run journals a reduced stream: {@code Started} and {@code UsageReported}
  * are not journaled (usage arrives with the terminal event), the reasoning of one model call is
- * coalesced into one entry, and tool arguments and results are left out (a client sees the preview;
- * the model saw the rest). Ephemeral runs (chat, Responses) pass every event through unchanged.
+ * coalesced into one entry, and tool arguments and results are left out (a client sees their
+ * previews; the model saw the rest). Ephemeral runs (chat, Responses) pass every event through unchanged.
  *
  * <p>Threading: thread-safe.
  */
@@ -337,7 +337,7 @@ final class LiveRun implements RunHandle {
                     case RunEvent.ToolCallStarted t -> new RunEvent.ToolCallStarted(t.callId(), t.tool(), null,
                             t.argumentsPreview(), t.emoji());
                     case RunEvent.ToolCallFinished t -> new RunEvent.ToolCallFinished(t.callId(), t.tool(),
-                            t.durationMillis(), t.error(), null);
+                            t.durationMillis(), t.error(), null, t.outputPreview());
                     default -> event;
                 };
             }

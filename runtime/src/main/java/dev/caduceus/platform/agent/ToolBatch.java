@@ -63,7 +63,7 @@ final class ToolBatch {
                 var outcome = outcomes.get(index);
                 if (!call.name().startsWith("_"))
                     ctx.emit(new RunEvent.ToolCallFinished(call.id(), call.name(), outcome.durationMillis(),
-                            outcome.error(), outcome.content()));
+                            outcome.error(), outcome.content(), ToolPreview.output(outcome.content(), redactor)));
             }
             return outcomes;
         } catch (InterruptedException e) {

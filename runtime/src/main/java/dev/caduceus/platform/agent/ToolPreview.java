@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The progress preview and emoji of a tool call: the telling argument per known
+ * The progress previews and emoji of a tool call. The arguments preview is the telling argument per known
  * tool (command, path, pattern, query, first URL, action), the first string argument otherwise; newlines become spaces, secrets are redacted, and the
- * text is cut to 80 characters plus {@code …}. Stateless.
+ * text is cut to 80 characters plus {@code …}. The output preview is the result's text with secrets
+ * redacted, every run of whitespace one space, trimmed, and at most {@value #OUTPUT_MAX} characters
+ * (code points; a longer text is cut and ends with {@code …}, as the responses list's previews).
+ * Stateless.
  */
 final class ToolPreview {
     private static final int MAX = 80;
+    static final int OUTPUT_MAX = 200;
 
     private ToolPreview() {}
 
@@ -29,6 +33,18 @@ final class ToolPreview {
         if (raw == null) return null;
         var flat = redactor.redact(raw.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' '));
         return flat.length() > MAX ? flat.substring(0, MAX) + "…" : flat;
+    }
+
+    /**
+     * The preview of a call's result, or null when it has no text. Redacts the whole result before
+     * collapsing and cutting it, so a secret is matched in every form the redactor knows (some span
+     * lines) and a cut never leaves part of one behind.
+     */
+    static String output(String result, Redactor redactor) {
+        if (result == null || result.isBlank()) return null;
+        var plain = redactor.redact(result).replaceAll("(?U)\\s+", " ").strip();
+        if (plain.codePointCount(0, plain.length()) <= OUTPUT_MAX) return plain;
+        return plain.substring(0, plain.offsetByCodePoints(0, OUTPUT_MAX - 1)).stripTrailing() + "…";
     }
 
     /** The emoji of a tool: the table's, else the spec's, else ⚡. */

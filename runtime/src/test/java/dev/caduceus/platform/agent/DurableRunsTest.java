@@ -129,7 +129,7 @@ class DurableRunsTest {
             ctx.emit(new RunEvent.ReasoningDelta("hard"));
             ctx.emit(new RunEvent.ToolCallStarted("c1", "terminal", Harness.JSON.createObjectNode().put("command", "ls"),
                     "ls", null));
-            ctx.emit(new RunEvent.ToolCallFinished("c1", "terminal", 12, false, "a big result"));
+            ctx.emit(new RunEvent.ToolCallFinished("c1", "terminal", 12, false, "a big result", "a big…"));
             ctx.emit(new RunEvent.UsageReported(new Usage(1, 1, 2), new Usage(1, 1, 2)));
             ctx.emit(new RunEvent.TextDelta("Do"));
             ctx.emit(new RunEvent.TextDelta("ne."));
@@ -147,7 +147,9 @@ class DurableRunsTest {
         assertEquals("think hard", ((RunEvent.ReasoningDelta) events.get(0).event()).text());
         assertNull(((RunEvent.ToolCallStarted) events.get(1).event()).arguments(), "arguments are not journaled");
         assertEquals("ls", ((RunEvent.ToolCallStarted) events.get(1).event()).argumentsPreview());
-        assertNull(((RunEvent.ToolCallFinished) events.get(2).event()).result(), "results are not journaled");
+        var finished = (RunEvent.ToolCallFinished) events.get(2).event();
+        assertNull(finished.result(), "results are not journaled");
+        assertEquals("a big…", finished.outputPreview(), "their previews are");
 
         var record = runs.record(run.id()).orElseThrow();
         assertEquals(RunStatus.COMPLETED, record.status());
@@ -161,9 +163,30 @@ class DurableRunsTest {
         // a finished run is served from the database, from any cursor
         var stored = runs.find(run.id()).orElseThrow();
         assertInstanceOf(StoredRun.class, stored);
-        assertEquals(events, drain(stored, 0));
+        assertEquals(events, drain(stored, 0)); // the output preview too, read back from SQLite
         assertEquals(events.subList(3, 6), drain(stored, 3));
         assertEquals(List.of(), drain(stored, 6), "at the end: closes at once");
+    }
+
+    @Test
+    void toolCompletionsJournaledBeforeThereWereOutputPreviewsStillRead() throws Exception {
+        service((req, ctx) -> {
+            ctx.emit(new RunEvent.ToolCallFinished("c1", "terminal", 12, false, "r", "r"));
+            return answer("Done.");
+        });
+        var run = runs.start(request("go"), RunOptions.journaled()).handle();
+        run.await();
+        journal.flush();
+        var old = "{\"type\":\"tool_call_finished\",\"callId\":\"c1\",\"tool\":\"terminal\",\"durationMillis\":12,"
+                + "\"error\":false,\"result\":null}"; // a row as the journal wrote it before
+        var stored = db.read(sql -> sql.queryOne("SELECT event_json FROM run_events WHERE run_id = ? AND seq = 1",
+                r -> r.getString(1), run.id())).orElseThrow();
+        assertTrue(stored.contains("\"outputPreview\":\"r\""), stored);
+        assertEquals(1, (int) db.write(sql -> sql.update("UPDATE run_events SET event_json = ? WHERE run_id = ? AND seq = 1",
+                old, run.id())));
+        var events = drain(runs.find(run.id()).orElseThrow(), 0);
+        assertEquals(new RunEvent.ToolCallFinished("c1", "terminal", 12, false, null), events.get(0).event());
+        assertNull(((RunEvent.ToolCallFinished) events.get(0).event()).outputPreview());
     }
 
     @Test

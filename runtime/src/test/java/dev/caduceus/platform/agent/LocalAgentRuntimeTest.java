@@ -147,6 +147,26 @@ class LocalAgentRuntimeTest {
     }
 
     @Test
+    void toolCompletionCarriesARedactedOutputPreviewOf200Characters() throws Exception {
+        var serverKey = "server-key-0123456789abcdef";
+        var upstreamKey = "sk-upstream-0123456789";
+        var leaky = Tools.tool("leaky", (c, ctx) -> new ToolResult.Ok("API_SERVER_KEY=" + serverKey + "\n"
+                + "OPENAI_API_KEY=" + upstreamKey + "\n" + "line\n".repeat(100)));
+        var quiet = Tools.tool("quiet", (c, ctx) -> new ToolResult.Ok(""));
+        var model = new ScriptedModel().toolCalls(call("c1", "leaky", args(0, 0)), call("c2", "quiet", args(0, 0)))
+                .answer("ok");
+        var run = new Harness(model, 90, 0, null, Redactor.of(List.of(serverKey, upstreamKey)), leaky, quiet).start("go");
+        run.await();
+        var finished = Harness.events(run).stream().filter(e -> e instanceof RunEvent.ToolCallFinished)
+                .map(e -> (RunEvent.ToolCallFinished) e).toList();
+        var preview = finished.get(0).outputPreview();
+        assertEquals("API_SERVER_KEY=[REDACTED] OPENAI_API_KEY=[REDACTED] " + "line ".repeat(29) + "li…", preview);
+        assertEquals(200, preview.length());
+        assertFalse(preview.contains(serverKey) || preview.contains("sk-"), preview);
+        assertNull(finished.get(1).outputPreview(), "an empty result has no preview");
+    }
+
+    @Test
     void iterationCapEndsWithAGraceCallWithoutTools() throws Exception {
         var model = new ScriptedModel().toolCalls(call("c1", "add", args(1, 1))).toolCalls(call("c2", "add", args(1, 2)))
                 .answer("best effort");

@@ -39,7 +39,8 @@ final class RunEventFrames implements RunEventTranslator {
             case RunEvent.ToolCallFinished f -> {
                 var frame = base(entry, WireEvents.TOOL_COMPLETED).put("tool", f.tool());
                 frame.set("duration", UnixSeconds.ofMillis(f.durationMillis()));
-                yield frame.put("error", f.error()).put("tool_call_id", f.callId());
+                yield frame.put("error", f.error()).put("output_preview", f.outputPreview())
+                        .put("tool_call_id", f.callId());
             }
             case RunEvent.ApprovalRequested a -> approvalRequest(base(entry, WireEvents.APPROVAL_REQUEST), a);
             case RunEvent.ApprovalResolved a -> base(entry, WireEvents.APPROVAL_RESPONDED)

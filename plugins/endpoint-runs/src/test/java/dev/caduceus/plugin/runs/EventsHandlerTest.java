@@ -100,6 +100,29 @@ class EventsHandlerTest {
     }
 
     @Test
+    void toolCompletedCarriesTheResultsRedactedPreviewNotTheResult() throws Exception {
+        var key = api.host.apiKey();
+        api.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_p", "terminal",
+                "{\"command\":\"echo key=" + key + "; seq 1 300\"}")));
+        api.upstream.enqueue(Turn.text("done"));
+        var id = api.started("{\"input\":\"hi\"}");
+        api.awaitStatus(id, "completed");
+        try (var stream = api.events(id)) {
+            var frames = stream.until("tool.completed");
+            var completed = frames.getLast().data();
+            assertEquals("call_p", completed.path("tool_call_id").asText());
+            var preview = completed.path("output_preview").asText();
+            assertTrue(preview.contains("key=[REDACTED]\\n1\\n2\\n3\\n"), preview);
+            assertTrue(preview.endsWith("…"), preview);
+            assertEquals(200, preview.codePointCount(0, preview.length()), preview);
+            var whole = new StringBuilder();
+            frames.forEach(f -> whole.append(f.raw()));
+            whole.append(stream.body());
+            assertTrue(!whole.toString().contains(key), "the key is nowhere in the stream: " + whole);
+        }
+    }
+
+    @Test
     void aClientThatLeavesNeverStopsTheRun() throws Exception {
         var held = new HeldTurn(Turn.text("still here"));
         api.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal", "{\"command\":\"echo hi\"}")));

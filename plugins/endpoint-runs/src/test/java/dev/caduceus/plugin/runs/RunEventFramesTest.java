@@ -51,11 +51,14 @@ class RunEventFramesTest {
     }
 
     @Test
-    void toolCompletedWithDurationInSecondsAndNoOutput() throws Exception {
-        assertEquals(head("tool.completed") + ",\"tool\":\"terminal\",\"duration\":1.234,\"error\":false,\"tool_call_id\":\"call_1\"}",
-                frame(new RunEvent.ToolCallFinished("call_1", "terminal", 1234, false, "secret output")));
-        assertEquals(head("tool.completed") + ",\"tool\":\"web_search\",\"duration\":0.007,\"error\":true,\"tool_call_id\":\"c\"}",
-                frame(new RunEvent.ToolCallFinished("c", "web_search", 7, true, "boom")));
+    void toolCompletedWithDurationInSecondsAndTheOutputPreviewNotTheOutput() throws Exception {
+        assertEquals(head("tool.completed") + ",\"tool\":\"terminal\",\"duration\":1.234,\"error\":false,"
+                        + "\"output_preview\":\"total 8 a.txt\",\"tool_call_id\":\"call_1\"}",
+                frame(new RunEvent.ToolCallFinished("call_1", "terminal", 1234, false, "total 8\na.txt", "total 8 a.txt")));
+        assertEquals(head("tool.completed") + ",\"tool\":\"web_search\",\"duration\":0.007,\"error\":true,"
+                        + "\"output_preview\":null,\"tool_call_id\":\"c\"}",
+                frame(new RunEvent.ToolCallFinished("c", "web_search", 7, true, "secret output")),
+                "no preview (an emitter without one, or a journal row from before): null, and never the output");
     }
 
     @Test
