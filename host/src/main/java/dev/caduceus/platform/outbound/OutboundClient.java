@@ -13,7 +13,6 @@ import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.client.transport.HttpDestination;
 import org.eclipse.jetty.client.AbstractConnectionPool;
-import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -31,7 +30,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Threading: thread-safe. Lifecycle: {@link #close()} stops every client (in-flight exchanges fail).
  */
 public final class OutboundClient implements OutboundHttp, AutoCloseable {
-    /** What Jetty fixes per client. */
     /**
      * What Jetty fixes per client. {@code streamedBody}: the request body is an {@code InputStream},
      * which Jetty may read on whatever thread completes a write, so that client keeps Jetty's default
