@@ -1,6 +1,5 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 
 /**
@@ -13,15 +12,7 @@ final class QueryValues {
 
     /** {@code limit}: absent is {@code defaultLimit}; otherwise a whole number 1 … {@code max}. */
     static int limit(HttpExchange exchange, int defaultLimit, int max) {
-        var raw = exchange.query("limit");
-        if (raw.isEmpty()) return defaultLimit;
-        var value = raw.get().trim();
-        if (value.matches("[0-9]{1,3}")) {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= max) return limit;
-        }
-        throw ApiError.badRequest("invalid_limit", "Invalid limit: " + raw.get() + " (use 1-" + max + ")", "limit")
-                .exception();
+        return dev.caduceus.support.wire.QueryValues.limit(exchange, defaultLimit, max);
     }
 
     /**
@@ -46,6 +37,6 @@ final class QueryValues {
 
     /** A query value, or null when absent or empty. */
     static String text(HttpExchange exchange, String name) {
-        return exchange.query(name).filter(v -> !v.isEmpty()).orElse(null);
+        return dev.caduceus.support.wire.QueryValues.text(exchange, name);
     }
 }

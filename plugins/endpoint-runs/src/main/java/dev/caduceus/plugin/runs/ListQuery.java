@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.runs;
 
+import dev.caduceus.support.wire.QueryValues;
+
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.http.HttpExchange;
@@ -48,17 +50,10 @@ final class ListQuery {
     }
 
     private static int limit(HttpExchange exchange) {
-        var raw = exchange.query("limit");
-        if (raw.isEmpty()) return DEFAULT_LIMIT;
-        var value = raw.get().trim();
-        if (value.matches("[0-9]{1,3}")) {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= MAX_LIMIT) return limit;
-        }
-        throw RunErrors.badRequest("invalid_limit", "Invalid limit: " + raw.get() + " (use 1-100)", "limit");
+        return QueryValues.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
     }
 
     private static String text(HttpExchange exchange, String name) {
-        return exchange.query(name).filter(v -> !v.isEmpty()).orElse(null);
+        return QueryValues.text(exchange, name);
     }
 }
