@@ -13,6 +13,8 @@ module dev.caduceus.host {
     requires com.fasterxml.jackson.datatype.jsr310;          // Instant and friends as ISO strings
     requires org.jdbi.v3.core;                               // automatic module
     requires org.xerial.sqlitejdbc;                          // JDBC driver, loaded by URL
+    requires org.postgresql.jdbc;                            // PostgreSQL, for several nodes (automatic module)
+    requires com.zaxxer.hikari;                              // its connection pool
     requires org.pf4j;                                       // 3.14.0: the last release with module-info
     requires org.slf4j;
     requires io.prometheus.metrics.core;                     // GET /metrics (automatic modules)

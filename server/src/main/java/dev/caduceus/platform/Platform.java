@@ -22,6 +22,7 @@ import dev.caduceus.platform.http.Router;
 import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.platform.plugin.ToolNotes;
 import dev.caduceus.platform.store.Database;
+import dev.caduceus.platform.store.SqliteDatabase;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ public final class Platform implements AutoCloseable {
 
     /** Boots everything and starts serving; prints the start-up summary to {@code out}. */
     public static Platform start(Boot.Options options, PrintWriter out) throws BootException {
-        Database.warmUpInBackground();
+        SqliteDatabase.warmUpInBackground();
         HttpServer.warmUpInBackground();
         return Boot.run(options, new Boot.Mode.Serve(), new Serving(out));
     }

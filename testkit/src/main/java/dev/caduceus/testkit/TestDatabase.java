@@ -3,6 +3,9 @@ package dev.caduceus.testkit;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.Migrations;
 import dev.caduceus.platform.store.PluginDatabaseImpl;
+import dev.caduceus.platform.store.PlatformMigrations;
+import dev.caduceus.platform.store.PostgresTarget;
+import dev.caduceus.testkit.postgres.TestPostgres;
 import dev.caduceus.platform.store.Script;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase;
@@ -17,24 +20,25 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A real SQLite database in a test directory, with a plugin's own migrations applied exactly as the
- * host applies them (from {@code db/migration/<plugin-id>/sqlite/} on the test class path), or an
- * existing one ({@link #attach}). Same threading as the host database: one writer, pooled readers.
+ * A real database for a plugin's store tests, with the plugin's own migrations applied exactly as the
+ * host applies them (from {@code db/migration/<plugin-id>/<dialect>/} on the test class path): a SQLite
+ * file in a test directory, a fresh database on a real PostgreSQL server ({@link #open(Path, String, Dialect)}),
+ * or an existing SQLite file ({@link #attach}). Same threading as the host database.
  */
 public final class TestDatabase implements PluginDatabase, AutoCloseable {
     private final Database database;
     private final PluginDatabase plugin;
 
-    private TestDatabase(Database database) {
+    private TestDatabase(Database database, String pluginId) {
         this.database = database;
-        this.plugin = new PluginDatabaseImpl(database);
+        this.plugin = new PluginDatabaseImpl(database, pluginId);
     }
 
     /** Opens {@code dir/test.db} and applies {@code pluginId}'s migrations found on the class path. */
     public static TestDatabase open(Path dir, String pluginId) {
         var db = Database.open(dir.resolve("test.db"));
-        Migrations.apply(db, pluginId, scripts(pluginId));
-        return new TestDatabase(db);
+        Migrations.apply(db, pluginId, scripts(pluginId, Dialect.SQLITE));
+        return new TestDatabase(db, pluginId);
     }
 
     /**
@@ -44,11 +48,35 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
      */
     public static TestDatabase attach(Path file) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no database at " + file);
-        return new TestDatabase(Database.open(file));
+        return new TestDatabase(Database.open(file), "platform");
     }
 
-    private static List<Script> scripts(String pluginId) {
-        var folder = "db/migration/" + pluginId + "/sqlite";
+    /**
+     * A fresh database of {@code dialect} with {@code pluginId}'s migrations for it applied: a SQLite file
+     * in {@code dir}, or a new database on the test PostgreSQL server ({@link TestPostgres#shared()}). For
+     * store tests that run on both engines ({@code @EnumSource(Dialect.class)}).
+     */
+    public static TestDatabase open(Path dir, String pluginId, Dialect dialect) {
+        if (dialect == Dialect.SQLITE) return open(dir, pluginId);
+        var pg = TestPostgres.shared().newDatabase();
+        var db = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4);
+        try {
+            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL));
+            Migrations.apply(db, pluginId, scripts(pluginId, Dialect.POSTGRESQL));
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return new TestDatabase(db, pluginId);
+    }
+
+    /** The host database under this view (for a test's own SQL as the platform, or to read another owner's tables). */
+    public Database host() {
+        return database;
+    }
+
+    private static List<Script> scripts(String pluginId, Dialect dialect) {
+        var folder = "db/migration/" + pluginId + "/" + Migrations.folder(dialect);
         var url = Thread.currentThread().getContextClassLoader().getResource(folder);
         if (url == null || !"file".equals(url.getProtocol())) return List.of();
         try (var files = Files.list(Path.of(url.toURI()))) {

@@ -44,7 +44,9 @@ public final class NamedKeys {
     private final SecureRandom random;
     private final Clock clock;
     private final ConcurrentHashMap<String, Instant> touched = new ConcurrentHashMap<>();
-    private final java.nio.file.Path stamp;
+    private final java.nio.file.Path stamp; // null on PostgreSQL: the table itself is the stamp
+    private volatile String tableStamp = "";
+    private volatile long tableStampReadAt = Long.MIN_VALUE;
     private volatile Snapshot snapshot;
 
     /** The table as of one stamp: rows in force by key id, and policies by name. */
@@ -73,7 +75,7 @@ public final class NamedKeys {
         this.db = db;
         this.random = random;
         this.clock = clock;
-        this.stamp = db.file().resolveSibling("keys.stamp");
+        this.stamp = db.file().map(f -> f.resolveSibling("keys.stamp")).orElse(null);
     }
 
     /** The table in memory, reloaded when the stamp changed since it was read. */
@@ -105,6 +107,7 @@ public final class NamedKeys {
      * steps of a few milliseconds, so an add and a revoke in quick succession could share one.)
      */
     private String stampTime() {
+        if (stamp == null) return tableStamp();
         try {
             return java.nio.file.Files.readString(stamp);
         } catch (java.io.IOException e) {
@@ -112,8 +115,26 @@ public final class NamedKeys {
         }
     }
 
+    /**
+     * On PostgreSQL, shared by nodes on other hosts where no file reaches: what every add and revoke
+     * changes (the number of rows, the newest creation, the newest revocation), read at most once a
+     * second, so a key added or revoked on one node is in force on every node within about a second.
+     */
+    private String tableStamp() {
+        long now = System.nanoTime();
+        if (now - tableStampReadAt < 1_000_000_000L && tableStampReadAt != Long.MIN_VALUE) return tableStamp;
+        tableStamp = db.read(sql -> sql.queryOne("SELECT COUNT(*), COALESCE(MAX(created_at), 0), COALESCE(MAX(revoked_at), 0) "
+                + "FROM api_keys", r -> r.getLong(1) + ":" + r.getLong(2) + ":" + r.getLong(3)).orElse(""));
+        tableStampReadAt = now;
+        return tableStamp;
+    }
+
     /** Tells every process holding a copy of the table that it changed. */
     private void stampChange() {
+        if (stamp == null) {
+            tableStampReadAt = Long.MIN_VALUE; // this node sees its own change at once
+            return;
+        }
         try {
             var next = stamp.resolveSibling(stamp.getFileName() + ".tmp");
             java.nio.file.Files.writeString(next, java.util.UUID.randomUUID() + "\n");

@@ -29,6 +29,7 @@ import dev.caduceus.platform.schedule.TaskScheduler;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.MigrationException;
 import dev.caduceus.platform.store.Migrations;
+import dev.caduceus.platform.store.PostgresTarget;
 import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.config.ConfigException;
@@ -109,6 +110,12 @@ public final class Boot implements AutoCloseable {
          * uses the same {@code $CADUCEUS_HOME}.
          */
         record Headless(Path databaseDir) implements Mode {}
+
+        /**
+         * {@code caduceus db migrate}: the configured database (as {@link Serve}), the platform's and every
+         * enabled plugin's migrations applied as the plugins start; nothing served, no key resolved.
+         */
+        record Migrate() implements Mode {}
     }
 
     /** An application's steps inside the boot, so that their failures are handled like the boot's own. */
@@ -189,7 +196,7 @@ public final class Boot implements AutoCloseable {
         // 2. The database opens on its own thread while this one goes on with what does not need it (key,
         // JSON, reading the plugin jars): opening is ~0.5 s of a cold start, mostly one-time initialisation
         // (sqlite-jdbc, Jdbi, and the JFR event metadata that Jdbi's first statement event loads).
-        var opening = new FutureTask<>(() -> openDatabase(mode, config.home(), scratch));
+        var opening = new FutureTask<>(() -> openDatabase(mode, config, scratch));
         Thread.ofPlatform().name("caduceus-db-open").start(opening);
         var boot = new Boot(options, config, opening, scratch, timer);
         try {
@@ -334,6 +341,30 @@ public final class Boot implements AutoCloseable {
         }
     }
 
+    /**
+     * The database the configuration of {@code options} names ({@code database.url}, else
+     * {@code caduceus.db} in the state directory), the platform's migrations applied: for commands that
+     * work on it beside running servers ({@code key add}, {@code db check}).
+     */
+    public static Database openStateDatabase(Options options) throws BootException {
+        var config = loadConfig(options);
+        try {
+            Files.createDirectories(config.home());
+        } catch (IOException e) {
+            throw new BootException("Cannot create " + config.home() + ": " + e.getMessage(), 2, e);
+        }
+        try {
+            return openConfigured(config);
+        } catch (MigrationException e) {
+            throw new BootException(e.getMessage(), 1, e);
+        }
+    }
+
+    /** The configuration of {@code options}, as a command that boots nothing needs it. */
+    public static PlatformConfig config(Options options) throws BootException {
+        return loadConfig(options);
+    }
+
     // ---- boot steps -------------------------------------------------------------------------
 
     /** {@code ~}: {@code $HOME} as the shell sees it, else the JVM's {@code user.home}. */
@@ -418,9 +449,10 @@ public final class Boot implements AutoCloseable {
     }
 
     /** The database of {@code mode}; runs on the opening thread. */
-    private static Database openDatabase(Mode mode, Path home, Path scratch) throws BootException {
+    private static Database openDatabase(Mode mode, PlatformConfig config, Path scratch) throws BootException {
         return switch (mode) {
-            case Mode.Serve serve -> openDatabase(home);
+            case Mode.Serve serve -> openConfigured(config);
+            case Mode.Migrate migrate -> openConfigured(config);
             case Mode.Scratch listing -> openDatabase(scratch);
             case Mode.Headless headless -> {
                 var file = headless.databaseDir().resolve("batch.db");
@@ -440,6 +472,36 @@ public final class Boot implements AutoCloseable {
         var database = Database.open(home.resolve(DATABASE));
         Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts());
         return database;
+    }
+
+    /**
+     * The store {@code config} names, the platform's migrations applied: PostgreSQL when {@code database.url}
+     * is set, else the SQLite file in the state directory. A malformed URL, or a server that cannot be
+     * reached or refuses the login, is exit status 2 with the URL (never its password) and the reason.
+     */
+    private static Database openConfigured(PlatformConfig config) throws BootException {
+        var storage = config.storage();
+        if (storage.url().isEmpty()) return openDatabase(config.home());
+        PostgresTarget target;
+        try {
+            target = PostgresTarget.parse(storage.url().get().reveal(), storage.user(), storage.password().map(Secret::reveal));
+        } catch (PostgresTarget.BadUrl e) {
+            throw new BootException("Configuration error: database.url (" + config.source("database.url") + "): "
+                    + e.getMessage(), 2, e);
+        }
+        Database database;
+        try {
+            database = Database.connect(target, storage.poolSize());
+        } catch (dev.caduceus.spi.store.PluginDatabase.StoreException e) {
+            throw new BootException(e.getMessage() + " (database.url from " + config.source("database.url") + ")", 2, e);
+        }
+        try {
+            Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts(database.dialect()));
+            return database;
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
     }
 
     /** The database from {@code opening}; its failure is rethrown as thrown on the opening thread. */
@@ -500,7 +562,7 @@ public final class Boot implements AutoCloseable {
 
             @Override
             public void prepare(PluginDescriptorView plugin) {
-                var scripts = Migrations.fromJar(plugin.jar(), plugin.id());
+                var scripts = Migrations.fromJar(plugin.jar(), plugin.id(), database.dialect());
                 if (!scripts.isEmpty()) Migrations.apply(database, plugin.id(), scripts);
             }
         };

@@ -57,7 +57,7 @@ final class ConfigKeys {
      * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
-            "runs", "sessions", "plugins", "http", "metrics", "logging");
+            "runs", "sessions", "plugins", "http", "metrics", "logging", "database");
 
     /** The levels {@code logging.level} and {@code logging.levels} accept, least severe first. */
     static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
@@ -122,6 +122,11 @@ final class ConfigKeys {
                     "a different proxy for https targets (default: http.proxy.url)"),
             list("http.proxy.no_proxy", null, "targets reached directly, as NO_PROXY: host suffixes, addresses, CIDR blocks, "
                     + "host:port, * (unset: NO_PROXY)"),
+            secret("database.url", "PostgreSQL for several nodes: postgresql://user:password@host:5432/db?sslmode=require or "
+                    + "jdbc:postgresql://…; unset: the embedded SQLite file $CADUCEUS_HOME/caduceus.db (one node)"),
+            str("database.user", null, "the PostgreSQL role (over the URL's)"),
+            secret("database.password", "the PostgreSQL password (over the URL's)"),
+            integer("database.pool_size", 8, 1, 500, "PostgreSQL connections per pool, one pool for writes and one for reads"),
             path("plugins.dir", "an extra folder of plugin jars"),
             list("plugins.enabled", List.of(), "only these plugin ids start (empty: all)"),
             list("plugins.disabled", List.of(), "these plugin ids never start"),

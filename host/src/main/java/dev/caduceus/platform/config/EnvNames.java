@@ -37,7 +37,10 @@ public final class EnvNames {
             Map.entry("SEARXNG_API_KEY", "tools.web.search.searxng.api_key"),
             Map.entry("TAVILY_API_URL", "tools.web.search.tavily.url"),
             Map.entry("TAVILY_API_KEY", "tools.web.search.tavily.api_key"),
-            Map.entry("CADUCEUS_LOG_LEVEL", "logging.level"));
+            Map.entry("CADUCEUS_LOG_LEVEL", "logging.level"),
+            Map.entry("CADUCEUS_DATABASE_URL", "database.url"),
+            Map.entry("CADUCEUS_DATABASE_USER", "database.user"),
+            Map.entry("CADUCEUS_DATABASE_PASSWORD", "database.password"));
 
     /** One variable that sets one key. */
     public record Setting(String key, String value, String variable) {

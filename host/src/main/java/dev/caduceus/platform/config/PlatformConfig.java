@@ -21,7 +21,7 @@ import java.util.Optional;
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
                              Approvals approvals, Path workspace, Gateway gateway,
                              Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv,
-                             Observability observability) {
+                             Observability observability, Storage storage) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -39,6 +39,29 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         requireNonNull(plugins, "plugins");
         requireNonNull(tree, "tree");
         requireNonNull(dotenv, "dotenv");
+        requireNonNull(storage, "storage");
+    }
+
+    /**
+     * {@code database.*}: where the store is. No URL: the embedded SQLite file {@code $CADUCEUS_HOME/caduceus.db}
+     * (one node). A URL: PostgreSQL, which several nodes can share.
+     *
+     * @param url      {@code database.url} / {@code CADUCEUS_DATABASE_URL} (a secret: it may hold a password)
+     * @param user     {@code database.user}, over the URL's
+     * @param password {@code database.password}, over the URL's
+     * @param poolSize connections per pool (one pool for writes, one for reads)
+     */
+    public record Storage(Optional<Secret> url, Optional<String> user, Optional<Secret> password, int poolSize) {
+        public Storage {
+            requireNonNull(url, "url");
+            requireNonNull(user, "user");
+            requireNonNull(password, "password");
+        }
+
+        /** The embedded default. */
+        public static Storage embedded() {
+            return new Storage(Optional.empty(), Optional.empty(), Optional.empty(), 8);
+        }
     }
 
     /** {@code server.*}; {@code port} 0 means a random free port. */
@@ -246,8 +269,10 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 list(v, "plugins.disabled"));
         var observability = new Observability((boolean) v.get("metrics.enabled"), (boolean) v.get("metrics.public"),
                 (boolean) v.get("logging.requests"));
+        var storage = new Storage(secret(v, "database.url"), opt(v, "database.user"), secret(v, "database.password"),
+                (int) v.get("database.pool_size"));
         return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
-                dotenv, observability);
+                dotenv, observability, storage);
     }
 
     private static Optional<String> opt(Map<String, Object> v, String key) {

@@ -93,6 +93,17 @@ final class ApiErrors {
                 .withHeader("Connection", "close");
     }
 
+    /**
+     * 503 when the database could not be reached (PostgreSQL down or the connection lost): nothing was
+     * stored, retrying once it is back is safe. The pools reconnect by themselves.
+     */
+    static ApiError databaseUnavailable() {
+        return new ApiError(503, "The database is unavailable right now; nothing was stored. Retry shortly.",
+                ApiError.SERVER, null, "database_unavailable")
+                .withHeader("Retry-After", "2")
+                .withHeader("retry-after-ms", "2000");
+    }
+
     private static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
     }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * The last pipeline step: calls the matched route's {@link dev.caduceus.spi.http.HttpHandler} on the
  * request's (virtual) thread through a {@link JettyExchange}, and turns its outcome into exactly one
  * answer. {@link HttpStatusException}: its envelope and headers. {@link ClientGoneException} or a
- * vanished client: nothing. Anything else: logged with the request id, 500 {@code internal_error}
+ * vanished client: nothing. A {@link dev.caduceus.spi.store.PluginDatabase.StoreException} marked unavailable
+ * (the database unreachable): 503 {@code database_unavailable}. Anything else: logged with the request id, 500 {@code internal_error}
  * (with {@code x-should-retry: false} on POST: tools may already have run). No answer at all: 204.
  */
 final class DispatchHandler extends Handler.Abstract {
@@ -52,6 +53,13 @@ final class DispatchHandler extends Handler.Abstract {
             answerError(exchange, out, e.error(), null);
         } catch (ClientGoneException e) {
             out.markGone(e);
+        } catch (dev.caduceus.spi.store.PluginDatabase.StoreException e) {
+            if (e.unavailable()) {
+                LOG.warn("{} {} (request {}): {}", exchange.method(), exchange.path(), exchange.requestId(), e.getMessage());
+                answerError(exchange, out, ApiErrors.databaseUnavailable(), null);
+            } else {
+                answerError(exchange, out, internal(request), e);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             answerError(exchange, out, internal(request), e);

@@ -61,7 +61,7 @@ public final class PluginContexts {
         configs.put(plugin.id(), pluginConfig);
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
-                new PluginDatabaseImpl(database), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
+                new PluginDatabaseImpl(database, plugin.id()), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
                 clock, health, config.tree(), outbound, late, env, metrics.plugin(plugin.id()));
     }
 

@@ -11,12 +11,14 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
+import java.sql.Connection;
 
 /**
- * {@link Sql} over one jdbi {@link Handle}'s JDBC connection, with that connection's
- * {@link StatementCache}. Valid only inside the work it was handed to, on that thread; the
- * {@link Database} owns the handle and its transaction.
+ * {@link Sql} over one JDBC connection, with that connection's {@link StatementCache} (SQLite, whose
+ * connections live as long as the database), or preparing each statement afresh and closing it after
+ * use (PostgreSQL, whose pooled connections hand out a new proxy per borrow; the driver keeps the
+ * server-side prepared statements per physical connection itself). Valid only inside the work it was
+ * handed to, on that thread; the {@link Database} owns the connection and its transaction.
  *
  * <p>Statements go straight to JDBC rather than through jdbi's statement API: jdbi builds its
  * configuration, argument factories and a fresh prepared statement for every call, which was about
@@ -24,12 +26,12 @@ import org.jdbi.v3.core.Handle;
  * the connections and runs the transactions and migrations.
  */
 final class HandleSql implements Sql {
-    private final Handle handle;
-    private final StatementCache statements;
+    private final Connection connection;
+    private final StatementCache statements; // null: prepare per statement
 
-    HandleSql(Handle handle, StatementCache statements) {
-        this.handle = requireNonNull(handle, "handle");
-        this.statements = requireNonNull(statements, "statements");
+    HandleSql(Connection connection, StatementCache statements) {
+        this.connection = requireNonNull(connection, "connection");
+        this.statements = statements;
     }
 
     @Override
@@ -56,7 +58,7 @@ final class HandleSql implements Sql {
         } catch (SQLException e) {
             throw failed(sql, e);
         } finally {
-            clear(statement);
+            release(statement);
         }
     }
 
@@ -73,14 +75,14 @@ final class HandleSql implements Sql {
         } catch (SQLException e) {
             throw failed(sql, e);
         } finally {
-            clear(statement);
+            release(statement);
         }
     }
 
     private PreparedStatement prepare(String sql) {
         requireNonNull(sql, "sql");
         try {
-            return statements.prepare(handle.getConnection(), sql);
+            return statements == null ? connection.prepareStatement(sql) : statements.prepare(connection, sql);
         } catch (SQLException e) {
             throw failed(sql, e);
         }
@@ -90,9 +92,10 @@ final class HandleSql implements Sql {
         return new StoreException(e.getMessage() + " [statement: " + sql + "]", e);
     }
 
-    private static void clear(PreparedStatement statement) {
+    private void release(PreparedStatement statement) {
         try {
-            statement.clearParameters();
+            if (statements == null) statement.close();
+            else statement.clearParameters();
         } catch (SQLException e) {
             // the next use binds every parameter again anyway
         }

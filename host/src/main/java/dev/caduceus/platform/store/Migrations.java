@@ -2,6 +2,7 @@ package dev.caduceus.platform.store;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,14 +38,33 @@ public final class Migrations {
 
     private Migrations() {}
 
+    /** The folder name of {@code dialect}'s scripts: {@code sqlite} or {@code postgresql}. */
+    public static String folder(Dialect dialect) {
+        return dialect.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** Lists {@code db/migration/<ownerId>/sqlite/V*.sql} from the jar file itself, by version. */
     public static List<Script> fromJar(Path jar, String ownerId) {
+        return fromJar(jar, ownerId, Dialect.SQLITE);
+    }
+
+    /**
+     * Lists {@code db/migration/<ownerId>/<dialect>/V*.sql} from the jar file itself, by version.
+     *
+     * @throws MigrationException when the jar has scripts for another dialect but none for this one (the
+     *         plugin keeps tables, but cannot make them on this engine)
+     */
+    public static List<Script> fromJar(Path jar, String ownerId, Dialect dialect) {
         requireNonNull(jar, "jar");
-        String folder = "db/migration/" + requireNonNull(ownerId, "ownerId") + "/sqlite/";
+        String base = "db/migration/" + requireNonNull(ownerId, "ownerId") + "/";
+        String folder = base + folder(dialect) + "/";
+        boolean otherDialect = false;
         List<Script> scripts = new ArrayList<>();
         try (var zip = new ZipFile(jar.toFile(), StandardCharsets.UTF_8)) {
             for (ZipEntry entry : zip.stream().toList()) {
                 String name = entry.getName();
+                if (!entry.isDirectory() && name.startsWith(base) && !name.startsWith(folder) && name.endsWith(".sql"))
+                    otherDialect = true;
                 if (entry.isDirectory() || !name.startsWith(folder)) continue;
                 String fileName = name.substring(folder.length());
                 String origin = jar + "!" + name;
@@ -60,6 +80,10 @@ public final class Migrations {
         } catch (IOException e) {
             throw new MigrationException("Cannot read migrations from " + jar + ": " + e.getMessage(), e);
         }
+        if (scripts.isEmpty() && otherDialect)
+            throw new MigrationException("Plugin " + ownerId + " (" + jar + ") keeps tables but has no " + folder(dialect)
+                    + " migrations (" + folder + "): it cannot run on this database; disable it (plugins.disabled) "
+                    + "or use a version made for " + folder(dialect));
         return sorted(scripts, ownerId);
     }
 
@@ -73,16 +97,22 @@ public final class Migrations {
         requireNonNull(db, "db");
         if (owner == null || owner.isBlank()) throw new IllegalArgumentException("owner must not be blank");
         List<Script> ordered = sorted(scripts, owner);
-        db.write(sql -> {
-            sql.update(HISTORY_DDL);
-            sql.update(OBJECTS_DDL);
-            sql.update("INSERT OR IGNORE INTO schema_objects (name, owner) VALUES ('schema_history', ?), ('schema_objects', ?)",
-                    PLATFORM, PLATFORM);
+        db.writeWithHandle(PLATFORM, h -> {
+            h.execute(HISTORY_DDL);
+            h.execute(OBJECTS_DDL);
+            h.execute("INSERT INTO schema_objects (name, owner) VALUES (?, ?), (?, ?) ON CONFLICT (name) DO NOTHING",
+                    qualified(db, "schema_history"), PLATFORM, qualified(db, "schema_objects"), PLATFORM);
             return null;
         });
         Map<Integer, String> applied = new HashMap<>();
-        db.read(sql -> sql.query("SELECT version, checksum FROM schema_history WHERE owner = ?",
+        db.read(sql -> sql.query("SELECT version, checksum FROM " + bookkeeping(db, "schema_history") + " WHERE owner = ?",
                 row -> applied.put(row.getInt(1), row.getString(2)), owner));
+        int known = ordered.isEmpty() ? 0 : ordered.getLast().version();
+        int newestApplied = applied.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
+        if (newestApplied > known)
+            throw new MigrationException("The database " + db.describe() + " is at migration V" + newestApplied + " of "
+                    + owner + ", newer than this version of Caduceus knows (V" + known + "): it was migrated by a newer "
+                    + "release. Run that release, or restore a backup taken before it.");
         int newest = applied.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         List<Script> pending = new ArrayList<>();
         for (Script s : ordered) {
@@ -105,22 +135,23 @@ public final class Migrations {
 
     private static boolean applyOne(Database db, String owner, Script script, Clock clock) {
         try {
-            return db.writeWithHandle(h -> {
-                var existing = h.createQuery("SELECT checksum FROM schema_history WHERE owner = ? AND version = ?")
+            return db.writeWithHandle(owner, h -> {
+                var existing = h.createQuery("SELECT checksum FROM " + bookkeeping(db, "schema_history")
+                                + " WHERE owner = ? AND version = ?")
                         .bind(0, owner).bind(1, script.version()).mapTo(String.class).findFirst();
                 if (existing.isPresent()) { // applied meanwhile by someone else
                     if (!existing.get().equals(script.checksum())) throw changed(owner, script);
                     return false;
                 }
-                SchemaSnapshot before = SchemaSnapshot.of(h);
+                SchemaSnapshot before = SchemaSnapshot.of(h, db.dialect());
                 try (Statement st = h.getConnection().createStatement()) {
-                    st.executeUpdate(script.sql()); // sqlite-jdbc runs every statement of the text
+                    st.executeUpdate(script.sql()); // both drivers run every statement of the text
                 }
-                SchemaSnapshot after = SchemaSnapshot.of(h);
+                SchemaSnapshot after = SchemaSnapshot.of(h, db.dialect());
                 before.checkAndRecord(after, h, owner, "Migration V" + script.version() + " of " + owner
-                        + " (" + script.origin() + ")");
-                h.createUpdate("INSERT INTO schema_history (owner, version, description, checksum, applied_at) "
-                                + "VALUES (?, ?, ?, ?, ?)")
+                        + " (" + script.origin() + ")", bookkeeping(db, "schema_objects"));
+                h.createUpdate("INSERT INTO " + bookkeeping(db, "schema_history")
+                                + " (owner, version, description, checksum, applied_at) VALUES (?, ?, ?, ?, ?)")
                         .bind(0, owner).bind(1, script.version()).bind(2, script.description())
                         .bind(3, script.checksum()).bind(4, clock.instant().toString()).execute();
                 return true;
@@ -131,6 +162,27 @@ public final class Migrations {
             throw new MigrationException("Migration V" + script.version() + " of " + owner + " (" + script.origin()
                     + ") failed and was rolled back: " + cause.getMessage(), cause);
         }
+    }
+
+    /**
+     * The bookkeeping table {@code table} as SQL names it from any owner's work: on PostgreSQL it lives in
+     * the platform's schema, and a plugin's migration runs with its own schema as the search path.
+     */
+    static String bookkeeping(Database db, String table) {
+        return db.dialect() == Dialect.POSTGRESQL ? Database.schemaOf(PLATFORM) + "." + table : table;
+    }
+
+    /** An object's name as {@code schema_objects} records it: schema-qualified on PostgreSQL. */
+    private static String qualified(Database db, String table) {
+        return bookkeeping(db, table);
+    }
+
+    /** The versions applied per owner, for {@code caduceus db check}: owner → newest version. */
+    public static Map<String, Integer> appliedVersions(Database db) {
+        Map<String, Integer> versions = new java.util.TreeMap<>();
+        db.read(sql -> sql.query("SELECT owner, MAX(version) FROM " + bookkeeping(db, "schema_history") + " GROUP BY owner",
+                row -> versions.put(row.getString(1), row.getInt(2))));
+        return versions;
     }
 
     private static MigrationException changed(String owner, Script s) {

@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 class DatabaseTest {
     @TempDir
     Path dir;
-    Database db;
+    SqliteDatabase db;
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("nested/state/caduceus.db"));
+        db = SqliteDatabase.create(dir.resolve("nested/state/caduceus.db"));
         db.write(sql -> sql.update("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, data BLOB, flag INTEGER)"));
     }
 
@@ -165,7 +165,7 @@ class DatabaseTest {
     @Test
     void walModeAndBusyTimeoutOnReaders() {
         assertEquals("wal", db.read(sql -> sql.queryOne("PRAGMA journal_mode", r -> r.getString(1)).orElseThrow()));
-        for (int i = 0; i < Database.READERS * 2; i++) {
+        for (int i = 0; i < SqliteDatabase.READERS * 2; i++) {
             assertEquals((Object) (5000), db.read(sql -> sql.queryOne("PRAGMA busy_timeout", r -> r.getInt(1)).orElseThrow()));
             assertEquals((Object) (1), db.read(sql -> sql.queryOne("PRAGMA foreign_keys", r -> r.getInt(1)).orElseThrow()));
         }
@@ -236,7 +236,7 @@ class DatabaseTest {
 
     @Test
     void pluginDatabaseDelegates() {
-        var plugin = new PluginDatabaseImpl(db);
+        var plugin = new PluginDatabaseImpl(db, "sample");
         plugin.write(sql -> sql.update("INSERT INTO t (id) VALUES (1)"));
         assertEquals((Object) (1), plugin.read(sql -> sql.queryOne("SELECT count(*) FROM t", r -> r.getInt(1)).orElseThrow()));
         assertEquals(dev.caduceus.spi.store.PluginDatabase.Dialect.SQLITE, plugin.dialect());
