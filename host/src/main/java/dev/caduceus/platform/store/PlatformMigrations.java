@@ -14,7 +14,8 @@ import java.util.List;
  * version (and name) for each dialect.
  */
 public final class PlatformMigrations {
-    private static final List<String> FILES = List.of("V1__sessions.sql", "V2__runs.sql", "V3__api_keys.sql", "V4__run_owners.sql");
+    private static final List<String> FILES = List.of("V1__sessions.sql", "V2__runs.sql", "V3__api_keys.sql", "V4__run_owners.sql",
+            "V5__cluster.sql");
 
     private PlatformMigrations() {}
 
