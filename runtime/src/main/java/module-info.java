@@ -1,6 +1,7 @@
 /**
  * The Caduceus agent runtime: the run service, the agent loop, tool dispatch, sessions, redaction
- * ({@code dev.caduceus.platform.agent}) and the durable run journal ({@code dev.caduceus.platform.journal}).
+ * ({@code dev.caduceus.platform.agent}), the durable run journal ({@code dev.caduceus.platform.journal}) and
+ * the nodes sharing one database ({@code dev.caduceus.platform.cluster}).
  * Built on the host; wired by the applications (serve, batch), exported to them only.
  */
 @SuppressWarnings("module")                                  // the qualified exports name modules built later
@@ -10,4 +11,5 @@ module dev.caduceus.runtime {
 
     exports dev.caduceus.platform.agent to dev.caduceus.batch, dev.caduceus.server;
     exports dev.caduceus.platform.journal to dev.caduceus.batch, dev.caduceus.server;
+    exports dev.caduceus.platform.cluster to dev.caduceus.server;
 }

@@ -20,6 +20,7 @@ import dev.caduceus.platform.metrics.MetricsRoute;
 import dev.caduceus.platform.http.RouteEntry;
 import dev.caduceus.platform.http.Router;
 import dev.caduceus.platform.journal.RunJournal;
+import dev.caduceus.platform.cluster.Cluster;
 import dev.caduceus.platform.plugin.ToolNotes;
 import dev.caduceus.platform.store.Database;
 import dev.caduceus.platform.store.SqliteDatabase;
@@ -52,11 +53,14 @@ public final class Platform implements AutoCloseable {
     private final GatewayState state;
     private final RunService runs;
     private final RunJournal journal;
+    private final Cluster cluster;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean closing = new AtomicBoolean();
 
-    private Platform(Boot boot, HttpServer server, GatewayState state, RunService runs, RunJournal journal) {
+    private Platform(Boot boot, HttpServer server, GatewayState state, RunService runs, RunJournal journal,
+                     Cluster cluster) {
         this.journal = journal;
+        this.cluster = cluster;
         this.config = boot.config();
         this.boot = boot;
         this.server = server;
@@ -131,12 +135,15 @@ public final class Platform implements AutoCloseable {
             var state = new GatewayState();
             var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
             keyCheck.bind(namedKeys);                                            //    named keys live there
+            var cluster = joinCluster(database, clock);                          //    this node among the others
+            boot.onFailure(cluster::close);
             var agents = AgentServices.create(config, registries, database, json, boot.options().env(), clock,
-                    apiKey.clearValue().stream().toList(), boot.metrics().host());
+                    apiKey.clearValue().stream().toList(), boot.metrics().host(), cluster.nodeId(), cluster.feed());
             var journal = agents.journal();
             boot.onFailure(journal::close);
             agents.runs().bindOwnerPolicies(ownerPolicies(namedKeys));           //    and their run limits
-            agents.runs().recover();                                             //    runs left live → interrupted
+            cluster.start(agents.runs(), journal, json);                         //    runs left live → interrupted
+            readiness.register("cluster", cluster.check());
             var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock,
                     keyCheck::requestCounts);
             var observe = config.observability();
@@ -174,7 +181,7 @@ public final class Platform implements AutoCloseable {
             LOG.info("Booted in {}", boot.timings());
             scheduler.open();
             state.set(GatewayState.State.RUNNING);
-            var platform = new Platform(boot, server, state, agents.runs(), journal);
+            var platform = new Platform(boot, server, state, agents.runs(), journal, cluster);
             StartupBanner.print(out, server.uri(), Version.CURRENT, registries.plugins(), deployment, config, apiKey,
                     toolNotes);
             return platform;
@@ -225,6 +232,7 @@ public final class Platform implements AutoCloseable {
             }
             server.stop();
             journal.close();                                                     // commits the last events
+            cluster.close();                                                     // this node's lease goes
             boot.close();                                                        // scheduler, plugins, database
             LOG.info("Caduceus stopped");
         } finally {
@@ -245,6 +253,15 @@ public final class Platform implements AutoCloseable {
                 new RouteEntry("GET", "/health", "health", "core", "core", health::health, json),
                 new RouteEntry("GET", "/v1/health", null, "core", "core", health::health, json),
                 new RouteEntry("GET", "/health/detailed", "health_detailed", "core", "core", health::detailed, json));
+    }
+
+    /** This node among the nodes on the same database; one that cannot listen to the others does not start. */
+    private static Cluster joinCluster(Database database, java.time.Clock clock) throws BootException {
+        try {
+            return Cluster.of(database, clock);
+        } catch (java.sql.SQLException e) {
+            throw new BootException("Cannot listen for the other nodes on " + database.describe() + ": " + e.getMessage(), 2, e);
+        }
     }
 
     /** The named keys' run limits (the admin key has none of its own). */

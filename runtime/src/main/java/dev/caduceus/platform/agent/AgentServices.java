@@ -46,9 +46,24 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                        ObjectMapper json, Map<String, String> env, Clock clock,
                                        Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics)
             throws BootException {
+        return create(config, registries, database, json, env, clock, knownSecrets, metrics,
+                "node_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12),
+                dev.caduceus.platform.journal.RunFeed.LOCAL);
+    }
+
+    /**
+     * {@link #create(PlatformConfig, Registries, Database, ObjectMapper, Map, Clock, Collection,
+     * dev.caduceus.spi.metrics.Metrics)} as node {@code nodeId} of the nodes sharing {@code database},
+     * whose journals wake each other through {@code feed}.
+     */
+    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
+                                       ObjectMapper json, Map<String, String> env, Clock clock,
+                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics,
+                                       String nodeId, dev.caduceus.platform.journal.RunFeed feed)
+            throws BootException {
         var agentMetrics = AgentMetrics.on(metrics);
         var sessions = new SessionStore(database, json, clock);
-        var journal = new RunJournal(database, json, metrics);
+        var journal = new RunJournal(database, json, metrics, nodeId, feed);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
                 Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
         var relay = relay(config, registries);

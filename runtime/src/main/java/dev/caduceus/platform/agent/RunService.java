@@ -88,6 +88,7 @@ public final class RunService implements Runs {
     private final AgentMetrics metrics;
     private final Map<String, Integer> activeByOwner = new java.util.HashMap<>(); // guarded by lock
     private volatile OwnerPolicies policies = OwnerPolicies.NONE;
+    private volatile PeerRuns peers; // null: this node is alone
     private boolean draining;
 
     /**
@@ -468,10 +469,20 @@ public final class RunService implements Runs {
         return durability.journal().list(query);
     }
 
+    /**
+     * Sends control requests for runs live on other nodes there ({@code stop}, {@code approve},
+     * {@code steer}). Call once at boot, before serving; without it the service is alone.
+     */
+    public void bindPeers(PeerRuns peers) {
+        this.peers = java.util.Objects.requireNonNull(peers, "peers");
+    }
+
     @Override
     public boolean stop(String runId) {
         var run = live.get(runId);
-        return run != null && run.stop();
+        if (run != null) return run.stop();
+        var elsewhere = peers == null ? Optional.<Boolean>empty() : peers.stop(runId);
+        return elsewhere.orElse(false);
     }
 
     @Override
@@ -483,6 +494,10 @@ public final class RunService implements Runs {
                 metrics.approvalsAnswered().add(r.count(), answer.choice().name().toLowerCase(java.util.Locale.ROOT));
             return outcome;
         }
+        if (peers != null) {
+            var elsewhere = peers.approve(runId, answer);
+            if (elsewhere.isPresent()) return elsewhere.get();
+        }
         return record(runId).isPresent() ? new ApprovalAnswer.Outcome.NotActive() : new ApprovalAnswer.Outcome.RunNotFound();
     }
 
@@ -492,6 +507,10 @@ public final class RunService implements Runs {
         if (run != null) {
             if (text == null || text.isBlank()) return SteerOutcome.NOT_ACCEPTED;
             return run.steer(text);
+        }
+        if (peers != null) {
+            var elsewhere = peers.steer(runId, text);
+            if (elsewhere.isPresent()) return elsewhere.get();
         }
         return record(runId).isPresent() ? SteerOutcome.NOT_RUNNING : SteerOutcome.RUN_NOT_FOUND;
     }

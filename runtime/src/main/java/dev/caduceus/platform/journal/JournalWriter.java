@@ -45,7 +45,10 @@ final class JournalWriter implements AutoCloseable {
     private final dev.caduceus.spi.metrics.Metrics.Histogram batchSize;
     private final dev.caduceus.spi.metrics.Metrics.Histogram commitLatency;
 
-    JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics) {
+    private final RunFeed feed;
+
+    JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics, RunFeed feed) {
+        this.feed = feed;
         this.batchSize = metrics.histogram("journal_commit_batch_size", "Run journal operations committed in one "
                 + "transaction (group commit)", java.util.List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0,
                 512.0, 1024.0, 2048.0));
@@ -132,6 +135,11 @@ final class JournalWriter implements AutoCloseable {
             try {
                 database.write(sql -> {
                     store.write(sql, entries, records.values());
+                    if (feed != RunFeed.LOCAL) {
+                        var changed = new java.util.LinkedHashSet<String>(records.keySet());
+                        entries.forEach(e -> changed.add(e.runId()));
+                        feed.announce(sql, changed);
+                    }
                     return null;
                 });
                 return;

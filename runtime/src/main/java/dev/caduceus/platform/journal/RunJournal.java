@@ -28,6 +28,8 @@ public final class RunJournal implements EventLog, AutoCloseable {
     private final RunStore store;
     private final LiveTail tail = new LiveTail(TAIL_CAPACITY);
     private final JournalWriter writer;
+    private final RunFeed feed;
+    private final Database database;
 
     public RunJournal(Database database, ObjectMapper json) {
         this(database, json, new dev.caduceus.platform.metrics.MetricsRegistry().host());
@@ -35,8 +37,44 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /** @param metrics where the group commit's batch sizes and commit latency go (the host's) */
     public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics) {
-        this.store = new RunStore(database, json);
-        this.writer = new JournalWriter(database, store, tail, metrics);
+        this(database, json, metrics, "node_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12),
+                RunFeed.LOCAL);
+    }
+
+    /**
+     * @param nodeId the node this process is, recorded as the owner of the runs it starts
+     * @param feed   how this journal and those of other nodes on the same database wake each other
+     */
+    public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics, String nodeId,
+                      RunFeed feed) {
+        this.database = database;
+        this.feed = feed;
+        this.store = new RunStore(database, json, nodeId);
+        this.writer = new JournalWriter(database, store, tail, metrics, feed);
+    }
+
+    /** Where a run is: the node executing it ({@code null} for runs from before nodes were recorded), and whether it is live. */
+    public record Placement(String nodeId, boolean live) {}
+
+    /** The run's placement; empty for an unknown run. */
+    public Optional<Placement> placement(String runId) {
+        return store.placement(runId).map(p -> new Placement(p.nodeId(), p.live()));
+    }
+
+    /**
+     * The cluster's recovery: in one write, the live runs of nodes whose lease was last renewed before
+     * {@code deadBefore} (epoch ms, the database's clock), of nodes without a lease row, and of no recorded
+     * node become {@code interrupted} exactly as at a restart; those nodes' lease rows are deleted; the
+     * other nodes are told. Returns the runs interrupted.
+     */
+    public List<String> interruptRunsOfDeadNodes(Instant now, long deadBefore) {
+        return database.write(sql -> {
+            var ids = store.interrupt(sql, "node_id IS NULL OR node_id NOT IN "
+                    + "(SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?)", now, deadBefore);
+            sql.update("DELETE FROM cluster_nodes WHERE renewed_at < ?", deadBefore);
+            feed.announce(sql, ids);
+            return ids;
+        });
     }
 
     /** An idempotency key recorded for an earlier run. */
@@ -81,15 +119,37 @@ public final class RunJournal implements EventLog, AutoCloseable {
         writer.flush();
     }
 
+    /**
+     * Reads from the run's live tail while this node executes it, else from the database. A run live on
+     * another node is followed from the database too: when nothing is stored after the cursor, the reader
+     * waits for that node's next announced commit (or its own timeout), then reads again, so it gets the
+     * same gap-free, committed entries as a reader on the owning node.
+     */
     @Override
     public EventPage read(String runId, long afterSeq, int max, Duration timeout) throws InterruptedException {
         var live = tail.read(runId, afterSeq, max, timeout);
         if (live != null) return live;
-        var stored = store.events(runId, afterSeq, max);
-        if (!stored.isEmpty()) return new EventPage(stored, false);
-        // Nothing stored after the cursor: either the run went live in between (read the tail) or it is over.
-        live = tail.read(runId, afterSeq, max, timeout);
-        return live != null ? live : EventPage.END;
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            var wake = feed.watch(runId); // before the read: a commit after it completes the future
+            var stored = store.events(runId, afterSeq, max);
+            if (!stored.isEmpty()) return new EventPage(stored, false);
+            // Nothing stored after the cursor: the run went live here in between (read the tail), it is
+            // live on another node (wait for its next commit), or it is over.
+            long left = Math.max(0, deadline - System.nanoTime());
+            live = tail.read(runId, afterSeq, max, Duration.ofNanos(left));
+            if (live != null) return live;
+            if (wake == null || !store.placement(runId).map(RunStore.Placement::live).orElse(false)) return EventPage.END;
+            left = deadline - System.nanoTime();
+            if (left <= 0) return EventPage.TIMED_OUT;
+            try {
+                wake.get(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                return EventPage.TIMED_OUT;
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     /** Stops following a finished run; its readers continue from the database. */

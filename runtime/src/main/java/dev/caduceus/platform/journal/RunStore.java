@@ -35,10 +35,13 @@ final class RunStore {
 
     private final Database database;
     private final ObjectMapper json;
+    private final String nodeId;
 
-    RunStore(Database database, ObjectMapper json) {
+    /** @param nodeId the node this process is: written as the owner of every run it starts */
+    RunStore(Database database, ObjectMapper json, String nodeId) {
         this.database = database;
         this.json = json;
+        this.nodeId = nodeId;
     }
 
     /** An idempotency key as recorded. */
@@ -68,10 +71,10 @@ final class RunStore {
                 sql.update("INSERT INTO run_idempotency_keys (idempotency_key, fingerprint, run_id, created_at) "
                         + "VALUES (?, ?, ?, ?)", key, fingerprint, run.runId(), run.createdAt().toEpochMilli());
             }
-            sql.update("INSERT INTO runs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
                     run.sessionId(), run.model(), run.jobId(), run.lastSeq(), run.lastEvent(), run.output(),
-                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner());
+                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(), nodeId);
             return Optional.empty();
         });
     }
@@ -134,14 +137,35 @@ final class RunStore {
                         fromJson(r.getString(3), RunEvent.class)), runId, afterSeq, max));
     }
 
+    /** Where a run is live: the node executing it, and whether it is live at all. */
+    record Placement(String nodeId, boolean live) {}
+
+    /** The run's node and liveness; empty for an unknown run. */
+    Optional<Placement> placement(String runId) {
+        return database.read(sql -> sql.queryOne("SELECT node_id, status FROM runs WHERE run_id = ?",
+                r -> new Placement(r.getString(1), LIVE.contains(r.getString(2))), runId));
+    }
+
+    private static final java.util.Set<String> LIVE = java.util.Set.of("queued", "running", "waiting_for_approval", "stopping");
+
     /**
      * Boot recovery: every run not in a terminal status becomes {@code interrupted} with a final
      * {@link RunEvent.Interrupted} event. Returns the runs recovered.
      */
     List<String> interruptLiveRuns(Instant now) {
-        return database.write(sql -> {
+        return database.write(sql -> interrupt(sql, "", now));
+    }
+
+    /**
+     * Within the caller's write: the live runs that {@code condition} (an SQL predicate over {@code runs},
+     * with {@code args}) selects become {@code interrupted}, each with a final interrupted event. Returns
+     * their ids.
+     */
+    List<String> interrupt(Sql sql, String condition, Instant now, Object... args) {
+        {
             var live = sql.query("SELECT run_id, (SELECT COALESCE(MAX(seq), 0) FROM run_events e WHERE e.run_id = runs.run_id) "
-                    + "FROM runs WHERE status IN " + LIVE_STATUSES, r -> new Object[] {r.getString(1), r.getLong(2)});
+                    + "FROM runs WHERE status IN " + LIVE_STATUSES + (condition.isEmpty() ? "" : " AND (" + condition + ")"),
+                    r -> new Object[] {r.getString(1), r.getLong(2)}, args);
             var ids = new ArrayList<String>();
             for (var row : live) {
                 String id = (String) row[0];
@@ -153,7 +177,7 @@ final class RunStore {
                 ids.add(id);
             }
             return ids;
-        });
+        }
     }
 
     /**
