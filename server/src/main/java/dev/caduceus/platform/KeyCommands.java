@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the state directory's
- * database. They work beside a running server: it reads a key's row on each of its requests. Exit
+ * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the configured database (the
+ * state directory's SQLite file, or {@code database.url}'s PostgreSQL, which every node shares). They work beside a running server: it reads a key's row on each of its requests. Exit
  * status 2 for a bad name or policy, a duplicate name and an unknown or already revoked key.
  */
 final class KeyCommands {
@@ -26,7 +26,7 @@ final class KeyCommands {
     }
 
     private static <T> T withKeys(Main.Key key, Work<T> work) throws BootException {
-        try (var db = Boot.openStateDatabase(key.home())) {
+        try (var db = Boot.openStateDatabase(key.options())) { // database.url when set: the keys of every node
             return work.run(new NamedKeys(db, new SecureRandom(), Clock.systemUTC()));
         } catch (ApiKeyException | IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);

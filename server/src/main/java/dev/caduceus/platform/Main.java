@@ -336,6 +336,11 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
             return Platform.stateDir(main.env);
         }
 
+        /** The configuration (environment and {@code $CADUCEUS_HOME/config.yaml}): which database the keys are in. */
+        Boot.Options options() {
+            return new Boot.Options(Optional.empty(), List.of(), false, main.env, appHome());
+        }
+
         @Command(name = "show", mixinStandardHelpOptions = true,
                 description = {"Explain why the key cannot be shown: the key file holds only its hash.",
                         "A key file from an older version, in clear text, is replaced by its hash. Exit status 2."})
