@@ -124,6 +124,7 @@ public final class Cluster implements AutoCloseable {
             sweepDeadNodes();
             commands.serve();
             commands.sweep();
+            bus.purge(java.time.Duration.ofSeconds(30));
         } catch (RuntimeException e) {
             LOG.warn("Cluster tick failed (lease renewal, dead-node sweep): {}", e.getMessage());
         }

@@ -32,6 +32,8 @@ final class ClusterBus implements RunFeed, PostgresListener.Callbacks, AutoClose
 
     private final String nodeId;
     private final Map<String, CompletableFuture<Void>> runWaiters = new ConcurrentHashMap<>();
+    /** When each run's current future was made (System.nanoTime()), for {@link #purge}. */
+    private final Map<String, Long> watchedSince = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> answerWaiters = new ConcurrentHashMap<>();
     private volatile Runnable onCommand = () -> {};
     private PostgresListener listener;
@@ -53,7 +55,25 @@ final class ClusterBus implements RunFeed, PostgresListener.Callbacks, AutoClose
 
     @Override
     public CompletableFuture<Void> watch(String runId) {
-        return runWaiters.computeIfAbsent(runId, k -> new CompletableFuture<>());
+        return runWaiters.computeIfAbsent(runId, k -> {
+            watchedSince.put(k, System.nanoTime());
+            return new CompletableFuture<>();
+        });
+    }
+
+    /**
+     * Completes (spuriously) the futures made more than {@code age} ago: a reader that found its events
+     * without waiting leaves its future behind, and a finished run is never announced again. Whoever
+     * still waits on one re-reads the journal, as after any wake-up.
+     */
+    void purge(java.time.Duration age) {
+        long cutoff = System.nanoTime() - age.toNanos();
+        watchedSince.forEach((id, since) -> {
+            if (since < cutoff) {
+                watchedSince.remove(id, since);
+                wake(runWaiters, id);
+            }
+        });
     }
 
     @Override
@@ -93,7 +113,10 @@ final class ClusterBus implements RunFeed, PostgresListener.Callbacks, AutoClose
     public void notified(PostgresListener.Notification n) {
         switch (n.channel()) {
             case EVENTS -> {
-                for (String id : n.payload().split(",")) wake(runWaiters, id);
+                for (String id : n.payload().split(",")) {
+                    watchedSince.remove(id);
+                    wake(runWaiters, id);
+                }
             }
             case COMMANDS -> {
                 if (nodeId.equals(n.payload())) onCommand.run();
