@@ -11,8 +11,11 @@ import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import dev.caduceus.testkit.ManualClock;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -38,13 +41,14 @@ class ResponseStoreUnitTest {
 
     @TempDir Path dir;
     @Parameter Dialect dialect;
+    final ManualClock clock = new ManualClock(Instant.ofEpochSecond(CREATED));
     TestDatabase db;
     ResponseStore store;
 
     @BeforeEach
     void setUp() {
         db = TestDatabase.open(dir, "endpoint-responses", dialect);
-        store = new ResponseStore(db, JSON, 10);
+        store = new ResponseStore(db, JSON, 10, clock);
     }
 
     @AfterEach
@@ -191,11 +195,43 @@ class ResponseStoreUnitTest {
         store.save(new StoredResponse(id, "admin", envelope, null, "sess", true, CREATED, null, null),
                 new TranscriptWrite(null, List.of(), List.of(Message.user("q")), 1), null);
         turn(store, id(2), "admin", null, "q", "in_progress", null); // the text, not the status: stays
-        assertEquals(List.of(id), store.interruptInProgress());
+        assertEquals(List.of(), store.interruptInProgress(clock.instant()), "its stream lease still runs");
+        assertEquals(List.of(id), store.interruptInProgress(Instant.MAX), "SQLite's start: every lease is a dead process's");
         var recovered = store.find(id, Caller.ADMIN_CALLER).orElseThrow();
         assertEquals("incomplete", recovered.status());
         assertEquals("incomplete", recovered.envelope().path("output").get(0).path("status").asText());
-        assertEquals(List.of(), store.interruptInProgress());
+        assertFalse(store.streaming(id, clock.instant()), "the lease ends with it");
+        assertEquals(List.of(), store.interruptInProgress(Instant.MAX));
+    }
+
+    @Test
+    void aStreamLeaseLastsWhileRenewedAndEndsWithTheStream() {
+        var id = id(1);
+        var response = new StoredResponse(id, "admin", envelope(id, "in_progress", ""), null, "sess", true, CREATED,
+                null, null);
+        store.save(response, new TranscriptWrite(null, List.of(), List.of(Message.user("q")), 1), null);
+        assertTrue(store.streaming(id, clock.instant()));
+        assertFalse(store.streaming(id, clock.instant().plus(ResponseStore.STREAM_LEASE).plusMillis(1)));
+        clock.advance(Duration.ofSeconds(45));
+        store.renewStreams(List.of(id, id(9)), clock.instant()); // an id not stored (store: false) is nothing
+        clock.advance(Duration.ofSeconds(45)); // 90 s after the save, 45 s after the renewal
+        assertEquals(List.of(), store.interruptAbandoned(clock.instant()));
+        assertTrue(store.streaming(id, clock.instant()));
+        clock.advance(ResponseStore.STREAM_LEASE); // no renewal since: the node is gone
+        assertFalse(store.streaming(id, clock.instant()));
+        assertEquals(List.of(id), store.interruptAbandoned(clock.instant()));
+        assertEquals("incomplete", store.find(id, Caller.ADMIN_CALLER).orElseThrow().status());
+        assertEquals(List.of(), store.interruptAbandoned(clock.instant().plus(Duration.ofHours(1))));
+
+        var done = id(2);
+        store.save(new StoredResponse(done, "admin", envelope(done, "in_progress", ""), null, "sess", true, CREATED,
+                null, null), new TranscriptWrite(null, List.of(), List.of(Message.user("q")), 1), null);
+        turn(store, done, "admin", null, "q", "a", null); // the stream's last save: completed
+        assertFalse(store.streaming(done, clock.instant()));
+        store.renewStreams(List.of(done), clock.instant()); // a renewal racing the stream's end adds no lease
+        assertFalse(store.streaming(done, clock.instant()));
+        assertEquals(List.of(), store.interruptAbandoned(clock.instant().plus(Duration.ofHours(1))));
+        assertEquals("completed", store.find(done, Caller.ADMIN_CALLER).orElseThrow().status());
     }
 
     @Test
