@@ -23,22 +23,28 @@ import java.util.Optional;
  * A real database for a plugin's store tests, with the plugin's own migrations applied exactly as the
  * host applies them (from {@code db/migration/<plugin-id>/<dialect>/} on the test class path): a SQLite
  * file in a test directory, a fresh database on a real PostgreSQL server ({@link #open(Path, String, Dialect)}),
- * or an existing SQLite file ({@link #attach}). Same threading as the host database.
+ * or an existing SQLite file ({@link #attach}). {@link #node()} opens a second, independent connection to the
+ * same database, as another node of a cluster (PostgreSQL) or a restarted process would. Same threading as the
+ * host database; each instance closes only its own connections.
  */
 public final class TestDatabase implements PluginDatabase, AutoCloseable {
     private final Database database;
     private final PluginDatabase plugin;
+    private final String pluginId;
+    private final TestPostgres.Db postgres; // null on SQLite
 
-    private TestDatabase(Database database, String pluginId) {
+    private TestDatabase(Database database, String pluginId, TestPostgres.Db postgres) {
         this.database = database;
         this.plugin = new PluginDatabaseImpl(database, pluginId);
+        this.pluginId = pluginId;
+        this.postgres = postgres;
     }
 
     /** Opens {@code dir/test.db} and applies {@code pluginId}'s migrations found on the class path. */
     public static TestDatabase open(Path dir, String pluginId) {
         var db = Database.open(dir.resolve("test.db"));
         Migrations.apply(db, pluginId, scripts(pluginId, Dialect.SQLITE));
-        return new TestDatabase(db, pluginId);
+        return new TestDatabase(db, pluginId, null);
     }
 
     /**
@@ -48,7 +54,41 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
      */
     public static TestDatabase attach(Path file) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("no database at " + file);
-        return new TestDatabase(Database.open(file), "platform");
+        return new TestDatabase(Database.open(file), "platform", null);
+    }
+
+    /**
+     * Another node on the PostgreSQL database {@code pg}: a pool of its own, and {@code pluginId}'s
+     * migrations applied as a booting node applies them (nothing is pending when a first node already did).
+     * Two of these on one database are two nodes of a cluster sharing it.
+     */
+    public static TestDatabase attach(TestPostgres.Db pg, String pluginId) {
+        var db = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4);
+        try {
+            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL));
+            Migrations.apply(db, pluginId, scripts(pluginId, Dialect.POSTGRESQL));
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return new TestDatabase(db, pluginId, pg);
+    }
+
+    /**
+     * A second, independent connection to this same database for the same plugin: on PostgreSQL another
+     * node ({@link #attach(TestPostgres.Db, String)}), on SQLite the same file opened again (a restarted
+     * process). Close it on its own; closing it leaves this one open.
+     */
+    public TestDatabase node() {
+        if (postgres != null) return attach(postgres, pluginId);
+        var file = database.file().orElseThrow();
+        var db = Database.open(file);
+        return new TestDatabase(db, pluginId, null);
+    }
+
+    /** The PostgreSQL database under this view; empty on SQLite. */
+    public Optional<TestPostgres.Db> postgres() {
+        return Optional.ofNullable(postgres);
     }
 
     /**
@@ -58,16 +98,7 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
      */
     public static TestDatabase open(Path dir, String pluginId, Dialect dialect) {
         if (dialect == Dialect.SQLITE) return open(dir, pluginId);
-        var pg = TestPostgres.shared().newDatabase();
-        var db = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4);
-        try {
-            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL));
-            Migrations.apply(db, pluginId, scripts(pluginId, Dialect.POSTGRESQL));
-        } catch (RuntimeException e) {
-            db.close();
-            throw e;
-        }
-        return new TestDatabase(db, pluginId);
+        return attach(TestPostgres.shared().newDatabase(), pluginId);
     }
 
     /** The host database under this view (for a test's own SQL as the platform, or to read another owner's tables). */

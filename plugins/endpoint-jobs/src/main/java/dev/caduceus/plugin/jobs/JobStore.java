@@ -21,7 +21,8 @@ import java.util.function.UnaryOperator;
  * The {@code jobs} and {@code job_runs} tables (migrations {@code V1__jobs.sql}, {@code V2__job_owners.sql}). Edits from HTTP are
  * read-modify-write of the whole row in one write transaction; the scheduler's changes touch only its
  * own columns and are compare-and-set updates (the row must still show the {@code next_run_at} or the
- * run the scheduler saw), so a claim holds however many loops or processes share the database. A
+ * run the scheduler saw), so a claim holds however many loops, processes or nodes (one PostgreSQL
+ * database shared by a cluster; each write is serializable there) share the database. A
  * job's {@code owner} is written once, on insert; the HTTP side reads and edits a job only through a
  * {@code visible} test (the caller's tenancy), applied inside the same transaction.
  * Thread-safe (every method is one database call).

@@ -6,6 +6,7 @@ import dev.caduceus.plugin.jobs.http.JobsFamily;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.testkit.ManualClock;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
@@ -13,8 +14,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What the family declares to the host (its feature flag and named routes), a plain unit test: no
@@ -23,9 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 class JobsFamilyTest {
     @TempDir Path dir;
 
-    @Test
-    void capabilitiesNameTheRoutesAndTheFlag() {
-        try (var db = TestDatabase.open(dir, "endpoint-jobs")) {
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void capabilitiesNameTheRoutesAndTheFlag(Dialect dialect) {
+        try (var db = TestDatabase.open(dir, "endpoint-jobs", dialect)) {
             var clock = new ManualClock(JobsHost.T0);
             Supplier<Runs> noRuns = () -> { throw new AssertionError("no run service in this test"); };
             var store = new JobStore(db, new com.fasterxml.jackson.databind.ObjectMapper());

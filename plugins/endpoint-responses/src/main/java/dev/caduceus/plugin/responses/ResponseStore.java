@@ -9,7 +9,11 @@ import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.Sql;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -23,10 +27,24 @@ import java.util.Optional;
  * Conversation names are per key. The journal and chain messages are reached only through their
  * response. Each save also writes the row's list columns ({@link ResponseSummary}, its parent and
  * conversation name), which {@link ResponseCatalog} lists from; a conversation's chain is its latest
- * response and that one's parents ({@link ChainWalk}). Thread-safe (the database serializes writes).
+ * response and that one's parents ({@link ChainWalk}).
+ *
+ * <p>Several nodes may share the store (PostgreSQL): nothing here is kept in memory between calls, and
+ * the access and creation ticks are taken inside the write that uses them. A response saved
+ * {@code in_progress} carries a stream lease ({@code streaming_until}, {@code V6__stream_lease.sql})
+ * that the node streaming it renews ({@link #renewStreams}); one whose lease ran out was being streamed
+ * by a process that died ({@link #interruptInProgress}, {@link #interruptAbandoned}). Leases are read
+ * against the {@code clock} of each node, so the nodes' clocks must agree to well within
+ * {@link #STREAM_LEASE}, as the jobs' due times already require.
+ *
+ * <p>Thread-safe (the database serializes writes).
  */
 final class ResponseStore {
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
+    private static final String IN_PROGRESS = "in_progress";
+    /** How long a stream lease lasts without renewal; renewed every {@link #STREAM_RENEWAL}. */
+    static final Duration STREAM_LEASE = Duration.ofSeconds(60);
+    static final Duration STREAM_RENEWAL = Duration.ofSeconds(15);
 
     /** One journal frame as sent. */
     record Frame(long seq, String type, String json) {}
@@ -35,18 +53,22 @@ final class ResponseStore {
     private final ObjectMapper json;
     private final int maxStored;
     private final ChainMessages chain;
+    private final Clock clock;
 
-    ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored) {
+    ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored, Clock clock) {
         this.db = db;
         this.json = json;
         this.maxStored = Math.max(1, maxStored);
         this.chain = new ChainMessages(json);
+        this.clock = clock;
     }
 
     /**
      * Inserts or replaces {@code response} with its messages written to the chain store (O(own
      * messages), see {@link ChainMessages}), points {@code conversation} (if any) of the response's
-     * owner at it, then evicts. The owner is set when the row is first inserted and never changes.
+     * owner at it, then evicts. The owner is set when the row is first inserted and never changes. A
+     * response saved {@code in_progress} gets a stream lease of {@link #STREAM_LEASE}; any other status
+     * ends it.
      */
     void save(StoredResponse response, TranscriptWrite transcript, String conversation) {
         String envelope;
@@ -56,6 +78,7 @@ final class ResponseStore {
             throw new IllegalStateException("cannot serialize response " + response.id(), e);
         }
         var summary = ResponseSummary.of(response.envelope(), transcript.own().subList(0, transcript.inputs()));
+        Long lease = IN_PROGRESS.equals(summary.status()) ? clock.instant().plus(STREAM_LEASE).toEpochMilli() : null;
         db.write(sql -> {
             var previous = chainOf(sql, response.id());
             var at = chain.append(sql, response.id(), transcript);
@@ -63,20 +86,22 @@ final class ResponseStore {
             sql.update("""
                     INSERT INTO responses (id, owner, envelope, transcript, instructions, session_id, streamed,
                         created_at, accessed_at, chain_id, base_seq, last_seq, input_seq, created_seq, parent_id,
-                        conversation, status, model, previous_response_id, input_preview, output_preview)
+                        conversation, status, model, previous_response_id, input_preview, output_preview, streaming_until)
                     VALUES (?, ?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses),
-                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?)
+                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
                         chain_id = excluded.chain_id, base_seq = excluded.base_seq, last_seq = excluded.last_seq,
                         input_seq = excluded.input_seq, status = excluded.status, model = excluded.model,
                         previous_response_id = excluded.previous_response_id,
-                        input_preview = excluded.input_preview, output_preview = excluded.output_preview""",
+                        input_preview = excluded.input_preview, output_preview = excluded.output_preview,
+                        streaming_until = excluded.streaming_until""",
                     response.id(), response.owner(), envelope, response.instructions(), response.sessionId(),
                     response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
                     at.baseSeq() + transcript.inputs(), response.parentId(), conversation, summary.status(),
-                    summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview());
+                    summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(),
+                    lease);
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (conversation != null)
                 sql.update("""
@@ -181,40 +206,81 @@ final class ResponseStore {
      * would read {@code in_progress} forever. Each becomes {@code incomplete}, as a client that left
      * would have left it, with its unfinished items {@code incomplete} too; like runs that become
      * {@code interrupted}. Its journal stays as it is, so a replay ends with the synthetic
-     * {@code response.incomplete}. Returns the ids recovered.
+     * {@code response.incomplete}. Only responses whose stream lease ended before {@code leaseEnded}
+     * (or that have none) are taken: on SQLite, where this process is the only one, pass
+     * {@link Instant#MAX} (every lease is a dead process's); on a shared PostgreSQL pass now, since
+     * other nodes are streaming theirs. Returns the ids recovered.
      *
      * <p>The status lives only inside the envelope, so candidates are found with a text match (one
      * pass over the table, once per start) and confirmed on the parsed envelope's own status.
      */
-    List<String> interruptInProgress() {
-        return db.write(sql -> {
-            var candidates = sql.query("SELECT id, envelope FROM responses WHERE envelope LIKE ?",
-                    r -> new String[] {r.getString(1), r.getString(2)}, "%\"in_progress\"%");
-            var recovered = new ArrayList<String>();
-            for (var row : candidates) {
-                ObjectNode envelope;
-                try {
-                    if (!(json.readTree(row[1]) instanceof ObjectNode object)) continue;
-                    envelope = object;
-                } catch (Exception e) {
-                    continue; // a corrupt row is dropped on its next read
-                }
-                if (!"in_progress".equals(envelope.path("status").asText())) continue;
-                envelope.put("status", "incomplete");
-                for (var item : envelope.path("output")) {
-                    if (item instanceof ObjectNode o && "in_progress".equals(o.path("status").asText()))
-                        o.put("status", "incomplete");
-                }
-                try {
-                    sql.update("UPDATE responses SET envelope = ?, status = ? WHERE id = ?", json.writeValueAsString(envelope),
-                            "incomplete", row[0]);
-                } catch (JsonProcessingException e) {
-                    throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
-                }
-                recovered.add(row[0]);
+    List<String> interruptInProgress(Instant leaseEnded) {
+        long before = leaseEnded.equals(Instant.MAX) ? Long.MAX_VALUE : leaseEnded.toEpochMilli();
+        return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE envelope LIKE ? "
+                        + "AND (streaming_until IS NULL OR streaming_until < ?)",
+                r -> new String[] {r.getString(1), r.getString(2)}, "%\"in_progress\"%", before)));
+    }
+
+    /**
+     * While running, on a shared PostgreSQL: the responses whose stream lease ran out before {@code now}
+     * (their node died, or stopped renewing) become {@code incomplete}, as {@link #interruptInProgress}
+     * makes them at start. Reads only leased rows (an index). Returns the ids recovered.
+     */
+    List<String> interruptAbandoned(Instant now) {
+        return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE streaming_until < ?",
+                r -> new String[] {r.getString(1), r.getString(2)}, now.toEpochMilli())));
+    }
+
+    /** Makes each candidate whose envelope says {@code in_progress} {@code incomplete}; every candidate's lease ends. */
+    private List<String> interrupt(Sql sql, List<String[]> candidates) {
+        var recovered = new ArrayList<String>();
+        for (var row : candidates) {
+            sql.update("UPDATE responses SET streaming_until = NULL WHERE id = ?", row[0]);
+            ObjectNode envelope;
+            try {
+                if (!(json.readTree(row[1]) instanceof ObjectNode object)) continue;
+                envelope = object;
+            } catch (Exception e) {
+                continue; // a corrupt row is dropped on its next read
             }
-            return recovered;
+            if (!IN_PROGRESS.equals(envelope.path("status").asText())) continue;
+            envelope.put("status", "incomplete");
+            for (var item : envelope.path("output")) {
+                if (item instanceof ObjectNode o && IN_PROGRESS.equals(o.path("status").asText()))
+                    o.put("status", "incomplete");
+            }
+            try {
+                sql.update("UPDATE responses SET envelope = ?, status = ? WHERE id = ?", json.writeValueAsString(envelope),
+                        "incomplete", row[0]);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
+            }
+            recovered.add(row[0]);
+        }
+        return recovered;
+    }
+
+    /**
+     * Extends the stream leases of {@code ids} (the responses this node is streaming now) to
+     * {@code now} + {@link #STREAM_LEASE}; a response no longer {@code in_progress} (no lease) is left
+     * alone, so a lease cannot outlive its stream.
+     */
+    void renewStreams(Collection<String> ids, Instant now) {
+        if (ids.isEmpty()) return;
+        long until = now.plus(STREAM_LEASE).toEpochMilli();
+        db.write(sql -> {
+            for (var id : ids)
+                sql.update("UPDATE responses SET streaming_until = ? WHERE id = ? AND streaming_until IS NOT NULL",
+                        until, id);
+            return null;
         });
+    }
+
+    /** Whether some node still streams response {@code id} at {@code now}: it holds a lease that has not run out. */
+    boolean streaming(String id, Instant now) {
+        return db.read(sql -> sql.queryOne("SELECT streaming_until FROM responses WHERE id = ?",
+                r -> r.getObject(1) == null ? null : r.getLong(1), id)).filter(until -> until >= now.toEpochMilli())
+                .isPresent();
     }
 
     /** The latest response id of key {@code owner}'s conversation {@code name} (names are per key). */

@@ -6,7 +6,9 @@ import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.config.PluginConfig.Setting;
+import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.support.settings.SharedSettings;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -18,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * /api/conversations/{name}}) over its conversation names, and read access to those conversations
  * ({@link StoredHistory}) for other families. {@link #start} opens the store they share, fills the
  * list columns of rows from before V5 and marks the responses an earlier process left
- * {@code in_progress} as {@code incomplete}.
+ * {@code in_progress} as {@code incomplete}. While it runs, the stream leases of the responses this
+ * process streams are renewed, and on a shared PostgreSQL the responses of a node that died mid-stream
+ * are marked {@code incomplete} once their lease runs out ({@link ResponseStore#interruptAbandoned}).
  */
 public final class ResponsesPlugin implements PlatformPlugin {
     private static final System.Logger LOG = System.getLogger(ResponsesPlugin.class.getName());
@@ -40,12 +44,14 @@ public final class ResponsesPlugin implements PlatformPlugin {
     @Override
     public void start(PlatformContext ctx) {
         settings = ResponsesSettings.from(ctx);
-        store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored());
+        store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored(), ctx.clock());
         var filled = store.fillSummaries(); // rows saved before the list columns (V5), once
         if (filled > 0)
             LOG.log(System.Logger.Level.INFO, "{0} stored response(s) from before V5 got their list summary", filled);
-        // Nothing streams yet in this process: a response left in_progress belonged to one that died.
-        var recovered = store.interruptInProgress();
+        // Nothing streams yet in this process: on SQLite (no other process) a response left in_progress
+        // belonged to one that died; on PostgreSQL only one whose stream lease ran out did, other nodes may
+        // be streaming theirs.
+        var recovered = store.interruptInProgress(shared(ctx) ? ctx.clock().instant() : Instant.MAX);
         if (!recovered.isEmpty())
             LOG.log(System.Logger.Level.WARNING, "{0} response(s) were streaming when the server stopped; "
                     + "marked incomplete: {1}", recovered.size(),
@@ -56,6 +62,8 @@ public final class ResponsesPlugin implements PlatformPlugin {
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
         var idempotency = new IdempotencyCache(ctx.clock(), settings.idempotencyTtl(), settings.idempotencyEntries());
         var live = ConcurrentHashMap.<String>newKeySet(); // ids this process is streaming right now
+        ctx.scheduler().scheduleWithFixedDelay("response-streams", ResponseStore.STREAM_RENEWAL,
+                ResponseStore.STREAM_RENEWAL, () -> keepStreams(ctx, live));
         ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
                 java.time.Duration.ofHours(1), () -> store.pruneJournals(
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
@@ -64,6 +72,26 @@ public final class ResponsesPlugin implements PlatformPlugin {
                         new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store),
                         new InputItemsHandler(store), settings),
                 new ConversationsFamily(new ConversationListHandler(catalog), new ConversationDeleteHandler(store)));
+    }
+
+    /**
+     * Renews the stream leases of what this process streams; on a shared database, also ends the
+     * responses another node left {@code in_progress} when it died.
+     */
+    private void keepStreams(PlatformContext ctx, java.util.Set<String> live) {
+        var now = ctx.clock().instant();
+        store.renewStreams(List.copyOf(live), now);
+        if (!shared(ctx)) return;
+        var recovered = store.interruptAbandoned(now);
+        if (!recovered.isEmpty())
+            LOG.log(System.Logger.Level.WARNING, "{0} response(s) were streaming on a node that stopped renewing their "
+                    + "lease; marked incomplete: {1}", recovered.size(),
+                    recovered.size() > 10 ? recovered.subList(0, 10) + " …" : recovered);
+    }
+
+    /** Several nodes may share the database (PostgreSQL); SQLite is this process's alone. */
+    private static boolean shared(PlatformContext ctx) {
+        return ctx.database().dialect() != PluginDatabase.Dialect.SQLITE;
     }
 
     /** Stored conversations, for the runs API's {@code previous_response_id}. */

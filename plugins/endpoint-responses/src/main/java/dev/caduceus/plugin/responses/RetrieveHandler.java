@@ -18,9 +18,10 @@ import java.util.Set;
 /**
  * {@code GET /v1/responses/{response_id}}: the stored response object, or with
  * {@code ?stream=true} a best-effort replay of its events after {@code starting_after}: the journal of
- * a streamed response (continued live while this process still streams it, else closed with a
- * synthetic {@code response.incomplete}), or events synthesized from the stored object. Another
- * key's response is the same 404 as an unknown id, for both. Thread-safe.
+ * a streamed response (continued live while this process, or another node holding its stream lease,
+ * still streams it, else closed with a synthetic {@code response.incomplete}), or events synthesized
+ * from the stored object. Another key's response is the same 404 as an unknown id, for both.
+ * Thread-safe.
  */
 final class RetrieveHandler implements HttpHandler {
     private static final Duration POLL = Duration.ofMillis(100);
@@ -65,7 +66,7 @@ final class RetrieveHandler implements HttpHandler {
         long last = after;
         long quietSince = System.nanoTime();
         while (true) {
-            var stillLive = live.contains(id);
+            var stillLive = live.contains(id) || store.streaming(id, ctx.clock().instant());
             for (var frame : store.frames(id, last)) {
                 last = frame.seq();
                 quietSince = System.nanoTime();

@@ -4,7 +4,8 @@
  * reads its history with one range query, so turn N writes what turn 1 does), runs one
  * agent turn and answers with a response object or an event stream; GET, DELETE and event replay.
  * Start at {@link dev.caduceus.plugin.responses.ResponsesPlugin}, then {@code CreateHandler}.
- * Threading: one virtual thread per request; the store (SQLite), the idempotency cache and the set of
- * live streams are the only shared state.
+ * Threading: one virtual thread per request; the store (SQLite, or a PostgreSQL that several nodes
+ * share), the idempotency cache and the set of live streams are the only shared state; the last two are
+ * this process's own.
  */
 package dev.caduceus.plugin.responses;

@@ -6,19 +6,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.testkit.FakePlatformContext;
 import dev.caduceus.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The families the plugin contributes: their ids, base paths, features and routes (no request is served). */
 class ResponsesFamilyTest {
-    @Test
-    void featuresAndRoutes(@TempDir Path dir) {
-        try (var db = TestDatabase.open(dir, "endpoint-responses")) {
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void featuresAndRoutes(Dialect dialect, @TempDir Path dir) {
+        try (var db = TestDatabase.open(dir, "endpoint-responses", dialect)) {
             var ctx = FakePlatformContext.builder("endpoint-responses").database(db).build();
             var plugin = new ResponsesPlugin();
             plugin.start(ctx);

@@ -19,10 +19,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Faults: the handler's last line of defence when a run's {@code await} throws (a stub, on the
@@ -30,17 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ResponsesFaultTest {
     @TempDir Path dir;
-    TestDatabase db;
-
-    @BeforeEach
-    void setUp() {
-        db = TestDatabase.open(dir, "endpoint-responses");
-    }
-
-    @AfterEach
-    void tearDown() {
-        db.close();
-    }
 
     // Stub kept: a real host cannot make await throw (RunService turns a runtime's exception into internal_error).
     private static final class AwaitThrowingRuns implements Runs {
@@ -85,8 +75,15 @@ class ResponsesFaultTest {
         }
     }
 
-    @Test
-    void anExceptionIsAFailedResponseNotA500() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Dialect.class)
+    void anExceptionIsAFailedResponseNotA500(Dialect dialect) throws Exception {
+        try (var db = TestDatabase.open(dir, "endpoint-responses", dialect)) {
+            anExceptionIsAFailedResponse(db);
+        }
+    }
+
+    private static void anExceptionIsAFailedResponse(TestDatabase db) throws Exception {
         var ctx = FakePlatformContext.builder("endpoint-responses").runs(new AwaitThrowingRuns()).database(db).build();
         var plugin = new ResponsesPlugin();
         plugin.start(ctx);
@@ -132,5 +129,6 @@ class ResponsesFaultTest {
         var file = Path.of("src/main/resources/META-INF/services/dev.caduceus.spi.PlatformPlugin");
         assertEquals(ResponsesPlugin.class.getName(), Files.readString(file).trim());
         assertTrue(Files.exists(Path.of("src/main/resources/db/migration/endpoint-responses/sqlite/V1__responses.sql")));
+        assertTrue(Files.exists(Path.of("src/main/resources/db/migration/endpoint-responses/postgresql/V1__responses.sql")));
     }
 }

@@ -99,7 +99,7 @@ final class ResponsesHost implements AutoCloseable {
      */
     History history() {
         var db = dev.caduceus.testkit.TestDatabase.attach(host.home().resolve("caduceus.db"));
-        return new History(new StoredHistory(new ResponseStore(db, JSON, Integer.MAX_VALUE)), db);
+        return new History(new StoredHistory(new ResponseStore(db, JSON, Integer.MAX_VALUE, java.time.Clock.systemUTC())), db);
     }
 
     /** A {@link StoredHistory} and the database connection it reads through. */

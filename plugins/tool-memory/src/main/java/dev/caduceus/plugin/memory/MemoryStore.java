@@ -16,11 +16,12 @@ import java.util.function.Function;
  * failed or refused edit stores nothing. An entry whose text survives an edit keeps its
  * {@code created_at}/{@code updated_at}; new text gets the clock's now. Thread-safe.
  *
- * <p>Reads are cached per scope and store: every agent turn puts the memory in its system prompt, and
- * this plugin is the only writer of its table, so a store is read from SQLite once and again only
- * after an edit. A read that raced with an edit is not cached (the edit count moved meanwhile).
- * Scopes can be per session, so the cache holds at most {@value #MAX_CACHED} stores and starts over
- * when full.
+ * <p>On SQLite reads are cached per scope and store: every agent turn puts the memory in its system
+ * prompt, and one process (this plugin) is the only writer of the file's table, so a store is read
+ * once and again only after an edit. A read that raced with an edit is not cached (the edit count
+ * moved meanwhile). Scopes can be per session, so the cache holds at most {@value #MAX_CACHED} stores
+ * and starts over when full. On PostgreSQL several nodes write the same table, and an edit on one
+ * could not drop another node's cached copy: every read goes to the database.
  */
 final class MemoryStore {
     static final int MAX_CACHED = 4096;
@@ -28,16 +29,19 @@ final class MemoryStore {
     private final Clock clock;
     private final Map<Key, List<String>> cache = new ConcurrentHashMap<>();
     private final AtomicLong edits = new AtomicLong();
+    private final boolean cached;
 
     private record Key(String scope, MemoryTarget target) {}
 
     MemoryStore(PluginDatabase db, Clock clock) {
         this.db = db;
         this.clock = clock;
+        this.cached = db.dialect() == PluginDatabase.Dialect.SQLITE;
     }
 
     /** The entries of {@code target} in {@code scope}, in order. */
     List<String> entries(String scope, MemoryTarget target) {
+        if (!cached) return db.read(sql -> texts(load(sql, scope, target)));
         var key = new Key(scope, target);
         var cached = cache.get(key);
         if (cached != null) return cached;

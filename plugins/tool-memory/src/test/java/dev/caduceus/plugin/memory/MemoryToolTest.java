@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
@@ -21,21 +22,29 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/** The memory tool over its real store, on SQLite and on PostgreSQL (where several nodes share the table). */
+@ParameterizedClass
+@EnumSource(Dialect.class)
 class MemoryToolTest {
     static final String SCOPE = "session:s1";
 
     @TempDir Path dir;
+    @Parameter Dialect dialect;
     TestDatabase db;
     PlatformContext platform;
     Tool tool;
 
     @BeforeEach
     void open() {
-        db = TestDatabase.open(dir, "tool-memory");
+        db = TestDatabase.open(dir, "tool-memory", dialect);
         platform = context(Map.of());
         tool = new MemoryPlugin().tools(platform).getFirst();
     }
@@ -188,12 +197,16 @@ class MemoryToolTest {
     }
 
     @Test
-    void aStoreIsReadFromTheDatabaseOnceAndAgainAfterAnEdit() throws Exception {
+    void onSqliteAStoreIsReadFromTheDatabaseOnceAndAgainAfterAnEdit() throws Exception {
         var store = new MemoryStore(db, platform.clock());
         assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
-        // a row written behind the plugin's back is not seen: the first read is cached
         db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
                 + " VALUES (?, 'memory', 0, 'behind', 'x', 'x')", SCOPE));
+        if (dialect == Dialect.POSTGRESQL) { // other nodes write the table too: nothing is cached
+            assertEquals(List.of("behind"), store.entries(SCOPE, MemoryTarget.MEMORY));
+            return;
+        }
+        // a row written behind the plugin's back is not seen: the first read is cached
         assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
         assertEquals(List.of("behind"), new MemoryStore(db, platform.clock()).entries(SCOPE, MemoryTarget.MEMORY));
         // an edit through the store drops the cached copy, so the next read sees the database again
@@ -317,6 +330,56 @@ class MemoryToolTest {
                 + "{\"action\":\"add\",\"content\":\"fresh\"}]}"));
         assertTrue(result.path("success").asBoolean(), result.toString());
         assertEquals(List.of("kept", "fresh"), entries(MemoryTarget.MEMORY));
+    }
+
+    @Test
+    void anEditOnOneNodeIsInTheNextPromptOfAnother() throws Exception {
+        Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process owns the file (and caches)");
+        try (var other = db.node()) {
+            var otherTool = new MemoryPlugin().tools(FakePlatformContext.builder("tool-memory").database(other).build())
+                    .getFirst();
+            assertNull(otherTool.systemPromptSection(SCOPE));
+            add("memory", "written on node one");
+            assertTrue(otherTool.systemPromptSection(SCOPE).contains("written on node one"));
+            var removed = json(otherTool.call(new ToolCall("c", "memory", (ObjectNode) platform.json().readTree(
+                    "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"node one\"}")),
+                    new FakeToolContext(SCOPE, platform.json())));
+            assertTrue(removed.path("success").asBoolean(), removed.toString());
+            assertNull(tool.systemPromptSection(SCOPE), "removed on node two, gone on node one");
+        }
+    }
+
+    @Test
+    void concurrentAddsOnTwoNodesAllLand() throws Exception {
+        Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process, one writer");
+        try (var other = db.node()) {
+            var tools = List.of(tool, new MemoryPlugin().tools(FakePlatformContext.builder("tool-memory").database(other)
+                    .build()).getFirst());
+            var start = new java.util.concurrent.CountDownLatch(1);
+            var failures = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+            var threads = new java.util.ArrayList<Thread>();
+            for (int i = 0; i < 16; i++) {
+                var node = tools.get(i % 2);
+                var content = "fact " + i;
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        start.await();
+                        var args = platform.json().createObjectNode().put("action", "add").put("target", "memory")
+                                .put("content", content);
+                        var result = json(node.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+                        if (!result.path("success").asBoolean()) failures.add(result.toString());
+                    } catch (Exception e) {
+                        failures.add(e.toString());
+                    }
+                }));
+            }
+            start.countDown();
+            for (var t : threads) t.join();
+            assertEquals(List.of(), List.copyOf(failures));
+            var stored = entries(MemoryTarget.MEMORY);
+            assertEquals(16, stored.size(), stored.toString());
+            for (int i = 0; i < 16; i++) assertTrue(stored.contains("fact " + i), "fact " + i + " in " + stored);
+        }
     }
 
     // -- helpers --

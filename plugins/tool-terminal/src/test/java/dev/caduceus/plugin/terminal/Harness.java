@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.config.GlobalConfig;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
@@ -15,7 +16,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** A started {@link TerminalPlugin} over a temporary workspace, with helpers to call its tools. */
+/**
+ * A started {@link TerminalPlugin} over a temporary workspace, with helpers to call its tools. It opens
+ * (and closes) a database of its own, or runs on one the test gives it (a restart, a second node), which
+ * the test closes.
+ */
 final class Harness implements AutoCloseable {
     final Path workspace;
     final Path home;
@@ -25,6 +30,7 @@ final class Harness implements AutoCloseable {
     final Tool process;
 
     final TestDatabase database;
+    private final boolean ownsDatabase;
     final boolean sandboxed;
 
     /** @param tools {@code tools.*} settings; {@code terminal.backend} defaults to {@code local} here */
@@ -34,12 +40,32 @@ final class Harness implements AutoCloseable {
 
     /** @param configElsewhere more protected paths, as a configuration file given with {@code --config} */
     Harness(Path tmp, String approvalsMode, Map<String, String> tools, List<Path> configElsewhere) throws Exception {
+        this(tmp, approvalsMode, tools, configElsewhere, TestDatabase.open(tmp, "tool-terminal"), true);
+    }
+
+    /** On a fresh database of {@code dialect}. */
+    Harness(Path tmp, String approvalsMode, Dialect dialect) throws Exception {
+        this(tmp, approvalsMode, Map.of(), List.of(), TestDatabase.open(tmp, "tool-terminal", dialect), true);
+    }
+
+    Harness(Path tmp, Dialect dialect) throws Exception {
+        this(tmp, "manual", dialect);
+    }
+
+    /** On {@code database}, which stays open after {@link #close}: a restart, or another node of the same database. */
+    Harness(Path tmp, TestDatabase database) throws Exception {
+        this(tmp, "manual", Map.of(), List.of(), database, false);
+    }
+
+    private Harness(Path tmp, String approvalsMode, Map<String, String> tools, List<Path> configElsewhere,
+                    TestDatabase database, boolean ownsDatabase) throws Exception {
+        this.database = database;
+        this.ownsDatabase = ownsDatabase;
         home = tmp.resolve("home");
         workspace = tmp.resolve("workspace");
         var settings = new java.util.HashMap<>(tools);
         settings.putIfAbsent("terminal.backend", "local");
         sandboxed = settings.get("terminal.backend").equals("sandbox");
-        database = TestDatabase.open(tmp, "tool-terminal");
         var ctx = FakePlatformContext.builder("tool-terminal")
                 .database(database)
                 .global(new GlobalConfig("hermes-agent", home, workspace, "1.0.0", 10, 30, List.of("hermes-api-server"),
@@ -103,6 +129,6 @@ final class Harness implements AutoCloseable {
     @Override
     public void close() throws Exception {
         plugin.stop();
-        database.close();
+        if (ownsDatabase) database.close();
     }
 }
