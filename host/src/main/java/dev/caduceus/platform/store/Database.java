@@ -76,7 +76,15 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
     public abstract String describe();
 
     /** True when {@code SELECT 1} answers within {@code timeout}; never throws. */
-    public abstract boolean ping(Duration timeout);
+    public final boolean ping(Duration timeout) {
+        long started = System.nanoTime();
+        try {
+            Integer one = read(sql -> sql.queryOne("SELECT 1", row -> row.getInt(1)).orElse(0));
+            return one == 1 && System.nanoTime() - started <= timeout.toNanos();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
 
     /** Publishes the connection pool's waits on {@code metrics}. Call once, after boot. */
     public abstract void observe(dev.caduceus.spi.metrics.Metrics metrics);

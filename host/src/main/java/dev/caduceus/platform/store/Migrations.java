@@ -101,7 +101,7 @@ public final class Migrations {
             h.execute(HISTORY_DDL);
             h.execute(OBJECTS_DDL);
             h.execute("INSERT INTO schema_objects (name, owner) VALUES (?, ?), (?, ?) ON CONFLICT (name) DO NOTHING",
-                    qualified(db, "schema_history"), PLATFORM, qualified(db, "schema_objects"), PLATFORM);
+                    bookkeeping(db, "schema_history"), PLATFORM, bookkeeping(db, "schema_objects"), PLATFORM);
             return null;
         });
         Map<Integer, String> applied = new HashMap<>();
@@ -170,11 +170,6 @@ public final class Migrations {
      */
     static String bookkeeping(Database db, String table) {
         return db.dialect() == Dialect.POSTGRESQL ? Database.schemaOf(PLATFORM) + "." + table : table;
-    }
-
-    /** An object's name as {@code schema_objects} records it: schema-qualified on PostgreSQL. */
-    private static String qualified(Database db, String table) {
-        return bookkeeping(db, table);
     }
 
     /** The versions applied per owner, for {@code caduceus db check}: owner → newest version. */

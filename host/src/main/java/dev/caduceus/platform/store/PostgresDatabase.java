@@ -224,17 +224,6 @@ public final class PostgresDatabase extends Database {
     }
 
     @Override
-    public boolean ping(Duration timeout) {
-        long started = System.nanoTime();
-        try {
-            Integer one = read(sql -> sql.queryOne("SELECT 1", row -> row.getInt(1)).orElse(0));
-            return one == 1 && System.nanoTime() - started <= timeout.toNanos();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    @Override
     public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
         poolWaits = metrics.counter("db_pool_waits", "Database reads that waited for a free reader connection");
         poolWait = metrics.timer("db_pool_wait", "Time database reads waited for a free reader connection");

@@ -177,18 +177,6 @@ public final class SqliteDatabase extends Database {
         }
     }
 
-    /** True when {@code SELECT 1} on a reader answers within {@code timeout}; never throws. */
-    @Override
-    public boolean ping(Duration timeout) {
-        long started = System.nanoTime();
-        try {
-            Integer one = read(sql -> sql.queryOne("SELECT 1", row -> row.getInt(1)).orElse(0));
-            return one == 1 && System.nanoTime() - started <= timeout.toNanos();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
     /** Stops accepting work, finishes queued writes, then closes every handle. Idempotent. */
     @Override
     public void close() {
