@@ -14,8 +14,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the state directory's
- * database. They work beside a running server: it reads a key's row on each of its requests. Exit
+ * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the configured database
+ * ({@code database.url}, else the state directory's {@code caduceus.db}). They work beside running
+ * servers: each sees a change at its next request (SQLite) or within about a second (PostgreSQL). Exit
  * status 2 for a bad name or policy, a duplicate name and an unknown or already revoked key.
  */
 final class KeyCommands {
@@ -26,7 +27,8 @@ final class KeyCommands {
     }
 
     private static <T> T withKeys(Main.Key key, Work<T> work) throws BootException {
-        try (var db = Boot.openStateDatabase(key.home())) {
+        var options = new Boot.Options(java.util.Optional.empty(), java.util.List.of(), false, key.main.env(), Main.appHome());
+        try (var db = Boot.openStateDatabase(options)) {
             return work.run(new NamedKeys(db, new SecureRandom(), Clock.systemUTC()));
         } catch (ApiKeyException | IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);

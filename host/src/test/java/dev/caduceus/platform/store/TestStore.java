@@ -19,10 +19,15 @@ public record TestStore(Dialect dialect, Path file, TestPostgres.Db postgres) {
                 : new TestStore(dialect, null, TestPostgres.shared().newDatabase());
     }
 
-    /** A new {@link Database} on this store's data. */
-    public Database open() {
-        var db = dialect == Dialect.SQLITE ? Database.open(file)
+    /** A new {@link Database} on this store's data, no migration applied. */
+    public Database connect() {
+        return dialect == Dialect.SQLITE ? Database.open(file)
                 : Database.connect(PostgresTarget.parse(postgres.url(), Optional.empty(), Optional.empty()), 4);
+    }
+
+    /** A new {@link Database} on this store's data, the platform's migrations applied. */
+    public Database open() {
+        var db = connect();
         try {
             Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(db.dialect()));
             return db;
