@@ -23,9 +23,10 @@ final class DbCommands {
     private DbCommands() {}
 
     @Command(name = "db", mixinStandardHelpOptions = true,
-            description = {"The database: SQLite ($CADUCEUS_HOME/caduceus.db, the default) or PostgreSQL (database.url,",
-                    "CADUCEUS_DATABASE_URL), shared by every node. Each owner (the platform, each plugin with tables)",
-                    "has its own numbered migrations; a start applies the pending ones. See docs/database.md."},
+            description = {"The database: SQLite ($CADUCEUS_HOME/caduceus.db, the default) or",
+                    "PostgreSQL (database.url, CADUCEUS_DATABASE_URL), shared by every node.",
+                    "Each owner (the platform, each plugin with tables) has numbered",
+                    "migrations; a start applies the pending ones. See docs/database.md."},
             subcommands = {Migrate.class, Check.class})
     static final class Group implements Callable<Integer> {
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -39,12 +40,14 @@ final class DbCommands {
     }
 
     @Command(name = "migrate", mixinStandardHelpOptions = true,
-            description = {"Apply the pending migrations of the platform and of every enabled plugin, then exit.",
-                    "The plugins start (each applies its own migrations before it starts, as at 'serve') and stop again;",
-                    "nothing is served and no key is needed. Nodes starting or migrating at the same time on",
-                    "PostgreSQL take turns (a lock in the database). Prints, per owner, what it applied or 'up to date'.",
-                    "Exit status: 0 done; 1 a migration failed (rolled back) or the database is newer than this",
-                    "version; 2 the database cannot be reached or is misconfigured."})
+            description = {"Apply the pending migrations: the platform's and each enabled plugin's.",
+                    "The plugins start (each applies its migrations first, as at 'serve')",
+                    "and stop again; nothing is served, no key is needed.",
+                    "Nodes starting or migrating at once take turns (a lock in PostgreSQL).",
+                    "Prints, per owner, what it applied or 'up to date'.",
+                    "Exit status: 0 done; 1 a migration failed (rolled back) or the database",
+                    "is newer than this version; 2 the database cannot be reached or is",
+                    "misconfigured."})
     static final class Migrate implements Callable<Integer> {
         @CommandLine.Mixin Main.ConfigOptions options = new Main.ConfigOptions();
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -76,12 +79,14 @@ final class DbCommands {
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Connect to the database and compare, per owner, the migration version it is at with the",
-                    "newest this version knows (the platform's, and those in the plugin jars for this engine);",
-                    "list the nodes' leases (PostgreSQL: every server on this database renews one every 2 s).",
-                    "Changes nothing. Exit status: 0 reachable and up to date; 1 a migration is pending",
-                    "('caduceus db migrate'), or the database is newer than this version; 2 the database",
-                    "cannot be reached or is misconfigured."})
+            description = {"Compare the database's migrations with this version's; list the nodes.",
+                    "Per owner: the version the database is at and the newest this version",
+                    "knows (the platform's, and those in the plugin jars for this engine);",
+                    "then the nodes' leases (every server on the database renews one every",
+                    "2 s). Changes nothing.",
+                    "Exit status: 0 reachable and up to date; 1 a migration is pending",
+                    "('caduceus db migrate') or the database is newer than this version;",
+                    "2 the database cannot be reached or is misconfigured."})
     static final class Check implements Callable<Integer> {
         @CommandLine.Option(names = "--config", paramLabel = "FILE",
                 description = "Configuration file (default: $CADUCEUS_HOME/config.yaml, if present).")
