@@ -155,6 +155,8 @@ final class Caduceus implements AutoCloseable {
         all.addAll(List.of(args));
         var server = launch(dist, home, env, all.toArray(String[]::new));
         server.awaitListening();
+        if (onPostgres() && !server.stdout().contains("  database: postgresql "))
+            fail("asked for PostgreSQL (" + DATABASE_PROPERTY + "), but the server says otherwise:\n" + server.stdout());
         return server;
     }
 
