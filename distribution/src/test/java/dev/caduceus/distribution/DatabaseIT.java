@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The assembled server on PostgreSQL (a throwaway server, {@link TestPostgres}): it serves with the
- * driver and the pool from lib/, keeps each owner's tables in its own schema, {@code db migrate} and
- * {@code db check} report per owner, and every way the database can be wrong at start is a clear exit:
- * a malformed URL, a wrong password, an unreachable server (status 2), a database newer than this
- * version (status 1, naming both versions).
+ * The assembled server's database. On PostgreSQL (a throwaway server, {@link TestPostgres}) it serves with
+ * the driver and the pool from lib/, keeps each owner's tables in its own schema, {@code db migrate} and
+ * {@code db check} report per owner, and every way the database can be wrong at start is a clear exit: a
+ * malformed URL, a wrong password, an unreachable server (status 2), a database newer than this version
+ * (status 1, naming both versions). On SQLite the two commands work the same way on the state file.
  */
-class PostgresIT {
+class DatabaseIT {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir Path home;
 
@@ -129,6 +129,24 @@ class PostgresIT {
                 check.all());
         assertTrue(check.stdout().contains("Nodes:\n  none"), check.all());
         assertTrue(check.stdout().contains("Up to date."), check.all());
+    }
+
+    @Test
+    void onSqliteTheDbCommandsWorkOnTheStateFile() throws Exception {
+        var env = new HashMap<>(Caduceus.KEY_ENV);
+        env.put("CADUCEUS_DATABASE_URL", "");                            // not the suite's PostgreSQL, if it asks
+        var check = run(env, "db", "check");
+        assertEquals(1, check.status(), check.all());
+        assertTrue(check.stdout().contains("Database: sqlite " + home.resolve("caduceus.db")), check.all());
+        var migrate = run(env, "db", "migrate");
+        assertEquals(0, migrate.status(), migrate.all());
+        assertTrue(migrate.stdout().contains("applied V1 sessions"), migrate.all());
+        var again = run(env, "db", "check");
+        assertEquals(0, again.status(), again.all());
+        assertTrue(again.stdout().lines().anyMatch(l -> l.contains("platform") && l.contains("V5 / V5")), again.all());
+        var usage = run(env, "db");
+        assertEquals(2, usage.status(), usage.all());
+        assertTrue(usage.stdout().contains("migrate") && usage.stdout().contains("check"), usage.all());
     }
 
     @Test
