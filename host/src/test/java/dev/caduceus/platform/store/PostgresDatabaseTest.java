@@ -187,6 +187,9 @@ class PostgresDatabaseTest {
         var missing = assertThrows(StoreException.class, () -> Database.connect(PostgresTarget.parse(
                 pg.url() + "_nope", Optional.empty(), Optional.empty()), 1));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+        var unknown = assertThrows(StoreException.class, () -> Database.connect(PostgresTarget.parse(
+                "postgresql://u:secret@no-such-host.invalid/db", Optional.empty(), Optional.empty()), 1));
+        assertTrue(unknown.getMessage().contains("unknown host no-such-host.invalid"), unknown.getMessage());
     }
 
     @Test
