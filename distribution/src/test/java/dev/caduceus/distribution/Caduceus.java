@@ -25,9 +25,31 @@ import java.util.regex.Pattern;
 /**
  * The assembled distribution, launched through {@code bin/caduceus} in a child JVM with a temporary
  * {@code CADUCEUS_HOME} and a random port. Collects stdout and stderr for assertions.
+ *
+ * <p>With the system property {@value #DATABASE_PROPERTY}{@code =postgresql} (the failsafe execution
+ * {@code postgresql} sets it), every state directory gets a database of its own on the test JVM's
+ * PostgreSQL server ({@code CADUCEUS_DATABASE_URL}), kept for every launch on that directory, so the same
+ * end-to-end tests run against PostgreSQL. A test that sets {@code CADUCEUS_DATABASE_URL} itself keeps its own.
  */
 final class Caduceus implements AutoCloseable {
     static final Path DIST = Path.of(System.getProperty("caduceus.dist", "target/caduceus"));
+    /** The system property that picks the store of every launched server: {@code sqlite} (default) or {@code postgresql}. */
+    static final String DATABASE_PROPERTY = "caduceus.test.database";
+    /** The PostgreSQL database of each state directory, when {@link #DATABASE_PROPERTY} asks for PostgreSQL. */
+    private static final Map<Path, dev.caduceus.testkit.postgres.TestPostgres.Db> DATABASES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** True when this run launches every server on PostgreSQL ({@link #DATABASE_PROPERTY}). */
+    static boolean onPostgres() {
+        return "postgresql".equalsIgnoreCase(System.getProperty(DATABASE_PROPERTY, "sqlite"));
+    }
+
+    /** The PostgreSQL database of {@code home} when {@link #onPostgres()}, made at its first launch. */
+    static java.util.Optional<dev.caduceus.testkit.postgres.TestPostgres.Db> databaseOf(Path home) {
+        if (!onPostgres()) return java.util.Optional.empty();
+        return java.util.Optional.of(DATABASES.computeIfAbsent(home.toAbsolutePath().normalize(),
+                h -> dev.caduceus.testkit.postgres.TestPostgres.shared().newDatabase()));
+    }
     /** A configured key for tests that do not test key generation. */
     static final String TEST_KEY = "a-test-key-that-is-long-enough";
     /** The environment that configures {@link #TEST_KEY}. */
@@ -63,6 +85,14 @@ final class Caduceus implements AutoCloseable {
         process.onExit().thenRun(() -> uri.completeExceptionally(new IllegalStateException("exited")));
     }
 
+    /** How a command that ran to its end went. */
+    record Result(int status, String stdout, String stderr) {
+        /** Both streams, for failure messages. */
+        String all() {
+            return "exit " + status + "\nstdout:\n" + stdout + "\nstderr:\n" + stderr;
+        }
+    }
+
     /** Starts {@code bin/caduceus} with {@code args} and extra environment. */
     static Caduceus launch(Path home, Map<String, String> env, String... args) throws IOException {
         return launch(DIST, home, env, args);
@@ -78,6 +108,8 @@ final class Caduceus implements AutoCloseable {
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("API_SERVER_PORT", "0");
         builder.environment().remove("API_SERVER_KEY");
+        if (!env.containsKey("CADUCEUS_DATABASE_URL"))
+            databaseOf(home).ifPresent(db -> builder.environment().put("CADUCEUS_DATABASE_URL", db.url()));
         builder.environment().putAll(env);
         var workspace = defaultWorkspace(home);
         if (!Files.exists(workspace)) deleteAtExit(workspace);
@@ -123,6 +155,8 @@ final class Caduceus implements AutoCloseable {
         all.addAll(List.of(args));
         var server = launch(dist, home, env, all.toArray(String[]::new));
         server.awaitListening();
+        if (onPostgres() && !server.stdout().contains("  database: postgresql "))
+            fail("asked for PostgreSQL (" + DATABASE_PROPERTY + "), but the server says otherwise:\n" + server.stdout());
         return server;
     }
 

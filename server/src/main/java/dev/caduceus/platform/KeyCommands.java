@@ -14,8 +14,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the configured database (the
- * state directory's SQLite file, or {@code database.url}'s PostgreSQL, which every node shares). They work beside a running server: it reads a key's row on each of its requests. Exit
+ * {@code caduceus key add|list|revoke}: the named keys ({@link NamedKeys}) in the configured database
+ * ({@code database.url}, else the state directory's {@code caduceus.db}). They work beside running
+ * servers: each sees a change at its next request (SQLite) or within about a second (PostgreSQL). Exit
  * status 2 for a bad name or policy, a duplicate name and an unknown or already revoked key.
  */
 final class KeyCommands {

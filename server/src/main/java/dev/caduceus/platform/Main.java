@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
 @Command(name = "caduceus", mixinStandardHelpOptions = true, versionProvider = Main.VersionProvider.class,
         description = {"Caduceus: an OpenAI-compatible agent API server composed from drop-in plugins.",
                 "With no command, runs 'serve'."},
-        subcommands = {Main.Serve.class, Main.Plugins.class, Main.ConfigReferenceCommand.class, Main.Key.class, ProfileCommand.class,
+        subcommands = {Main.Serve.class, Main.Plugins.class, Main.ConfigReferenceCommand.class, Main.Key.class, DbCommands.Group.class,
+                ProfileCommand.class,
                 McpCommand.class,
                 dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer>, BatchCommand.Parent {

@@ -37,6 +37,7 @@ final class StartupBanner {
         out.println("  routes:   " + deployment.routes().size() + " (see " + base + "/v1/capabilities)");
         out.println("  runtime:  " + deployment.runtimeMode() + "; model: " + modelLine(config.model()));
         out.println("  state:    " + config.home() + (config.configFile().map(f -> "; config " + f).orElse("; no config file")));
+        out.println("  database: " + database(config));
         switch (key) {
             case ApiKey.Generated generated -> {
                 out.println("Caduceus generated an API key and saved its hash to " + generated.file());
@@ -52,6 +53,18 @@ final class StartupBanner {
         }
         out.println("Caduceus is listening on " + base + " (Ctrl-C stops it)");
         out.flush();
+    }
+
+    /** The SQLite file, or PostgreSQL's URL without its password (the boot already parsed it). */
+    private static String database(PlatformConfig config) {
+        var storage = config.storage();
+        if (storage.url().isEmpty()) return "sqlite " + config.home().resolve("caduceus.db");
+        try {
+            return "postgresql " + dev.caduceus.platform.store.PostgresTarget.parse(storage.url().get().reveal(),
+                    storage.user(), storage.password().map(dev.caduceus.platform.config.Secret::reveal)).redacted();
+        } catch (IllegalArgumentException e) {
+            return "postgresql";
+        }
     }
 
     private static String pad(String label) {

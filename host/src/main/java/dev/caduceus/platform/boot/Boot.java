@@ -136,6 +136,7 @@ public final class Boot implements AutoCloseable {
     private final Options options;
     private final PlatformConfig config;
     private final FutureTask<Database> opening;
+    private final Map<String, Applied> applied;
     private final Path scratch;
     private final BootTimer timer;
     private final Clock clock;
@@ -154,10 +155,12 @@ public final class Boot implements AutoCloseable {
     private OutboundClient outbound;
     private final dev.caduceus.platform.metrics.MetricsRegistry metrics = new dev.caduceus.platform.metrics.MetricsRegistry();
 
-    private Boot(Options options, PlatformConfig config, FutureTask<Database> opening, Path scratch, BootTimer timer) {
+    private Boot(Options options, PlatformConfig config, FutureTask<Database> opening, Map<String, Applied> applied,
+                 Path scratch, BootTimer timer) {
         this.options = options;
         this.config = config;
         this.opening = opening;
+        this.applied = applied;
         this.scratch = scratch;
         this.timer = timer;
         this.clock = options.clock();
@@ -196,9 +199,10 @@ public final class Boot implements AutoCloseable {
         // 2. The database opens on its own thread while this one goes on with what does not need it (key,
         // JSON, reading the plugin jars): opening is ~0.5 s of a cold start, mostly one-time initialisation
         // (sqlite-jdbc, Jdbi, and the JFR event metadata that Jdbi's first statement event loads).
-        var opening = new FutureTask<>(() -> openDatabase(mode, config, scratch));
+        Map<String, Applied> applied = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>());
+        var opening = new FutureTask<>(() -> openDatabase(mode, config, scratch, applied));
         Thread.ofPlatform().name("caduceus-db-open").start(opening);
-        var boot = new Boot(options, config, opening, scratch, timer);
+        var boot = new Boot(options, config, opening, applied, scratch, timer);
         try {
             return boot.steps(mode, app);
         } catch (PluginBootException | MigrationException e) {
@@ -230,7 +234,7 @@ public final class Boot implements AutoCloseable {
         contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
                 outbound, options.env(), metrics);
         settings = new DeclaredSettings(config.tree());
-        booted = plugins.start(beforeStart(database, settings), contexts::create); // 4-5. start, collect
+        booted = plugins.start(beforeStart(database, settings, applied), contexts::create); // 4-5. start, collect
         registries = Registries.freeze(booted);                                  // 6. freeze
         settings.unknownKeys().forEach(w -> LOG.warn("{}", w));                  //    what nothing declares
         timer.lap("plugins");
@@ -254,6 +258,29 @@ public final class Boot implements AutoCloseable {
     public Optional<ApiKey> apiKey() { return apiKey; }
 
     public Database database() { return database; }
+
+    /**
+     * The migrations this boot ran, per owner in the order they were checked (the platform first, then
+     * each started plugin that keeps tables): what {@code caduceus db migrate} reports.
+     */
+    public List<Applied> migrationsApplied() {
+        synchronized (applied) {
+            return List.copyOf(applied.values());
+        }
+    }
+
+    /**
+     * One owner's migrations at boot.
+     *
+     * @param owner   {@link Migrations#PLATFORM} or a plugin id
+     * @param applied the scripts applied now, by version (empty: it was up to date)
+     * @param version the newest version this build knows for it, which the database is at now
+     */
+    public record Applied(String owner, List<dev.caduceus.platform.store.Script> applied, int version) {
+        public Applied {
+            applied = List.copyOf(applied);
+        }
+    }
 
     /** Not yet open: the application opens it once its tasks may run. */
     public TaskScheduler scheduler() { return scheduler; }
@@ -360,6 +387,38 @@ public final class Boot implements AutoCloseable {
         }
     }
 
+    /**
+     * The database the configuration of {@code options} names, connected but <em>not</em> migrated: for
+     * {@code caduceus db check}, which reports what is pending instead of applying it. On SQLite the file
+     * is created if missing (empty). Exit status 2 for a malformed {@code database.url}, a server that cannot
+     * be reached or refuses the login, as at {@code serve}.
+     */
+    public static Database connectStateDatabase(Options options) throws BootException {
+        var config = loadConfig(options);
+        if (config.storage().url().isEmpty()) {
+            try {
+                Files.createDirectories(config.home());
+                return Database.open(config.home().resolve(DATABASE));
+            } catch (IOException | RuntimeException e) {
+                throw new BootException("Cannot open " + config.home().resolve(DATABASE) + ": " + e.getMessage(), 2, e);
+            }
+        }
+        return connectConfigured(config);
+    }
+
+    /**
+     * The plugin jars a boot with {@code options} would find (the distribution's {@code plugins/} and
+     * {@code plugins.dir}), and whether each would start; read from their manifests, nothing loaded.
+     */
+    public static List<PluginHost.Found> surveyPlugins(Options options) throws BootException {
+        var config = loadConfig(options);
+        try {
+            return PluginHost.survey(hostOptions(options, config));
+        } catch (PluginBootException e) {
+            throw new BootException(e.getMessage(), 1, e);
+        }
+    }
+
     /** The configuration of {@code options}, as a command that boots nothing needs it. */
     public static PlatformConfig config(Options options) throws BootException {
         return loadConfig(options);
@@ -449,10 +508,11 @@ public final class Boot implements AutoCloseable {
     }
 
     /** The database of {@code mode}; runs on the opening thread. */
-    private static Database openDatabase(Mode mode, PlatformConfig config, Path scratch) throws BootException {
+    private static Database openDatabase(Mode mode, PlatformConfig config, Path scratch, Map<String, Applied> applied)
+            throws BootException {
         return switch (mode) {
-            case Mode.Serve serve -> openConfigured(config);
-            case Mode.Migrate migrate -> openConfigured(config);
+            case Mode.Serve serve -> openConfigured(config, applied);
+            case Mode.Migrate migrate -> openConfigured(config, applied);
             case Mode.Scratch listing -> openDatabase(scratch);
             case Mode.Headless headless -> {
                 var file = headless.databaseDir().resolve("batch.db");
@@ -480,8 +540,32 @@ public final class Boot implements AutoCloseable {
      * reached or refuses the login, is exit status 2 with the URL (never its password) and the reason.
      */
     private static Database openConfigured(PlatformConfig config) throws BootException {
+        return openConfigured(config, new java.util.HashMap<>());
+    }
+
+    /** {@link #openConfigured(PlatformConfig)}, recording the platform's migrations in {@code applied}. */
+    private static Database openConfigured(PlatformConfig config, Map<String, Applied> applied) throws BootException {
         var storage = config.storage();
-        if (storage.url().isEmpty()) return openDatabase(config.home());
+        Database database;
+        if (storage.url().isEmpty()) {
+            database = Database.open(config.home().resolve(DATABASE));
+        } else {
+            database = connectConfigured(config);
+        }
+        try {
+            var scripts = PlatformMigrations.scripts(database.dialect());
+            var done = Migrations.apply(database, Migrations.PLATFORM, scripts);
+            applied.put(Migrations.PLATFORM, new Applied(Migrations.PLATFORM, done, scripts.getLast().version()));
+            return database;
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    /** PostgreSQL as {@code database.url} names it, connected (exit status 2 when that fails), not migrated. */
+    private static Database connectConfigured(PlatformConfig config) throws BootException {
+        var storage = config.storage();
         PostgresTarget target;
         try {
             target = PostgresTarget.parse(storage.url().get().reveal(), storage.user(), storage.password().map(Secret::reveal));
@@ -489,18 +573,10 @@ public final class Boot implements AutoCloseable {
             throw new BootException("Configuration error: database.url (" + config.source("database.url") + "): "
                     + e.getMessage(), 2, e);
         }
-        Database database;
         try {
-            database = Database.connect(target, storage.poolSize());
+            return Database.connect(target, storage.poolSize());
         } catch (dev.caduceus.spi.store.PluginDatabase.StoreException e) {
             throw new BootException(e.getMessage() + " (database.url from " + config.source("database.url") + ")", 2, e);
-        }
-        try {
-            Migrations.apply(database, Migrations.PLATFORM, PlatformMigrations.scripts(database.dialect()));
-            return database;
-        } catch (RuntimeException e) {
-            database.close();
-            throw e;
         }
     }
 
@@ -553,7 +629,8 @@ public final class Boot implements AutoCloseable {
      * (the bookkeeping tables exist since the platform's own migrations).
      */
     /** Before a plugin starts: its declared settings are checked, then its migrations run. */
-    private static PluginHost.BeforeStart beforeStart(Database database, DeclaredSettings settings) {
+    private static PluginHost.BeforeStart beforeStart(Database database, DeclaredSettings settings,
+                                                      Map<String, Applied> applied) {
         return new PluginHost.BeforeStart() {
             @Override
             public void declare(PluginDescriptorView plugin, List<PluginConfig.Setting> declared) {
@@ -563,7 +640,9 @@ public final class Boot implements AutoCloseable {
             @Override
             public void prepare(PluginDescriptorView plugin) {
                 var scripts = Migrations.fromJar(plugin.jar(), plugin.id(), database.dialect());
-                if (!scripts.isEmpty()) Migrations.apply(database, plugin.id(), scripts);
+                if (scripts.isEmpty()) return;
+                var done = Migrations.apply(database, plugin.id(), scripts);
+                applied.put(plugin.id(), new Applied(plugin.id(), done, scripts.getLast().version()));
             }
         };
     }

@@ -135,7 +135,7 @@ final class ConfigKeys {
                             + "and java.util.logging's lines alike; CADUCEUS_LOG_LEVEL applies from the very start, before the config is read"),
             new Key("logging.levels", Type.CHOICE_MAP, null, false, 0, 0, LEVELS,
                     "levels per logger or package, e.g. {dev.caduceus.plugin.jobs: debug}; from the environment "
-                            + "name=level,name=level; org.eclipse.jetty and org.pf4j are at warn unless named here"),
+                            + "name=level,name=level; org.eclipse.jetty, org.pf4j and com.zaxxer.hikari are at warn unless named here"),
             choice("logging.format", "the log lines on stderr: text (HH:mm:ss.SSS LEVEL [thread] Logger - message "
                     + "[request_id=… run_id=…], then any stack trace) or json (one object per line: time, level, logger, "
                     + "thread, message, request_id, run_id, the event's key-value pairs, error with the stack trace)",

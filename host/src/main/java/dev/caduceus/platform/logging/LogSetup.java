@@ -31,8 +31,12 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 public final class LogSetup {
     /** The name of the stderr appender on the root logger. */
     static final String APPENDER = "stderr";
-    /** Chatty at info; quieter unless {@code logging.levels} names them. */
-    static final Map<String, Level> QUIET = Map.of("org.eclipse.jetty", Level.WARN, "org.pf4j", Level.WARN);
+    /**
+     * Chatty at info; quieter unless {@code logging.levels} names them. (HikariCP logs its pools' start
+     * and shutdown at info: four lines per PostgreSQL start and stop.)
+     */
+    static final Map<String, Level> QUIET = Map.of("org.eclipse.jetty", Level.WARN, "org.pf4j", Level.WARN,
+            "com.zaxxer.hikari", Level.WARN);
 
     private LogSetup() {}
 

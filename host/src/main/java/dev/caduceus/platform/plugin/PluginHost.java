@@ -92,6 +92,35 @@ public final class PluginHost implements AutoCloseable {
         this.loaded = loaded;
     }
 
+    /**
+     * A plugin jar found under the roots, and whether the selection ({@code plugins.enabled},
+     * {@code plugins.disabled}) would start it.
+     *
+     * @param reason why it is off; null when enabled
+     */
+    public record Found(String id, String version, Path jar, boolean enabled, String reason) {}
+
+    /**
+     * The plugin jars under {@code options}' roots, by id, read from their manifests only: no class is
+     * loaded and nothing starts. For commands that need to know which plugins there are, not run them
+     * ({@code caduceus db check} lists the migrations in their jars). Jars that are not plugins are left
+     * out; a duplicate id throws {@link PluginBootException}, as at boot.
+     */
+    public static List<Found> survey(Options options) {
+        var scan = PluginScanner.scan(options.roots());
+        var rootsById = new HashMap<String, Path>();
+        scan.plugins().forEach(s -> rootsById.put(s.id(), s.root()));
+        var selection = PluginSelection.decide(rootsById, options.roots(), options.enabled(), options.disabled());
+        return scan.plugins().stream()
+                .map(s -> {
+                    var decision = selection.decision(s.id());
+                    return new Found(s.id(), s.version(), s.jar().toAbsolutePath(), decision.enabled(),
+                            decision.enabled() ? null : decision.reason());
+                })
+                .sorted(java.util.Comparator.comparing(Found::id))
+                .toList();
+    }
+
     /** Boot step 3. Throws {@link PluginBootException} on failure (any failure in strict mode). */
     public static PluginHost load(Options options) {
         var reports = new TreeMap<String, PluginReport>();

@@ -115,7 +115,14 @@ final class HandleSql implements Sql {
                 case Double n -> statement.setDouble(at, n);
                 case Float n -> statement.setDouble(at, n.doubleValue());
                 case java.math.BigDecimal n -> statement.setBigDecimal(at, n);
-                case Number n -> statement.setString(at, n.toString());
+                case java.math.BigInteger n -> statement.setBigDecimal(at, new java.math.BigDecimal(n));
+                // AtomicLong, LongAdder, …: as a number (a string is no number to PostgreSQL: "column is of type
+                // bigint but expression is of type character varying")
+                case Number n -> {
+                    double d = n.doubleValue();
+                    if (d == Math.rint(d) && !Double.isInfinite(d)) statement.setLong(at, n.longValue());
+                    else statement.setDouble(at, d);
+                }
                 case Boolean b -> statement.setInt(at, b ? 1 : 0);
                 case byte[] bytes -> statement.setBytes(at, bytes);
                 default -> throw new IllegalArgumentException("parameter " + at + " has unsupported type "

@@ -172,9 +172,18 @@ public final class Migrations {
         return db.dialect() == Dialect.POSTGRESQL ? Database.schemaOf(PLATFORM) + "." + table : table;
     }
 
-    /** The versions applied per owner, for {@code caduceus db check}: owner → newest version. */
+    /**
+     * The versions applied per owner, for {@code caduceus db check}: owner → newest version; empty for a
+     * database no migration ever ran on (it has no {@code schema_history} yet).
+     */
     public static Map<String, Integer> appliedVersions(Database db) {
         Map<String, Integer> versions = new java.util.TreeMap<>();
+        boolean exists = db.read(sql -> db.dialect() == Dialect.POSTGRESQL
+                ? sql.queryOne("SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?",
+                        r -> 1, Database.schemaOf(PLATFORM), "schema_history").isPresent()
+                : sql.queryOne("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", r -> 1, "schema_history")
+                        .isPresent());
+        if (!exists) return versions;
         db.read(sql -> sql.query("SELECT owner, MAX(version) FROM " + bookkeeping(db, "schema_history") + " GROUP BY owner",
                 row -> versions.put(row.getString(1), row.getInt(2))));
         return versions;

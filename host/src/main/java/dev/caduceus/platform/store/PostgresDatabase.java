@@ -320,6 +320,7 @@ public final class PostgresDatabase extends Database {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) root = root.getCause();
         String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (root instanceof java.net.UnknownHostException) message = "unknown host " + message; // its message is the name alone
         return PostgresTarget.redact(message);
     }
 }

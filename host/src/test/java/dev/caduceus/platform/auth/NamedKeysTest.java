@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.platform.store.Database;
-import dev.caduceus.platform.store.Migrations;
-import dev.caduceus.platform.store.PlatformMigrations;
+import dev.caduceus.platform.store.TestStore;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -18,16 +18,28 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/**
+ * Named keys on SQLite and on PostgreSQL. A change made through another {@link Database} (the CLI beside
+ * a server, another node) counts at the next lookup on SQLite (the stamp file) and within about a second
+ * on PostgreSQL (the table's stamp, read at most once a second).
+ */
+@ParameterizedClass
+@EnumSource(Dialect.class)
 class NamedKeysTest {
+    @Parameter Dialect dialect;
     @TempDir Path dir;
+    TestStore store;
     Database db;
     NamedKeys keys;
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("caduceus.db"));
-        Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts());
+        store = TestStore.create(dialect, dir);
+        db = store.open();
         keys = new NamedKeys(db, new SecureRandom(), Clock.systemUTC());
     }
 
@@ -47,9 +59,14 @@ class NamedKeysTest {
         assertEquals(Optional.of("ci-model"), found.policy().modelName());
         assertEquals(60, found.policy().requestsPerMinute());
         var secret = added.key().substring(added.key().lastIndexOf('_') + 1);
-        var bytes = Files.readAllBytes(dir.resolve("caduceus.db"));
-        assertFalse(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains(secret),
-                "the database holds no key");
+        if (dialect == Dialect.SQLITE) {
+            var bytes = Files.readAllBytes(dir.resolve("caduceus.db"));
+            assertFalse(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains(secret),
+                    "the database holds no key");
+        }
+        var row = db.read(sql -> sql.queryOne("SELECT name || key_id || key_hash || policy_json FROM api_keys",
+                r -> r.getString(1)).orElseThrow());
+        assertFalse(row.contains(secret), "the row holds no key: " + row);
         assertFalse(added.toString().contains(secret));
     }
 
@@ -77,16 +94,36 @@ class NamedKeysTest {
     }
 
     @Test
-    void anotherProcessesAddAndRevokeCountAtTheNextLookup() {
-        try (var otherDb = Database.open(dir.resolve("caduceus.db"))) {
+    void anotherProcessesAddAndRevokeCount() throws InterruptedException {
+        try (var otherDb = store.open()) {
             var server = new NamedKeys(otherDb, new SecureRandom(), Clock.systemUTC()); // the running server's copy
             assertEquals(Optional.empty(), server.find("cdk_0123456789abcdef_" + "x".repeat(43)));
             var added = keys.add("late", KeyPolicy.parse(null, "late-model", null));        // the CLI, meanwhile
+            if (dialect == Dialect.SQLITE) assertTrue(server.find(added.key()).isPresent(), "at the next lookup");
+            else awaitTrue(() -> server.find(added.key()).isPresent(), "the added key is accepted by the other node");
             assertEquals("late", server.find(added.key()).orElseThrow().name());
             assertEquals(Optional.of("late-model"), server.policyOf("late").modelName());
             keys.revoke("late");
-            assertEquals(Optional.empty(), server.find(added.key()));
+            if (dialect == Dialect.SQLITE) assertTrue(server.find(added.key()).isEmpty(), "at the next lookup");
+            else awaitTrue(() -> server.find(added.key()).isEmpty(), "the revoked key is refused by the other node");
             assertEquals(KeyPolicy.NONE, server.policyOf("late"));
+        }
+    }
+
+    @Test
+    void aNodeSeesItsOwnChangeAtOnce() {
+        var added = keys.add("mine", KeyPolicy.NONE);
+        assertTrue(keys.find(added.key()).isPresent());
+        keys.revoke("mine");
+        assertTrue(keys.find(added.key()).isEmpty());
+    }
+
+    /** Polls {@code condition} until it holds, for up to 10 s (the stamp is re-read once a second). */
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) throw new AssertionError("not within 10 s: " + what);
+            Thread.sleep(20);
         }
     }
 

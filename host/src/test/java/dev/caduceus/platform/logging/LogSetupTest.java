@@ -51,6 +51,7 @@ class LogSetupTest {
         assertTrue(root.getAppender(LogSetup.APPENDER) != null, "the stderr appender");
         assertEquals(Level.WARN, context.getLogger("org.eclipse.jetty").getLevel());
         assertEquals(Level.WARN, context.getLogger("org.pf4j").getLevel());
+        assertEquals(Level.WARN, context.getLogger("com.zaxxer.hikari").getLevel());
         assertFalse(LoggerFactory.getLogger(PKG).isDebugEnabled());
     }
 

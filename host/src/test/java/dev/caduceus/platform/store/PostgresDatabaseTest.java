@@ -142,6 +142,17 @@ class PostgresDatabaseTest {
     }
 
     @Test
+    void everyNumberTypeBindsAsANumber() {
+        Migrations.apply(db, "numbers", List.of(v(1, "CREATE TABLE n (a BIGINT, b NUMERIC, c BIGINT, d INTEGER, e DOUBLE PRECISION);")));
+        var plugin = new PluginDatabaseImpl(db, "numbers");
+        plugin.write(sql -> sql.update("INSERT INTO n VALUES (?, ?, ?, ?, ?)", new java.util.concurrent.atomic.AtomicLong(1L << 40),
+                new java.math.BigInteger("123456789012345678901234567890"), (short) 7, true, 2.5f));
+        var row = plugin.read(sql -> sql.queryOne("SELECT a, b, c, d, e FROM n", r -> r.getLong(1) + " " + r.getBigDecimal(2)
+                + " " + r.getLong(3) + " " + r.getInt(4) + " " + r.getDouble(5)).orElseThrow());
+        assertEquals((1L << 40) + " 123456789012345678901234567890 7 1 2.5", row);
+    }
+
+    @Test
     void aFailingWriteRollsBackAndReportsTheStatement() {
         Migrations.apply(db, "a", List.of(v(1, "CREATE TABLE t (id TEXT PRIMARY KEY);")));
         var store = new PluginDatabaseImpl(db, "a");
@@ -176,6 +187,9 @@ class PostgresDatabaseTest {
         var missing = assertThrows(StoreException.class, () -> Database.connect(PostgresTarget.parse(
                 pg.url() + "_nope", Optional.empty(), Optional.empty()), 1));
         assertTrue(missing.getMessage().contains("does not exist"), missing.getMessage());
+        var unknown = assertThrows(StoreException.class, () -> Database.connect(PostgresTarget.parse(
+                "postgresql://u:secret@no-such-host.invalid/db", Optional.empty(), Optional.empty()), 1));
+        assertTrue(unknown.getMessage().contains("unknown host no-such-host.invalid"), unknown.getMessage());
     }
 
     @Test

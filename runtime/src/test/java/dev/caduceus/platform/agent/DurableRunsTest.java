@@ -12,8 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.caduceus.platform.journal.InMemoryEventLog;
 import dev.caduceus.platform.journal.RunJournal;
 import dev.caduceus.platform.store.Database;
-import dev.caduceus.platform.store.Migrations;
-import dev.caduceus.platform.store.PlatformMigrations;
 import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.ApprovalAnswer;
@@ -32,6 +30,7 @@ import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
 import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,15 +50,23 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Durable runs against a real SQLite journal: dense sequence numbers, resume from any cursor, many
- * subscribers, slow subscribers falling back to the database, recovery after a crash, idempotency,
- * stop, approvals, steering, listing and retention.
+ * Durable runs against a real journal, on SQLite and on PostgreSQL: dense sequence numbers, resume from
+ * any cursor, many subscribers, slow subscribers falling back to the database, recovery after a crash,
+ * idempotency (also two nodes racing with one key), stop, approvals, steering, listing and retention.
  */
+@ParameterizedClass
+@EnumSource(Dialect.class)
 class DurableRunsTest {
+    @Parameter
+    Dialect dialect;
     @TempDir
     Path dir;
+    private TestStore store;
     private Database db;
     private RunJournal journal;
     private RunService runs;
@@ -79,8 +86,8 @@ class DurableRunsTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("caduceus.db"));
-        Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts());
+        store = TestStore.create(dialect, dir);
+        db = store.open();
         journal = new RunJournal(db, Harness.JSON);
     }
 
@@ -163,7 +170,7 @@ class DurableRunsTest {
         // a finished run is served from the database, from any cursor
         var stored = runs.find(run.id()).orElseThrow();
         assertInstanceOf(StoredRun.class, stored);
-        assertEquals(events, drain(stored, 0)); // the output preview too, read back from SQLite
+        assertEquals(events, drain(stored, 0)); // the output preview too, read back from the database
         assertEquals(events.subList(3, 6), drain(stored, 3));
         assertEquals(List.of(), drain(stored, 6), "at the end: closes at once");
     }
@@ -272,8 +279,8 @@ class DurableRunsTest {
         var run = runs.start(request("go"), RunOptions.journaled()).handle();
         assertTrue(entered.await(5, TimeUnit.SECONDS));
         journal.flush();
-        // crash: a new process opens the same file; this one never writes again
-        try (var db2 = Database.open(dir.resolve("caduceus.db"))) {
+        // crash: a new process opens the same database; this one never writes again
+        try (var db2 = store.open()) {
             var journal2 = new RunJournal(db2, Harness.JSON);
             var after = new RunService(new TestRuntime((r, c) -> answer("x")), new InMemoryEventLog(),
                     new RunService.Durability(journal2, Duration.ofMinutes(5), Duration.ofHours(24)), null, 0, true,
@@ -321,6 +328,50 @@ class DurableRunsTest {
         assertTrue(afterEnd.replayed());
         assertEquals(RunStatus.COMPLETED, afterEnd.status());
         assertEquals("ok", afterEnd.handle().await().output());
+    }
+
+    @Test
+    void twoNodesStartingRunsWithOneIdempotencyKeyAtOnceMakeOneRun() throws Exception {
+        try (var otherDb = store.open()) {
+            var other = new RunJournal(otherDb, Harness.JSON);           // a second node on the same database
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < 10; round++) {
+                    var key = "race-" + round;
+                    var now = Instant.now();
+                    var barrier = new java.util.concurrent.CyclicBarrier(2);
+                    var ids = List.of("run_a" + round, "run_b" + round);
+                    var journals = List.of(journal, other);
+                    var results = new ArrayList<java.util.concurrent.Future<java.util.Optional<RunJournal.RecordedKey>>>();
+                    for (int i = 0; i < 2; i++) {
+                        var id = ids.get(i);
+                        var node = journals.get(i);
+                        results.add(pool.submit(() -> {
+                            barrier.await(10, TimeUnit.SECONDS);
+                            return node.create(queued(id, now), key, "fp", now.minus(Duration.ofHours(1)));
+                        }));
+                    }
+                    var first = results.get(0).get(20, TimeUnit.SECONDS);
+                    var second = results.get(1).get(20, TimeUnit.SECONDS);
+                    assertTrue(first.isEmpty() != second.isEmpty(), "exactly one inserted: " + first + " / " + second);
+                    var winner = first.isEmpty() ? ids.get(0) : ids.get(1);
+                    var existing = first.isEmpty() ? second.orElseThrow() : first.orElseThrow();
+                    assertEquals(new RunJournal.RecordedKey("fp", winner), existing, "the loser gets the winner's key");
+                    assertEquals(List.of(winner), db.read(sql -> sql.query("SELECT run_id FROM runs WHERE run_id IN (?, ?)",
+                            r -> r.getString(1), ids.get(0), ids.get(1))), "one run row");
+                    assertEquals(List.of(winner), db.read(sql -> sql.query(
+                            "SELECT run_id FROM run_idempotency_keys WHERE idempotency_key = ?", r -> r.getString(1), key)));
+                }
+            } finally {
+                pool.shutdownNow();
+                other.close();
+            }
+        }
+    }
+
+    private static dev.caduceus.spi.agent.RunRecord queued(String runId, Instant at) {
+        return new dev.caduceus.spi.agent.RunRecord(runId, RunStatus.QUEUED, at, at, null, "m", null, 0, null, null, null,
+                null, null, null, "admin");
     }
 
     @Test
