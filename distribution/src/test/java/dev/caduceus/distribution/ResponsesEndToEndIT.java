@@ -145,6 +145,10 @@ class ResponsesEndToEndIT {
 
     @Test
     void aResponseStreamingWhenTheServerWasKilledIsIncompleteAfterTheRestart() throws Exception {
+        // On PostgreSQL another node may still be writing a stream, so a start ends only streams whose
+        // 60 s stream lease ran out (ResponsesClusterTest covers that); this test's instant recovery is SQLite's.
+        org.junit.jupiter.api.Assumptions.assumeFalse(Caduceus.onPostgres(),
+                "on PostgreSQL a killed node's in-progress streams end when their stream lease runs out");
         try (var upstream = ScriptedUpstream.start()) {
             upstream.enqueue(Turn.textChunks("one ", "two ", "three ", "four ", "five").chunkDelayMillis(3_000));
             var env = env(upstream);

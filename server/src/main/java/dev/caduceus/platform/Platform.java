@@ -135,7 +135,7 @@ public final class Platform implements AutoCloseable {
             var state = new GatewayState();
             var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
             keyCheck.bind(namedKeys);                                            //    named keys live there
-            var cluster = joinCluster(database, clock);                          //    this node among the others
+            var cluster = joinCluster(database, clock, config.home());                          //    this node among the others
             boot.onFailure(cluster::close);
             var agents = AgentServices.create(config, registries, database, json, boot.options().env(), clock,
                     apiKey.clearValue().stream().toList(), boot.metrics().host(), cluster.nodeId(), cluster.feed());
@@ -256,9 +256,9 @@ public final class Platform implements AutoCloseable {
     }
 
     /** This node among the nodes on the same database; one that cannot listen to the others does not start. */
-    private static Cluster joinCluster(Database database, java.time.Clock clock) throws BootException {
+    private static Cluster joinCluster(Database database, java.time.Clock clock, java.nio.file.Path home) throws BootException {
         try {
-            return Cluster.of(database, clock);
+            return Cluster.of(database, clock, home);
         } catch (java.sql.SQLException e) {
             throw new BootException("Cannot listen for the other nodes on " + database.describe() + ": " + e.getMessage(), 2, e);
         }

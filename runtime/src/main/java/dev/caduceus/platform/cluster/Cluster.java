@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * alone}: boot recovery ends every run left live, as always. On PostgreSQL ({@link #join}) it is one of
  * several:
  * <ul>
- *   <li>it has an id ({@code node_<12 hex>}, new at every start) and a lease row in {@code cluster_nodes}
+ *   <li>it has an id ({@code node_<12 hex>}, kept in the state directory so a restart is the same node) and a lease row in {@code cluster_nodes}
  *       that it renews every {@value #RENEW_SECONDS} s; a lease not renewed for {@value #LEASE_SECONDS} s
  *       is a dead node;</li>
  *   <li>every node, on each tick, ends the live runs of dead nodes (and of no node) as {@code interrupted},
@@ -46,6 +46,7 @@ public final class Cluster implements AutoCloseable {
     private static final String DB_NOW = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
 
     private final String nodeId;
+    private final boolean predecessorGone; // this id's previous process (same state directory) has ended
     private final Database database;
     private final ClusterBus bus;  // null when alone
     private final Clock clock;
@@ -55,8 +56,9 @@ public final class Cluster implements AutoCloseable {
     private volatile long renewedAt;  // System.nanoTime() of the last renewal
     private volatile int nodesAlive = 1;
 
-    private Cluster(String nodeId, Database database, ClusterBus bus, Clock clock) {
+    private Cluster(String nodeId, boolean predecessorGone, Database database, ClusterBus bus, Clock clock) {
         this.nodeId = nodeId;
+        this.predecessorGone = predecessorGone;
         this.database = database;
         this.bus = bus;
         this.clock = clock;
@@ -64,18 +66,73 @@ public final class Cluster implements AutoCloseable {
 
     /** The one node of a SQLite database. */
     public static Cluster alone(Database database, Clock clock) {
-        return new Cluster(newNodeId(), database, null, clock);
+        return new Cluster(newNodeId(), false, database, null, clock);
     }
 
-    /** A node of the cluster on {@code database}: listens for the other nodes' announcements at once. */
+    /** A node with a new id every start: for tests that play several nodes in one process. */
     public static Cluster join(PostgresDatabase database, Clock clock) throws SQLException {
         String id = newNodeId();
-        return new Cluster(id, database, ClusterBus.start(database, id), clock);
+        return new Cluster(id, false, database, ClusterBus.start(database, id), clock);
     }
 
-    /** {@link #join} on PostgreSQL, else {@link #alone}. */
-    public static Cluster of(Database database, Clock clock) throws SQLException {
-        return database instanceof PostgresDatabase pg ? join(pg, clock) : alone(database, clock);
+    /**
+     * A node of the cluster on {@code database}, whose id is kept in {@code stateDir/node_id}, so that a
+     * restart is the same node: its previous process's live runs are interrupted at once (one serve per
+     * state directory is enforced), not when the lease expires. If a live process elsewhere holds that id
+     * (a copied state directory), this node takes a new one. Listens for the other nodes at once.
+     */
+    public static Cluster join(PostgresDatabase database, Clock clock, java.nio.file.Path stateDir) throws SQLException {
+        var file = stateDir.resolve("node_id");
+        String id = readId(file).orElse(null);
+        boolean gone = false;
+        if (id != null) {
+            String known = id;
+            var row = database.read(sql -> sql.queryOne("SELECT host, pid, renewed_at, " + DB_NOW
+                    + " FROM cluster_nodes WHERE node_id = ?", r -> new Object[] {r.getString(1), r.getLong(2),
+                    r.getLong(3), r.getLong(4)}, known));
+            if (row.isEmpty()) {
+                gone = true;
+            } else {
+                var r = row.get();
+                boolean expired = (long) r[2] < (long) r[3] - TimeUnit.SECONDS.toMillis(LEASE_SECONDS);
+                boolean here = hostName().equals(r[0]);
+                boolean alive = ProcessHandle.of((long) r[1]).map(ProcessHandle::isAlive).orElse(false)
+                        && (long) r[1] != ProcessHandle.current().pid();
+                gone = expired || (here && !alive);
+                if (!gone) {
+                    LOG.warn("Node id {} (from {}) is held by a live process (host {}, pid {}): a copied state directory? "
+                            + "This node takes a new id", known, file, r[0], r[1]);
+                    id = null;
+                }
+            }
+        }
+        if (id == null) {
+            id = newNodeId();
+            writeId(file, id);
+        }
+        return new Cluster(id, gone, database, ClusterBus.start(database, id), clock);
+    }
+
+    /** {@link #join(PostgresDatabase, Clock, java.nio.file.Path)} on PostgreSQL, else {@link #alone}. */
+    public static Cluster of(Database database, Clock clock, java.nio.file.Path stateDir) throws SQLException {
+        return database instanceof PostgresDatabase pg ? join(pg, clock, stateDir) : alone(database, clock);
+    }
+
+    private static java.util.Optional<String> readId(java.nio.file.Path file) {
+        try {
+            String text = java.nio.file.Files.readString(file).strip();
+            return text.matches("node_[0-9a-f]{12}") ? java.util.Optional.of(text) : java.util.Optional.empty();
+        } catch (java.io.IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private static void writeId(java.nio.file.Path file, String id) {
+        try {
+            java.nio.file.Files.writeString(file, id + "\n");
+        } catch (java.io.IOException e) {
+            LOG.warn("Cannot keep the node id in {} ({}): a restart will be a new node", file, e.getMessage());
+        }
     }
 
     private static String newNodeId() {
@@ -105,13 +162,22 @@ public final class Cluster implements AutoCloseable {
         this.journal = journal;
         if (bus == null) return runs.recover();
         database.write(sql -> sql.update("INSERT INTO cluster_nodes (node_id, host, pid, started_at, renewed_at) "
-                + "VALUES (?, ?, ?, " + DB_NOW + ", " + DB_NOW + ")", nodeId, hostName(), ProcessHandle.current().pid()));
+                + "VALUES (?, ?, ?, " + DB_NOW + ", " + DB_NOW + ") ON CONFLICT (node_id) DO UPDATE SET host = excluded.host, "
+                + "pid = excluded.pid, started_at = excluded.started_at, renewed_at = excluded.renewed_at",
+                nodeId, hostName(), ProcessHandle.current().pid()));
         renewedAt = System.nanoTime();
+        int restarted = 0;
+        if (predecessorGone) {
+            var ids = journal.interruptRunsOf(nodeId, clock.instant());
+            restarted = ids.size();
+            if (!ids.isEmpty()) LOG.warn("{} run(s) were live when this node stopped; marked interrupted: {}", ids.size(),
+                    ids.size() > 10 ? ids.subList(0, 10) + " …" : ids);
+        }
         commands = new PeerCommands(database, journal, bus, nodeId, json, clock);
         commands.serveWith(runs);
         runs.bindPeers(commands);
         bus.onCommand(() -> Thread.ofVirtual().start(commands::serve));
-        int interrupted = sweepDeadNodes();
+        int interrupted = restarted + sweepDeadNodes();
         ticks = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("caduceus-cluster").daemon(true).factory());
         ticks.scheduleWithFixedDelay(this::tick, RENEW_SECONDS, RENEW_SECONDS, TimeUnit.SECONDS);
         LOG.info("Node {} joined the cluster on {} ({} node(s) alive)", nodeId, database.describe(), nodesAlive);

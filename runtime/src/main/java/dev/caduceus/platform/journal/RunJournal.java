@@ -62,6 +62,19 @@ public final class RunJournal implements EventLog, AutoCloseable {
     }
 
     /**
+     * A restarted node's recovery: its own runs left live by its previous process (same node id, a
+     * process known to be gone) become {@code interrupted} at once, as at a single node's restart; the
+     * other nodes are told. Returns the runs interrupted.
+     */
+    public List<String> interruptRunsOf(String nodeId, Instant now) {
+        return database.write(sql -> {
+            var ids = store.interrupt(sql, "node_id = ?", now, nodeId);
+            feed.announce(sql, ids);
+            return ids;
+        });
+    }
+
+    /**
      * The cluster's recovery: in one write, the live runs of nodes whose lease was last renewed before
      * {@code deadBefore} (epoch ms, the database's clock), of nodes without a lease row, and of no recorded
      * node become {@code interrupted} exactly as at a restart; those nodes' lease rows are deleted; the
