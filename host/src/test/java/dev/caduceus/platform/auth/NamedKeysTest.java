@@ -58,7 +58,9 @@ class NamedKeysTest {
         assertEquals(List.of("chat", "models"), found.policy().families());
         assertEquals(Optional.of("ci-model"), found.policy().modelName());
         assertEquals(60, found.policy().requestsPerMinute());
-        var secret = added.key().substring(added.key().lastIndexOf('_') + 1);
+        // cdk_<16 hex>_<43 base64url>: the secret itself may hold '_', so cut by position, not by the last '_'
+        var secret = added.key().substring(NamedKeys.PREFIX.length() + 16 + 1);
+        assertEquals(43, secret.length(), added.key());
         if (dialect == Dialect.SQLITE) {
             var bytes = Files.readAllBytes(dir.resolve("caduceus.db"));
             assertFalse(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).contains(secret),
