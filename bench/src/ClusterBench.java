@@ -52,6 +52,8 @@ public class ClusterBench {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
+        var duration = Duration.ofSeconds(seconds);
+        var warmup = Duration.ofSeconds(Math.max(1, seconds / 2));
         try (var upstream = ScriptedUpstream.start()) {
             upstream.setDefault(Turn.text("ok"));
             var pg = TestPostgres.shared();
@@ -59,8 +61,8 @@ public class ClusterBench {
             for (String config : List.of("sqlite-1", "postgresql-1", "postgresql-2")) {
                 var nodes = start(config, dist, upstream, pg);
                 try {
-                    double chat = median(repeats, () -> load(nodes, 64, Duration.ofSeconds(seconds), Duration.ofSeconds(seconds / 2), ClusterBench::chat));
-                    double runs = median(repeats, () -> load(nodes, 16, Duration.ofSeconds(seconds), Duration.ofSeconds(seconds / 2), ClusterBench::run));
+                    double chat = median(repeats, () -> load(nodes, 64, duration, warmup, ClusterBench::chat));
+                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, ClusterBench::run));
                     results.put(config, new double[] {chat, runs});
                 } finally {
                     nodes.forEach(n -> n.process().destroy());

@@ -67,6 +67,21 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
      */
     public abstract <T> T write(String owner, Work<T> work);
 
+    /**
+     * A write whose first statement locks the row the rest of it depends on (an upsert of that row, or
+     * {@code SELECT … FOR UPDATE}), so that concurrent writers of one row queue behind each other instead
+     * of conflicting and running again: a session many turns append to at once. On SQLite it is
+     * {@link #write} (there is one writer). On PostgreSQL it runs at READ COMMITTED, where each statement
+     * sees what committed before it started, so a read-then-insert behind the lock is as safe as under
+     * SERIALIZABLE; work whose reads are not behind such a lock belongs in {@link #write}.
+     */
+    public abstract <T> T writeLocking(String owner, Work<T> work);
+
+    /** {@link #writeLocking(String, Work)} as the platform. */
+    public final <T> T writeLocking(Work<T> work) {
+        return writeLocking(Migrations.PLATFORM, work);
+    }
+
     public abstract Dialect dialect();
 
     /** The SQLite file; empty on PostgreSQL. */

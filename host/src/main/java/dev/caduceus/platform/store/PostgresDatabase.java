@@ -33,7 +33,9 @@ import org.jdbi.v3.core.Jdbi;
  * behave as if it ran alone, which is what the stores written for SQLite's single writer rely on (a
  * read-then-insert inside one write, a compare-and-set claim): when the server reports a conflict
  * (SQLSTATE 40001, or a deadlock, 40P01) the transaction is rolled back and the work runs again, up to
- * {@value #ATTEMPTS} times. Work that must not be repeated does not belong in a write.
+ * {@value #ATTEMPTS} times. Work that must not be repeated does not belong in a write. One hot row
+ * (a session many turns append to at once) would make such writers conflict over and over:
+ * {@link #writeLocking} runs at READ COMMITTED behind a row lock instead, and they queue.
  *
  * <p>Each owner's tables live in its own schema ({@link Database#schemaOf}); a connection's
  * {@code search_path} is set to the schema of the work it runs, only when it changes.
@@ -152,6 +154,15 @@ public final class PostgresDatabase extends Database {
 
     @Override
     public <T> T write(String owner, Work<T> work) {
+        return write(owner, work, false);
+    }
+
+    @Override
+    public <T> T writeLocking(String owner, Work<T> work) {
+        return write(owner, work, true);
+    }
+
+    private <T> T write(String owner, Work<T> work, boolean readCommitted) {
         requireNonNull(work, "work");
         int reconnects = 0;
         for (int attempt = 1; ; attempt++) {
@@ -160,6 +171,11 @@ public final class PostgresDatabase extends Database {
             try (Connection c = borrow(writers)) {
                 borrowed = true;
                 try {
+                    if (readCommitted) {
+                        try (var st = c.createStatement()) {
+                            st.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"); // this transaction only
+                        }
+                    }
                     useSchema(c, owner);
                     T value = work.run(new HandleSql(c, null));
                     committing = true;

@@ -137,6 +137,11 @@ public final class SqliteDatabase extends Database {
         return writer.write(h -> work.run(sql(h)), false);
     }
 
+    @Override
+    public <T> T writeLocking(String owner, Work<T> work) {
+        return write(owner, work);
+    }
+
     /** {@link Sql} on {@code handle}, with the statement cache of its connection. */
     private HandleSql sql(Handle handle) {
         return new HandleSql(handle.getConnection(), statements.computeIfAbsent(handle, h -> new StatementCache()));

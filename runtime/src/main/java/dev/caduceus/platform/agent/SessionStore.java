@@ -25,7 +25,6 @@ public final class SessionStore implements Sessions {
         this.clock = clock;
     }
 
-    /** Appends {@code messages} to the session in one transaction and marks it used now. */
     /**
      * A session id as stored: each key has its own sessions (a tenant that sends another's session
      * id gets an empty one); the admin key's are stored as they came, as before keys had names.
@@ -38,7 +37,9 @@ public final class SessionStore implements Sessions {
     public void append(String sessionId, List<Message> messages) {
         var now = clock.instant().toString();
         var rows = messages.stream().map(this::write).toList();
-        database.write(sql -> {
+        // The upsert locks the session's row first: concurrent turns of one session queue on it (and on
+        // PostgreSQL do not conflict), and the MAX(seq) read behind it sees every earlier append.
+        database.writeLocking(sql -> {
             sql.update("INSERT INTO sessions (session_id, last_used_at) VALUES (?, ?) "
                     + "ON CONFLICT (session_id) DO UPDATE SET last_used_at = excluded.last_used_at", sessionId, now);
             long seq = sql.queryOne("SELECT COALESCE(MAX(seq), 0) FROM session_messages WHERE session_id = ?",
