@@ -44,42 +44,54 @@ public class ClusterBench {
         Path dist = Path.of("distribution/target/caduceus");
         int seconds = 10;
         int repeats = 3;
+        boolean waits = false;
+        String only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dist" -> dist = Path.of(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
+                case "--waits" -> waits = true;
+                case "--only" -> only = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         var duration = Duration.ofSeconds(seconds);
         var warmup = Duration.ofSeconds(Math.max(1, seconds / 2));
         try (var upstream = ScriptedUpstream.start()) {
-            upstream.setDefault(Turn.text("ok"));
+            upstream.recordRequests(false).setDefault(Turn.text("ok"));
             var pg = TestPostgres.shared();
             Map<String, double[]> results = new java.util.LinkedHashMap<>();
             for (String config : List.of("sqlite-1", "postgresql-1", "postgresql-2")) {
-                var nodes = start(config, dist, upstream, pg);
+                if (only != null && !config.equals("sqlite-1") && !config.equals(only)) continue;
+                var db = config.startsWith("postgresql") ? pg.newDatabase() : null;
+                var nodes = start(config, dist, upstream, db);
+                var sampler = waits && db != null ? WaitSampler.start(db) : null;
                 try {
-                    double chat = median(repeats, () -> load(nodes, 64, duration, warmup, ClusterBench::chat));
-                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, ClusterBench::run));
-                    results.put(config, new double[] {chat, runs});
+                    double chat = median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
+                    double own = median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c))));
+                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, (base, c) -> run(base)));
+                    double conflicts = 0;
+                    for (var n : nodes) conflicts += conflicts(n.uri());
+                    results.put(config, new double[] {chat, own, runs, conflicts});
                 } finally {
+                    if (sampler != null) sampler.print(config);
                     nodes.forEach(n -> n.process().destroy());
                     for (var n : nodes) n.process().waitFor();
                 }
             }
             double[] base = results.get("sqlite-1");
-            System.out.println("| store | chat req/s (64 clients) | ratio | runs/s (16 clients) | ratio |");
-            System.out.println("|---|---|---|---|---|");
-            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.1f | %.2f× |%n", k, v[0],
-                    v[0] / base[0], v[1], v[1] / base[1]));
+            System.out.println("| store | chat req/s, one session (64 clients) | ratio | chat req/s, a session each | ratio "
+                    + "| runs/s (16 clients) | ratio | writes run again |");
+            System.out.println("|---|---|---|---|---|---|---|---|");
+            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f |%n",
+                    k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3]));
             latency(dist, upstream, pg);
         }
     }
 
     interface Call {
-        boolean call(URI base) throws Exception;
+        boolean call(URI base, int client) throws Exception;
     }
 
     interface Measure {
@@ -93,11 +105,11 @@ public class ClusterBench {
         return values.get(values.size() / 2);
     }
 
-    static List<BenchServer> start(String config, Path dist, ScriptedUpstream upstream, TestPostgres pg) throws Exception {
+    static List<BenchServer> start(String config, Path dist, ScriptedUpstream upstream, TestPostgres.Db db) throws Exception {
         int count = config.endsWith("-2") ? 2 : 1;
         var env = new HashMap<String, String>();
         env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0");
-        if (config.startsWith("postgresql")) env.put("CADUCEUS_DATABASE_URL", pg.newDatabase().url());
+        if (db != null) env.put("CADUCEUS_DATABASE_URL", db.url());
         var nodes = new ArrayList<BenchServer>();
         for (int i = 0; i < count; i++)
             nodes.add(BenchServer.launch(dist, Files.createTempDirectory("cluster-bench"), upstream.baseUrl(), env));
@@ -113,10 +125,11 @@ public class ClusterBench {
         var finished = new CountDownLatch(clients);
         for (int c = 0; c < clients; c++) {
             var base = nodes.get(c % nodes.size()).uri();
+            int client = c;
             Thread.ofVirtual().start(() -> {
                 try {
                     while (!stop.get()) {
-                        boolean ok = call.call(base);
+                        boolean ok = call.call(base, client);
                         if (counting.get()) (ok ? done : errors).incrementAndGet();
                     }
                 } catch (Exception e) {
@@ -138,13 +151,27 @@ public class ClusterBench {
         return done.get() / elapsed;
     }
 
+    static final Pattern CONFLICTS = Pattern.compile("(?m)^caduceus_db_write_conflicts_total ([0-9.eE+]+)$");
+
+    /** The node's {@code db_write_conflicts} counter (PostgreSQL writes run again); 0 on SQLite. */
+    static double conflicts(URI base) throws Exception {
+        var r = HTTP.send(request(base.resolve("/metrics")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        var m = CONFLICTS.matcher(r.body());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
     static HttpRequest.Builder request(URI uri) {
         return HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Bearer " + BenchServer.KEY).header("Content-Type", "application/json");
     }
 
-    static boolean chat(URI base) throws Exception {
-        var r = HTTP.send(request(base.resolve("/v1/chat/completions")).POST(HttpRequest.BodyPublishers.ofString(CHAT)).build(),
+    /** A first message of client {@code c}'s own: its derived session id is its own too. */
+    static String chatOf(int c) {
+        return CHAT.replace("\"hi\"", "\"hi from client " + c + "\"");
+    }
+
+    static boolean chat(URI base, String body) throws Exception {
+        var r = HTTP.send(request(base.resolve("/v1/chat/completions")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.discarding());
         return r.statusCode() == 200;
     }
@@ -208,6 +235,38 @@ public class ClusterBench {
             b.process().destroy();
             a.process().waitFor();
             b.process().waitFor();
+        }
+    }
+
+    /** {@code --waits}: what the database's sessions wait on, sampled every 10 ms (pg_stat_activity). */
+    record WaitSampler(Map<String, AtomicLong> counts, AtomicBoolean stop) {
+        static WaitSampler start(TestPostgres.Db db) {
+            var sampler = new WaitSampler(new ConcurrentHashMap<>(), new AtomicBoolean());
+            Thread.ofPlatform().daemon().start(() -> {
+                try (var c = db.connect(); var st = c.prepareStatement("SELECT state, wait_event_type, wait_event, "
+                        + "left(query, 60) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")) {
+                    while (!sampler.stop().get()) {
+                        try (var rs = st.executeQuery()) {
+                            while (rs.next()) {
+                                if ("idle".equals(rs.getString(1))) continue;
+                                String key = rs.getString(1) + " " + rs.getString(2) + "/" + rs.getString(3) + " " + rs.getString(4);
+                                sampler.counts().computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+                            }
+                        }
+                        Thread.sleep(10);
+                    }
+                } catch (Exception e) {
+                    System.err.println("wait sampler: " + e);
+                }
+            });
+            return sampler;
+        }
+
+        void print(String config) {
+            stop.set(true);
+            System.out.println("waits on " + config + " (samples of non-idle sessions):");
+            counts.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get())).limit(15)
+                    .forEach(e -> System.out.printf(Locale.ROOT, "  %6d  %s%n", e.getValue().get(), e.getKey().replace('\n', ' ')));
         }
     }
 

@@ -52,6 +52,16 @@ abstract class AgentAttacks {
     /** Whether this backend keeps the state directory out of reach (only the sandbox does). */
     abstract boolean containsTheFilesystem();
 
+    /** More of the server's environment (a database URL). Called once, before the server starts. */
+    Map<String, String> serverEnvironment() {
+        return Map.of();
+    }
+
+    /** More secrets that must never reach the model, by name. */
+    Map<String, String> moreSecrets() {
+        return Map.of();
+    }
+
     @BeforeAll
     void start() throws Exception {
         root = Files.createTempDirectory("caduceus-attacks-");
@@ -61,6 +71,7 @@ abstract class AgentAttacks {
         var env = new HashMap<String, String>();
         env.put("API_SERVER_KEY", SERVER_KEY);
         env.put("TAVILY_API_KEY", TAVILY_KEY);
+        env.putAll(serverEnvironment());
         server = Caduceus.serve(home, env);
         assertTrue(server.stdout().contains(containsTheFilesystem() ? "terminal: sandbox" : "terminal: local"),
                 server.stdout());
@@ -277,6 +288,7 @@ abstract class AgentAttacks {
         secrets.put("model.api_key", UPSTREAM_KEY);
         secrets.put("TAVILY_API_KEY", TAVILY_KEY);
         if (containsTheFilesystem()) secrets.put("the database", DB_HEADER);
+        secrets.putAll(moreSecrets());
         var requests = upstream.chatRequests();
         for (var request : requests.subList(from, requests.size())) {
             var body = request.body().toString();

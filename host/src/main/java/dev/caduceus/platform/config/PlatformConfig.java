@@ -193,6 +193,17 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         server.apiKey().map(Secret::reveal).ifPresent(values::add);
         model.apiKey().map(Secret::reveal).ifPresent(values::add);
         gateway.proxyKey().map(Secret::reveal).ifPresent(values::add);
+        // the database URL, and its password on its own (a command could print just that part of it)
+        storage.password().map(Secret::reveal).ifPresent(values::add);
+        storage.url().map(Secret::reveal).ifPresent(url -> {
+            values.add(url);
+            try {
+                dev.caduceus.platform.store.PostgresTarget.parse(url, Optional.empty(), Optional.empty()).password()
+                        .ifPresent(values::add);
+            } catch (IllegalArgumentException e) {
+                // a malformed URL stops the boot with its own message; the whole URL is masked meanwhile
+            }
+        });
         return List.copyOf(values);
     }
 

@@ -156,6 +156,14 @@ class SeedLayoutTest {
     }
 
     @Test
+    void theDatabaseUrlAndItsPasswordAreSecretsForRedaction() {
+        var url = "postgresql://team:pw-4f8e2a1c9b@db.internal:5432/caduceus";
+        var config = load(Map.of("CADUCEUS_DATABASE_URL", url, "CADUCEUS_DATABASE_PASSWORD", "split-pw-77c1d0e3")).config();
+        assertTrue(config.secretValues().containsAll(List.of(url, "pw-4f8e2a1c9b", "split-pw-77c1d0e3")),
+                config.secretValues().size() + " secrets");
+    }
+
+    @Test
     void dotEnvParsing() {
         var values = DotEnv.parse("A=1\nexport B = two words \nC=\"line\\nbreak \\\"q\\\" \\$HOME\"\nD=''\n"
                 + "E=\"multi\nline\"\nF=x#y\n#G=no\n", "f");
