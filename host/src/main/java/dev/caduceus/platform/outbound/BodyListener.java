@@ -20,7 +20,7 @@ import org.eclipse.jetty.io.content.ByteBufferContentSource;
  */
 final class BodyListener implements Response.ContentSourceListener, Response.CompleteListener {
     /** A response whose headers arrived, and its body. */
-    record Head(Response response, Content.Source body) {}
+    record Head(Response response, SourceStream body) {}
 
     private final CompletableFuture<Head> head = new CompletableFuture<>();
     private final CountDownLatch complete = new CountDownLatch(1);
@@ -28,7 +28,7 @@ final class BodyListener implements Response.ContentSourceListener, Response.Com
 
     @Override
     public void onContentSource(Response response, Content.Source body) {
-        head.complete(new Head(response, body));
+        head.complete(new Head(response, SourceStream.start(body))); // the pump starts here, on Jetty's thread
     }
 
     @Override
@@ -37,7 +37,7 @@ final class BodyListener implements Response.ContentSourceListener, Response.Com
             failure = result.getFailure();
             head.completeExceptionally(failure);
         }
-        else head.complete(new Head(result.getResponse(), new ByteBufferContentSource(ByteBuffer.allocate(0))));
+        else head.complete(new Head(result.getResponse(), SourceStream.start(new ByteBufferContentSource(ByteBuffer.allocate(0)))));
         complete.countDown();
     }
 

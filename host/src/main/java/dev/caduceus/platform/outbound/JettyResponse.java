@@ -38,7 +38,7 @@ final class JettyResponse implements OutboundHttp.Response {
         this.uri = uri;
         this.maxLineBytes = maxLineBytes;
         this.listener = listener;
-        this.stream = new SourceStream(head.body());
+        this.stream = head.body();
         var raw = new Guarded(stream);
         var encoding = this.head.getHeaders().get("Content-Encoding");
         this.body = encoding != null && encoding.strip().toLowerCase(Locale.ROOT).equals("deflate")

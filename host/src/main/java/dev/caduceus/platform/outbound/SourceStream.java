@@ -3,30 +3,91 @@ package dev.caduceus.platform.outbound;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.util.concurrent.Semaphore;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.io.Content;
 
 /**
- * Jetty's response {@link Content.Source} as an {@link InputStream} read on the caller's thread: a read
- * takes the chunks Jetty has parsed, and when there is none yet it asks Jetty for more
- * ({@link Content.Source#demand}) and parks until Jetty says so. No content is copied to a queue or
- * handed between threads on the way. A failed chunk (an abort, a timeout, a broken connection) is
- * thrown as an {@link IOException} whose cause is Jetty's failure.
+ * Jetty's response {@link Content.Source} as an {@link InputStream}. Jetty's own thread pumps the
+ * source: it reads every chunk parsed, queues it and asks for more from inside its callback, so the
+ * connection is re-armed on the selector thread itself; the caller's thread takes chunks off the
+ * queue and parks only when it is empty. (Asking for more from the caller's thread instead wakes the
+ * selector with a system call and a context switch for every read that finds nothing parsed yet:
+ * several per streamed answer.) At most {@value #MAX_QUEUED} bytes wait in the queue: beyond that the
+ * pump pauses and the reader restarts it once it has taken them, so a slow reader holds back the
+ * server, as TCP would. A failed chunk (an abort, a timeout, a broken connection) is thrown as an
+ * {@link IOException} whose cause is Jetty's failure.
  *
- * <p>Threading: read on one thread; {@link #close()} (which only gives back the chunk held) from any.
+ * <p>Threading: {@link #start} on the Jetty thread that hands over the source; read on one thread;
+ * {@link #close()} (which gives back the queued chunks) from any.
  */
 final class SourceStream extends InputStream {
+    static final int MAX_QUEUED = 256 * 1024;
+
     private final Content.Source source;
-    private final Semaphore more = new Semaphore(0);
-    /** Guards {@link #chunk}: a close from another thread must not give back a buffer being copied. */
+    /** {@link #pump} as Jetty's demand callback: it never blocks (the lock is held for a queue operation only). */
+    private final Runnable pumpAgain = org.eclipse.jetty.util.thread.Invocable.from(
+            org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING, this::pump);
     private final ReentrantLock lock = new ReentrantLock();
-    private Content.Chunk chunk;
+    private final Condition readable = lock.newCondition();
+    private final ArrayDeque<Content.Chunk> queue = new ArrayDeque<>();
+    private long queuedBytes;
+    /** A demand is outstanding or the pump runs; false once it paused (queue full) or ended. */
+    private boolean pumping;
+    /** The last chunk or a failure was queued: the pump is over. */
+    private boolean finished;
     private boolean ended;
     private boolean closed;
 
-    SourceStream(Content.Source source) {
+    private SourceStream(Content.Source source) {
         this.source = source;
+    }
+
+    /** A stream over {@code source} whose pump starts now, on the calling (Jetty) thread. */
+    static SourceStream start(Content.Source source) {
+        var stream = new SourceStream(source);
+        stream.pumping = true;
+        stream.pump();
+        return stream;
+    }
+
+    /** Reads what is parsed into the queue, then asks for more, until the queue is full or the body ends. */
+    private void pump() {
+        while (true) {
+            var chunk = source.read();
+            if (chunk == null) {
+                source.demand(pumpAgain); // called back (on a Jetty thread) once there is more
+                return;
+            }
+            lock.lock();
+            try {
+                if (closed) {
+                    chunk.release();
+                    pumping = false;
+                    return;
+                }
+                boolean last = chunk.isLast() || Content.Chunk.isFailure(chunk);
+                if (chunk.hasRemaining() || last) {
+                    queue.add(chunk);
+                    queuedBytes += chunk.remaining();
+                    readable.signal();
+                } else {
+                    chunk.release();
+                }
+                if (last) {
+                    finished = true;
+                    pumping = false;
+                    return;
+                }
+                if (queuedBytes >= MAX_QUEUED) {
+                    pumping = false; // the reader restarts it
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** Whether the last chunk was read. */
@@ -50,12 +111,13 @@ final class SourceStream extends InputStream {
     public int read(byte[] b, int off, int len) throws IOException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) return 0;
-        while (true) {
-            lock.lock();
-            try {
+        boolean restart = false;
+        lock.lock();
+        try {
+            while (true) {
                 if (ended) return -1;
                 if (closed) throw new IOException("the response body is closed");
-                if (chunk == null) chunk = source.read();
+                var chunk = queue.peek();
                 if (chunk != null) {
                     if (Content.Chunk.isFailure(chunk)) {
                         var failure = chunk.getFailure();
@@ -64,48 +126,62 @@ final class SourceStream extends InputStream {
                     var buffer = chunk.getByteBuffer();
                     int n = Math.min(len, buffer.remaining());
                     buffer.get(b, off, n);
+                    queuedBytes -= n;
                     if (!buffer.hasRemaining()) {
+                        queue.poll();
                         if (chunk.isLast()) ended = true;
                         chunk.release();
-                        chunk = null;
+                    }
+                    if (!pumping && !finished && queuedBytes < MAX_QUEUED / 2) {
+                        pumping = true;
+                        restart = true;
                     }
                     if (n > 0) return n;
                     if (ended) return -1;
                     continue;
                 }
-            } finally {
-                lock.unlock();
+                if (!pumping && !finished) { // paused with a full queue that is now read
+                    pumping = true;
+                    restart = true;
+                }
+                if (restart) break;
+                try {
+                    readable.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    var interrupted = new InterruptedIOException("interrupted while reading the response body");
+                    source.fail(interrupted);
+                    throw interrupted;
+                }
             }
-            source.demand(more::release); // Jetty calls it once content (or a failure) is there
-            try {
-                more.acquire();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                var interrupted = new InterruptedIOException("interrupted while reading the response body");
-                source.fail(interrupted);
-                throw interrupted;
-            }
+        } finally {
+            lock.unlock();
+            if (restart) source.demand(pumpAgain);
         }
+        return read(b, off, len); // the pump runs again: wait for what it brings
     }
 
     @Override
     public int available() {
         lock.lock();
         try {
-            return chunk == null || Content.Chunk.isFailure(chunk) ? 0 : chunk.getByteBuffer().remaining();
+            var chunk = queue.peek();
+            return chunk == null || Content.Chunk.isFailure(chunk) ? 0 : (int) Math.min(Integer.MAX_VALUE, queuedBytes);
         } finally {
             lock.unlock();
         }
     }
 
-    /** Gives back the chunk held; does not fail the source (the owner aborts the response when it must). */
+    /** Gives back the queued chunks; does not fail the source (the owner aborts the response when it must). */
     @Override
     public void close() {
         lock.lock();
         try {
             closed = true;
-            if (chunk != null) chunk.release();
-            chunk = null;
+            for (var chunk : queue) chunk.release();
+            queue.clear();
+            queuedBytes = 0;
+            readable.signalAll();
         } finally {
             lock.unlock();
         }

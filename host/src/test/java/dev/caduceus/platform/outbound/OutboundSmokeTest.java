@@ -37,6 +37,17 @@ class OutboundSmokeTest {
                     response.getHeaders().put("Content-Type", "text/event-stream");
                     Content.Sink.write(response, true, "data: one\n\n: comment\nevent: x\ndata: two\ndata: three\n\ndata: [DONE]\n\n", callback);
                 }
+                case "/big" -> { // 4 MiB in 64 KiB writes, each byte its offset mod 251
+                    response.getHeaders().put("Content-Type", "application/octet-stream");
+                    for (int part = 0; part < 64; part++) {
+                        var bytes = new byte[64 * 1024];
+                        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) ((part * bytes.length + i) % 251);
+                        var written = new org.eclipse.jetty.util.FutureCallback();
+                        response.write(false, java.nio.ByteBuffer.wrap(bytes), written);
+                        written.get(); // a slow reader holds this write back
+                    }
+                    response.write(true, java.nio.ByteBuffer.allocate(0), callback);
+                }
                 case "/moved" -> {
                     response.setStatus(307);
                     response.getHeaders().put("Location", "/echo");
@@ -74,6 +85,23 @@ class OutboundSmokeTest {
         try (var r = client.send(OutboundHttp.Request.of("POST", base.resolve("/echo"))
                 .withHeader("Content-Type", "text/plain").withBodyStream(stream))) {
             assertEquals("POST " + "streamed ".repeat(10_000), r.text(200_000));
+        }
+    }
+
+    @Test
+    void aBodyMuchLargerThanTheQueueArrivesWholeAndInOrderThroughASlowReader() throws Exception {
+        // the pump pauses at SourceStream.MAX_QUEUED and the reader restarts it, many times over
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/big")))) {
+            var body = r.body();
+            var piece = new byte[1000];
+            long offset = 0;
+            for (int n; (n = body.read(piece, 0, piece.length)) >= 0; ) {
+                for (int i = 0; i < n; i++)
+                    if (piece[i] != (byte) ((offset + i) % 251)) throw new AssertionError("byte " + (offset + i) + " differs");
+                offset += n;
+                if (offset % (512 * 1024) < n) Thread.yield(); // now and then, let the pump fill the queue
+            }
+            assertEquals(64L * 64 * 1024, offset);
         }
     }
 
