@@ -103,14 +103,29 @@ final class JettyResponse implements OutboundHttp.Response {
         exchange.close();
     }
 
-    /** Closes the body: after its end the connection goes back to the pool, before it Jetty aborts the response and drops the connection. */
+    /**
+     * Closes the body. Once the whole body arrived (read or not: the pump reads ahead) the connection
+     * goes back to the pool, and this waits until it is there; before that Jetty aborts the response
+     * and drops the connection. An abort that finds the exchange already complete (the end arrived
+     * meanwhile) counts as arrived.
+     */
     void release() {
         if (released) return;
         released = true;
-        boolean ended = stream.ended();
-        if (!ended) head.abort(new AsynchronousCloseException());
+        boolean arrived = stream.received() || !aborted(head.abort(new AsynchronousCloseException()));
         stream.close();
-        if (ended) awaitPooled();
+        if (arrived) awaitPooled();
+    }
+
+    private static boolean aborted(java.util.concurrent.CompletableFuture<Boolean> abort) {
+        try {
+            return abort.get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return true; // the connection is dropped rather than trusted
+        }
     }
 
     /**

@@ -90,11 +90,13 @@ final class SourceStream extends InputStream {
         }
     }
 
-    /** Whether the last chunk was read. */
-    boolean ended() {
+    /** Whether the whole body arrived (its last chunk is queued or read), read or not. */
+    boolean received() {
         lock.lock();
         try {
-            return ended;
+            if (ended) return true;
+            var last = queue.peekLast();
+            return finished && last != null && !Content.Chunk.isFailure(last);
         } finally {
             lock.unlock();
         }
