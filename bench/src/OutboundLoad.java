@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The host's outbound HTTP client alone under load: CLIENTS virtual threads each POST an 8 KB chat
  * request through one {@link OutboundClient} to an in-process zero-delay {@link ScriptedUpstream} and
  * read the answer, for SECONDS, twice (phase 0 warms the JIT, phase 1 is the figure). Prints req/s and
- * the process CPU per call (client and upstream together: they share the JVM). Run by
+ * the process CPU and context switches per call (client and upstream together: they share the JVM). Run by
  * {@code bench/outbound-client}; args: CLIENTS SECONDS.
  */
 public class OutboundLoad {
@@ -32,6 +32,7 @@ public class OutboundLoad {
             for (int phase = 0; phase < 2; phase++) {
                 count.set(0);
                 long cpu0 = os.getProcessCpuTime();
+                long switches0 = contextSwitches();
                 long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
                 var threads = new Thread[clients];
                 for (int i = 0; i < clients; i++) {
@@ -51,10 +52,31 @@ public class OutboundLoad {
                 }
                 for (var t : threads) t.join();
                 long cpu = os.getProcessCpuTime() - cpu0;
-                System.out.printf("phase %d%s: %d req, %.0f req/s, %.1f us CPU/req (client + upstream), errors %d, pool %s%n",
+                long switches = contextSwitches() - switches0;
+                System.out.printf("phase %d%s: %d req, %.0f req/s, %.1f us CPU/req, %.2f context switches/req (client + upstream),"
+                                + " errors %d, pool %s%n",
                         phase, phase == 0 ? " (warm-up)" : "", count.get(), count.get() / (double) seconds,
-                        cpu / 1000.0 / Math.max(1, count.get()), errors.get(), client.poolStats());
+                        cpu / 1000.0 / Math.max(1, count.get()), switches / (double) Math.max(1, count.get()), errors.get(),
+                        client.poolStats());
             }
         }
+    }
+
+    /** Voluntary and involuntary context switches of every thread of this process so far (Linux; 0 elsewhere). */
+    static long contextSwitches() {
+        long sum = 0;
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (var task : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                try {
+                    for (var line : java.nio.file.Files.readAllLines(task.resolve("status")))
+                        if (line.contains("ctxt_switches:")) sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                } catch (java.io.IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+        return sum;
     }
 }
