@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * An A/B of two builds through the suite itself: runs {@code bench/run} with {@code BENCH_DIST} set to
@@ -18,15 +17,15 @@ import java.util.Map;
  * DIST_A DIST_B ROUNDS [bench/run args...].
  */
 public class AbSuite {
-    /** The rows compared: a metric of the suite's table, and whether higher is better. */
-    private static final List<Map.Entry<String, Boolean>> METRICS = List.of(
-            Map.entry("64 conn: req/s", true),
-            Map.entry("64 conn: CPU µs/req, Caduceus vs nginx", false),
-            Map.entry("64 conn: p99 ms", false),
-            Map.entry("16 conn: req/s", true),
-            Map.entry("1 conn: p50 ms", false),
-            Map.entry("first token ms", false),
-            Map.entry("[DONE] ms (500 tokens)", false));
+    /** The rows of the suite's table compared (for req/s higher is better, for the others lower). */
+    private static final List<String> METRICS = List.of(
+            "64 conn: req/s",
+            "64 conn: CPU µs/req, Caduceus vs nginx",
+            "64 conn: p99 ms",
+            "16 conn: req/s",
+            "1 conn: p50 ms",
+            "first token ms",
+            "[DONE] ms (500 tokens)");
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
@@ -40,7 +39,7 @@ public class AbSuite {
         var json = new ObjectMapper();
         // metric -> [build][round] -> {caduceus, baseline}
         var figures = new LinkedHashMap<String, List<List<double[]>>>();
-        for (var m : METRICS) figures.put(m.getKey(), List.of(new ArrayList<>(), new ArrayList<>()));
+        for (var m : METRICS) figures.put(m, List.of(new ArrayList<>(), new ArrayList<>()));
         for (int r = 1; r <= rounds; r++) {
             for (int b = 0; b < 2; b++) {
                 String label = (b == 0 ? "A" : "B") + r;
@@ -55,8 +54,8 @@ public class AbSuite {
                 Files.copy(Path.of("bench/results/suite.json"), kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 var rows = json.readTree(kept.toFile()).path("rows");
                 for (var m : METRICS) {
-                    var row = find(rows, m.getKey());
-                    figures.get(m.getKey()).get(b).add(row == null ? null
+                    var row = find(rows, m);
+                    figures.get(m).get(b).add(row == null ? null
                             : new double[] {row.path("caduceus").asDouble(), row.path("baseline_value").asDouble()});
                 }
             }
@@ -64,13 +63,13 @@ public class AbSuite {
         System.out.println();
         System.out.printf("%-40s %-30s %-30s %10s %14s%n", "metric", "A rounds", "B rounds", "B/A (med)", "B/A vs nginx");
         for (var m : METRICS) {
-            var a = figures.get(m.getKey()).get(0);
-            var b = figures.get(m.getKey()).get(1);
+            var a = figures.get(m).get(0);
+            var b = figures.get(m).get(1);
             if (a.contains(null) || b.contains(null)) continue;
             double ma = median(a, 0), mb = median(b, 0);
             // each run's figure over its own nginx figure, then the medians' ratio
             double na = medianOfRatio(a), nb = medianOfRatio(b);
-            System.out.printf("%-40s %-30s %-30s %9.3f× %13.3f×%n", m.getKey(), rounds(a), rounds(b), mb / ma, nb / na);
+            System.out.printf("%-40s %-30s %-30s %9.3f× %13.3f×%n", m, rounds(a), rounds(b), mb / ma, nb / na);
         }
         System.out.println("(" + (rounds * 2) + " runs kept in bench/results/ab/; for req/s higher is better, for the others lower)");
     }
