@@ -14,7 +14,8 @@ import org.eclipse.jetty.io.content.ByteBufferContentSource;
  * The one response listener of a Jetty request: hands the caller the response head with Jetty's own
  * {@link Content.Source} for the body (which the caller then reads itself, see {@link SourceStream}),
  * or the failure that came first, and says when Jetty finished the exchange (the connection is then
- * back in the pool). Nothing here blocks or copies content: Jetty calls it on its selector thread.
+ * back in the pool). Nothing here blocks or copies content: Jetty calls it on the thread that read
+ * the response (a virtual thread of {@link VirtualThreadEndPoint}'s).
  *
  * <p>Threading: Jetty's callbacks on its threads; {@link #head()} and {@link #awaitComplete} on the caller's.
  */

@@ -17,13 +17,12 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
-import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The host's {@link OutboundHttp}, on Jetty's HTTP client: one Jetty client per {@link Profile} (egress
  * policy, TLS settings, connect timeout: the things Jetty fixes per client), made on first use and
- * kept, each with HTTP/1.1 and HTTP/2 (ALPN on https, prior-knowledge h2c on request), the proxy rules,
+ * kept, each reading its TCP connections on virtual threads ({@link VirtualThreadConnector}), with HTTP/1.1 and HTTP/2 (ALPN on https, prior-knowledge h2c on request), the proxy rules,
  * a {@link GuardedResolver} for its egress policy, gzip decoding, and redirects left to
  * {@link JettyExchange} (which follows them only for GET and HEAD). All clients share one thread pool.
  *
@@ -33,7 +32,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
     /**
      * What Jetty fixes per client. {@code streamedBody}: the request body is an {@code InputStream},
      * which Jetty may read on whatever thread completes a write, so that client keeps Jetty's default
-     * of handing its work to pool threads; every other client runs its I/O on the selector thread.
+     * invocation type (blocking); every other client tells Jetty its callbacks never block.
      */
     record Profile(Egress egress, Tls tls, Duration connectTimeout, boolean streamedBody) {}
 
@@ -111,7 +110,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
     }
 
     private HttpClient start(Profile profile) {
-        var connector = new ClientConnector();
+        var connector = new VirtualThreadConnector();
         connector.setSslContextFactory(TlsMaterial.factory(profile.tls()));
         connector.setConnectTimeout(profile.connectTimeout());
         connector.setSelectors(1);
@@ -120,9 +119,10 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         var transport = new HttpClientTransportDynamic(connector, HttpClientConnectionFactory.HTTP11,
                 new ClientConnectionFactoryOverHTTP2.HTTP2(http2));
         // Our only response listener (BodyListener) never blocks: it hands the head and Jetty's content
-        // source to the caller's thread, which reads the content itself. Saying so lets Jetty parse and notify on the selector thread instead of
-        // handing every read to a pool thread (a context switch per response; at 64 concurrent calls
-        // it cost more CPU than the rest of the client).
+        // source to the caller's thread, which reads the content itself. Saying so lets Jetty run its
+        // callbacks on the thread that read wherever it asks, instead of handing them to a pool thread
+        // (with Jetty's selector that was a context switch per response). TCP connections read on
+        // virtual threads anyway (VirtualThreadConnector); the selector is left to other transports.
         if (!profile.streamedBody())
             transport.setInvocationType(org.eclipse.jetty.util.thread.Invocable.InvocationType.NON_BLOCKING);
         var client = new HttpClient(transport);

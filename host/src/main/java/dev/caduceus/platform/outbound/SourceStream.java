@@ -11,10 +11,10 @@ import org.eclipse.jetty.io.Content;
 /**
  * Jetty's response {@link Content.Source} as an {@link InputStream}. Jetty's own thread pumps the
  * source: it reads every chunk parsed, queues it and asks for more from inside its callback, so the
- * connection is re-armed on the selector thread itself; the caller's thread takes chunks off the
- * queue and parks only when it is empty. (Asking for more from the caller's thread instead wakes the
- * selector with a system call and a context switch for every read that finds nothing parsed yet:
- * several per streamed answer.) At most {@value #MAX_QUEUED} bytes wait in the queue: beyond that the
+ * thread that read the connection ({@link VirtualThreadEndPoint}'s) goes on to read it again; the
+ * caller's thread takes chunks off the queue and parks only when it is empty. (Asking for more from
+ * the caller's thread instead would start a reading thread for every read that finds nothing parsed
+ * yet; with Jetty's selector it cost a system call and a context switch each.) At most {@value #MAX_QUEUED} bytes wait in the queue: beyond that the
  * pump pauses and the reader restarts it once it has taken them, so a slow reader holds back the
  * server, as TCP would. A failed chunk (an abort, a timeout, a broken connection) is thrown as an
  * {@link IOException} whose cause is Jetty's failure.

@@ -1,7 +1,11 @@
 /**
- * Outbound HTTP, as the host will own it (one client stack for the model provider, the relay and the
- * web tools): which proxy a request goes through ({@link dev.caduceus.platform.outbound.ProxyRules},
- * from {@code HTTPS_PROXY}/{@code HTTP_PROXY}/{@code ALL_PROXY}/{@code NO_PROXY} as curl and the
- * Python and Go clients read them). Values; thread-safe.
+ * Outbound HTTP, owned by the host: one client stack for the model provider, the relay and the web
+ * tools ({@link dev.caduceus.platform.outbound.OutboundClient}, on Jetty's client, whose TCP
+ * connections read on virtual threads through {@link dev.caduceus.platform.outbound.VirtualThreadEndPoint}
+ * instead of a selector thread); which proxy a request goes through
+ * ({@link dev.caduceus.platform.outbound.ProxyRules}, from {@code HTTPS_PROXY}/{@code HTTP_PROXY}/
+ * {@code ALL_PROXY}/{@code NO_PROXY} as curl and the Python and Go clients read them); the egress guard
+ * ({@link dev.caduceus.platform.outbound.EgressPolicy}, checked by
+ * {@link dev.caduceus.platform.outbound.GuardedResolver} on the addresses a connection will use).
  */
 package dev.caduceus.platform.outbound;
