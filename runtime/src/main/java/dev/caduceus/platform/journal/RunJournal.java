@@ -152,7 +152,12 @@ public final class RunJournal implements EventLog, AutoCloseable {
             long left = Math.max(0, deadline - System.nanoTime());
             live = tail.read(runId, afterSeq, max, Duration.ofNanos(left));
             if (live != null) return live;
-            if (wake == null || !store.placement(runId).map(RunStore.Placement::live).orElse(false)) return EventPage.END;
+            if (wake == null || !store.placement(runId).map(RunStore.Placement::live).orElse(false)) {
+                // Over, but its last entries may have been committed after the read above, in the same
+                // transaction that ended the run (RunStore.write): read once more, or they are lost.
+                stored = store.events(runId, afterSeq, max);
+                return stored.isEmpty() ? EventPage.END : new EventPage(stored, false);
+            }
             left = deadline - System.nanoTime();
             if (left <= 0) return EventPage.TIMED_OUT;
             try {
