@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.io.Content;
-import org.eclipse.jetty.io.content.ByteBufferContentSource;
 
 /**
  * The one response listener of a Jetty request: hands the caller the response head with Jetty's own
@@ -38,7 +37,8 @@ final class BodyListener implements Response.ContentSourceListener, Response.Com
             failure = result.getFailure();
             head.completeExceptionally(failure);
         }
-        else head.complete(new Head(result.getResponse(), SourceStream.start(new ByteBufferContentSource(ByteBuffer.allocate(0)))));
+        else if (!head.isDone()) // a response without content (204, HEAD): onContentSource never came
+            head.complete(new Head(result.getResponse(), SourceStream.start(Content.Source.from(ByteBuffer.allocate(0)))));
         complete.countDown();
     }
 

@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamRequestContent;
 import org.eclipse.jetty.http.HttpVersion;
@@ -142,7 +141,7 @@ final class JettyExchange implements OutboundHttp.Exchange {
             }
             if (addEncoding) fields.put("Accept-Encoding", "gzip, deflate");
         });
-        if (request.body() != null) jetty.body(new BytesRequestContent(request.body()));
+        if (request.body() != null) jetty.body(new BytesContent(request.body()));
         else if (request.bodyStream() != null) jetty.body(new InputStreamRequestContent(request.bodyStream()));
         jetty.idleTimeout(request.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
         if (deadline != 0) {

@@ -8,15 +8,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.RedirectProtocolHandler;
 import org.eclipse.jetty.client.WWWAuthenticationProtocolHandler;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
 import org.eclipse.jetty.client.transport.HttpDestination;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.ClientConnectionFactoryOverHTTP2;
+import org.eclipse.jetty.io.ArrayByteBufferPool;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -47,6 +50,12 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
     private final Function<Egress, EgressPolicy> policies;
     private final String userAgent;
     private final QueuedThreadPool threads;
+    /**
+     * Network buffers for every client. Jetty's default keeps at most half its thread pool's size
+     * (32 here) per bucket: with more connections than that reading at once, each response
+     * allocated (and zeroed) a fresh direct buffer. Bounded by bytes, not by count.
+     */
+    private final ArrayByteBufferPool buffers = new ArrayByteBufferPool(0, 2048, 65536, Integer.MAX_VALUE);
     private final Map<Profile, HttpClient> clients = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -128,6 +137,10 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         var client = new HttpClient(transport);
         client.setExecutor(threads);
         client.setFollowRedirects(false);
+        // cookies are never kept: one client serves every session and tenant, so a cookie one call
+        // received must not ride along on another's (and a model call has no use for them)
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
+        client.setByteBufferPool(buffers);
         client.setSocketAddressResolver(new GuardedResolver(policies.apply(profile.egress()), lookup, threads));
         client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, userAgent));
         client.setMaxConnectionsPerDestination(MAX_CONNECTIONS_PER_DESTINATION);
@@ -142,6 +155,9 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         // (start() installs it) no server credentials are ever stored: the handler would only turn a 401
         // that lacks WWW-Authenticate (OpenAI's wrong-key answer) into a protocol violation, not the 401
         client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
+        // JettyExchange follows redirects itself (checking each hop); with redirects off Jetty's handler
+        // only cost a look per response
+        client.getProtocolHandlers().remove(RedirectProtocolHandler.NAME);
         return client;
     }
 

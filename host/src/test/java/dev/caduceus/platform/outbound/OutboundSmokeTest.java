@@ -48,6 +48,11 @@ class OutboundSmokeTest {
                     }
                     response.write(true, java.nio.ByteBuffer.allocate(0), callback);
                 }
+                case "/cookie" -> { // sets a cookie, and says which cookie came with the request
+                    response.getHeaders().put("Set-Cookie", "session=secret-of-another-call; Path=/");
+                    var cookie = request.getHeaders().get("Cookie");
+                    Content.Sink.write(response, true, cookie == null ? "no cookie" : cookie, callback);
+                }
                 case "/moved" -> {
                     response.setStatus(307);
                     response.getHeaders().put("Location", "/echo");
@@ -65,6 +70,34 @@ class OutboundSmokeTest {
     void stop() throws Exception {
         client.close();
         server.close();
+    }
+
+    /** One client serves every session and tenant: a cookie one call received never rides on another. */
+    @Test
+    void aCookieOneCallReceivedIsNotSentOnTheNext() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            try (var r = client.send(OutboundHttp.Request.get(base.resolve("/cookie")))) {
+                assertEquals("session=secret-of-another-call; Path=/", r.header("Set-Cookie").orElseThrow());
+                assertEquals("no cookie", r.text(1000));
+            }
+        }
+        // a caller's own Cookie header is sent as given
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/cookie")).withHeader("Cookie", "mine=1"))) {
+            assertEquals("mine=1", r.text(1000));
+        }
+    }
+
+    @Test
+    void readAllBytesReturnsAWholeBodyOfManyChunks() throws Exception {
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/big")))) {
+            var bytes = r.body().readAllBytes();
+            assertEquals(4 * 1024 * 1024, bytes.length);
+            for (int i = 0; i < bytes.length; i++)
+                if (bytes[i] != (byte) (i % 251)) throw new AssertionError("byte " + i + " is " + bytes[i]);
+        }
+        try (var r = client.send(OutboundHttp.Request.post(base.resolve("/echo"), "text/plain", "short".getBytes(UTF_8)))) {
+            assertEquals("POST short", new String(r.body().readAllBytes(), UTF_8));
+        }
     }
 
     @Test
