@@ -53,6 +53,7 @@ class OutboundSmokeTest {
                     var cookie = request.getHeaders().get("Cookie");
                     Content.Sink.write(response, true, cookie == null ? "no cookie" : cookie, callback);
                 }
+                case "/host" -> Content.Sink.write(response, true, String.valueOf(request.getHeaders().get("Host")), callback);
                 case "/moved" -> {
                     response.setStatus(307);
                     response.getHeaders().put("Location", "/echo");
@@ -84,6 +85,16 @@ class OutboundSmokeTest {
         // a caller's own Cookie header is sent as given
         try (var r = client.send(OutboundHttp.Request.get(base.resolve("/cookie")).withHeader("Cookie", "mine=1"))) {
             assertEquals("mine=1", r.text(1000));
+        }
+    }
+
+    @Test
+    void theHostHeaderNamesTheTargetUnlessTheCallerSetsIt() throws Exception {
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/host")))) {
+            assertEquals(base.getHost() + ":" + base.getPort(), r.text(1000));
+        }
+        try (var r = client.send(OutboundHttp.Request.get(base.resolve("/host")).withHeader("Host", "virtual.example"))) {
+            assertEquals("virtual.example", r.text(1000));
         }
     }
 
