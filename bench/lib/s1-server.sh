@@ -12,7 +12,7 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer bench-key-0123456789abcdef"
 LUA
   local kit cp
-  kit=$(ls "$ROOT"/testkit/target/caduceus-plugin-testkit-*.jar | head -1)
+  kit=$(ls "$ROOT"/platform/testkit/target/caduceus-platform-testkit-*.jar | head -1)
   cp="$kit:$(ls "$ROOT"/distribution/target/caduceus/lib/*.jar | tr '\n' ':')"
   "$JAVA_HOME/bin/java" -cp "$cp" "$ROOT/bench/src/UpstreamOnly.java" > "$WORK/upstream" 2>&1 &
   UPSTREAM_PID=$!

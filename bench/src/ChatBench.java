@@ -1,4 +1,4 @@
-import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,7 +32,7 @@ public final class ChatBench {
     public static void main(String[] args) throws Exception {
         var options = Options.parse(args);
         try (var upstream = ScriptedUpstream.start()) {
-            upstream.setDefault(dev.caduceus.testkit.Turn.text("ok").usage(12, 1));
+            upstream.setDefault(dev.caduceus.platform.testkit.Turn.text("ok").usage(12, 1));
             var home = Files.createTempDirectory("caduceus-bench");
             var server = BenchServer.launch(options.dist, home, upstream.baseUrl(), Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
             try {

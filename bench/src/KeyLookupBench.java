@@ -1,7 +1,7 @@
-import dev.caduceus.platform.auth.KeyPolicy;
-import dev.caduceus.platform.auth.NamedKeys;
-import dev.caduceus.platform.store.Database;
-import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.platform.host.auth.KeyPolicy;
+import dev.caduceus.platform.host.auth.NamedKeys;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,7 +31,7 @@ public final class KeyLookupBench {
         var duration = Duration.ofSeconds(Integer.parseInt(arg(args, "--duration", "10")));
         var home = Files.createTempDirectory("key-lookup");
         try (var upstream = ScriptedUpstream.start()) {
-            upstream.setDefault(dev.caduceus.testkit.Turn.text("ok").usage(12, 1));
+            upstream.setDefault(dev.caduceus.platform.testkit.Turn.text("ok").usage(12, 1));
             var server = BenchServer.launch(dist, home, upstream.baseUrl(), Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
             try (var db = Database.open(home.resolve("caduceus.db"))) {
                 var keys = new NamedKeys(db, new SecureRandom(), Clock.systemUTC());

@@ -1,8 +1,8 @@
-import dev.caduceus.platform.outbound.OutboundClient;
-import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.outbound.OutboundHttp;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,5 @@
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

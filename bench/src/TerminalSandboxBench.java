@@ -1,5 +1,5 @@
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

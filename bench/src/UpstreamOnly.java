@@ -1,5 +1,5 @@
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 
 /**
  * A zero-delay {@link ScriptedUpstream} on its own (every chat answered "ok"), for load scripts that

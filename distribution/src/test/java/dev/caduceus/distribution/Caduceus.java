@@ -36,7 +36,7 @@ final class Caduceus implements AutoCloseable {
     /** The system property that picks the store of every launched server: {@code sqlite} (default) or {@code postgresql}. */
     static final String DATABASE_PROPERTY = "caduceus.test.database";
     /** The PostgreSQL database of each state directory, when {@link #DATABASE_PROPERTY} asks for PostgreSQL. */
-    private static final Map<Path, dev.caduceus.testkit.postgres.TestPostgres.Db> DATABASES =
+    private static final Map<Path, dev.caduceus.platform.testkit.postgres.TestPostgres.Db> DATABASES =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /** True when this run launches every server on PostgreSQL ({@link #DATABASE_PROPERTY}). */
@@ -45,10 +45,10 @@ final class Caduceus implements AutoCloseable {
     }
 
     /** The PostgreSQL database of {@code home} when {@link #onPostgres()}, made at its first launch. */
-    static java.util.Optional<dev.caduceus.testkit.postgres.TestPostgres.Db> databaseOf(Path home) {
+    static java.util.Optional<dev.caduceus.platform.testkit.postgres.TestPostgres.Db> databaseOf(Path home) {
         if (!onPostgres()) return java.util.Optional.empty();
         return java.util.Optional.of(DATABASES.computeIfAbsent(home.toAbsolutePath().normalize(),
-                h -> dev.caduceus.testkit.postgres.TestPostgres.shared().newDatabase()));
+                h -> dev.caduceus.platform.testkit.postgres.TestPostgres.shared().newDatabase()));
     }
     /** A configured key for tests that do not test key generation. */
     static final String TEST_KEY = "a-test-key-that-is-long-enough";
@@ -58,7 +58,7 @@ final class Caduceus implements AutoCloseable {
      * A mutable environment with {@link #TEST_KEY} and {@code upstream} as the model
      * ({@code scripted-model}): what most end-to-end tests start the server with.
      */
-    static Map<String, String> upstreamEnv(dev.caduceus.testkit.ScriptedUpstream upstream) {
+    static Map<String, String> upstreamEnv(dev.caduceus.platform.testkit.ScriptedUpstream upstream) {
         var env = new java.util.HashMap<>(KEY_ENV);
         env.put("OPENAI_BASE_URL", upstream.baseUrl());
         env.put("CADUCEUS_MODEL", "scripted-model");

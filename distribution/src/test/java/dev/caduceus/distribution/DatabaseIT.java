@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
-import dev.caduceus.testkit.postgres.TestPostgres;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
+import dev.caduceus.platform.testkit.postgres.TestPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,14 +110,14 @@ class NamedKeysIT {
         var narrow = add("add", "narrow", "--toolsets", "memory", "--max-concurrent-runs", "1");
         var headers = new java.util.HashMap<>(Map.of("Authorization", "Bearer " + narrow, "Content-Type", "application/json"));
         int before = upstream.chatRequests().size();
-        upstream.enqueue(dev.caduceus.testkit.Turn.text("hello"));
+        upstream.enqueue(dev.caduceus.platform.testkit.Turn.text("hello"));
         var chat = server.send("POST", "/v1/chat/completions", "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", headers);
         assertEquals(200, chat.statusCode(), chat.body());
         var offered = new java.util.ArrayList<String>();
         upstream.chatRequests().get(before).body().path("tools").forEach(t -> offered.add(t.at("/function/name").asText()));
         assertEquals(java.util.List.of("memory"), offered, "only the key's toolsets");
 
-        var held = new dev.caduceus.testkit.HeldTurn(dev.caduceus.testkit.Turn.text("slow"));
+        var held = new dev.caduceus.platform.testkit.HeldTurn(dev.caduceus.platform.testkit.Turn.text("slow"));
         upstream.enqueue(held);
         var slow = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {

@@ -3,7 +3,7 @@ package dev.caduceus.distribution;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.postgres.TestPostgres;
+import dev.caduceus.platform.testkit.postgres.TestPostgres;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.caduceus.distribution;
 
-import dev.caduceus.testkit.SandboxAvailable;
+import dev.caduceus.platform.testkit.SandboxAvailable;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.PluginJarAssertions;
+import dev.caduceus.platform.testkit.PluginJarAssertions;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.caduceus.distribution;
 
-import dev.caduceus.platform.plugin.TestPluginJars;
+import dev.caduceus.platform.host.plugin.TestPluginJars;
 import java.nio.file.Path;
 
 /**

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.TestHost;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.TestHost;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

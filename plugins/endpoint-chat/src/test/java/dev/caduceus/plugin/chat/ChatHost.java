@@ -2,11 +2,11 @@ package dev.caduceus.plugin.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.TestHost;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -127,7 +127,7 @@ final class ChatHost implements AutoCloseable {
 
     /** The first answer to {@code body} that says 503 while the host drains ({@link TestHost#answerWhileDraining}). */
     java.net.http.HttpResponse<String> answerWhileDraining(String body) throws Exception {
-        var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
+        var held = new dev.caduceus.platform.testkit.HeldTurn(Turn.text("finishing"));
         upstream.enqueue(held);
         return host.answerWhileDraining(held, PATH, USER_HI, body, this::close);
     }

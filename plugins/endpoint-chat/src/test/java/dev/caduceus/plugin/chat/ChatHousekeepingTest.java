@@ -3,11 +3,11 @@ package dev.caduceus.plugin.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.FrontendFixtures;
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.TestHost;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.FrontendFixtures;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

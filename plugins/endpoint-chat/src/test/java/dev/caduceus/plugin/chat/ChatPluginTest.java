@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The family the plugin contributes, built over a fake context: no request is served here. */
 class ChatPluginTest {
     private static ChatFamily family(Map<String, String> config) {
-        var ctx = dev.caduceus.testkit.FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(config)
+        var ctx = dev.caduceus.platform.testkit.FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(config)
                 .build();
         return (ChatFamily) new ChatPlugin().endpoints(ctx).getFirst();
     }

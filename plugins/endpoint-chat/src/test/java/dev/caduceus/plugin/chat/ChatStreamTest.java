@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.Tinyproxy;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Tinyproxy;
+import dev.caduceus.platform.testkit.Turn;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

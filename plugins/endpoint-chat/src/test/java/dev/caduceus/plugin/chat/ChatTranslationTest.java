@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.testkit.RecordingEventStream;
+import dev.caduceus.platform.testkit.RecordingEventStream;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

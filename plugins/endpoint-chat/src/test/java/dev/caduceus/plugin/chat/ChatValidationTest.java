@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.TestHost;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.FrontendFixtures;
+import dev.caduceus.platform.testkit.FrontendFixtures;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

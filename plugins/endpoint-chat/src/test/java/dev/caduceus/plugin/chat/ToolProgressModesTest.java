@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.plugin.chat.ToolProgress.Mode;
 import dev.caduceus.plugin.chat.ToolProgress.Setting;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.caduceus.plugin.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.caduceus.platform.store.Database;
-import dev.caduceus.platform.store.Migrations;
-import dev.caduceus.platform.store.Script;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.platform.host.store.Migrations;
+import dev.caduceus.platform.host.store.Script;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.Turn;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Firing, settling, the misfire rule, capacity, run-now, delete, restarts and two servers racing, on
  * the real host: each firing is a durable run of the host's run service answered by the scripted
- * model, and time moves only when the test advances the platform's {@link dev.caduceus.testkit.ManualClock}.
+ * model, and time moves only when the test advances the platform's {@link dev.caduceus.platform.testkit.ManualClock}.
  */
 class JobSchedulerTest {
     @TempDir Path home;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.TestDatabase;
+import dev.caduceus.platform.testkit.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

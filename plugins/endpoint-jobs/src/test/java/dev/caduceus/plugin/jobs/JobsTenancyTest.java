@@ -4,8 +4,8 @@ import static dev.caduceus.plugin.jobs.JobsApiTest.assertFlat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.platform.store.Database;
-import dev.caduceus.testkit.HostClient;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.platform.testkit.HostClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

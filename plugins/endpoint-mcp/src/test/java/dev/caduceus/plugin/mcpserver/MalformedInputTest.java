@@ -3,7 +3,7 @@ package dev.caduceus.plugin.mcpserver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HostClient;
+import dev.caduceus.platform.testkit.HostClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.message.Message;
-import dev.caduceus.testkit.HostClient;
+import dev.caduceus.platform.testkit.HostClient;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.platform.store.Database;
-import dev.caduceus.platform.store.Migrations;
-import dev.caduceus.platform.store.PlatformMigrations;
-import dev.caduceus.platform.store.Script;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.platform.host.store.Migrations;
+import dev.caduceus.platform.host.store.PlatformMigrations;
+import dev.caduceus.platform.host.store.Script;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.message.Message;
 import java.io.IOException;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,12 +2,12 @@ package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.SseStream;
-import dev.caduceus.testkit.TestHost;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.SseStream;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -98,12 +98,12 @@ final class ResponsesHost implements AutoCloseable {
      * over this host's store, opened beside the host as a second process would; close it before the host.
      */
     History history() {
-        var db = dev.caduceus.testkit.TestDatabase.attach(host.home().resolve("caduceus.db"));
+        var db = dev.caduceus.platform.testkit.TestDatabase.attach(host.home().resolve("caduceus.db"));
         return new History(new StoredHistory(new ResponseStore(db, JSON, Integer.MAX_VALUE, java.time.Clock.systemUTC())), db);
     }
 
     /** A {@link StoredHistory} and the database connection it reads through. */
-    record History(dev.caduceus.spi.agent.ResponseHistory service, dev.caduceus.testkit.TestDatabase db)
+    record History(dev.caduceus.spi.agent.ResponseHistory service, dev.caduceus.platform.testkit.TestDatabase db)
             implements AutoCloseable {
         java.util.Optional<dev.caduceus.spi.agent.ResponseHistory.Conversation> load(String owner, String id) {
             return service.load(owner, id);
@@ -216,7 +216,7 @@ final class ResponsesHost implements AutoCloseable {
 
     /** The first answer to {@code body} that says 503 while the host drains ({@link TestHost#answerWhileDraining}). */
     java.net.http.HttpResponse<String> answerWhileDraining(String body) throws Exception {
-        var held = new dev.caduceus.testkit.HeldTurn(Turn.text("finishing"));
+        var held = new dev.caduceus.platform.testkit.HeldTurn(Turn.text("finishing"));
         upstream.enqueue(held);
         return host.answerWhileDraining(held, PATH, "{\"input\":\"hi\"}", body, this::close);
     }

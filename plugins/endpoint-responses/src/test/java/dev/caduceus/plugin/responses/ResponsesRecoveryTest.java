@@ -2,8 +2,8 @@ package dev.caduceus.plugin.responses;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.Turn;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import org.junit.jupiter.api.Test;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.Eventually;
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.SseStream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.SseStream;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -3,10 +3,10 @@ package dev.caduceus.plugin.responses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.HostClient;
-import dev.caduceus.testkit.TestHost;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.HostClient;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.http.HttpStatusException;
-import dev.caduceus.testkit.FakeExchange;
+import dev.caduceus.platform.testkit.FakeExchange;
 import org.junit.jupiter.api.Test;
 
 /**

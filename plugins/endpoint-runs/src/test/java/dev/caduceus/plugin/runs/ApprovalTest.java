@@ -152,7 +152,7 @@ class ApprovalTest {
 
     @Test
     void aRunWithoutPendingApprovalIs409NotToBeRetried() throws Exception {
-        var held = new dev.caduceus.testkit.HeldTurn(dev.caduceus.testkit.Turn.text("late"));
+        var held = new dev.caduceus.platform.testkit.HeldTurn(dev.caduceus.platform.testkit.Turn.text("late"));
         api.upstream.enqueue(held);
         var id = api.started("{\"input\":\"hi\"}");
         held.awaitArrival(); // the run is live, at the model, with nothing to approve

@@ -5,8 +5,8 @@ import static dev.caduceus.plugin.runs.RunsHost.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

@@ -8,7 +8,7 @@ import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
-import dev.caduceus.testkit.RecordingEventStream;
+import dev.caduceus.platform.testkit.RecordingEventStream;
 import java.time.Instant;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;

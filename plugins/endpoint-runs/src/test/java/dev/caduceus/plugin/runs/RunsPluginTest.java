@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.testkit.HeldTurn;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -247,7 +247,7 @@ class SubmitTest {
 
     @Test
     void noModelIsTheHostsAnswer() throws Exception {
-        try (var noModel = dev.caduceus.testkit.TestHost.builder().plugins("endpoint-runs").start()) {
+        try (var noModel = dev.caduceus.platform.testkit.TestHost.builder().plugins("endpoint-runs").start()) {
             var ex = noModel.http().post("/v1/runs", "{\"input\":\"hi\"}");
             assertError(ex, 503, "model_not_configured", null);
             assertEquals(Optional.of("false"), ex.header("x-should-retry"));

@@ -1,8 +1,8 @@
 package dev.caduceus.plugin.openai;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.platform.outbound.OutboundClient;
-import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelEvent;

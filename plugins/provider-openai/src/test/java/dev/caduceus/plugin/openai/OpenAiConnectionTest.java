@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.OutboundClient;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;

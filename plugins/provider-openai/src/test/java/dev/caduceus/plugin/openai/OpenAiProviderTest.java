@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.OutboundClient;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
-import dev.caduceus.testkit.ScriptedUpstream;
-import dev.caduceus.testkit.Turn;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.net.ServerSocket;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.OutboundClient;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelProvider;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

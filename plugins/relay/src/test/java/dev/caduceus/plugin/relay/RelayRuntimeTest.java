@@ -17,7 +17,7 @@ import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.outbound.OutboundHttp;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

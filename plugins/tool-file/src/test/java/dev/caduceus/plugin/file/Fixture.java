@@ -11,7 +11,7 @@ import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
-import dev.caduceus.testkit.TestDatabase;
+import dev.caduceus.platform.testkit.TestDatabase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

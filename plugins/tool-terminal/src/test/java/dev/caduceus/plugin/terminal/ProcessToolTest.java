@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

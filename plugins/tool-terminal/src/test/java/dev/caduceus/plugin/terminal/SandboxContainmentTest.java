@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import dev.caduceus.testkit.SandboxAvailable;
+import dev.caduceus.platform.testkit.SandboxAvailable;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**

@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.terminal;
 
-import dev.caduceus.testkit.SandboxAvailable;
+import dev.caduceus.platform.testkit.SandboxAvailable;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link TerminalToolTest} in the bubblewrap sandbox. */

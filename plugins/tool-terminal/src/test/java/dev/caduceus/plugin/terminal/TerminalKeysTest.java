@@ -3,7 +3,7 @@ package dev.caduceus.plugin.terminal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

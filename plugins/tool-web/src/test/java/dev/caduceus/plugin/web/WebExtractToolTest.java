@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.platform.outbound.GuardedResolver;
-import dev.caduceus.platform.outbound.OutboundClient;
-import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.host.outbound.GuardedResolver;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.outbound.OutboundClient;
-import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.util.Map;
 
 /** Builds the plugin's tools from {@code tools.*} settings and calls them. */

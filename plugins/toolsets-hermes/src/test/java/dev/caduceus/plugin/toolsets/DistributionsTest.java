@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.caduceus.spi.tool.DistributionSpec;
-import dev.caduceus.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

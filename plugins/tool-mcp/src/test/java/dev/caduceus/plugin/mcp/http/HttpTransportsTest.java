@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.outbound.OutboundClient;
-import dev.caduceus.platform.outbound.ProxyRules;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.outbound.OutboundHttp;
-import dev.caduceus.testkit.Eventually;
+import dev.caduceus.platform.testkit.Eventually;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;

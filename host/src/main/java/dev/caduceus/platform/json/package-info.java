@@ -1,5 +1,0 @@
-/**
- * JSON configuration shared by the whole host. Start at {@link dev.caduceus.platform.json.Json}.
- * Threading: mappers are thread-safe once configured.
- */
-package dev.caduceus.platform.json;

@@ -1,2 +1,0 @@
-/** The process's metrics registry and {@code GET /metrics}' exposition (Prometheus Java client). */
-package dev.caduceus.platform.metrics;

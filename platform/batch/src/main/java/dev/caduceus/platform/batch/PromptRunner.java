@@ -1,0 +1,230 @@
+package dev.caduceus.platform.batch;
+
+import dev.caduceus.support.json.ToolJson;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.platform.runtime.agent.ToolSelection;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunRejectedException;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.Runs;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.support.reasoning.InlineReasoning;
+import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.platform.host.plugin.ToolCatalog;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one dataset entry: prepares its working directory, samples its toolsets,
+ * starts an ephemeral agent run (no approval channel, no memory), collects each model call's
+ * reasoning from the run's events, and turns the result into a {@link PromptOutcome} with its
+ * trajectory or tombstone line (a prompt without reasoning under {@code --require_reasoning}). Thread-safe: any number of workers share one instance.
+ */
+final class PromptRunner {
+    static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS");
+
+    /** What every prompt of the run shares. */
+    record Settings(String runName, String model, int maxTurns, String ephemeralSystemPrompt,
+                    List<Message> prefill, ModelOptions options, boolean requireReasoning) {}
+
+    private final Runs runs;
+    private final ToolCatalog catalog;
+    private final ToolsetSampler sampler;
+    private final Workspaces workspaces;
+    private final Settings settings;
+    private final ObjectMapper json;
+    private final List<String> registeredTools;
+    private final List<String> columns;
+
+    /** @param columns the sorted {@code tool_stats} columns (see {@code --tool_stats_schema}) */
+    PromptRunner(Runs runs, ToolCatalog catalog, ToolsetSampler sampler, Workspaces workspaces, Settings settings,
+                 ObjectMapper json, List<String> columns) {
+        this.runs = runs;
+        this.catalog = catalog;
+        this.sampler = sampler;
+        this.workspaces = workspaces;
+        this.settings = settings;
+        this.json = json;
+        this.registeredTools = catalog.tools().stream().map(t -> t.spec().name()).sorted().toList();
+        this.columns = List.copyOf(columns);
+    }
+
+    List<String> registeredTools() {
+        return registeredTools;
+    }
+
+    PromptOutcome run(Dataset.Entry entry, int batchNum) throws InterruptedException {
+        int index = entry.promptIndex();
+        try {
+            workspaces.prepare(entry);
+        } catch (Workspaces.WorkspaceException | IOException e) {
+            return new PromptOutcome.Failed(index, e.getMessage());
+        }
+        var toolsets = sampler.sample(index);
+        var tools = new ToolSelection(catalog, List.of()).select(toolsets).stream().map(t -> t.spec()).toList();
+        var messages = new ArrayList<Message>(settings.prefill());
+        messages.add(Message.user(entry.prompt()));
+        var request = new RunRequest(null, messages, settings.ephemeralSystemPrompt(), toolsets,
+                Workspaces.taskId(index), null, settings.options(), settings.maxTurns(),
+                Map.of("source", "batch", "batch_num", String.valueOf(batchNum)));
+        RunResult result;
+        var reasoning = new Reasoning();
+        try {
+            var handle = runs.start(request, RunOptions.ephemeral()).handle();
+            try (var events = handle.subscribe(0)) {
+                while (!events.finished()) {
+                    var next = events.next(Duration.ofSeconds(1));
+                    next.ifPresent(e -> reasoning.accept(e.event()));
+                    if (next.isEmpty() && Thread.currentThread().isInterrupted()) throw new InterruptedException();
+                }
+            } catch (InterruptedException e) {
+                handle.cancel("interrupted");
+                throw e;
+            }
+            result = handle.await();
+        } catch (RunRejectedException e) {
+            return new PromptOutcome.Failed(index, e.getMessage());
+        } catch (RuntimeException e) {
+            return new PromptOutcome.Failed(index, e.toString());
+        } finally {
+            workspaces.cleanUp(entry);
+        }
+        return classify(entry, batchNum, toolsets, tools, result, reasoning.perAssistant(result.messages()));
+    }
+
+    private PromptOutcome classify(Dataset.Entry entry, int batchNum, List<String> toolsets,
+                                   List<dev.caduceus.spi.tool.ToolSpec> tools, RunResult result, List<String> thinking) {
+        int index = entry.promptIndex();
+        var reason = result.stopReason();
+        if (reason == StopReason.INTERRUPTED) return new PromptOutcome.Interrupted(index);
+        long assistants = result.messages().stream().filter(m -> m.role().equals("assistant")).count();
+        if (reason.failed()) return new PromptOutcome.Failed(index, result.error() != null ? result.error() : reason.wireName());
+        if (assistants == 0) return new PromptOutcome.Failed(index, "The agent produced no assistant message");
+        var messages = new ArrayList<Message>();
+        var reasoning = new ArrayList<String>();
+        int withReasoning = 0, a = 0;
+        for (var m : result.messages()) {
+            if (!m.role().equals("assistant")) {
+                messages.add(m);
+                continue;
+            }
+            var moved = moveInlineReasoning(m, a < thinking.size() ? thinking.get(a) : null);
+            a++;
+            messages.add(moved.message());
+            reasoning.add(moved.reasoning());
+            if (ShareGpt.hasReasoning(moved.message(), moved.reasoning())) withReasoning++;
+        }
+        var stats = new PromptOutcome.Reasoning((int) assistants, withReasoning);
+        if (settings.requireReasoning() && !stats.any()) {
+            var tomb = JsonNodeFactory.instance.objectNode();
+            tomb.put("prompt_index", index).put("discarded", "no_reasoning").put("prompt", entry.prompt());
+            return new PromptOutcome.Discarded(index, ToolJson.compact(tomb));
+        }
+        var toolStats = ToolStats.of(messages, json);
+        var line = JsonNodeFactory.instance.objectNode();
+        line.put("prompt_index", index);
+        line.set("conversations", ShareGpt.conversations(entry.prompt(), messages, reasoning, tools, json));
+        var metadata = line.putObject("metadata");
+        metadata.put("batch_num", batchNum);
+        metadata.put("timestamp", LocalDateTime.now().format(TIMESTAMP));
+        metadata.put("model", settings.model());
+        if (entry.image() != null) metadata.put("image", entry.image());
+        if (entry.cwd() != null) metadata.put("cwd", entry.cwd());
+        line.put("completed", reason.completed());
+        line.put("partial", reason.partial());
+        line.put("api_calls", (int) assistants);
+        var used = line.putArray("toolsets_used");
+        toolsets.forEach(used::add);
+        line.set("tool_stats", toolStats.toolStats(columns));
+        line.set("tool_error_counts", toolStats.errorCounts(columns));
+        return new PromptOutcome.Success(index, ToolJson.compact(line), toolStats, stats);
+    }
+
+    /** An assistant message with its inline reasoning moved out, and the reasoning it is stored with. */
+    record Moved(Message message, String reasoning) {}
+
+    /**
+     * Hermes' order: the reasoning the model returned (native fields, or a leading block
+     * the provider moved while streaming) if it is not blank, else the inline blocks of the content; the
+     * content without its blocks, stripped, either way.
+     */
+    static Moved moveInlineReasoning(Message m, String reported) {
+        var split = InlineReasoning.split(m.text());
+        var reasoning = reported != null && !InlineReasoning.strip(reported).isEmpty() ? reported : split.reasoning();
+        var content = split.content().isEmpty() ? List.<dev.caduceus.spi.message.ContentPart>of()
+                : List.<dev.caduceus.spi.message.ContentPart>of(new dev.caduceus.spi.message.ContentPart.Text(split.content()));
+        return new Moved(new Message(m.role(), content, m.toolCalls(), m.toolCallId(), m.name()), reasoning);
+    }
+
+    /**
+     * Splits the run's reasoning deltas per model call: the reasoning before the first tool call of an
+     * assistant message belongs to that message; what is left at the end belongs to the final answer.
+     */
+    static final class Reasoning {
+        private final Map<String, String> byFirstCall = new HashMap<>();
+        private final java.util.Set<String> seenCalls = new java.util.HashSet<>();
+        private final List<String> segments = new ArrayList<>();
+        private final List<String> segmentCalls = new ArrayList<>();
+        private final StringBuilder current = new StringBuilder();
+
+        void accept(RunEvent event) {
+            switch (event) {
+                case RunEvent.ReasoningDelta r -> current.append(r.text());
+                case RunEvent.ToolCallStarted s -> {
+                    if (seenCalls.isEmpty() || !seenCalls.contains(s.callId())) {
+                        segments.add(current.toString());
+                        segmentCalls.add(s.callId());
+                        current.setLength(0);
+                    }
+                    seenCalls.add(s.callId());
+                }
+                default -> { }
+            }
+        }
+
+        /** The reasoning of each assistant message of {@code messages}, aligned with them. */
+        List<String> perAssistant(List<Message> messages) {
+            for (int i = 0; i < segments.size(); i++) byFirstCall.put(segmentCalls.get(i), segments.get(i));
+            var out = new ArrayList<String>();
+            var assigned = new java.util.HashSet<String>();
+            for (var m : messages) {
+                if (!m.role().equals("assistant")) continue;
+                if (m.toolCalls().isEmpty()) {
+                    out.add(current.toString());
+                    continue;
+                }
+                String found = null;
+                for (var call : m.toolCalls())
+                    if (byFirstCall.containsKey(call.id()) && assigned.add(call.id())) {
+                        found = found == null ? byFirstCall.get(call.id()) : found + byFirstCall.get(call.id());
+                    }
+                out.add(found);
+            }
+            return out;
+        }
+    }
+
+    static Comparator<Path> deepestFirst() {
+        return Comparator.reverseOrder();
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (var files = Files.walk(dir)) {
+            for (var p : files.sorted(deepestFirst()).toList()) Files.deleteIfExists(p);
+        }
+    }
+}

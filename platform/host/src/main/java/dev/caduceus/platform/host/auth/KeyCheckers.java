@@ -1,0 +1,52 @@
+package dev.caduceus.platform.host.auth;
+
+import dev.caduceus.platform.host.http.Authenticated;
+import dev.caduceus.platform.host.http.HttpSettings;
+import dev.caduceus.spi.http.Caller;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The server's {@link HttpSettings.KeyCheck}: the admin key first (constant time), then, for a
+ * token that looks like one ({@code cdk_…}), the named keys. The named keys live in the database,
+ * which opens while Jetty is being built, so they are {@link #bind bound} once it is open (before
+ * the first request). Thread-safe.
+ */
+public final class KeyCheckers implements HttpSettings.KeyCheck {
+    private final ApiKey admin;
+    private final AtomicReference<NamedKeys> named = new AtomicReference<>();
+    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> requests =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    public KeyCheckers(ApiKey admin) {
+        this.admin = admin.retained();
+    }
+
+    /** Makes the named keys count. */
+    public void bind(NamedKeys keys) {
+        named.set(keys);
+    }
+
+    @Override
+    public Optional<Authenticated> authenticate(String presented) {
+        var found = find(presented);
+        found.ifPresent(a -> requests.computeIfAbsent(a.caller().name(), k -> new java.util.concurrent.atomic.LongAdder())
+                .increment());
+        return found;
+    }
+
+    private Optional<Authenticated> find(String presented) {
+        if (admin.matches(presented)) return Optional.of(Authenticated.ADMIN);
+        var keys = named.get();
+        if (keys == null || !NamedKeys.looksNamed(presented)) return Optional.empty();
+        return keys.find(presented).map(m -> new Authenticated(new Caller(m.name(), false,
+                java.util.Set.copyOf(m.policy().families()), m.policy().modelName()), m.policy().requestsPerMinute()));
+    }
+
+    /** Requests authenticated since the start, by key name. */
+    public java.util.Map<String, Long> requestCounts() {
+        var counts = new java.util.TreeMap<String, Long>();
+        requests.forEach((name, n) -> counts.put(name, n.sum()));
+        return counts;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.caduceus.platform.host.auth;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * What a named key may do. Immutable.
+ *
+ * @param families          endpoint families it may use ({@code chat}, {@code responses}, …); empty: all
+ * @param modelName         the model id its clients see on {@code /v1/models}, if not the server's
+ * @param requestsPerMinute its request rate limit; 0: none
+ * @param toolsets          the only toolsets its agent turns offer; empty: the deployment's
+ * @param maxConcurrentRuns the most agent turns it may have at once; 0: only the server's cap
+ */
+public record KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute,
+                        List<String> toolsets, int maxConcurrentRuns) {
+    /** No restriction. */
+    public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), 0, List.of(), 0);
+    private static final Pattern WORD = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+    private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
+
+    public KeyPolicy {
+        families = List.copyOf(new TreeSet<>(families));
+        requireNonNull(modelName, "modelName");
+        if (requestsPerMinute < 0) throw new IllegalArgumentException("requestsPerMinute must be >= 0");
+        toolsets = List.copyOf(new TreeSet<>(toolsets));
+        if (maxConcurrentRuns < 0) throw new IllegalArgumentException("maxConcurrentRuns must be >= 0");
+    }
+
+    /** As {@link #parse(String, String, String)}, with {@code --toolsets} and {@code --max-concurrent-runs}. */
+    public static KeyPolicy parse(String families, String modelName, String rpm, String toolsets, String maxRuns) {
+        var base = parse(families, modelName, rpm);
+        var sets = words(toolsets, "--toolsets", "a toolset name (web, terminal, file, memory, …)");
+        int runs = number(maxRuns, "--max-concurrent-runs", 1, 100_000);
+        return new KeyPolicy(base.families(), base.modelName(), base.requestsPerMinute(), sets, runs);
+    }
+
+    private static List<String> words(String csv, String option, String what) {
+        var list = new ArrayList<String>();
+        if (csv == null) return list;
+        for (var part : csv.split(",")) {
+            var id = part.strip();
+            if (!WORD.matcher(id).matches()) throw new IllegalArgumentException(option + ": '" + id + "' is not " + what);
+            list.add(id);
+        }
+        return list;
+    }
+
+    private static int number(String text, String option, int min, int max) {
+        if (text == null) return 0;
+        int n;
+        try {
+            n = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + text + "' is not a whole number");
+        }
+        if (n < min || n > max) throw new IllegalArgumentException(option + " must be between " + min + " and " + max + ": " + text);
+        return n;
+    }
+
+    /**
+     * A policy from the {@code key add} options; every value checked.
+     *
+     * @param families  comma-separated family ids, or null
+     * @param modelName a model id, or null
+     * @param rpm       requests per minute as typed, or null
+     * @throws IllegalArgumentException naming the option and the rule
+     */
+    public static KeyPolicy parse(String families, String modelName, String rpm) {
+        var list = words(families, "--families", "a family id (chat, responses, runs, …)");
+        if (modelName != null && !MODEL.matcher(modelName).matches())
+            throw new IllegalArgumentException("--model-name: '" + modelName + "' is not a model id (letters, digits, . _ : / -)");
+        int perMinute = number(rpm, "--rpm", 1, 1_000_000);
+        return new KeyPolicy(list, Optional.ofNullable(modelName), perMinute, List.of(), 0);
+    }
+
+    ObjectNode toJson() {
+        var node = JsonNodeFactory.instance.objectNode();
+        var array = node.putArray("families");
+        families.forEach(array::add);
+        modelName.ifPresent(m -> node.put("model_name", m));
+        if (requestsPerMinute > 0) node.put("rpm", requestsPerMinute);
+        var sets = node.putArray("toolsets");
+        toolsets.forEach(sets::add);
+        if (maxConcurrentRuns > 0) node.put("max_concurrent_runs", maxConcurrentRuns);
+        return node;
+    }
+
+    static KeyPolicy fromJson(JsonNode node) {
+        var families = new ArrayList<String>();
+        node.path("families").forEach(f -> families.add(f.asText()));
+        var model = node.path("model_name").isTextual() ? Optional.of(node.path("model_name").asText()) : Optional.<String>empty();
+        var toolsets = new ArrayList<String>();
+        node.path("toolsets").forEach(t -> toolsets.add(t.asText()));
+        return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0));
+    }
+
+    /** For {@code key list}: {@code families=chat,runs model=m rpm=60}, or {@code -}. */
+    public String describe() {
+        var parts = new ArrayList<String>();
+        if (!families.isEmpty()) parts.add("families=" + String.join(",", families));
+        modelName.ifPresent(m -> parts.add("model=" + m));
+        if (requestsPerMinute > 0) parts.add("rpm=" + requestsPerMinute);
+        if (!toolsets.isEmpty()) parts.add("toolsets=" + String.join(",", toolsets));
+        if (maxConcurrentRuns > 0) parts.add("max-runs=" + maxConcurrentRuns);
+        return parts.isEmpty() ? "-" : String.join(" ", parts);
+    }
+}

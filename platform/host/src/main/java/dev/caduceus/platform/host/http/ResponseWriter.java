@@ -1,0 +1,111 @@
+package dev.caduceus.platform.host.http;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Blocker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Blocking writes to one Jetty response, and the "client gone" state of its request.
+ *
+ * <p>Each {@link #write} waits for Jetty's callback ({@link Blocker}) before returning, since an unawaited
+ * write followed by another is not allowed; writes are not thread-safe, so one thread writes. The client
+ * is gone when a write fails or Jetty reports a request failure; then the registered callbacks run
+ * once (on whichever thread noticed) and every later write returns {@code false}.
+ */
+final class ResponseWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(ResponseWriter.class);
+
+    private final Request request;
+    private final Response response;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final List<Runnable> goneCallbacks = new CopyOnWriteArrayList<>();
+    private volatile HangupWatch watch;
+
+    ResponseWriter(Request request, Response response) {
+        this.request = request;
+        this.response = response;
+        request.addFailureListener(this::markGone);
+        // A connection with no read or write pending while the handler works (a tool, the model) is
+        // a client waiting for its answer, not a lost one: Jetty's default would fail the request
+        // at the idle timeout and so cancel the run. Reads and writes still time out; a hang-up is
+        // noticed by the watch (or at the next write where none runs).
+        request.addIdleTimeoutListener(timeout -> false);
+    }
+
+    Response response() {
+        return response;
+    }
+
+    /**
+     * Starts noticing a hang-up while nothing is written ({@link HangupWatch}); once per request,
+     * after its body has been read. Where a watch cannot work, hang-ups are noticed at the next
+     * write, as before.
+     */
+    void watchHangups() {
+        if (watch != null || gone()) return;
+        watch = HangupWatch.start(request, this::markGone);
+    }
+
+    boolean watchingHangups() {
+        var w = watch;
+        return w != null && w.watching();
+    }
+
+    /** Ends the hang-up watch: before the last write, and before the request's callback completes. */
+    void stopWatching() {
+        var w = watch;
+        if (w != null) w.stop();
+    }
+
+    /** Writes {@code buffer} (may be {@code null}) and waits; {@code false} when the client is gone. */
+    boolean write(boolean last, ByteBuffer buffer) {
+        if (last) stopWatching();
+        if (gone()) return false;
+        try (var callback = Blocker.callback()) {
+            response.write(last, buffer, callback);
+            callback.block();
+            return true;
+        } catch (IOException | RuntimeException e) {
+            markGone(e);
+            return false;
+        }
+    }
+
+    boolean gone() {
+        return failure.get() != null;
+    }
+
+    /** Why the client is gone, or {@code null}. */
+    Throwable failure() {
+        return failure.get();
+    }
+
+    /** Runs {@code callback} when the client goes, or now if it already has. */
+    void onGone(Runnable callback) {
+        goneCallbacks.add(callback);
+        if (gone() && goneCallbacks.remove(callback)) run(callback);
+    }
+
+    void markGone(Throwable cause) {
+        if (!failure.compareAndSet(null, cause == null ? new IOException("client gone") : cause)) return;
+        LOG.debug("Client gone", cause);
+        for (var callback : goneCallbacks) {
+            if (goneCallbacks.remove(callback)) run(callback);
+        }
+    }
+
+    private static void run(Runnable callback) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.warn("onClientGone callback failed", e);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+/** The process's metrics registry and {@code GET /metrics}' exposition (Prometheus Java client). */
+package dev.caduceus.platform.host.metrics;

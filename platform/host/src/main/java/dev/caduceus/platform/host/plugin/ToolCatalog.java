@@ -1,0 +1,39 @@
+package dev.caduceus.platform.host.plugin;
+
+import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolStatsSchema;
+import dev.caduceus.spi.tool.ToolsetSpec;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The frozen catalog of every contributed tool, toolset and distribution.
+ *
+ * <p>Immutable after boot; thread-safe.
+ */
+public interface ToolCatalog {
+
+    /** Every tool, ordered by name. */
+    List<Tool> tools();
+
+    /** A tool by name. */
+    Optional<Tool> tool(String name);
+
+    /** Every toolset, ordered by name. */
+    List<ToolsetSpec> toolsets();
+
+    /** Every distribution, ordered by name. */
+    List<DistributionSpec> distributions();
+
+    /** Every contributed tool-stats schema, ordered by name. */
+    List<ToolStatsSchema> toolStatsSchemas();
+
+    /**
+     * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left
+     * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).
+     */
+    Set<String> resolve(String toolset);
+}

@@ -1,0 +1,342 @@
+package dev.caduceus.platform.host.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import dev.caduceus.spi.store.PluginDatabase.StoreException;
+import dev.caduceus.spi.store.PluginDatabase.Work;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.sql.SQLNonTransientConnectionException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.WeakHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The host database on a PostgreSQL server, shared by every node of a cluster: two HikariCP pools on
+ * the same server, one for writes (SERIALIZABLE transactions) and one for reads (REPEATABLE READ, read
+ * only, so a read sees one snapshot as on SQLite).
+ *
+ * <p>Writes run concurrently, on this node and on the others. Serializable isolation makes each one
+ * behave as if it ran alone, which is what the stores written for SQLite's single writer rely on (a
+ * read-then-insert inside one write, a compare-and-set claim): when the server reports a conflict
+ * (SQLSTATE 40001, or a deadlock, 40P01) the transaction is rolled back and the work runs again, up to
+ * {@value #ATTEMPTS} times. Work that must not be repeated does not belong in a write. One hot row
+ * (a session many turns append to at once) would make such writers conflict over and over:
+ * {@link #writeLocking} runs at READ COMMITTED behind a row lock instead, and they queue.
+ *
+ * <p>Each owner's tables live in its own schema ({@link Database#schemaOf}); a connection's
+ * {@code search_path} is set to the schema of the work it runs, only when it changes.
+ *
+ * <p>A connection failure (the server down or unreachable, SQLSTATE class 08, a pool timeout) becomes
+ * a {@link StoreException} marked {@linkplain StoreException#unavailable() unavailable}, which the HTTP
+ * layer answers with 503; the pools reconnect by themselves once the server is back.
+ *
+ * <p>Threading: thread-safe. Lifecycle as {@link Database}.
+ */
+public final class PostgresDatabase extends Database {
+    static final int ATTEMPTS = 30;
+    /** Tries with a new connection after one the server dropped (the pool may hold several such). */
+    private static final int RECONNECTS = 3;
+    private static final Duration BORROW_TIMEOUT = Duration.ofSeconds(5);
+    private static final long MIGRATION_LOCK = 0x6361647563657573L; // "caduceus"
+
+    private final PostgresTarget target;
+    private final HikariDataSource writers;
+    private final HikariDataSource readers;
+    /** The search_path each physical connection has now (committed); absent: unknown. */
+    private final Map<Connection, String> schemas = Collections.synchronizedMap(new WeakHashMap<>());
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile dev.caduceus.spi.metrics.Metrics.Counter poolWaits;
+    private volatile dev.caduceus.spi.metrics.Metrics.Histogram poolWait;
+    private volatile dev.caduceus.spi.metrics.Metrics.Counter conflicts;
+
+    private PostgresDatabase(PostgresTarget target, HikariDataSource writers, HikariDataSource readers) {
+        this.target = target;
+        this.writers = writers;
+        this.readers = readers;
+    }
+
+    static PostgresDatabase create(PostgresTarget target, int poolSize) {
+        requireNonNull(target, "target");
+        if (poolSize < 1) throw new IllegalArgumentException("poolSize must be >= 1");
+        HikariDataSource writers = null;
+        try {
+            writers = pool(target, "caduceus-db-write", poolSize, Connection.TRANSACTION_SERIALIZABLE, false);
+            var readers = pool(target, "caduceus-db-read", poolSize, Connection.TRANSACTION_REPEATABLE_READ, true);
+            return new PostgresDatabase(target, writers, readers);
+        } catch (RuntimeException e) {
+            if (writers != null) writers.close();
+            throw new StoreException("Cannot connect to PostgreSQL at " + target.redacted() + ": " + reason(e), e, true);
+        }
+    }
+
+    private static HikariDataSource pool(PostgresTarget target, String name, int size, int isolation, boolean readOnly) {
+        var config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(target.jdbcUrl());
+        target.user().ifPresent(config::setUsername);
+        target.password().ifPresent(config::setPassword);
+        config.setDriverClassName("org.postgresql.Driver");
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(Math.min(2, size));
+        config.setAutoCommit(false);
+        config.setReadOnly(readOnly);
+        config.setTransactionIsolation(isolationName(isolation));
+        config.setConnectionTimeout(BORROW_TIMEOUT.toMillis());
+        config.setValidationTimeout(2_000);
+        config.setInitializationFailTimeout(1); // fail at once when the server cannot be reached
+        config.addDataSourceProperty("ApplicationName", "caduceus");
+        config.addDataSourceProperty("connectTimeout", "5");
+        config.addDataSourceProperty("tcpKeepAlive", "true");
+        return new HikariDataSource(config);
+    }
+
+    private static String isolationName(int level) {
+        return level == Connection.TRANSACTION_SERIALIZABLE ? "TRANSACTION_SERIALIZABLE" : "TRANSACTION_REPEATABLE_READ";
+    }
+
+    /** The connection settings, for a dedicated connection outside the pools (LISTEN). */
+    public PostgresTarget target() {
+        return target;
+    }
+
+    /**
+     * A new connection of its own (autocommit), not from the pools: for a {@code LISTEN} that stays open.
+     * The caller closes it.
+     */
+    public Connection openDedicated() throws SQLException {
+        var props = new Properties();
+        target.user().ifPresent(u -> props.setProperty("user", u));
+        target.password().ifPresent(p -> props.setProperty("password", p));
+        props.setProperty("ApplicationName", "caduceus");
+        props.setProperty("connectTimeout", "5");
+        props.setProperty("tcpKeepAlive", "true");
+        return DriverManager.getConnection(target.jdbcUrl(), props);
+    }
+
+    @Override
+    public <T> T read(String owner, Work<T> work) {
+        requireNonNull(work, "work");
+        for (int attempt = 1; ; attempt++) {
+            boolean borrowed = false;
+            try (Connection c = borrow(readers)) {
+                borrowed = true;
+                try {
+                    useSchema(c, owner);
+                    T value = work.run(new HandleSql(c, null));
+                    c.commit();
+                    return value;
+                } catch (Exception e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
+            } catch (Exception e) {
+                // a connection the server dropped while it sat idle (restart, failover) fails on first use:
+                // a read simply runs again, on a new one
+                if (borrowed && attempt < RECONNECTS && isUnavailable(e) && !closed.get()) continue;
+                throw failure("read failed", e);
+            }
+        }
+    }
+
+    @Override
+    public <T> T write(String owner, Work<T> work) {
+        return write(owner, work, false);
+    }
+
+    @Override
+    public <T> T writeLocking(String owner, Work<T> work) {
+        return write(owner, work, true);
+    }
+
+    private <T> T write(String owner, Work<T> work, boolean readCommitted) {
+        requireNonNull(work, "work");
+        int reconnects = 0;
+        for (int attempt = 1; ; attempt++) {
+            boolean committing = false;
+            boolean borrowed = false;
+            try (Connection c = borrow(writers)) {
+                borrowed = true;
+                try {
+                    if (readCommitted) {
+                        try (var st = c.createStatement()) {
+                            st.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED"); // this transaction only
+                        }
+                    }
+                    useSchema(c, owner);
+                    T value = work.run(new HandleSql(c, null));
+                    committing = true;
+                    c.commit();
+                    return value;
+                } catch (Exception e) {
+                    rollbackQuietly(c);
+                    throw e;
+                }
+            } catch (Exception e) {
+                if (attempt < ATTEMPTS && isConflict(e)) {
+                    var counter = conflicts;
+                    if (counter != null) counter.inc();
+                    backOff(attempt);
+                    continue;
+                }
+                // Lost before the commit was sent: nothing was stored, so the write may run again on a new
+                // connection. Lost during the commit, the outcome is unknown: reported, never repeated.
+                // (A pool that could not connect at all has already waited its timeout: no retry.)
+                if (borrowed && !committing && ++reconnects < RECONNECTS && isUnavailable(e) && !closed.get()) continue;
+                throw failure("write failed", e);
+            }
+        }
+    }
+
+    @Override
+    <T> T writeWithHandle(String owner, HandleWork<T> work) {
+        try (Connection c = borrow(writers)) {
+            try {
+                try (var st = c.createStatement()) {
+                    st.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+                    st.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+                    st.execute("CREATE SCHEMA IF NOT EXISTS " + schemaOf(owner));
+                }
+                useSchema(c, owner);
+                var handle = Jdbi.open(c);
+                T value = work.run(handle);
+                c.commit();
+                return value;
+            } catch (Exception e) {
+                rollbackQuietly(c);
+                throw e;
+            }
+        } catch (Exception e) {
+            throw failure("write failed", e);
+        }
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.POSTGRESQL;
+    }
+
+    @Override
+    public Optional<Path> file() {
+        return Optional.empty();
+    }
+
+    @Override
+    public String describe() {
+        return target.redacted();
+    }
+
+    @Override
+    public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
+        poolWaits = metrics.counter("db_pool_waits", "Database reads that waited for a free reader connection");
+        poolWait = metrics.timer("db_pool_wait", "Time database reads waited for a free reader connection");
+        conflicts = metrics.counter("db_write_conflicts", "Database writes run again after a serialization conflict "
+                + "(PostgreSQL)");
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) return;
+        writers.close(); // waits for borrowed connections up to Hikari's own timeout, then closes
+        readers.close();
+    }
+
+    private Connection borrow(HikariDataSource pool) throws SQLException {
+        if (closed.get()) throw new StoreException("database is closed", null);
+        var mx = pool.getHikariPoolMXBean();
+        boolean waiting = pool == readers && mx != null && mx.getIdleConnections() == 0;
+        long started = System.nanoTime();
+        var connection = pool.getConnection();
+        if (waiting) {
+            var waits = poolWaits;
+            var wait = poolWait;
+            if (waits != null) waits.inc();
+            if (wait != null) wait.recordSince(started);
+        }
+        return connection;
+    }
+
+    /** Points {@code search_path} at {@code owner}'s schema, unless it already is. */
+    private void useSchema(Connection c, String owner) throws SQLException {
+        String schema = schemaOf(owner == null ? Migrations.PLATFORM : owner);
+        Connection physical = c.unwrap(Connection.class);
+        if (schema.equals(schemas.get(physical))) return;
+        try (var st = c.createStatement()) {
+            // SET, not SET LOCAL: it outlives the transaction once that commits. A rollback undoes it,
+            // so rollbackQuietly forgets what is recorded here.
+            st.execute("SET search_path TO " + schema);
+        }
+        schemas.put(physical, schema);
+    }
+
+    private void rollbackQuietly(Connection c) {
+        try {
+            schemas.remove(c.unwrap(Connection.class));
+            c.rollback();
+        } catch (SQLException | RuntimeException ignored) {
+            // a broken connection (Hikari's closed proxy throws unchecked): the pool discards it, and the
+            // failure that brought us here is the one to report
+        }
+    }
+
+    private static void backOff(int attempt) {
+        long maxMicros = Math.min(50_000, 500L << Math.min(attempt, 7));
+        try {
+            TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextLong(100, maxMicros + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while retrying a database write", e);
+        }
+    }
+
+    /** A serialization failure or deadlock anywhere in the cause chain: the write may simply run again. */
+    static boolean isConflict(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException se && ("40001".equals(se.getSQLState()) || "40P01".equals(se.getSQLState())))
+                return true;
+        }
+        return false;
+    }
+
+    /** The server unreachable, the connection lost or the pool empty for too long. */
+    static boolean isUnavailable(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLTransientConnectionException || c instanceof SQLNonTransientConnectionException) return true;
+            if (c instanceof SQLException se && se.getSQLState() != null
+                    && (se.getSQLState().startsWith("08") || se.getSQLState().startsWith("57P"))) return true;
+        }
+        return false;
+    }
+
+    private StoreException failure(String what, Exception e) {
+        if (e instanceof StoreException se) {
+            if (se.unavailable() || !isUnavailable(se)) return se;
+            return new StoreException(se.getMessage(), se, true);
+        }
+        if (isUnavailable(e))
+            return new StoreException("Database unavailable (" + target.redacted() + "): " + reason(e), e, true);
+        return wrap(what, e);
+    }
+
+    /** The innermost message: the driver's reason, not the pool's wrapping. */
+    static String reason(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        if (root instanceof java.net.UnknownHostException) message = "unknown host " + message; // its message is the name alone
+        return PostgresTarget.redact(message);
+    }
+}

@@ -1,0 +1,175 @@
+package dev.caduceus.platform.runtime.agent;
+
+import dev.caduceus.platform.runtime.journal.InMemoryEventLog;
+import dev.caduceus.platform.runtime.journal.RunJournal;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.host.boot.BootException;
+import dev.caduceus.platform.host.config.PlatformConfig;
+import dev.caduceus.platform.host.plugin.Contribution;
+import dev.caduceus.platform.host.plugin.Registries;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.model.ModelProvider;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Boot step 6 for agents: selects the model provider (the single contributed one, or none) and the
+ * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
+ * when {@code gateway.proxy_url} is set), and builds the {@link RunService} with its durable
+ * {@link RunJournal}, the {@link SessionStore}, and the plain model calls ({@link HostModels}; none in
+ * proxy mode, where the remote runs every turn).
+ * Immutable.
+ *
+ * @param runtimeId the selected runtime id, for the deployment view and the banner
+ */
+public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId,
+                            HostModels models) {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AgentServices.class);
+
+
+    /**
+     * Builds the services; a selection the configuration cannot be met with stops the boot.
+     *
+     * @param knownSecrets secrets known at this start beyond the configuration and {@code env}, such as
+     *                     the API key in force (generated or read from the key file): tool output masks them
+     */
+    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
+                                       ObjectMapper json, Map<String, String> env, Clock clock,
+                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics)
+            throws BootException {
+        return create(config, registries, database, json, env, clock, knownSecrets, metrics,
+                "node_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12),
+                dev.caduceus.platform.runtime.journal.RunFeed.LOCAL);
+    }
+
+    /**
+     * {@link #create(PlatformConfig, Registries, Database, ObjectMapper, Map, Clock, Collection,
+     * dev.caduceus.spi.metrics.Metrics)} as node {@code nodeId} of the nodes sharing {@code database},
+     * whose journals wake each other through {@code feed}.
+     */
+    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
+                                       ObjectMapper json, Map<String, String> env, Clock clock,
+                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics,
+                                       String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed)
+            throws BootException {
+        var agentMetrics = AgentMetrics.on(metrics);
+        var sessions = new SessionStore(database, json, clock);
+        var journal = new RunJournal(database, json, metrics, nodeId, feed);
+        var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
+                Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
+        var relay = relay(config, registries);
+        if (relay.isPresent())
+            return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
+                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics), sessions, journal, "relay",
+                    HostModels.none());
+        var provider = provider(registries);
+        var settings = config.model();
+        var redactor = redactor(config, env, knownSecrets);
+        var runtime = localRuntime(config, registries, json, redactor, clock, provider,
+                sessionId -> config.workspace(), agentMetrics);
+        boolean ready = settings.configured() && provider != null && provider.configured();
+        var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
+        return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
+                config.server().maxConcurrentRuns(), ready, clock, agentMetrics, metrics), sessions, journal, "local",
+                models);
+    }
+
+    /**
+     * The run service of {@code caduceus batch} (plugins booted without Jetty): the local runtime with the tool
+     * calls of each session in {@code workspaceOf(sessionId)}, ephemeral runs only, no transcripts, no
+     * concurrency cap (the runner's {@code --num_workers} is the cap).
+     */
+    public static RunService batch(PlatformConfig config, Registries registries, ObjectMapper json,
+                                   Map<String, String> env, Clock clock,
+                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf)
+            throws BootException {
+        var provider = provider(registries);
+        var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
+                workspaceOf, AgentMetrics.none());
+        boolean ready = config.model().configured() && provider != null && provider.configured();
+        return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
+    }
+
+    private static LocalAgentRuntime localRuntime(PlatformConfig config, Registries registries, ObjectMapper json,
+                                                  Redactor redactor, Clock clock, ModelProvider provider,
+                                                  java.util.function.Function<String, java.nio.file.Path> workspaceOf,
+                                                  AgentMetrics metrics)
+            throws BootException {
+        var settings = config.model();
+        var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
+        try {
+            var notStarted = registries.plugins().stream()
+                    .filter(p -> p.state() != dev.caduceus.spi.Deployment.State.STARTED).map(p -> p.id()).toList();
+            selection.checkConfigured(notStarted).forEach(w -> LOG.warn("{}", w));
+        } catch (IllegalArgumentException e) {
+            throw new BootException(e.getMessage(), 2, e);
+        }
+        var catalog = registries.tools();
+        var agent = config.agent();
+        return new LocalAgentRuntime(provider, selection,
+                new ToolDispatcher(catalog::loaderOf, json, redactor, workspaceOf, metrics),
+                new SystemPrompt(identity(config), config.workspace()),
+                new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
+                        RetryPolicy.DEFAULT),
+                redactor, clock, metrics);
+    }
+
+    private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {
+        var mode = config.agent().runtime();
+        boolean proxy = config.gateway().proxyUrl().isPresent();
+        if (mode.equals("local") || (mode.equals("auto") && !proxy)) return Optional.empty();
+        for (Contribution<AgentRuntime> r : registries.agentRuntimes())
+            if (r.value().id().equals("relay")) return Optional.of(PluginBound.runtime(r));
+        var why = mode.equals("relay") ? "agent.runtime is 'relay'"
+                : "gateway.proxy_url (GATEWAY_PROXY_URL) is set, so agent.runtime 'auto' selects the relay";
+        throw new BootException(why + ", but no enabled plugin contributes the 'relay' runtime; enable the relay "
+                + "plugin or set agent.runtime: local", 2, null);
+    }
+
+    private static ModelProvider provider(Registries registries) throws BootException {
+        var providers = registries.modelProviders();
+        if (providers.isEmpty()) return null;
+        if (providers.size() > 1)
+            throw new BootException("Several plugins contribute a model provider ("
+                    + String.join(", ", providers.stream().map(Contribution::pluginId).toList())
+                    + "); enable only one", 2, null);
+        return PluginBound.provider(providers.getFirst());
+    }
+
+    private static String identity(PlatformConfig config) throws BootException {
+        var file = config.agent().identityFile();
+        if (file.isEmpty()) return SystemPrompt.CORE_IDENTITY;
+        try {
+            return Files.readString(java.nio.file.Path.of(file.get()));
+        } catch (IOException | RuntimeException e) {
+            throw new BootException("Cannot read agent.identity_file " + file.get() + ": " + e.getMessage(), 2, e);
+        }
+    }
+
+    /**
+     * Every secret this start knows: {@code knownSecrets}, the configuration's secret values
+     * ({@link PlatformConfig#secretValues}), the secret-looking environment variables and whatever the
+     * key file {@code $CADUCEUS_HOME/api_key} holds (the key itself, or what stands for it there).
+     */
+    static Redactor redactor(PlatformConfig config, Map<String, String> env, Collection<String> knownSecrets) {
+        return Redactor.builder().addAll(knownSecrets).addAll(config.secretValues()).addEnvironment(env)
+                .add(keyFile(config.home().resolve("api_key"))).build();
+    }
+
+    private static String keyFile(java.nio.file.Path file) {
+        try {
+            return Files.isRegularFile(file) ? Files.readString(file).strip() : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // the key resolution reports an unreadable key file; nothing to mask from it here
+        }
+    }
+}

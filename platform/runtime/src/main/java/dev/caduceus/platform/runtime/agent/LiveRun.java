@@ -1,0 +1,430 @@
+package dev.caduceus.platform.runtime.agent;
+
+import dev.caduceus.platform.runtime.journal.EventLog;
+import dev.caduceus.platform.runtime.journal.EventTypes;
+import dev.caduceus.spi.tool.Cancellation;
+import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.RunContext;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.agent.RunSubscription;
+import dev.caduceus.spi.agent.SteerOutcome;
+import dev.caduceus.spi.message.Usage;
+import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
+import dev.caduceus.spi.tool.ToolContext.ApprovalRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One run as {@link RunService} tracks it while it is live: its request, cancellation, steering
+ * inbox, pending approvals, status, and the numbering of its events (1, 2, 3…). Every change goes
+ * through {@link #append} or a status update under one lock, so events from the run thread, its tool
+ * threads (approvals) and request threads (steer, approval answers, stop) get dense sequence numbers
+ * and the status record always matches the last event.
+ *
+ * <p>A <em>durable</em> run journals a reduced stream: {@code Started} and {@code UsageReported}
+ * are not journaled (usage arrives with the terminal event), the reasoning of one model call is
+ * coalesced into one entry, and tool arguments and results are left out (a client sees their
+ * previews; the model saw the rest). Ephemeral runs (chat, Responses) pass every event through unchanged.
+ *
+ * <p>Threading: thread-safe.
+ */
+final class LiveRun implements RunHandle {
+    /** Reasoning kept per model call for {@code reasoning.available}. */
+    static final int MAX_REASONING_CHARS = 500;
+
+    private final String id;
+    private final RunRequest request;
+    private final boolean durable;
+    private final EventLog log;
+    private final Clock clock;
+    private final Duration approvalTimeout;
+    private final AgentMetrics metrics;
+    private final RunCancellation cancellation = new RunCancellation();
+    private final ConcurrentLinkedQueue<String> steering = new ConcurrentLinkedQueue<>();
+    private final CompletableFuture<RunResult> result = new CompletableFuture<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Instant createdAt;
+    // guarded by lock
+    private final LinkedHashMap<String, PendingApproval> approvals = new LinkedHashMap<>();
+    private final StringBuilder reasoning = new StringBuilder();
+    private long seq;
+    private RunStatus status = RunStatus.QUEUED;
+    private Instant updatedAt;
+    private String lastEvent;
+    private String output;
+    private Usage usage;
+    private String error;
+    private String pendingSteer;
+
+    private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
+
+    LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout) {
+        this(id, request, durable, log, clock, approvalTimeout, AgentMetrics.none());
+    }
+
+    /** @param metrics where approvals asked and timed out are counted */
+    LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout,
+            AgentMetrics metrics) {
+        this.metrics = metrics;
+        this.id = id;
+        this.request = request;
+        this.durable = durable;
+        this.log = log;
+        this.clock = clock;
+        this.approvalTimeout = approvalTimeout;
+        this.createdAt = clock.instant();
+        this.updatedAt = createdAt;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    RunRequest request() {
+        return request;
+    }
+
+    boolean durable() {
+        return durable;
+    }
+
+    RunCancellation cancellation() {
+        return cancellation;
+    }
+
+    @Override
+    public RunSubscription subscribe(long afterSeq) {
+        return new LogSubscription(log.pinned(id), id, afterSeq);
+    }
+
+    @Override
+    public RunResult await() throws InterruptedException {
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Cancels without the {@code stopping} status (client gone, shutdown); {@link #stop} is the runs API's stop. */
+    @Override
+    public void cancel(String reason) {
+        cancellation.cancel(reason);
+    }
+
+    /** The status record as of now. */
+    RunRecord record() {
+        lock.lock();
+        try {
+            var oldest = approvals.isEmpty() ? null : approvals.values().iterator().next().request();
+            return new RunRecord(id, status, createdAt, updatedAt, request.sessionId() != null ? request.sessionId() : id,
+                    request.metadata().getOrDefault("model", request.model()), request.metadata().get("job_id"), seq, lastEvent, output, usage, error,
+                    pendingSteer, oldest, request.owner());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The run thread began: {@code queued} → {@code running}. */
+    void markRunning() {
+        lock.lock();
+        try {
+            if (status != RunStatus.QUEUED) return;
+            status = RunStatus.RUNNING;
+            touch();
+            if (durable) log.update(record());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stop: {@code stopping} (committed before this returns), then the
+     * cancellation fires, which resolves pending approvals as deny and interrupts the agent. False
+     * when the run has already ended.
+     */
+    boolean stop() {
+        lock.lock();
+        try {
+            if (status.isTerminal() || result.isDone()) return false;
+            if (status != RunStatus.STOPPING) {
+                status = RunStatus.STOPPING;
+                lastEvent = "stopping";
+                touch();
+                if (durable) log.update(record());
+            }
+        } finally {
+            lock.unlock();
+        }
+        log.flush();
+        cancellation.cancel("stopped");
+        return true;
+    }
+
+    /** Queues steering text and journals {@code run.steered}; the loop applies it after the current tool batch. */
+    SteerOutcome steer(String text) {
+        lock.lock();
+        try {
+            if (status != RunStatus.RUNNING) return SteerOutcome.NOT_RUNNING;
+            if (cancellation.isCancelled() || result.isDone()) return SteerOutcome.NOT_ACCEPTED;
+            steering.add(text);
+            append(new RunEvent.Steered(text));
+            return SteerOutcome.ACCEPTED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether an approval is pending (the run waits for a person). */
+    boolean waitingForApproval() {
+        lock.lock();
+        try {
+            return !approvals.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Answers pending approvals (once, session, always or deny; the oldest, one by id, or all). */
+    ApprovalAnswer.Outcome approve(ApprovalAnswer answer) {
+        var resolved = new ArrayList<PendingApproval>();
+        lock.lock();
+        try {
+            if (!durable || status.isTerminal() || result.isDone()) return new ApprovalAnswer.Outcome.NotActive();
+            if (approvals.isEmpty()) return new ApprovalAnswer.Outcome.NotPending();
+            if (answer.requestId() != null) {
+                var one = approvals.remove(answer.requestId());
+                if (one == null) return new ApprovalAnswer.Outcome.UnknownRequest();
+                resolved.add(one);
+            } else if (answer.all()) {
+                resolved.addAll(approvals.values());
+                approvals.clear();
+            } else {
+                var oldest = approvals.keySet().iterator().next();
+                resolved.add(approvals.remove(oldest));
+            }
+            var choice = answer.choice().name().toLowerCase(Locale.ROOT);
+            append(new RunEvent.ApprovalResolved(resolved.getFirst().request().approvalId(), choice, "user", resolved.size()));
+        } finally {
+            lock.unlock();
+        }
+        resolved.forEach(p -> p.answer().complete(answer.choice()));
+        return new ApprovalAnswer.Outcome.Resolved(resolved.size());
+    }
+
+    /**
+     * Asks a person (tool thread): journals the request, waits for an answer, the timeout or a stop.
+     * Ephemeral runs have no channel: {@code DENY} at once.
+     */
+    ApprovalChoice requestApproval(ApprovalRequest ask) throws InterruptedException {
+        if (!durable) return ApprovalChoice.DENY;
+        var requestId = HexFormat.of().formatHex(randomBytes());
+        var pending = new PendingApproval(new RunEvent.ApprovalRequested(requestId, ask.command(), ask.description(),
+                approvalTimeout.toSeconds(), ask.pattern(), ask.allowPermanent()), new CompletableFuture<>());
+        lock.lock();
+        try {
+            if (cancellation.isCancelled() || result.isDone()) return ApprovalChoice.DENY;
+            approvals.put(requestId, pending);
+            append(pending.request());
+        } finally {
+            lock.unlock();
+        }
+        metrics.approvalsAsked().inc();
+        try (var onStop = cancellation.onCancel(() -> resolveAll("stop"))) {
+            return pending.answer().get(approvalTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            lock.lock();
+            try {
+                if (approvals.remove(requestId) != null) {
+                    append(new RunEvent.ApprovalResolved(requestId, "deny", "timeout", 1));
+                    metrics.approvalsTimedOut().inc();
+                    return ApprovalChoice.TIMED_OUT;
+                }
+            } finally {
+                lock.unlock();
+            }
+            return pending.answer().getNow(ApprovalChoice.DENY);
+        } catch (ExecutionException e) {
+            return ApprovalChoice.DENY;
+        } catch (Exception e) {
+            if (e instanceof InterruptedException ie) throw ie;
+            return ApprovalChoice.DENY;
+        }
+    }
+
+    /** Resolves every pending approval as deny ({@code by}: {@code stop}). */
+    private void resolveAll(String by) {
+        var resolved = new ArrayList<PendingApproval>();
+        lock.lock();
+        try {
+            if (approvals.isEmpty()) return;
+            resolved.addAll(approvals.values());
+            approvals.clear();
+            append(new RunEvent.ApprovalResolved(resolved.getFirst().request().approvalId(), "deny", by, resolved.size()));
+        } finally {
+            lock.unlock();
+        }
+        resolved.forEach(p -> p.answer().complete(ApprovalChoice.DENY));
+    }
+
+    /**
+     * Writes the terminal event and waits until it is committed. Steering that arrived after the
+     * final answer is reported as {@code pendingSteer} of a completed run.
+     */
+    void finish(RunEvent terminal) {
+        lock.lock();
+        try {
+            if (terminal instanceof RunEvent.Completed c && !steering.isEmpty()) {
+                terminal = new RunEvent.Completed(c.output(), c.stopReason(), c.error(), c.usage(),
+                        String.join("\n", steering));
+                steering.clear();
+            }
+            for (var p : approvals.values()) p.answer().complete(ApprovalChoice.DENY);
+            approvals.clear();
+            append(terminal);
+        } finally {
+            lock.unlock();
+        }
+        log.flush();
+    }
+
+    void complete(RunResult value) {
+        result.complete(value);
+    }
+
+    /** Journals one event and moves the status record along with it. Callers hold no lock or this one. */
+    private void append(RunEvent event) {
+        lock.lock();
+        try {
+            if (durable) {
+                switch (event) {
+                    case RunEvent.Started s -> { return; }
+                    case RunEvent.UsageReported u -> { return; }
+                    case RunEvent.ReasoningDelta r -> {
+                        int room = MAX_REASONING_CHARS - reasoning.length();
+                        if (room > 0) reasoning.append(r.text(), 0, Math.min(room, r.text().length()));
+                        return;
+                    }
+                    default -> {
+                        if (!reasoning.isEmpty()) {
+                            commit(new RunEvent.ReasoningDelta(reasoning.toString()));
+                            reasoning.setLength(0);
+                        }
+                    }
+                }
+                event = switch (event) {
+                    case RunEvent.ToolCallStarted t -> new RunEvent.ToolCallStarted(t.callId(), t.tool(), null,
+                            t.argumentsPreview(), t.emoji());
+                    case RunEvent.ToolCallFinished t -> new RunEvent.ToolCallFinished(t.callId(), t.tool(),
+                            t.durationMillis(), t.error(), null, t.outputPreview());
+                    default -> event;
+                };
+            }
+            commit(event);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void commit(RunEvent event) {
+        seq++;
+        touch();
+        lastEvent = EventTypes.name(event);
+        switch (event) {
+            case RunEvent.ApprovalRequested a -> {
+                if (status == RunStatus.RUNNING) status = RunStatus.WAITING_FOR_APPROVAL;
+            }
+            case RunEvent.ApprovalResolved a -> {
+                if (approvals.isEmpty() && status == RunStatus.WAITING_FOR_APPROVAL) status = RunStatus.RUNNING;
+            }
+            case RunEvent.Completed c -> {
+                status = RunStatus.COMPLETED;
+                output = c.output();
+                usage = c.usage();
+                pendingSteer = c.pendingSteer();
+            }
+            case RunEvent.Failed f -> {
+                status = RunStatus.FAILED;
+                error = f.message();
+            }
+            case RunEvent.Cancelled c -> status = RunStatus.CANCELLED;
+            case RunEvent.Interrupted i -> {
+                status = RunStatus.INTERRUPTED;
+                error = i.reason();
+            }
+            default -> { }
+        }
+        log.append(new JournalEntry(id, seq, updatedAt, event), durable ? record() : null);
+    }
+
+    private void touch() {
+        var now = clock.instant();
+        updatedAt = now.isBefore(updatedAt) ? updatedAt : now;
+    }
+
+    private static byte[] randomBytes() {
+        var bytes = new byte[16];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return bytes;
+    }
+
+    /** The context handed to the runtime; it refuses terminal events, which the service writes. */
+    RunContext context() {
+        return new RunContext() {
+            @Override
+            public String runId() {
+                return id;
+            }
+
+            @Override
+            public void emit(RunEvent event) {
+                if (event.isTerminal())
+                    throw new IllegalArgumentException("terminal events are written by the host: " + event);
+                append(event);
+            }
+
+            @Override
+            public Cancellation cancellation() {
+                return cancellation;
+            }
+
+            @Override
+            public List<String> drainSteering() {
+                var out = new ArrayList<String>();
+                for (String s; (s = steering.poll()) != null; ) out.add(s);
+                return out;
+            }
+
+            @Override
+            public boolean approvalChannel() {
+                return durable;
+            }
+
+            @Override
+            public ApprovalChoice requestApproval(ApprovalRequest request) throws InterruptedException {
+                return LiveRun.this.requestApproval(request);
+            }
+        };
+    }
+}

@@ -1,0 +1,172 @@
+package dev.caduceus.platform.runtime.agent;
+
+import dev.caduceus.spi.agent.AgentRuntime;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.agent.RunContext;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunRequest;
+import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.message.Usage;
+import dev.caduceus.spi.model.FinishReason;
+import dev.caduceus.spi.model.ModelEvent;
+import dev.caduceus.spi.model.ModelProvider;
+import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolSpec;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent loop, runtime id {@code local}: builds the system prompt, calls the
+ * model with the turn's tools, executes the requested tool calls, feeds the results back and stops
+ * on a final answer, the iteration cap (after one last call without tools), truncation, an upstream
+ * failure, an empty answer twice or a stop. Each way of stopping fixes the result's completed/partial/failed flags; see {@link Turn}.
+ *
+ * <p>Threading: {@link #execute} runs on the run's thread, concurrently for different runs; the
+ * instance is immutable.
+ */
+public final class LocalAgentRuntime implements AgentRuntime {
+    static final String GRACE_PROMPT = "You've reached the maximum number of tool-calling iterations allowed. "
+            + "Give your final answer now from what you have; do not call tools.";
+
+    private final ModelProvider provider;
+    private final ToolSelection tools;
+    private final ToolDispatcher dispatcher;
+    private final ToolBatch batch;
+    private final SystemPrompt prompt;
+    private final AgentSettings settings;
+    private final ModelCaller caller;
+    private final Clock clock;
+
+    /** @param provider the selected model provider, or null when none is contributed */
+    public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
+                             SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock) {
+        this(provider, tools, dispatcher, prompt, settings, redactor, clock, AgentMetrics.none());
+    }
+
+    /** @param metrics where model calls are counted */
+    public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
+                             SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
+                             AgentMetrics metrics) {
+        this.provider = provider;
+        this.tools = tools;
+        this.dispatcher = dispatcher;
+        this.batch = new ToolBatch(dispatcher, settings.maxParallelTools(), redactor);
+        this.prompt = prompt;
+        this.settings = settings;
+        this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model());
+        this.clock = clock;
+    }
+
+    @Override
+    public String id() {
+        return "local";
+    }
+
+    /** Tool calls outside a turn, with this runtime's tools and dispatcher and the run service's key policies. */
+    dev.caduceus.spi.agent.ToolCalls directCalls(java.util.function.Supplier<OwnerPolicies> policies) {
+        return new DirectToolCalls(tools, dispatcher, policies);
+    }
+
+    @Override
+    public RunResult execute(RunRequest request, RunContext ctx) throws InterruptedException {
+        var scope = TurnScope.of(ctx, request);
+        var offered = new LinkedHashMap<String, Tool>();
+        tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
+        var result = loop(request, ctx, scope, offered);
+        if (result.stopReason() == StopReason.INTERRUPTED) dispatcher.runInterrupted(offered.values(), scope.sessionId());
+        return result;
+    }
+
+    private RunResult loop(RunRequest request, RunContext ctx, TurnScope scope, Map<String, Tool> offered)
+            throws InterruptedException {
+        var model = request.model() != null ? request.model() : settings.model();
+        if (caller == null || model == null)
+            return RunResult.of(StopReason.UPSTREAM_ERROR, null, Usage.ZERO, "model_not_configured",
+                    RunService.MODEL_NOT_CONFIGURED, List.of());
+        var specs = offered.values().stream().map(Tool::spec).toList();
+        var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
+        var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
+        int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
+        var turn = new Turn(system, request.messages(), max);
+        ctx.emit(new RunEvent.Started(model));
+        boolean blankRetried = false;
+        while (true) {
+            if (ctx.cancellation().isCancelled()) return turn.interrupted(null);
+            if (turn.apiCalls() == max) return graceCall(turn, model, request, ctx);
+            var reply = call(turn, model, specs, request, ctx);
+            switch (reply) {
+                case ModelReply.Interrupted i -> { return turn.interrupted(i.partialText()); }
+                case ModelReply.Failure f -> { return turn.failed(f); }
+                case ModelReply.Answer a -> {
+                    if (a.finish() == FinishReason.LENGTH) return turn.truncated(a.text());
+                    if (!a.toolCalls().isEmpty()) {
+                        if (!runTools(turn, a, offered, ctx, scope)) return turn.interrupted(null);
+                        continue;
+                    }
+                    if (a.text().isBlank()) {
+                        if (blankRetried) return turn.result(StopReason.EMPTY_RESPONSE, null,
+                                "Model returned an empty response");
+                        blankRetried = true;
+                        continue;
+                    }
+                    turn.answer(a.text());
+                    return turn.result(StopReason.STOP, a.text(), null);
+                }
+            }
+        }
+    }
+
+    private ModelReply call(Turn turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
+            throws InterruptedException {
+        boolean stream = settings.stream() && request.stream(); // nobody reads a non-streamed answer early
+        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream), ctx);
+        turn.countCall();
+        if (reply instanceof ModelReply.Answer a && a.usage() != null)
+            ctx.emit(new RunEvent.UsageReported(a.usage(), turn.addUsage(a.usage())));
+        return reply;
+    }
+
+    /** The last call, without tools, after the iteration cap; ends with ITERATION_LIMIT. */
+    private RunResult graceCall(Turn turn, String model, RunRequest request, RunContext ctx)
+            throws InterruptedException {
+        turn.prompt(Message.user(GRACE_PROMPT));
+        var reply = call(turn, model, List.of(), request, ctx);
+        return switch (reply) {
+            case ModelReply.Interrupted i -> turn.interrupted(i.partialText());
+            case ModelReply.Failure f -> turn.failed(f);
+            case ModelReply.Answer a -> {
+                var text = a.text().isBlank() ? null : a.text();
+                if (text != null) turn.answer(text);
+                yield turn.result(StopReason.ITERATION_LIMIT, text, "Reached the iteration limit (" + turn.max() + ")");
+            }
+        };
+    }
+
+    /** Appends the assistant message and one tool message per call; false when the run was stopped. */
+    private boolean runTools(Turn turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx,
+                             TurnScope scope) throws InterruptedException {
+        var refs = new ArrayList<Message.ToolCallRef>();
+        var calls = new ArrayList<ToolCall>();
+        for (ModelEvent.ToolCall c : answer.toolCalls()) {
+            refs.add(new Message.ToolCallRef(c.id(), c.name(), c.arguments()));
+            calls.add(new ToolCall(c.id(), c.name(), c.arguments()));
+        }
+        var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
+        turn.add(new Message("assistant", content, refs, null, null), answer.text());
+        var outcomes = batch.run(calls, offered, ctx, scope);
+        if (outcomes == null) return false;
+        for (int i = 0; i < calls.size(); i++)
+            turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),
+                    calls.get(i).id(), calls.get(i).name()), null);
+        turn.budgetNotice();
+        for (var steer : ctx.drainSteering()) turn.add(Message.user(steer), null); // the run journals run.steered on acceptance
+        return true;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.caduceus.platform.runtime.agent;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.agent.Sessions;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Session transcripts in SQLite (platform tables {@code sessions} and {@code session_messages},
+ * migration {@code V1__sessions.sql}). Messages are stored as JSON (content parts with their logical
+ * type names), numbered per session from 1. Thread-safe: writes go through the single writer, one
+ * transaction per turn.
+ */
+public final class SessionStore implements Sessions {
+    private final Database database;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public SessionStore(Database database, ObjectMapper json, Clock clock) {
+        this.database = database;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * A session id as stored: each key has its own sessions (a tenant that sends another's session
+     * id gets an empty one); the admin key's are stored as they came, as before keys had names.
+     */
+    public static String scoped(String owner, String sessionId) {
+        return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? sessionId : owner + "\u001f" + sessionId;
+    }
+
+    /** Appends to the stored session {@code sessionId} (already {@link #scoped}). */
+    public void append(String sessionId, List<Message> messages) {
+        var now = clock.instant().toString();
+        var rows = messages.stream().map(this::write).toList();
+        // The upsert locks the session's row first: concurrent turns of one session queue on it (and on
+        // PostgreSQL do not conflict), and the MAX(seq) read behind it sees every earlier append.
+        database.writeLocking(sql -> {
+            sql.update("INSERT INTO sessions (session_id, last_used_at) VALUES (?, ?) "
+                    + "ON CONFLICT (session_id) DO UPDATE SET last_used_at = excluded.last_used_at", sessionId, now);
+            long seq = sql.queryOne("SELECT COALESCE(MAX(seq), 0) FROM session_messages WHERE session_id = ?",
+                    r -> r.getLong(1), sessionId).orElse(0L);
+            for (var row : rows)
+                sql.update("INSERT INTO session_messages (session_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
+                        sessionId, ++seq, row, now);
+            return null;
+        });
+    }
+
+    /**
+     * Deletes sessions not used for {@code retention} ({@code sessions.retention_days}), with their
+     * messages; returns how many sessions went.
+     */
+    public int prune(java.time.Duration retention) {
+        var cutoff = clock.instant().minus(retention).toString();
+        return database.write(sql -> {
+            sql.update("DELETE FROM session_messages WHERE session_id IN "
+                    + "(SELECT session_id FROM sessions WHERE last_used_at < ?)", cutoff);
+            return sql.update("DELETE FROM sessions WHERE last_used_at < ?", cutoff);
+        });
+    }
+
+    @Override
+    public List<Message> transcript(String owner, String sessionId) {
+        var stored = scoped(owner, sessionId);
+        var rows = database.read(sql -> sql.query(
+                "SELECT message_json FROM session_messages WHERE session_id = ? ORDER BY seq", r -> r.getString(1),
+                stored));
+        return rows.stream().map(this::read).toList();
+    }
+
+    private String write(Message message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot serialize message", e);
+        }
+    }
+
+    private Message read(String row) {
+        try {
+            return json.readValue(row, Message.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable stored message", e);
+        }
+    }
+}

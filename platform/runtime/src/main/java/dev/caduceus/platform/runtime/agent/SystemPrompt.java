@@ -1,0 +1,74 @@
+package dev.caduceus.platform.runtime.agent;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The system prompt of one turn, joined by blank lines: the core identity (built in,
+ * or the text of {@code agent.identity_file}), one guidance paragraph per tool family present, the
+ * environment line (UTC date and time, workspace; the terminal tool's own section names its backend), then the caller's instructions
+ * as the ephemeral layer. The instructions never replace the core. Immutable.
+ *
+ * @param identity  the core identity text
+ * @param workspace the workspace path shown to the model
+ */
+public record SystemPrompt(String identity, Path workspace) {
+    /** The built-in core prompt. */
+    public static final String CORE_IDENTITY = """
+            You are Caduceus, a capable AI agent. You help the user by answering questions and by \
+            carrying out tasks with the tools you are given. Be accurate and concise, say when you are \
+            unsure, and never invent tool results. When a task needs tools, use them step by step and \
+            check their results before you answer.""";
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
+
+    public SystemPrompt {
+        if (identity == null || identity.isBlank()) identity = CORE_IDENTITY;
+        identity = identity.strip();
+    }
+
+    /** The built-in identity. */
+    public static SystemPrompt builtIn(Path workspace) {
+        return new SystemPrompt(CORE_IDENTITY, workspace);
+    }
+
+    /** The prompt text for a turn offering {@code tools}, at {@code now}, with optional {@code instructions}. */
+    public String build(Collection<String> tools, Instant now, String instructions) {
+        return build(tools, java.util.List.of(), now, instructions);
+    }
+
+    /**
+     * The prompt text, in this order: identity, tool guidance, the tools' own sections (the memory
+     * snapshot), the environment line, then the caller's instructions.
+     */
+    public String build(Collection<String> tools, java.util.List<String> toolSections, Instant now, String instructions) {
+        var parts = new ArrayList<String>();
+        parts.add(identity);
+        parts.addAll(guidance(Set.copyOf(tools)));
+        toolSections.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).forEach(parts::add);
+        parts.add("Current date and time: " + WHEN.format(now) + ". Workspace: " + workspace + ".");
+        if (instructions != null && !instructions.isBlank()) parts.add(instructions.strip());
+        return String.join("\n\n", parts);
+    }
+
+    private static ArrayList<String> guidance(Set<String> tools) {
+        var out = new ArrayList<String>();
+        if (tools.contains("read_file") || tools.contains("search_files") || tools.contains("patch")
+                || tools.contains("write_file"))
+            out.add("Files: prefer read_file, search_files, patch and write_file over shell equivalents such as "
+                    + "cat, grep, sed or echo; they are safer and their output is easier to follow.");
+        if (tools.contains("terminal"))
+            out.add("Terminal: run commands inside the workspace; keep them non-interactive and check exit codes.");
+        if (tools.contains("web_search") || tools.contains("web_extract"))
+            out.add("Web: search first, then extract only the pages you need, and cite the URLs you used.");
+        if (tools.contains("memory"))
+            out.add("Memory: use the memory tool to keep durable facts about the user and their work; "
+                    + "do not store transient details.");
+        return out;
+    }
+}

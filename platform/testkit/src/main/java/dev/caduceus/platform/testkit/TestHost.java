@@ -1,0 +1,317 @@
+package dev.caduceus.platform.testkit;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.caduceus.platform.host.auth.ApiKeyException;
+import dev.caduceus.platform.host.auth.KeyPolicy;
+import dev.caduceus.platform.host.auth.NamedKeys;
+import dev.caduceus.platform.host.boot.Boot;
+import dev.caduceus.platform.host.boot.BootException;
+import dev.caduceus.platform.server.Platform;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The real Caduceus host in-process, for plugin tests over HTTP (what Trino's QueryRunner and Helidon's
+ * test server are to theirs): configuration, SQLite, PF4J loading real plugin jars, the run service
+ * and journal, Jetty on an ephemeral loopback port, all under a temporary {@code $CADUCEUS_HOME}.
+ * Nothing is faked; the model is whatever {@link Builder#model} points at, usually a
+ * {@link ScriptedUpstream}.
+ *
+ * <pre>{@code
+ * upstream = ScriptedUpstream.start();
+ * host = TestHost.builder().plugins("endpoint-runs", "provider-openai").model(upstream).start();
+ * var created = host.http().post("/v1/runs", "{\"input\":\"hi\"}");
+ * }</pre>
+ *
+ * <p>Plugins are named by id and found on the test class path (the module under test's
+ * {@code target/classes}, and the test-scoped dependencies on other plugin modules); each becomes a jar
+ * in the host's {@code plugins/} folder ({@link PluginJars}). The environment the host sees is built
+ * here, not inherited: {@code PATH}, the locale and {@code CADUCEUS_LOG_LEVEL} from the JVM's, the rest from the
+ * builder.
+ *
+ * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
+ * stops it and deletes its directories. Share one host per test class where tests do not interfere.
+ * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
+ * internals ({@code Platform.start}, its options and {@code BootException}; the key store behind
+ * {@link #addKey}).
+ */
+public final class TestHost implements AutoCloseable {
+    /** The API key a host presents and accepts unless the builder sets another. */
+    public static final String DEFAULT_KEY = "testhost-key-long-enough-to-pass";
+    private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ", "CADUCEUS_LOG_LEVEL");
+
+    private final Platform platform;
+    private final Path root;
+    private final Path home;
+    private final String apiKey;
+    private final StringWriter output;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HostClient client;
+
+    private TestHost(Platform platform, Path root, Path home, String apiKey, StringWriter output) {
+        this.platform = platform;
+        this.root = root;
+        this.home = home;
+        this.apiKey = apiKey;
+        this.output = output;
+        this.client = new HostClient(http, baseUrl(), apiKey);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public URI baseUrl() {
+        return platform.uri();
+    }
+
+    /** The admin key ({@code API_SERVER_KEY}). */
+    public String apiKey() {
+        return apiKey;
+    }
+
+    /** A client presenting {@link #apiKey()}. */
+    public HostClient http() {
+        return client;
+    }
+
+    /** {@code $CADUCEUS_HOME}: the database, the key file, plugin data directories. */
+    public Path home() {
+        return home;
+    }
+
+    /**
+     * Adds the named key {@code name} as an operator does with {@code caduceus key add NAME
+     * [--families F,…]}: through the platform's key store in this host's database, which the running
+     * host reads again from its next request on ({@code keys.stamp}). Returns the {@code cdk_…} key,
+     * shown only now; present it with {@code http().withKey(key)}. Requests with it are the tenant
+     * {@code name}'s. No {@code families}: every family.
+     *
+     * @throws IllegalArgumentException for a name the CLI refuses (reserved, malformed, taken) or an unknown family
+     */
+    public String addKey(String name, String... families) {
+        return addKey(name, KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null, null, null));
+    }
+
+    /**
+     * As {@link #addKey(String, String...)} with {@code --toolsets T,…} too: the key's agent turns and
+     * direct tool calls (MCP) offer only {@code toolsets}.
+     */
+    public String addKeyWithToolsets(String name, List<String> toolsets, String... families) {
+        return addKey(name, KeyPolicy.parse(families.length == 0 ? null : String.join(",", families), null, null,
+                String.join(",", toolsets), null));
+    }
+
+    private String addKey(String name, KeyPolicy policy) {
+        try (var db = Boot.openStateDatabase(home)) {
+            return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
+        } catch (BootException e) {
+            throw new IllegalStateException("TestHost could not open its key store: " + e.getMessage(), e);
+        } catch (ApiKeyException e) {
+            throw new IllegalArgumentException("caduceus key add " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** What the host printed at start-up (the banner: address, plugins, routes). */
+    public String output() {
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
+    /**
+     * The answer a request gets while this host drains: sends {@code busyBody} to {@code path} so that a
+     * run waits at the model in {@code held} (already enqueued on the host's upstream), closes the host
+     * with {@code close} on another thread, and returns the first answer to {@code body} that says 503.
+     * The host is closed when this returns. Uses a client of its own: the host's closes with the host.
+     */
+    public java.net.http.HttpResponse<String> answerWhileDraining(HeldTurn held, String path, String busyBody,
+                                                                  String body, Runnable close) throws Exception {
+        try (var client = HttpClient.newHttpClient()) {
+            var busy = client.sendAsync(post(path, busyBody), java.net.http.HttpResponse.BodyHandlers.ofString());
+            held.awaitArrival(); // a run in flight keeps the host draining
+            var closing = Thread.ofVirtual().start(close);
+            try {
+                return Eventually.await(Duration.ofSeconds(10), "the host drains",
+                        () -> client.send(post(path, body), java.net.http.HttpResponse.BodyHandlers.ofString()),
+                        r -> r.statusCode() == 503);
+            } finally {
+                held.release();
+                busy.handle((r, e) -> null).join();
+                closing.join();
+            }
+        }
+    }
+
+    private java.net.http.HttpRequest post(String path, String body) {
+        return java.net.http.HttpRequest.newBuilder(baseUrl().resolve(path))
+                .header("Authorization", "Bearer " + apiKey()).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    /**
+     * Stops the host (graceful drain, as on SIGTERM) and deletes its directories. The client's
+     * connections are closed first: Jetty's graceful stop waits for open connections, and idle
+     * keep-alive ones would hold it to the drain timeout. Idempotent.
+     */
+    @Override
+    public void close() {
+        try {
+            http.shutdownNow();
+            platform.close();
+        } finally {
+            delete(root);
+        }
+    }
+
+    /**
+     * What to boot. Not thread-safe; each {@link #start()} boots a new host in new directories.
+     */
+    public static final class Builder {
+        private final Map<String, Optional<Path>> plugins = new LinkedHashMap<>();
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private String configYaml;
+        private String apiKey = DEFAULT_KEY;
+        private Path home;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        /** Plugins by id, found on the class path ({@code endpoint-runs}, {@code provider-openai}, …). */
+        public Builder plugins(String... ids) {
+            for (var id : ids) plugins.put(requireNonNull(id, "id"), Optional.empty());
+            return this;
+        }
+
+        /** A plugin from {@code classesOrJar}: a classes directory (a jar is built) or a plugin jar. */
+        public Builder plugin(String id, Path classesOrJar) {
+            plugins.put(requireNonNull(id, "id"), Optional.of(classesOrJar.toAbsolutePath()));
+            return this;
+        }
+
+        /**
+         * The model: {@code upstream}'s base URL and model id, the start-up model probe off. Needs the
+         * {@code provider-openai} plugin.
+         */
+        public Builder model(ScriptedUpstream upstream) {
+            env.put("OPENAI_BASE_URL", upstream.baseUrl());
+            env.put("CADUCEUS_MODEL", ScriptedUpstream.MODEL);
+            env.put("CADUCEUS__MODEL__HEALTH_PROBE", "false");
+            return this;
+        }
+
+        /**
+         * One environment variable as the host reads it: {@code API_SERVER_*}, or
+         * {@code CADUCEUS__SECTION__KEY} for any configuration key
+         * ({@code CADUCEUS__RUNS__IDEMPOTENCY_RETENTION_HOURS}).
+         */
+        public Builder env(String name, String value) {
+            env.put(requireNonNull(name, "name"), requireNonNull(value, "value"));
+            return this;
+        }
+
+        /** {@code $CADUCEUS_HOME/config.yaml}, written before the boot. */
+        public Builder configYaml(String yaml) {
+            configYaml = requireNonNull(yaml, "yaml");
+            return this;
+        }
+
+        /**
+         * Boots on {@code existing} as {@code $CADUCEUS_HOME} instead of a new one: another host's
+         * {@link TestHost#home()}, closed (a restart) or still running (a second process on the same
+         * state, as when one was killed and the next started). {@link TestHost#close()} leaves a home
+         * it did not create.
+         */
+        public Builder home(Path existing) {
+            home = requireNonNull(existing, "existing").toAbsolutePath();
+            return this;
+        }
+
+        /**
+         * The platform's clock instead of the system's: what plugins read as {@code ctx.clock()}, and
+         * what stamps runs and keys. With a {@link ManualClock} a test moves time by hand (a job comes
+         * due when the clock is advanced, and the scheduler's next tick fires it); the host's periodic
+         * tasks still tick in real time. Off by default.
+         */
+        public Builder clock(Clock clock) {
+            this.clock = requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The admin key; default {@link #DEFAULT_KEY}. */
+        public Builder apiKey(String key) {
+            apiKey = requireNonNull(key, "key");
+            return this;
+        }
+
+        /** Builds the plugin jars, boots the host, and returns once it listens. */
+        public TestHost start() {
+            Path root = null;
+            try {
+                root = Files.createTempDirectory("caduceus-testhost");
+                var home = this.home != null ? this.home : Files.createDirectories(root.resolve("home"));
+                var pluginDir = Files.createDirectories(root.resolve("app").resolve("plugins"));
+                for (var plugin : plugins.entrySet()) {
+                    var id = plugin.getKey();
+                    PluginJars.write(id, plugin.getValue().orElseGet(() -> PluginJars.locate(id)),
+                            pluginDir.resolve(id + ".jar"));
+                }
+                if (configYaml != null) Files.writeString(home.resolve("config.yaml"), configYaml);
+                var environment = new HashMap<String, String>();
+                for (var name : INHERITED) {
+                    var value = System.getenv(name);
+                    if (value != null) environment.put(name, value);
+                }
+                environment.put("HOME", Files.createDirectories(root.resolve("user")).toString());
+                environment.put("CADUCEUS_HOME", home.toString());
+                environment.put("API_SERVER_HOST", "127.0.0.1");
+                environment.put("API_SERVER_PORT", "0");
+                environment.put("API_SERVER_KEY", apiKey);
+                environment.put("CADUCEUS__TOOLS__WORKSPACE", root.resolve("workspace").toString());
+                environment.putAll(env);
+                var output = new StringWriter();
+                Platform platform;
+                synchronized (output) {
+                    platform = Platform.start(new Boot.Options(Optional.empty(), List.of(), false, environment,
+                            root.resolve("app"), clock), new PrintWriter(output, true));
+                }
+                return new TestHost(platform, root, home, apiKey, output);
+            } catch (BootException e) {
+                delete(root);
+                throw new IllegalStateException("TestHost failed to boot: " + e.getMessage(), e);
+            } catch (IOException e) {
+                delete(root);
+                throw new UncheckedIOException("TestHost could not prepare its directories", e);
+            } catch (RuntimeException | Error e) {
+                delete(root);
+                throw e;
+            }
+        }
+    }
+
+    private static void delete(Path dir) {
+        if (dir == null) return;
+        try (var files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // temporary space; the OS reclaims it
+        }
+    }
+}
