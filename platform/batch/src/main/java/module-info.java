@@ -1,6 +1,6 @@
 /**
  * {@code caduceus batch}: the agent over a JSONL dataset, written as ShareGPT trajectories. Boots the
- * host without Jetty ({@code Boot.headless}) and runs the runtime; the server mounts its command.
+ * host without Jetty ({@code Assembly}, mode {@code Headless}) and runs the runtime; the server mounts its command.
  */
 @SuppressWarnings("module")                                  // the qualified export names a module built later
 module dev.caduceus.platform.batch {

@@ -1,6 +1,6 @@
 /**
  * The Caduceus host: configuration, database, plugin loader, HTTP pipeline, auth, health, the
- * scheduler and the one boot sequence ({@code dev.caduceus.platform.host.boot.Boot}). Its packages are
+ * scheduler and the host's boot steps ({@code dev.caduceus.platform.host.boot.BootSteps}). Its packages are
  * exported only to the runtime and the applications, so a plugin that reaches for a host class
  * fails to link.
  */

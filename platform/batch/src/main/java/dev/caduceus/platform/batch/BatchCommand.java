@@ -1,12 +1,14 @@
 package dev.caduceus.platform.batch;
 
+import dev.caduceus.platform.runtime.assembly.Assembly;
+import dev.caduceus.platform.runtime.assembly.Assembled;
+import dev.caduceus.platform.host.boot.BootOptions;
+import dev.caduceus.platform.host.boot.BootMode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.platform.runtime.agent.AgentServices;
-import dev.caduceus.platform.host.boot.Boot;
 import dev.caduceus.platform.host.boot.BootException;
-import dev.caduceus.platform.host.boot.HeadlessHost;
 import dev.caduceus.platform.host.config.ConfigLoader;
 import dev.caduceus.platform.host.config.PluginConfigImpl;
 import dev.caduceus.spi.message.Message;
@@ -183,15 +185,15 @@ public final class BatchCommand implements Callable<Integer> {
         return main != null ? main.environment() : System.getenv();
     }
 
-    private Boot.Options platformOptions(List<ConfigLoader.Flag> flags) {
+    private BootOptions platformOptions(List<ConfigLoader.Flag> flags) {
         var home = System.getProperty("caduceus.app.home");
-        return new Boot.Options(Optional.ofNullable(config), flags, lenient, env(),
+        return new BootOptions(Optional.ofNullable(config), flags, lenient, env(),
                 home == null ? null : Path.of(home));
     }
 
     private int list() throws Exception {
         var scratch = Files.createTempDirectory("caduceus-batch");
-        try (var host = Boot.headless(platformOptions(List.of()), scratch)) {
+        try (var host = Assembly.assemble(platformOptions(List.of()), new BootMode.Headless(scratch))) {
             var catalog = host.registries().tools();
             DistributionListing.print(out, catalog.distributions(), available(catalog));
             return BatchRunner.OK;
@@ -302,12 +304,12 @@ public final class BatchCommand implements Callable<Integer> {
         if (model != null) flags.add(new ConfigLoader.Flag("--model", "model.name", model));
         if (baseUrl != null) flags.add(new ConfigLoader.Flag("--base_url", "model.base_url", baseUrl));
         if (apiKey != null) flags.add(new ConfigLoader.Flag("--api_key", "model.api_key", apiKey));
-        try (HeadlessHost host = Boot.headless(platformOptions(flags), options.outputDir())) {
+        try (var host = Assembly.assemble(platformOptions(flags), new BootMode.Headless(options.outputDir()))) {
             return runWith(host, options, dataset, folder, previous, json);
         }
     }
 
-    private int runWith(HeadlessHost host, BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint previous,
+    private int runWith(Assembled host, BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint previous,
                         ObjectMapper json) throws Exception {
         var config = host.config();
         var catalog = host.registries().tools();

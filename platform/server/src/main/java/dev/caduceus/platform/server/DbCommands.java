@@ -1,6 +1,10 @@
 package dev.caduceus.platform.server;
 
-import dev.caduceus.platform.host.boot.Boot;
+import dev.caduceus.platform.runtime.assembly.Assembly;
+import dev.caduceus.platform.host.boot.BootSteps;
+import dev.caduceus.platform.host.boot.BootOptions;
+import dev.caduceus.platform.host.boot.BootMode;
+import dev.caduceus.platform.host.boot.Applied;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.host.boot.DatabaseCheck;
 import dev.caduceus.platform.host.store.Script;
@@ -56,9 +60,9 @@ final class DbCommands {
         @Override
         public Integer call() throws BootException {
             var out = spec.commandLine().getOut();
-            try (var boot = Boot.start(options.toPlatformOptions(List.of(), group.main.env()), new Boot.Mode.Migrate())) {
+            try (var boot = Assembly.assemble(options.toPlatformOptions(List.of(), group.main.env()), new BootMode.Migrate())) {
                 out.println("Database: " + engine(boot.database().dialect()) + " " + boot.database().describe());
-                var applied = boot.migrationsApplied();
+                var applied = boot.migrations();
                 int width = applied.stream().mapToInt(a -> a.owner().length()).max().orElse(8);
                 for (var owner : applied) out.println("  " + pad(owner.owner(), width) + "  " + describe(owner));
                 long now = applied.stream().mapToLong(a -> a.applied().size()).sum();
@@ -67,7 +71,7 @@ final class DbCommands {
             return 0;
         }
 
-        private static String describe(Boot.Applied owner) {
+        private static String describe(Applied owner) {
             if (owner.applied().isEmpty()) return "up to date (V" + owner.version() + ")";
             return "applied " + owner.applied().stream().map(Migrate::name).collect(Collectors.joining(", "))
                     + " (now V" + owner.version() + ")";
@@ -96,11 +100,11 @@ final class DbCommands {
 
         @Override
         public Integer call() throws BootException {
-            var options = new Boot.Options(java.util.Optional.ofNullable(config), List.of(), false, group.main.env(),
+            var options = new BootOptions(java.util.Optional.ofNullable(config), List.of(), false, group.main.env(),
                     Main.appHome());
-            var plugins = Boot.surveyPlugins(options);
+            var plugins = BootSteps.surveyPlugins(options);
             DatabaseCheck check;
-            try (var db = Boot.connectStateDatabase(options)) {
+            try (var db = BootSteps.connectStateDatabase(options)) {
                 try {
                     check = DatabaseCheck.of(db, plugins);
                 } catch (dev.caduceus.spi.store.PluginDatabase.StoreException e) {

@@ -1,9 +1,9 @@
 package dev.caduceus.platform.server;
 
+import dev.caduceus.platform.host.boot.BootSteps;
 import dev.caduceus.platform.host.auth.ApiKeyException;
 import dev.caduceus.platform.host.auth.KeyPolicy;
 import dev.caduceus.platform.host.auth.NamedKeys;
-import dev.caduceus.platform.host.boot.Boot;
 import dev.caduceus.platform.host.boot.BootException;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -27,7 +27,7 @@ final class KeyCommands {
     }
 
     private static <T> T withKeys(Main.Key key, Work<T> work) throws BootException {
-        try (var db = Boot.openStateDatabase(key.options())) { // database.url when set: the keys of every node
+        try (var db = BootSteps.openStateDatabase(key.options())) { // database.url when set: the keys of every node
             return work.run(new NamedKeys(db, new SecureRandom(), Clock.systemUTC()));
         } catch (ApiKeyException | IllegalArgumentException e) {
             throw new BootException(e.getMessage(), 2, e);

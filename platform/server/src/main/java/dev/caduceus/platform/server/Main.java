@@ -3,7 +3,7 @@ package dev.caduceus.platform.server;
 import dev.caduceus.platform.host.auth.ApiKeyException;
 import dev.caduceus.platform.host.auth.ApiKeys;
 import dev.caduceus.platform.batch.BatchCommand;
-import dev.caduceus.platform.host.boot.Boot;
+import dev.caduceus.platform.host.boot.BootOptions;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.host.boot.Version;
 import dev.caduceus.platform.host.config.ConfigLoader;
@@ -60,7 +60,7 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
      */
     public static void main(String[] args) {
         try {
-            LogSetup.apply(LogSettings.fromEnvironment(System.getenv())); // the configuration's levels come later (Boot)
+            LogSetup.apply(LogSettings.fromEnvironment(System.getenv())); // the configuration's levels come later (BootSteps)
         } catch (IllegalArgumentException e) {
             System.err.println("caduceus: " + e.getMessage());
             System.exit(2);
@@ -230,8 +230,8 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
         @Option(names = "--lenient", description = "Skip plugins that fail to load or start instead of stopping.")
         boolean lenient;
 
-        Boot.Options toPlatformOptions(List<ConfigLoader.Flag> flags, Map<String, String> env) {
-            return new Boot.Options(Optional.ofNullable(config), flags, lenient, env, appHome());
+        BootOptions toPlatformOptions(List<ConfigLoader.Flag> flags, Map<String, String> env) {
+            return new BootOptions(Optional.ofNullable(config), flags, lenient, env, appHome());
         }
     }
 
@@ -338,8 +338,8 @@ public final class Main implements Callable<Integer>, BatchCommand.Parent {
         }
 
         /** The configuration (environment and {@code $CADUCEUS_HOME/config.yaml}): which database the keys are in. */
-        Boot.Options options() {
-            return new Boot.Options(Optional.empty(), List.of(), false, main.env, appHome());
+        BootOptions options() {
+            return new BootOptions(Optional.empty(), List.of(), false, main.env, appHome());
         }
 
         @Command(name = "show", mixinStandardHelpOptions = true,

@@ -1,6 +1,7 @@
 package dev.caduceus.platform.server;
 
-import dev.caduceus.platform.host.boot.Boot;
+import dev.caduceus.platform.runtime.assembly.Assembly;
+import dev.caduceus.platform.host.boot.BootMode;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.host.plugin.BoundToolSource;
 import dev.caduceus.spi.tool.ToolSource;
@@ -39,7 +40,7 @@ final class McpCommand implements Callable<Integer> {
     /** Boots, finds the MCP tool source and hands its snapshot to {@code report}. */
     private static int withServers(Main main, Main.ConfigOptions options, PrintWriter out,
                                    java.util.function.ToIntFunction<ToolSource.Snapshot> report) throws BootException {
-        try (var boot = Boot.start(options.toPlatformOptions(List.of(), main.env()), new Boot.Mode.Scratch())) {
+        try (var boot = Assembly.assemble(options.toPlatformOptions(List.of(), main.env()), new BootMode.Scratch())) {
             var source = boot.registries().toolSources().stream()
                     .map(BoundToolSource::of).filter(s -> s.id().equals(SOURCE)).findFirst();
             if (source.isEmpty()) {

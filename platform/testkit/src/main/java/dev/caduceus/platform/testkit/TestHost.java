@@ -1,11 +1,12 @@
 package dev.caduceus.platform.testkit;
 
+import dev.caduceus.platform.host.boot.BootSteps;
+import dev.caduceus.platform.host.boot.BootOptions;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.platform.host.auth.ApiKeyException;
 import dev.caduceus.platform.host.auth.KeyPolicy;
 import dev.caduceus.platform.host.auth.NamedKeys;
-import dev.caduceus.platform.host.boot.Boot;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.server.Platform;
 import java.io.IOException;
@@ -120,7 +121,7 @@ public final class TestHost implements AutoCloseable {
     }
 
     private String addKey(String name, KeyPolicy policy) {
-        try (var db = Boot.openStateDatabase(home)) {
+        try (var db = BootSteps.openStateDatabase(home)) {
             return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
         } catch (BootException e) {
             throw new IllegalStateException("TestHost could not open its key store: " + e.getMessage(), e);
@@ -289,7 +290,7 @@ public final class TestHost implements AutoCloseable {
                 var output = new StringWriter();
                 Platform platform;
                 synchronized (output) {
-                    platform = Platform.start(new Boot.Options(Optional.empty(), List.of(), false, environment,
+                    platform = Platform.start(new BootOptions(Optional.empty(), List.of(), false, environment,
                             root.resolve("app"), clock), new PrintWriter(output, true));
                 }
                 return new TestHost(platform, root, home, apiKey, output);

@@ -1,11 +1,11 @@
 package dev.caduceus.plugin.jobs;
 
+import dev.caduceus.platform.host.boot.BootSteps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.platform.host.auth.KeyPolicy;
 import dev.caduceus.platform.host.auth.NamedKeys;
-import dev.caduceus.platform.host.boot.Boot;
 import dev.caduceus.platform.testkit.Eventually;
 import dev.caduceus.platform.testkit.HostClient;
 import dev.caduceus.platform.testkit.ManualClock;
@@ -98,7 +98,7 @@ final class JobsHost implements AutoCloseable {
         if (name.equals("admin")) return admin;
         var client = keys.get(name);
         if (client != null) return client;
-        try (var db = Boot.openStateDatabase(host.home())) {
+        try (var db = BootSteps.openStateDatabase(host.home())) {
             var added = new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, KeyPolicy.NONE);
             client = admin.withKey(added.key());
         }

@@ -4,27 +4,20 @@ import dev.caduceus.platform.host.http.Authenticated;
 import dev.caduceus.platform.host.http.HttpSettings;
 import dev.caduceus.spi.http.Caller;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The server's {@link HttpSettings.KeyCheck}: the admin key first (constant time), then, for a
- * token that looks like one ({@code cdk_…}), the named keys. The named keys live in the database,
- * which opens while Jetty is being built, so they are {@link #bind bound} once it is open (before
- * the first request). Thread-safe.
+ * token that looks like one ({@code cdk_…}), the named keys. Thread-safe.
  */
 public final class KeyCheckers implements HttpSettings.KeyCheck {
     private final ApiKey admin;
-    private final AtomicReference<NamedKeys> named = new AtomicReference<>();
+    private final NamedKeys named;
     private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> requests =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public KeyCheckers(ApiKey admin) {
+    public KeyCheckers(ApiKey admin, NamedKeys named) {
         this.admin = admin.retained();
-    }
-
-    /** Makes the named keys count. */
-    public void bind(NamedKeys keys) {
-        named.set(keys);
+        this.named = java.util.Objects.requireNonNull(named, "named");
     }
 
     @Override
@@ -37,9 +30,8 @@ public final class KeyCheckers implements HttpSettings.KeyCheck {
 
     private Optional<Authenticated> find(String presented) {
         if (admin.matches(presented)) return Optional.of(Authenticated.ADMIN);
-        var keys = named.get();
-        if (keys == null || !NamedKeys.looksNamed(presented)) return Optional.empty();
-        return keys.find(presented).map(m -> new Authenticated(new Caller(m.name(), false,
+        if (!NamedKeys.looksNamed(presented)) return Optional.empty();
+        return named.find(presented).map(m -> new Authenticated(new Caller(m.name(), false,
                 java.util.Set.copyOf(m.policy().families()), m.policy().modelName()), m.policy().requestsPerMinute()));
     }
 

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Times the boot steps for the start-up log line ({@code Booted in 412 ms: config 30, …}). */
-final class BootTimer {
+public final class BootTimer {
     private final long start = System.nanoTime();
     private final long processStart = processStart();
     private final List<String> laps = new ArrayList<>();
@@ -25,7 +25,7 @@ final class BootTimer {
                 .orElse(System.currentTimeMillis());
     }
 
-    void lap(String step) {
+    public void lap(String step) {
         var now = System.nanoTime();
         laps.add(step + " " + (now - last) / 1_000_000);
         last = now;

@@ -73,12 +73,14 @@ public final class HttpServer implements AutoCloseable {
     /**
      * Builds the pipeline and starts listening on {@code settings.host():settings.port()}.
      *
+     * @param keys       checks the bearer key every non-public route needs
      * @param hostMapper the host's mapper: parses bodies, writes JSON answers and errors
      * @throws PortInUseException when the port is taken
      * @throws IllegalStateException when Jetty fails to start for another reason
      */
-    public static HttpServer start(HttpSettings settings, Router router, ObjectMapper hostMapper) {
-        return prepare(settings, hostMapper).start(router);
+    public static HttpServer start(HttpSettings settings, HttpSettings.KeyCheck keys, Router router,
+                                   ObjectMapper hostMapper) {
+        return prepare(settings, hostMapper).start(keys, router, RequestRecorder.none());
     }
 
     /**
@@ -141,30 +143,22 @@ public final class HttpServer implements AutoCloseable {
         }
 
         /**
-         * Puts the pipeline in front of {@code router}, binds and starts.
+         * Puts the pipeline in front of {@code router}, behind {@code keys} (the bearer key every non-public
+         * route needs), with {@code recorder} told of every completed request (metrics, request log), binds
+         * and starts.
          *
          * @throws PortInUseException when the port is taken
          * @throws IllegalStateException when Jetty fails to start for another reason
          */
-        public HttpServer start(Router router) {
-            return start(router, RequestRecorder.none());
-        }
-
-        /**
-         * Puts the pipeline in front of {@code router}, with {@code recorder} told of every completed
-         * request (metrics, request log), binds and starts.
-         *
-         * @throws PortInUseException when the port is taken
-         * @throws IllegalStateException when Jetty fails to start for another reason
-         */
-        public HttpServer start(Router router, RequestRecorder recorder) {
+        public HttpServer start(HttpSettings.KeyCheck keys, Router router, RequestRecorder recorder) {
+            requireNonNull(keys, "keys");
             requireNonNull(router, "router");
             requireNonNull(recorder, "recorder");
             var errors = new ErrorBodies(hostMapper);
             var cors = new CorsPolicy(settings.corsOrigins());
             var budget = BodyBudget.ofHeap(settings.bodyMemoryPercent(), Runtime.getRuntime().maxMemory());
             Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), budget, recorder);
-            var auth = new AuthHandler(settings.apiKey(), errors, dispatch);
+            var auth = new AuthHandler(keys, errors, dispatch);
             var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
             var gate = new OriginGateHandler(cors, limit);
             var route = new RouteHandler(router, errors, gate);

@@ -12,7 +12,6 @@ import java.util.List;
  * @param port                        bind port; 0 picks a free one (tests)
  * @param maxBodyBytes                request body limit ({@code server.max_body_bytes})
  * @param corsOrigins                 origin allowlist; {@code "*"} allows any origin; empty allows none
- * @param apiKey                      checks the bearer key every non-public route needs
  * @param sseKeepaliveSeconds         idle time after which an event stream sends {@code : keepalive}
  * @param drainTimeout                how long {@link HttpServer#stop()} waits for in-flight requests
  * @param idleTimeout                 a connection on which no byte moves for this long is closed
@@ -24,11 +23,12 @@ import java.util.List;
  * @param bodyMemoryPercent           the share of the maximum heap request bodies may hold at once;
  *                                    0 = no limit ({@code server.body_memory_percent}, {@link BodyBudget})
  */
-public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins, KeyCheck apiKey,
+public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins,
                            int sseKeepaliveSeconds, Duration drainTimeout, Duration idleTimeout,
                            Duration headerTimeout, int maxIdleConnectionsPerClient, int bodyMemoryPercent) {
     /**
-     * Which key a presented bearer token is: the admin key or a named one, or none. The server may
+     * Which key a presented bearer token is: the admin key or a named one, or none (given to
+     * {@link HttpServer.Unstarted#start}, since the named keys live in the database, which opens while Jetty is built). The server may
      * hold only a hash of a key, so it never sees the key itself; implementations compare in
      * constant time. Called from any request thread.
      */
@@ -42,7 +42,6 @@ public record HttpSettings(String host, int port, long maxBodyBytes, List<String
         if (port < 0 || port > 65535) throw new IllegalArgumentException("port out of range: " + port);
         if (maxBodyBytes <= 0) throw new IllegalArgumentException("maxBodyBytes must be > 0");
         corsOrigins = List.copyOf(corsOrigins);
-        requireNonNull(apiKey, "apiKey");
         if (sseKeepaliveSeconds <= 0) throw new IllegalArgumentException("sseKeepaliveSeconds must be > 0");
         requireNonNull(drainTimeout, "drainTimeout");
         if (drainTimeout.isNegative()) throw new IllegalArgumentException("drainTimeout must be >= 0");

@@ -24,7 +24,7 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
  *
  * <p>Applied three times in a server's life, each time replacing what the last one set: when logback
  * starts ({@link EnvironmentConfigurator}), first thing in {@code Main} from the environment (which also
- * checks it), and once the configuration is loaded ({@code Boot}). The state lives in logback's
+ * checks it), and once the configuration is loaded ({@code BootSteps}). The state lives in logback's
  * {@link LoggerContext}, not here. Threading: thread-safe; events logged while it runs keep going out,
  * under the old level or format or the new one.
  */

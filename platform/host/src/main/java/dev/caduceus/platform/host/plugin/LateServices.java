@@ -3,79 +3,94 @@ package dev.caduceus.platform.host.plugin;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
+import dev.caduceus.spi.agent.ToolCalls;
+import dev.caduceus.spi.model.Models;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * The "after boot" services of {@link dev.caduceus.spi.PlatformContext}: they exist only once the
- * registries are frozen (boot step 6). Before {@link #bind}, every getter throws
- * {@link IllegalStateException}. Thread-safe (bound once, then read-only).
+ * The "after boot" services of {@link dev.caduceus.spi.PlatformContext}: they are made from what the plugins
+ * contributed, so they exist only once every plugin has started and the registries are frozen (boot step 6),
+ * while each plugin's context exists before its start. This is the platform's one forward reference: the
+ * wiring point ({@code Assembly}) makes the contexts with an unbound instance and binds it once, in one call,
+ * when the parts exist. Before {@link #bind}, and for a part the boot did not make (no runtime in
+ * {@code caduceus plugins} or {@code batch}), the getter throws {@link IllegalStateException}. Thread-safe
+ * (bound once, then read-only).
  */
 public final class LateServices {
-    private volatile ToolCatalog tools;
-    private volatile Deployment deployment;
-    private volatile PluginServices services;
-    private volatile Runs runs;
-    private volatile Sessions sessions;
-    private volatile dev.caduceus.spi.agent.ToolCalls toolCalls;
-    private volatile dev.caduceus.spi.model.Models models;
-
     /**
-     * Binds the frozen views and the plugins' services ({@link Registries#services()}); called once
-     * by the platform when the registries are frozen.
+     * What the platform made after step 6. The runtime's parts are null in a boot that makes no runtime.
+     *
+     * @param tools      the frozen tool catalog
+     * @param deployment what this process serves
+     * @param services   the services plugins offer each other, found by type
+     * @param runs       the run service, or null
+     * @param sessions   the session transcripts, or null
+     * @param toolCalls  direct tool calls, or null
+     * @param models     the plain model calls, or null
      */
-    public void bind(ToolCatalog tools, Deployment deployment, PluginServices services) {
-        if (this.tools != null) throw new IllegalStateException("late services are already bound");
-        this.services = Objects.requireNonNull(services, "services");
-        this.deployment = deployment;
-        this.tools = tools;
+    public record Bound(ToolCatalog tools, Deployment deployment, PluginServices services, Runs runs,
+                        Sessions sessions, ToolCalls toolCalls, Models models) {
+        public Bound {
+            Objects.requireNonNull(tools, "tools");
+            Objects.requireNonNull(services, "services");
+        }
+
+        /** The registries' views alone: plugins booted without a runtime. */
+        public static Bound withoutRuntime(ToolCatalog tools, Deployment deployment, PluginServices services) {
+            return new Bound(tools, deployment, services, null, null, null, null);
+        }
     }
 
-    /** Binds the run service, the session transcripts and direct tool calls; called once, after {@link #bind}. */
-    public void bindAgents(Runs runs, Sessions sessions, dev.caduceus.spi.agent.ToolCalls toolCalls) {
-        if (this.runs != null) throw new IllegalStateException("agent services are already bound");
-        this.runs = runs;
-        this.sessions = sessions;
-        this.toolCalls = toolCalls;
+    private volatile Bound bound;
+
+    /** Binds what the platform made; called once, by the wiring point. */
+    public void bind(Bound bound) {
+        Objects.requireNonNull(bound, "bound");
+        synchronized (this) {
+            if (this.bound != null) throw new IllegalStateException("late services are already bound");
+            this.bound = bound;
+        }
     }
 
-    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
-        return require(toolCalls, "toolCalls()");
+    public ToolCalls toolCalls() {
+        return require(bound("toolCalls()").toolCalls(), "toolCalls()");
     }
 
-    /** Binds the plain model calls; called once, with {@link #bindAgents}. */
-    public void bindModels(dev.caduceus.spi.model.Models models) {
-        if (this.models != null) throw new IllegalStateException("models are already bound");
-        this.models = Objects.requireNonNull(models, "models");
-    }
-
-    public dev.caduceus.spi.model.Models models() {
-        return require(models, "models()");
+    public Models models() {
+        return require(bound("models()").models(), "models()");
     }
 
     public Runs runs() {
-        return require(runs, "runs()");
+        return require(bound("runs()").runs(), "runs()");
     }
 
     public Sessions sessions() {
-        return require(sessions, "sessions()");
+        return require(bound("sessions()").sessions(), "sessions()");
     }
 
     public ToolCatalog tools() {
-        return require(tools, "tools()");
+        return bound("tools()").tools();
     }
 
     public Deployment deployment() {
-        return require(deployment, "deployment()");
+        return require(bound("deployment()").deployment(), "deployment()");
     }
 
     public PluginServices services() {
-        return require(services, "service()");
+        return bound("service()").services();
+    }
+
+    private Bound bound(String name) {
+        var b = bound;
+        if (b == null)
+            throw new IllegalStateException(name + " is usable only after boot (once every plugin has started)");
+        return b;
     }
 
     private static <T> T require(T value, String name) {
         if (value == null)
-            throw new IllegalStateException(name + " is usable only after boot (once every plugin has started)");
+            throw new IllegalStateException(name + " is usable only after boot (once every plugin has started), "
+                    + "in a process that runs agents");
         return value;
     }
 }

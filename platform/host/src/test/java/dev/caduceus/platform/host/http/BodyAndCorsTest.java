@@ -240,7 +240,7 @@ class BodyAndCorsTest {
             var settings = TestServer.settings(t.server.port(), 10, java.util.List.of(), 30,
                     java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(20), 64);
             var e = org.junit.jupiter.api.Assertions.assertThrows(PortInUseException.class,
-                    () -> HttpServer.start(settings, Router.of(java.util.List.of()), TestServer.MAPPER));
+                    () -> HttpServer.start(settings, TestServer.KEYS, Router.of(java.util.List.of()), TestServer.MAPPER));
             assertEquals("Port " + t.server.port() + " is already in use", e.getMessage());
             assertTrue(e.port() > 0);
         }

@@ -34,13 +34,17 @@ final class TestServer implements AutoCloseable {
         return new Builder();
     }
 
+    /** The admin key {@link #KEY}, and no other. */
+    static final HttpSettings.KeyCheck KEYS =
+            t -> KEY.equals(t) ? java.util.Optional.of(Authenticated.ADMIN) : java.util.Optional.empty();
+
     static HttpSettings settings(long maxBody, List<String> origins, int keepalive) {
         return settings(0, maxBody, origins, keepalive, Duration.ofSeconds(30), Duration.ofSeconds(20), 64);
     }
 
     static HttpSettings settings(int port, long maxBody, List<String> origins, int keepalive, Duration idleTimeout,
                                  Duration headerTimeout, int maxIdlePerClient) {
-        return new HttpSettings("127.0.0.1", port, maxBody, origins, t -> KEY.equals(t) ? java.util.Optional.of(Authenticated.ADMIN) : java.util.Optional.empty(), keepalive, Duration.ofSeconds(5),
+        return new HttpSettings("127.0.0.1", port, maxBody, origins, keepalive, Duration.ofSeconds(5),
                 idleTimeout, headerTimeout, maxIdlePerClient, 15);
     }
 
@@ -194,7 +198,7 @@ final class TestServer implements AutoCloseable {
         TestServer start() {
             var router = Router.of(routes);
             var settings = settings(0, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient);
-            return new TestServer(HttpServer.prepare(settings, MAPPER).start(router, recorder));
+            return new TestServer(HttpServer.prepare(settings, MAPPER).start(KEYS, router, recorder));
         }
     }
 }

@@ -21,7 +21,7 @@ class LateServicesTest {
     }
 
     private void bind(PluginServices services) {
-        late.bind(new ToolCatalogImpl(Map.of(), List.of(), List.of()), null, services);
+        late.bind(LateServices.Bound.withoutRuntime(new ToolCatalogImpl(Map.of(), List.of(), List.of()), null, services));
     }
 
     @Test

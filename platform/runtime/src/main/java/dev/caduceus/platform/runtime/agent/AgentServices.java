@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Boot step 6 for agents: selects the model provider (the single contributed one, or none) and the
+ * The runtime's part of the assembly (after boot step 6): selects the model provider (the single contributed one, or none) and the
  * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
  * when {@code gateway.proxy_url} is set), and builds the {@link RunService} with its durable
  * {@link RunJournal}, the {@link SessionStore}, and the plain model calls ({@link HostModels}; none in
@@ -37,29 +37,18 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
 
 
     /**
-     * Builds the services; a selection the configuration cannot be met with stops the boot.
+     * Builds the services of node {@code nodeId} of the nodes sharing {@code database}, whose journals wake each
+     * other through {@code feed}; a selection the configuration cannot be met with stops the boot.
      *
      * @param knownSecrets secrets known at this start beyond the configuration and {@code env}, such as
      *                     the API key in force (generated or read from the key file): tool output masks them
-     */
-    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
-                                       ObjectMapper json, Map<String, String> env, Clock clock,
-                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics)
-            throws BootException {
-        return create(config, registries, database, json, env, clock, knownSecrets, metrics,
-                "node_" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 12),
-                dev.caduceus.platform.runtime.journal.RunFeed.LOCAL);
-    }
-
-    /**
-     * {@link #create(PlatformConfig, Registries, Database, ObjectMapper, Map, Clock, Collection,
-     * dev.caduceus.spi.metrics.Metrics)} as node {@code nodeId} of the nodes sharing {@code database},
-     * whose journals wake each other through {@code feed}.
+     * @param policies     the named keys' run limits and toolsets
      */
     public static AgentServices create(PlatformConfig config, Registries registries, Database database,
                                        ObjectMapper json, Map<String, String> env, Clock clock,
                                        Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics,
-                                       String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed)
+                                       String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed,
+                                       OwnerPolicies policies)
             throws BootException {
         var agentMetrics = AgentMetrics.on(metrics);
         var sessions = new SessionStore(database, json, clock);
@@ -69,7 +58,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var relay = relay(config, registries);
         if (relay.isPresent())
             return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
-                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics), sessions, journal, "relay",
+                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics, policies), sessions, journal, "relay",
                     HostModels.none());
         var provider = provider(registries);
         var settings = config.model();
@@ -79,7 +68,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         boolean ready = settings.configured() && provider != null && provider.configured();
         var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
-                config.server().maxConcurrentRuns(), ready, clock, agentMetrics, metrics), sessions, journal, "local",
+                config.server().maxConcurrentRuns(), ready, clock, agentMetrics, metrics, policies), sessions, journal, "local",
                 models);
     }
 

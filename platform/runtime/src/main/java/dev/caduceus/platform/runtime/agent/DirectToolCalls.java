@@ -28,11 +28,11 @@ final class DirectToolCalls implements ToolCalls {
 
     private final ToolSelection tools;
     private final ToolDispatcher dispatcher;
-    private final Supplier<OwnerPolicies> policies;
+    private final OwnerPolicies policies;
     private final SecureRandom random = new SecureRandom();
 
-    /** @param policies the run service's key policies (bound after boot, so read on each call) */
-    DirectToolCalls(ToolSelection tools, ToolDispatcher dispatcher, Supplier<OwnerPolicies> policies) {
+    /** @param policies the run service's key policies */
+    DirectToolCalls(ToolSelection tools, ToolDispatcher dispatcher, OwnerPolicies policies) {
         this.tools = tools;
         this.dispatcher = dispatcher;
         this.policies = policies;
@@ -40,7 +40,7 @@ final class DirectToolCalls implements ToolCalls {
 
     @Override
     public List<Tool> offered(Caller caller, List<String> toolsets) {
-        var allowed = policies.get().toolsets(caller.name());
+        var allowed = policies.toolsets(caller.name());
         var asked = List.copyOf(toolsets);
         if (!allowed.isEmpty()) {
             asked = asked.isEmpty() ? allowed : asked.stream().filter(allowed::contains).toList();
@@ -52,7 +52,7 @@ final class DirectToolCalls implements ToolCalls {
     @Override
     public ToolResult call(Request request) throws InterruptedException {
         var owner = request.caller().name();
-        if (!policies.get().inForce(owner))
+        if (!policies.inForce(owner))
             return new ToolResult.Error("API key '" + owner + "' is revoked", false);
         var offered = new LinkedHashMap<String, Tool>();
         offered(request.caller(), request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));

@@ -87,7 +87,7 @@ public final class RunService implements Runs {
     private int active;
     private final AgentMetrics metrics;
     private final Map<String, Integer> activeByOwner = new java.util.HashMap<>(); // guarded by lock
-    private volatile OwnerPolicies policies = OwnerPolicies.NONE;
+    private final OwnerPolicies policies;
     private volatile PeerRuns peers; // null: this node is alone
     private boolean draining;
 
@@ -101,18 +101,21 @@ public final class RunService implements Runs {
      */
     public RunService(AgentRuntime runtime, EventLog log, Durability durability, SessionStore sessions,
                       int maxConcurrentRuns, boolean modelReady, Clock clock) {
-        this(runtime, log, durability, sessions, maxConcurrentRuns, modelReady, clock, AgentMetrics.none(), null);
+        this(runtime, log, durability, sessions, maxConcurrentRuns, modelReady, clock, AgentMetrics.none(), null,
+                OwnerPolicies.NONE);
     }
 
     /**
      * @param metrics      where runs and approvals are counted
      * @param hostMetrics  where the active and waiting gauges go ({@code caduceus_runs_active},
      *                     {@code caduceus_runs_waiting_for_approval}), or null for none
+     * @param policies     the named keys' limits ({@link OwnerPolicies#NONE}: none)
      */
     public RunService(AgentRuntime runtime, EventLog log, Durability durability, SessionStore sessions,
                       int maxConcurrentRuns, boolean modelReady, Clock clock, AgentMetrics metrics,
-                      dev.caduceus.spi.metrics.Metrics hostMetrics) {
+                      dev.caduceus.spi.metrics.Metrics hostMetrics, OwnerPolicies policies) {
         this.metrics = metrics;
+        this.policies = java.util.Objects.requireNonNull(policies, "policies");
         if (hostMetrics != null) {
             hostMetrics.gauge("runs_active", "Agent runs live now", this::activeRuns);
             hostMetrics.gauge("runs_waiting_for_approval", "Live runs waiting for a person to answer an approval",
@@ -132,7 +135,7 @@ public final class RunService implements Runs {
      * as runs; with another runtime (the relay runs every turn remotely) no tool is offered here.
      */
     public dev.caduceus.spi.agent.ToolCalls toolCalls() {
-        if (runtime instanceof LocalAgentRuntime local) return local.directCalls(() -> policies);
+        if (runtime instanceof LocalAgentRuntime local) return local.directCalls(policies);
         return new dev.caduceus.spi.agent.ToolCalls() {
             @Override
             public List<dev.caduceus.spi.tool.Tool> offered(dev.caduceus.spi.http.Caller caller, List<String> toolsets) {
@@ -145,11 +148,6 @@ public final class RunService implements Runs {
                         + "server (agent.runtime " + runtime.id() + "); its tools are not served here", false);
             }
         };
-    }
-
-    /** Makes the named keys' limits count (bound once their store is open, before any request). */
-    public void bindOwnerPolicies(OwnerPolicies ownerPolicies) {
-        this.policies = ownerPolicies;
     }
 
     @Override

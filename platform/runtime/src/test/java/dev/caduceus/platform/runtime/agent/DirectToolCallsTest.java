@@ -35,7 +35,7 @@ class DirectToolCallsTest {
         var boom = Tools.tool("boom", (call, ctx) -> { throw new IllegalStateException("it broke"); });
         var selection = new ToolSelection(Tools.catalog(echo, boom), ToolSelection.DEFAULT);
         var dispatcher = new ToolDispatcher(Map.of(), JSON, Redactor.of(List.of("sk-secret-1")), Path.of("/work/space"));
-        return new DirectToolCalls(selection, dispatcher, () -> policies);
+        return new DirectToolCalls(selection, dispatcher, policies);
     }
 
     private static ToolCalls.Request request(Caller caller, String session, String tool, String text) {
