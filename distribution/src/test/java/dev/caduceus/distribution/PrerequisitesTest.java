@@ -52,13 +52,15 @@ class PrerequisitesTest {
     void theRootPomRunsTheScriptOnceBeforeAnyModuleCompilesUnlessTestsAreSkipped() throws Exception {
         var pom = rootPom();
         var xpath = XPathFactory.newInstance().newXPath();
-        var exec = ROOT_POM_PLUGINS + "[artifactId='exec-maven-plugin']";
-        assertEquals("false", xpath.evaluate(exec + "/inherited", pom), "once, from the root");
-        var execution = exec + "/executions/execution[id='test-prerequisites']";
+        var antrun = ROOT_POM_PLUGINS + "[artifactId='maven-antrun-plugin']";
+        assertEquals("false", xpath.evaluate(antrun + "/inherited", pom), "once, from the root");
+        var execution = antrun + "/executions/execution[id='test-prerequisites']";
         assertEquals("validate", xpath.evaluate(execution + "/phase", pom));
-        assertEquals("exec", xpath.evaluate(execution + "/goals/goal", pom));
-        assertEquals("${project.basedir}/.ci/test-prerequisites",
-                xpath.evaluate(execution + "/configuration/arguments/argument", pom));
+        assertEquals("run", xpath.evaluate(execution + "/goals/goal", pom));
+        var target = execution + "/configuration/target";
+        assertEquals("${project.basedir}/.ci/test-prerequisites", xpath.evaluate(target + "/exec/arg/@file", pom));
+        assertEquals("${prerequisites.missing}", xpath.evaluate(target + "/fail/@message", pom),
+                "the script's line is the build's error");
         assertEquals("${caduceus.prerequisites.skip}", xpath.evaluate(execution + "/configuration/skip", pom));
         assertEquals("false", xpath.evaluate("/project/properties/caduceus.prerequisites.skip", pom));
         for (var property : List.of("skipTests", "maven.test.skip")) {
