@@ -9,7 +9,10 @@ module dev.caduceus.support {
     exports dev.caduceus.support.idempotency;
     exports dev.caduceus.support.json;
     exports dev.caduceus.support.reasoning;
+    exports dev.caduceus.support.services;
     exports dev.caduceus.support.settings;
     exports dev.caduceus.support.stream;
     exports dev.caduceus.support.wire;
+
+    opens dev.caduceus.support.services to com.fasterxml.jackson.databind; // carried across plugins as JSON
 }

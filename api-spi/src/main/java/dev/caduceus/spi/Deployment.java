@@ -3,7 +3,6 @@ package dev.caduceus.spi;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolSource;
 import dev.caduceus.spi.tool.ToolsetSpec;
@@ -53,9 +52,6 @@ public interface Deployment {
     /** Every contributed toolset, ordered by name. */
     List<ToolsetSpec> toolsets();
 
-    /** Every contributed batch distribution, ordered by name. */
-    List<DistributionSpec> distributions();
-
     /**
      * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left
      * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).
@@ -69,8 +65,8 @@ public interface Deployment {
      * One plugin jar and what it contributes.
      *
      * @param kinds  what it contributed: {@code endpoints}, {@code tools}, {@code toolsets},
-     *               {@code distributions}, {@code model_providers}, {@code agent_runtimes},
-     *               {@code services}, {@code tool_stats_schemas}, {@code tool_sources}
+     *               {@code model_providers}, {@code agent_runtimes},
+     *               {@code services}, {@code tool_sources}
      * @param reason why it is disabled or failed; {@code null} when started
      */
     record PluginStatus(String id, String version, State state, List<String> kinds, String reason) {

@@ -99,8 +99,19 @@ public interface PlatformContext {
 
     /**
      * The service of {@code type} another plugin contributes through {@link PlatformPlugin#services}
-     * (for example {@code service(ResponseHistory.class)}); empty when no started plugin does. After
-     * boot. {@code type} must be an interface of this SPI: only those are shared between plugins.
+     * (for example {@code service(ResponseHistory.class)} with the interface from
+     * {@code caduceus-plugin-support}); empty when no started plugin does. After boot. The match is
+     * by the interface's name: arguments and results whose classes differ between the two plugins'
+     * copies are converted through JSON, so keep such interfaces to JDK, SPI and record types.
+     * Throws {@link IllegalStateException} when several plugins offer one (ask {@link #services}).
      */
     <T> Optional<T> service(Class<T> type);
+
+    /**
+     * Every started plugin's service of {@code type} (matched by name as in {@link #service}), in
+     * plugin start order: for a type several plugins may offer, such as batch distributions. After boot.
+     */
+    default <T> java.util.List<T> services(Class<T> type) {
+        throw new UnsupportedOperationException("services(Class) is not supported by this host");
+    }
 }

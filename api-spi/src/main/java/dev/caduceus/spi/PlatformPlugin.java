@@ -4,10 +4,8 @@ import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolSource;
-import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
 
@@ -54,12 +52,6 @@ public interface PlatformPlugin {
     /** Named groups of tools. Names must be unique across all plugins. */
     default List<ToolsetSpec> toolsets(PlatformContext ctx) { return List.of(); }
 
-    /** Toolset sampling distributions for {@code caduceus batch}. */
-    default List<DistributionSpec> distributions(PlatformContext ctx) { return List.of(); }
-
-    /** Fixed tool-name column sets for batch {@code tool_stats} ({@code --tool_stats_schema}). */
-    default List<ToolStatsSchema> toolStatsSchemas(PlatformContext ctx) { return List.of(); }
-
     /** Upstream model providers. */
     default List<ModelProvider> modelProviders(PlatformContext ctx) { return List.of(); }
 
@@ -67,9 +59,12 @@ public interface PlatformPlugin {
     default List<AgentRuntime> agentRuntimes(PlatformContext ctx) { return List.of(); }
 
     /**
-     * Services other plugins find with {@link PlatformContext#service}, each under every SPI
-     * interface it implements (for example a {@link dev.caduceus.spi.agent.ResponseHistory}). At
-     * most one plugin of a deployment may contribute a service of one type; a second fails the boot.
+     * Services other plugins (and the platform's applications) find with
+     * {@link PlatformContext#service}, each under the name of every interface it implements outside
+     * the JDK. The interface is not part of this SPI: the two sides share it by name (each bundling
+     * its own copy, for example from {@code caduceus-plugin-support}), and the host carries a call
+     * across as JSON where their classes differ. At most one plugin of a deployment may contribute a
+     * service of one type; a second fails the boot.
      */
     default List<Object> services(PlatformContext ctx) { return List.of(); }
 

@@ -171,7 +171,8 @@ final class ThirdPartyPlugins {
     /**
      * {@code calc}: one tool, {@code add}, that adds two integers, the toolset {@code calc} that holds
      * it (a third-party tool plugin; enable it with {@code agent.toolsets}), and the batch
-     * distribution {@code calc_heavy} (calc always, terminal half the time).
+     * distribution {@code calc_heavy} (calc always, terminal half the time), offered as a
+     * {@code BatchCatalog} service.
      */
     static Path calc(Path dir) {
         return TestPluginJars.plugin("calc")
@@ -188,17 +189,21 @@ final class ThirdPartyPlugins {
                         import dev.caduceus.spi.tool.ToolRisk;
                         import dev.caduceus.spi.tool.ToolSpec;
                         import dev.caduceus.spi.tool.ToolsetSpec;
-                        import dev.caduceus.spi.tool.DistributionSpec;
+                        import dev.caduceus.support.services.BatchCatalog;
                         import java.util.LinkedHashMap;
                         import java.util.List;
 
                         public final class CalcPlugin implements PlatformPlugin {
                             @Override
-                            public List<DistributionSpec> distributions(PlatformContext ctx) {
+                            public List<Object> services(PlatformContext ctx) {
                                 var percent = new LinkedHashMap<String, Integer>();
                                 percent.put("calc", 100);
                                 percent.put("terminal", 50);
-                                return List.of(new DistributionSpec("calc_heavy", "Arithmetic first", percent));
+                                var heavy = new BatchCatalog.Distribution("calc_heavy", "Arithmetic first", percent);
+                                return List.of(new BatchCatalog() {
+                                    @Override public List<BatchCatalog.Distribution> distributions() { return List.of(heavy); }
+                                    @Override public List<BatchCatalog.ToolStatsSchema> toolStatsSchemas() { return List.of(); }
+                                });
                             }
 
                             @Override
@@ -226,6 +231,10 @@ final class ThirdPartyPlugins {
                         }
                         """)
                 .services("com.example.calc.CalcPlugin")
+                // its own copy of the support library's service type, as a plugin built on it bundles
+                .bundleCopyOf(dev.caduceus.support.services.BatchCatalog.class)
+                .bundleCopyOf(dev.caduceus.support.services.BatchCatalog.Distribution.class)
+                .bundleCopyOf(dev.caduceus.support.services.BatchCatalog.ToolStatsSchema.class)
                 .writeTo(dir);
     }
 }

@@ -1,6 +1,5 @@
 /**
- * Tools the agent can call, the toolsets that group them and the distributions that sample
- * toolsets for batch runs. Start at {@link Tool} and {@link ToolSpec}. Threading: tools are called
+ * Tools the agent can call and the toolsets that group them. Start at {@link Tool} and {@link ToolSpec}. Threading: tools are called
  * concurrently; specs are immutable data.
  */
 package dev.caduceus.spi.tool;

@@ -14,7 +14,8 @@ import dev.caduceus.platform.host.config.PluginConfigImpl;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.model.ModelOptions;
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
 import dev.caduceus.platform.host.plugin.ToolCatalog;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -195,7 +196,7 @@ public final class BatchCommand implements Callable<Integer> {
         var scratch = Files.createTempDirectory("caduceus-batch");
         try (var host = Assembly.assemble(platformOptions(List.of()), new BootMode.Headless(scratch))) {
             var catalog = host.registries().tools();
-            DistributionListing.print(out, catalog.distributions(), available(catalog));
+            DistributionListing.print(out, batchData(host).distributions(), available(catalog));
             return BatchRunner.OK;
         } finally {
             PromptRunner.deleteTree(scratch);
@@ -315,9 +316,10 @@ public final class BatchCommand implements Callable<Integer> {
         var catalog = host.registries().tools();
         var distributionName = previous != null && previous.distribution != null ? previous.distribution
                 : options.distribution();
-        var spec = catalog.distributions().stream().filter(d -> d.name().equals(distributionName)).findFirst()
+        var data = batchData(host);
+        var spec = data.distributions().stream().filter(d -> d.name().equals(distributionName)).findFirst()
                 .orElseThrow(() -> new Refusal("Unknown distribution '" + distributionName + "'. Available: "
-                        + String.join(", ", catalog.distributions().stream().map(DistributionSpec::name).sorted().toList()), 2));
+                        + String.join(", ", data.distributions().stream().map(Distribution::name).sorted().toList()), 2));
         long chosenSeed = previous != null && previous.format != null ? previous.seed
                 : options.seed() != null ? options.seed() : new SecureRandom().nextLong();
         var sampler = new ToolsetSampler(spec, available(catalog), chosenSeed);
@@ -343,7 +345,7 @@ public final class BatchCommand implements Callable<Integer> {
                 List.of(new dev.caduceus.spi.message.ContentPart.Text(p[1])), List.of(), null, null)).toList();
         var settings = new PromptRunner.Settings(options.runName(), modelName, options.maxTurns(),
                 options.ephemeralSystemPrompt(), prefill, modelOptions(options), options.requireReasoning());
-        var columns = toolStatsColumns(catalog, options.toolStatsSchema());
+        var columns = toolStatsColumns(catalog, data.toolStatsSchemas(), options.toolStatsSchema());
         var prompts = new PromptRunner(runs, catalog, sampler, workspaces, settings, host.json(), columns);
 
         var checkpoint = new Checkpoint(options.runName());
@@ -363,7 +365,7 @@ public final class BatchCommand implements Callable<Integer> {
 
     private int run(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
                     List<Dataset.Entry> remaining, PromptRunner prompts, String modelName, ObjectMapper json,
-                    DistributionSpec spec, long chosenSeed, BatchLog log) throws Exception {
+                    Distribution spec, long chosenSeed, BatchLog log) throws Exception {
         var runner = new BatchRunner(options, dataset, folder, checkpoint, remaining, prompts, modelName, json, err,
                 Progress.stderrIsTerminal(), log);
         if (remaining.isEmpty()) {
@@ -406,16 +408,45 @@ public final class BatchCommand implements Callable<Integer> {
      * The sorted {@code tool_stats} columns: the installed tools, or for a contributed
      * schema its names and the installed tools together.
      */
-    static List<String> toolStatsColumns(ToolCatalog catalog, String schema) throws Refusal {
+    static List<String> toolStatsColumns(ToolCatalog catalog, List<BatchCatalog.ToolStatsSchema> schemas, String schema)
+            throws Refusal {
         var installed = catalog.tools().stream().map(t -> t.spec().name()).toList();
         if (schema.equals("installed")) return installed.stream().sorted().toList();
-        var found = catalog.toolStatsSchemas().stream().filter(s -> s.name().equals(schema)).findFirst()
+        var sorted = schemas.stream().sorted(java.util.Comparator.comparing(BatchCatalog.ToolStatsSchema::name)).toList();
+        var found = sorted.stream().filter(s -> s.name().equals(schema)).findFirst()
                 .orElseThrow(() -> new Refusal("❌ Error: --tool_stats_schema must be installed or one of: "
-                        + String.join(", ", catalog.toolStatsSchemas().stream().map(s -> s.name()).toList())
+                        + String.join(", ", sorted.stream().map(s -> s.name()).toList())
                         + " (got '" + schema + "')", 2));
         var all = new TreeSet<>(found.toolNames());
         all.addAll(installed);
         return List.copyOf(all);
+    }
+
+    /**
+     * The distributions and tool-stats schemas the plugins offer as {@link BatchCatalog} services
+     * (found by type: the batch runner knows no plugin), merged; a name two plugins use is refused.
+     */
+    static BatchCatalog batchData(Assembled host) throws Refusal {
+        return merged(host.registries().services().all(BatchCatalog.class));
+    }
+
+    static BatchCatalog merged(List<BatchCatalog> offered) throws Refusal {
+        var distributions = new java.util.TreeMap<String, Distribution>();
+        var schemas = new java.util.TreeMap<String, BatchCatalog.ToolStatsSchema>();
+        for (var catalog : offered) {
+            for (var d : catalog.distributions())
+                if (distributions.putIfAbsent(d.name(), d) != null)
+                    throw new Refusal("Two plugins offer the distribution '" + d.name() + "'", 2);
+            for (var s : catalog.toolStatsSchemas())
+                if (schemas.putIfAbsent(s.name(), s) != null)
+                    throw new Refusal("Two plugins offer the tool stats schema '" + s.name() + "'", 2);
+        }
+        var d = List.copyOf(distributions.values());
+        var s = List.copyOf(schemas.values());
+        return new BatchCatalog() {
+            @Override public List<Distribution> distributions() { return d; }
+            @Override public List<BatchCatalog.ToolStatsSchema> toolStatsSchemas() { return s; }
+        };
     }
 
     static ModelOptions modelOptions(BatchOptions options) {

@@ -1,6 +1,6 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,11 +13,11 @@ import java.util.Set;
 final class DistributionListing {
     private DistributionListing() {}
 
-    static void print(PrintStream out, List<DistributionSpec> distributions, Set<String> available) {
+    static void print(PrintStream out, List<Distribution> distributions, Set<String> available) {
         out.println("📊 Available Toolset Distributions");
         out.println("=".repeat(70));
         var sorted = new ArrayList<>(distributions);
-        sorted.sort(Comparator.comparing(DistributionSpec::name));
+        sorted.sort(Comparator.comparing(Distribution::name));
         for (var d : sorted) {
             out.println();
             out.println("📊 Distribution: " + d.name());

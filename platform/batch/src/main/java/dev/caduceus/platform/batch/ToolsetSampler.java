@@ -1,6 +1,6 @@
 package dev.caduceus.platform.batch;
 
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  *
  * @param available the toolsets that resolve in this installation
  */
-record ToolsetSampler(DistributionSpec distribution, Set<String> available, long seed) {
+record ToolsetSampler(Distribution distribution, Set<String> available, long seed) {
     /** The toolset batch agents never get (batch runs have no memory scope). */
     static final String MEMORY = "memory";
 

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
 import dev.caduceus.support.json.ToolJson;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
@@ -27,10 +27,10 @@ class BatchPartsTest {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir Path dir;
 
-    static DistributionSpec dist(Object... pairs) {
+    static Distribution dist(Object... pairs) {
         var map = new LinkedHashMap<String, Integer>();
         for (int i = 0; i < pairs.length; i += 2) map.put((String) pairs[i], (Integer) pairs[i + 1]);
-        return new DistributionSpec("d", "test", map);
+        return new Distribution("d", "test", map);
     }
 
     // ---- sampling ----------------------------------------------------------------------------
@@ -363,7 +363,7 @@ class BatchPartsTest {
     void listingSortsByNameAndPercentAndMarksMissingToolsets() {
         var bytes = new java.io.ByteArrayOutputStream();
         DistributionListing.print(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8),
-                List.of(new DistributionSpec("z", "last", Map.of("web", 5)), dist("web", 50, "vision", 90)),
+                List.of(new Distribution("z", "last", Map.of("web", 5)), dist("web", 50, "vision", 90)),
                 Set.of("web"));
         var text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(text.startsWith("📊 Available Toolset Distributions\n" + "=".repeat(70) + "\n\n📊 Distribution: d\n"), text);

@@ -62,8 +62,6 @@ final class PluginListing {
             for (var tool : snapshot.tools())
                 lines.add("tool   " + tool.spec().name() + "  [" + tool.spec().toolset() + "]");
         });
-        if (kinds.contains("distributions"))
-            lines.add("distributions contributed (" + tools.distributions().size() + " in catalog)");
         registries.modelProviders().stream().filter(p -> p.pluginId().equals(pluginId))
                 .forEach(p -> lines.add("model provider " + p.value().id()));
         registries.agentRuntimes().stream().filter(p -> p.pluginId().equals(pluginId))

@@ -3,7 +3,6 @@ package dev.caduceus.platform.testkit;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.Deployment;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
@@ -56,7 +55,6 @@ public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes,
 
     @Override public List<dev.caduceus.spi.tool.ToolSource> toolSources() { return List.of(); }
 
-    @Override public List<DistributionSpec> distributions() { return catalog.distributions(); }
 
     @Override public Set<String> resolve(String toolset) { return catalog.resolve(toolset); }
 }

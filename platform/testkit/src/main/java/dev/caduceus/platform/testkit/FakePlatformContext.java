@@ -71,6 +71,7 @@ public final class FakePlatformContext implements PlatformContext {
     @Override public dev.caduceus.spi.agent.ToolCalls toolCalls() { return require(b.toolCalls, "toolCalls"); }
 
     @Override public <T> Optional<T> service(Class<T> type) { return Optional.ofNullable(b.services.get(type)).map(type::cast); }
+    @Override public <T> List<T> services(Class<T> type) { return service(type).map(List::of).orElse(List.of()); }
 
     @Override public Sessions sessions() { return require(b.sessions, "sessions"); }
 

@@ -1,6 +1,5 @@
 package dev.caduceus.platform.testkit;
 
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayDeque;
@@ -12,16 +11,15 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** The tools of a {@link FakeDeployment}: fixed lists, with the same resolution rules as the host's. Immutable. */
-public record FakeToolCatalog(List<Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
+public record FakeToolCatalog(List<Tool> tools, List<ToolsetSpec> toolsets) {
 
     public FakeToolCatalog {
         tools = tools.stream().sorted(Comparator.comparing(t -> t.spec().name())).toList();
         toolsets = toolsets.stream().sorted(Comparator.comparing(ToolsetSpec::name)).toList();
-        distributions = distributions.stream().sorted(Comparator.comparing(DistributionSpec::name)).toList();
     }
 
     public static FakeToolCatalog empty() {
-        return new FakeToolCatalog(List.of(), List.of(), List.of());
+        return new FakeToolCatalog(List.of(), List.of());
     }
 
     public Optional<Tool> tool(String name) {

@@ -38,9 +38,9 @@ class TestkitTest {
 
     @Test
     void fakeContextHasNoServiceUnlessGiven() {
-        var type = dev.caduceus.spi.agent.ResponseHistory.class;
+        var type = dev.caduceus.support.services.ResponseHistory.class;
         assertTrue(FakePlatformContext.builder("x").build().service(type).isEmpty());
-        dev.caduceus.spi.agent.ResponseHistory history = (owner, id) -> java.util.Optional.empty();
+        dev.caduceus.support.services.ResponseHistory history = (owner, id) -> java.util.Optional.empty();
         assertSame(history, FakePlatformContext.builder("x").service(type, history).build().service(type).orElseThrow());
     }
 

@@ -8,6 +8,7 @@ import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
+import dev.caduceus.support.services.BatchCatalog;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -183,7 +184,10 @@ final class Documents {
 
     private ArrayNode distributions() {
         var list = ctx.json().createArrayNode();
-        for (var distribution : ctx.deployment().distributions()) {
+        var sorted = new java.util.ArrayList<BatchCatalog.Distribution>();
+        ctx.services(BatchCatalog.class).forEach(catalog -> sorted.addAll(catalog.distributions()));
+        sorted.sort(java.util.Comparator.comparing(BatchCatalog.Distribution::name));
+        for (var distribution : sorted) {
             var entry = list.addObject().put("name", distribution.name()).put("description", distribution.description());
             var toolsets = entry.putObject("toolsets");
             new TreeMap<>(distribution.toolsetPercent()).forEach(toolsets::put);

@@ -11,7 +11,7 @@ import dev.caduceus.spi.Deployment.RouteInfo;
 import dev.caduceus.spi.Deployment.State;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.http.HttpHandler;
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolContext;
@@ -79,9 +79,14 @@ class CapabilitiesPluginTest {
                         tool("web_search", "web", false)),
                 List.of(new ToolsetSpec("terminal", "Run commands", List.of("terminal", "process"), List.of()),
                         new ToolsetSpec("web", "Web", List.of("web_search", "web_extract"), List.of()),
-                        new ToolsetSpec("everything", "All", List.of(), List.of("terminal", "web"))),
-                List.of(new DistributionSpec("terminal_only", "Terminal", Map.of("terminal", 100))));
-        var ctx = FakePlatformContext.builder("endpoint-capabilities").tools(tools).build();
+                        new ToolsetSpec("everything", "All", List.of(), List.of("terminal", "web"))));
+        BatchCatalog batch = new BatchCatalog() {
+            @Override public List<BatchCatalog.Distribution> distributions() {
+                return List.of(new BatchCatalog.Distribution("terminal_only", "Terminal", Map.of("terminal", 100)));
+            }
+            @Override public List<BatchCatalog.ToolStatsSchema> toolStatsSchemas() { return List.of(); }
+        };
+        var ctx = FakePlatformContext.builder("endpoint-capabilities").tools(tools).service(BatchCatalog.class, batch).build();
 
         var body = get(ctx, "/v1/capabilities");
 
@@ -100,8 +105,7 @@ class CapabilitiesPluginTest {
     void toolsetsMarkTheAgentsToolsetsEnabled() throws Exception {
         var tools = new FakeToolCatalog(List.of(tool("terminal", "terminal", true)),
                 List.of(new ToolsetSpec("hermes-api-server", "API agent", List.of(), List.of("terminal")),
-                        new ToolsetSpec("terminal", "Run commands", List.of("terminal"), List.of())),
-                List.of());
+                        new ToolsetSpec("terminal", "Run commands", List.of("terminal"), List.of())));
         var ctx = FakePlatformContext.builder("endpoint-capabilities").tools(tools).build();
 
         var data = get(ctx, "/v1/toolsets").path("data");

@@ -3,7 +3,7 @@ package dev.caduceus.plugin.responses;
 import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
-import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.support.services.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.store.PluginDatabase;

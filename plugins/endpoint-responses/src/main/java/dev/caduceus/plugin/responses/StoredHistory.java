@@ -1,6 +1,6 @@
 package dev.caduceus.plugin.responses;
 
-import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.support.services.ResponseHistory;
 import dev.caduceus.spi.http.Caller;
 import java.util.Optional;
 

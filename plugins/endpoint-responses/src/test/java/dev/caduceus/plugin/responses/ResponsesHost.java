@@ -103,9 +103,9 @@ final class ResponsesHost implements AutoCloseable {
     }
 
     /** A {@link StoredHistory} and the database connection it reads through. */
-    record History(dev.caduceus.spi.agent.ResponseHistory service, dev.caduceus.platform.testkit.TestDatabase db)
+    record History(dev.caduceus.support.services.ResponseHistory service, dev.caduceus.platform.testkit.TestDatabase db)
             implements AutoCloseable {
-        java.util.Optional<dev.caduceus.spi.agent.ResponseHistory.Conversation> load(String owner, String id) {
+        java.util.Optional<dev.caduceus.support.services.ResponseHistory.Conversation> load(String owner, String id) {
             return service.load(owner, id);
         }
 

@@ -2,7 +2,7 @@ package dev.caduceus.plugin.runs;
 
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.message.Message;
-import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.support.services.ResponseHistory;
 import dev.caduceus.spi.agent.RunRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package dev.caduceus.plugin.toolsets;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caduceus.spi.tool.DistributionSpec;
-import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
+import dev.caduceus.support.services.BatchCatalog.ToolStatsSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.List;
  * of tool names for {@code caduceus batch --tool_stats_schema hermes}, with the Hermes commit it was
  * read from. Immutable.
  */
-record ToolsetsFile(List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
+record ToolsetsFile(List<ToolsetSpec> toolsets, List<Distribution> distributions,
                     List<ToolStatsSchema> toolStatsSchemas) {
     static final String RESOURCE = "toolsets.json";
 

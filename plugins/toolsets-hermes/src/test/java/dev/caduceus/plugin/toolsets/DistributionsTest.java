@@ -3,7 +3,7 @@ package dev.caduceus.plugin.toolsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.caduceus.spi.tool.DistributionSpec;
+import dev.caduceus.support.services.BatchCatalog.Distribution;
 import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,8 +38,8 @@ class DistributionsTest {
 
     @Test
     void contributesEveryHermesDistributionWithItsPercentsInSpecOrder() {
-        var contributed = new ToolsetsPlugin().distributions(FakePlatformContext.builder("toolsets-hermes").build());
-        var byName = contributed.stream().collect(Collectors.toMap(DistributionSpec::name, d -> d));
+        var contributed = ((dev.caduceus.support.services.BatchCatalog) new ToolsetsPlugin().services(FakePlatformContext.builder("toolsets-hermes").build()).getFirst()).distributions();
+        var byName = contributed.stream().collect(Collectors.toMap(Distribution::name, d -> d));
         assertEquals(TABLE.keySet(), byName.keySet());
         TABLE.forEach((name, row) -> {
             var spec = byName.get(name);

@@ -59,7 +59,7 @@ class ToolsetsPluginTest {
 
     @Test
     void hermesApiServerResolvesToWebTerminalFileAndMemoryTools() {
-        var catalog = new FakeToolCatalog(HERMES_TOOLS.stream().map(ToolsetsPluginTest::tool).toList(), toolsets(), List.of());
+        var catalog = new FakeToolCatalog(HERMES_TOOLS.stream().map(ToolsetsPluginTest::tool).toList(), toolsets());
         assertEquals(new TreeSet<>(HERMES_TOOLS), catalog.resolve("hermes-api-server"));
         assertEquals(Set.of("terminal", "process", "web_search", "web_extract", "read_file", "write_file", "patch",
                 "search_files"), catalog.resolve("debugging"));
@@ -69,7 +69,7 @@ class ToolsetsPluginTest {
 
     @Test
     void toolsNoPluginProvidesAreResolvedAway() {
-        var catalog = new FakeToolCatalog(List.of(tool("memory"), tool("terminal")), toolsets(), List.of());
+        var catalog = new FakeToolCatalog(List.of(tool("memory"), tool("terminal")), toolsets());
         assertEquals(Set.of("memory", "terminal"), catalog.resolve("hermes-api-server"));
     }
 
@@ -98,7 +98,7 @@ class ToolsetsPluginTest {
 
     @Test
     void contributesHermesToolNamesAsTheHermesToolStatsSchema() {
-        var schemas = new ToolsetsPlugin().toolStatsSchemas(FakePlatformContext.builder("toolsets-hermes").build());
+        var schemas = ((dev.caduceus.support.services.BatchCatalog) new ToolsetsPlugin().services(FakePlatformContext.builder("toolsets-hermes").build()).getFirst()).toolStatsSchemas();
         assertEquals(1, schemas.size());
         var hermes = schemas.getFirst();
         assertEquals("hermes", hermes.name());

@@ -1,10 +1,8 @@
 package dev.caduceus.platform.host.plugin;
 
 import dev.caduceus.spi.agent.AgentRuntime;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayList;
@@ -15,8 +13,6 @@ final class ContributionCollector {
     private final List<Contribution<EndpointFamily>> endpoints = new ArrayList<>();
     private final List<Contribution<Tool>> tools = new ArrayList<>();
     private final List<Contribution<ToolsetSpec>> toolsets = new ArrayList<>();
-    private final List<Contribution<DistributionSpec>> distributions = new ArrayList<>();
-    private final List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas = new ArrayList<>();
     private final List<Contribution<ModelProvider>> modelProviders = new ArrayList<>();
     private final List<Contribution<AgentRuntime>> agentRuntimes = new ArrayList<>();
     private final List<Contribution<Object>> services = new ArrayList<>();
@@ -27,8 +23,6 @@ final class ContributionCollector {
         endpoints.addAll(c.endpoints());
         tools.addAll(c.tools());
         toolsets.addAll(c.toolsets());
-        distributions.addAll(c.distributions());
-        toolStatsSchemas.addAll(c.toolStatsSchemas());
         modelProviders.addAll(c.modelProviders());
         agentRuntimes.addAll(c.agentRuntimes());
         services.addAll(c.services());
@@ -36,7 +30,6 @@ final class ContributionCollector {
     }
 
     Contributions build() {
-        return new Contributions(endpoints, tools, toolsets, distributions, modelProviders, agentRuntimes,
-                services, toolStatsSchemas, toolSources);
+        return new Contributions(endpoints, tools, toolsets, modelProviders, agentRuntimes, services, toolSources);
     }
 }

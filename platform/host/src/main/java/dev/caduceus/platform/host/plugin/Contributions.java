@@ -1,10 +1,8 @@
 package dev.caduceus.platform.host.plugin;
 
 import dev.caduceus.spi.agent.AgentRuntime;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
@@ -16,21 +14,17 @@ import java.util.List;
 public record Contributions(List<Contribution<EndpointFamily>> endpoints,
                             List<Contribution<Tool>> tools,
                             List<Contribution<ToolsetSpec>> toolsets,
-                            List<Contribution<DistributionSpec>> distributions,
                             List<Contribution<ModelProvider>> modelProviders,
                             List<Contribution<AgentRuntime>> agentRuntimes,
                             List<Contribution<Object>> services,
-                            List<Contribution<dev.caduceus.spi.tool.ToolStatsSchema>> toolStatsSchemas,
                             List<Contribution<dev.caduceus.spi.tool.ToolSource>> toolSources) {
     public Contributions {
         endpoints = List.copyOf(endpoints);
         tools = List.copyOf(tools);
         toolsets = List.copyOf(toolsets);
-        distributions = List.copyOf(distributions);
         modelProviders = List.copyOf(modelProviders);
         agentRuntimes = List.copyOf(agentRuntimes);
         services = List.copyOf(services);
-        toolStatsSchemas = List.copyOf(toolStatsSchemas);
         toolSources = List.copyOf(toolSources);
     }
 }

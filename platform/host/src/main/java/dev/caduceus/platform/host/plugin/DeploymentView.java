@@ -2,7 +2,6 @@ package dev.caduceus.platform.host.plugin;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.Deployment;
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.List;
@@ -51,11 +50,6 @@ public record DeploymentView(List<PluginStatus> plugins, List<RouteInfo> routes,
     @Override
     public List<ToolsetSpec> toolsets() {
         return catalog.toolsets();
-    }
-
-    @Override
-    public List<DistributionSpec> distributions() {
-        return catalog.distributions();
     }
 
     @Override

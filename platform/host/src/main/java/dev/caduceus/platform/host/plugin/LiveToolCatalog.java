@@ -1,9 +1,7 @@
 package dev.caduceus.platform.host.plugin;
 
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolSource;
-import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,8 +29,6 @@ public final class LiveToolCatalog implements ToolCatalog {
     private final ToolCatalogImpl fixed;
     private final Map<String, Tool> fixedTools;
     private final List<ToolsetSpec> fixedToolsets;
-    private final List<DistributionSpec> distributions;
-    private final List<ToolStatsSchema> toolStatsSchemas;
     private final Map<String, ClassLoader> fixedLoaders;
     private final List<Contribution<ToolSource>> sources;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -45,8 +41,7 @@ public final class LiveToolCatalog implements ToolCatalog {
      * @param tools   the boot-time tools by name, with their plugins' loaders
      * @param sources the tool sources, in start order
      */
-    LiveToolCatalog(Map<String, Contribution<Tool>> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
-                    List<ToolStatsSchema> toolStatsSchemas, List<Contribution<ToolSource>> sources) {
+    LiveToolCatalog(Map<String, Contribution<Tool>> tools, List<ToolsetSpec> toolsets, List<Contribution<ToolSource>> sources) {
         this.fixedTools = new LinkedHashMap<>();
         this.fixedLoaders = new HashMap<>();
         tools.forEach((name, c) -> {
@@ -54,9 +49,7 @@ public final class LiveToolCatalog implements ToolCatalog {
             fixedLoaders.put(name, c.classLoader());
         });
         this.fixedToolsets = List.copyOf(toolsets);
-        this.distributions = List.copyOf(distributions);
-        this.toolStatsSchemas = List.copyOf(toolStatsSchemas);
-        this.fixed = new ToolCatalogImpl(fixedTools, fixedToolsets, this.distributions, this.toolStatsSchemas);
+        this.fixed = new ToolCatalogImpl(fixedTools, fixedToolsets);
         this.sources = List.copyOf(sources);
         this.merged = new Merged(List.of(), fixed, Map.copyOf(fixedLoaders));
     }
@@ -128,7 +121,7 @@ public final class LiveToolCatalog implements ToolCatalog {
                             source.pluginId(), toolset.name());
             }
         }
-        return new Merged(List.copyOf(snapshots), new ToolCatalogImpl(tools, toolsets, distributions, toolStatsSchemas, false),
+        return new Merged(List.copyOf(snapshots), new ToolCatalogImpl(tools, toolsets, false),
                 Map.copyOf(loaders));
     }
 
@@ -145,16 +138,6 @@ public final class LiveToolCatalog implements ToolCatalog {
     @Override
     public List<ToolsetSpec> toolsets() {
         return current().catalog().toolsets();
-    }
-
-    @Override
-    public List<DistributionSpec> distributions() {
-        return distributions;
-    }
-
-    @Override
-    public List<ToolStatsSchema> toolStatsSchemas() {
-        return toolStatsSchemas;
     }
 
     @Override

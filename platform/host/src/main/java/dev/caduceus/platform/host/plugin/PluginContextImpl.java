@@ -17,6 +17,7 @@ import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.store.PluginDatabase;
 import java.time.Clock;
 import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -69,5 +70,10 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
     @Override
     public <T> Optional<T> service(Class<T> type) {
         return late.services().find(type);
+    }
+
+    @Override
+    public <T> List<T> services(Class<T> type) {
+        return late.services().all(type);
     }
 }

@@ -11,8 +11,8 @@ import java.util.List;
  *
  * @param id     the {@code Plugin-Id}, or the jar's file name when the manifest could not be read
  * @param kinds  what it contributed ({@code endpoints}, {@code tools}, {@code toolsets},
- *               {@code distributions}, {@code model_providers}, {@code agent_runtimes},
- *               {@code response_history}); only non-empty kinds
+ *               {@code model_providers}, {@code agent_runtimes},
+ *               {@code services}, {@code tool_sources}); only non-empty kinds
  * @param reason why it is disabled or failed; null when started
  */
 public record PluginReport(String id, String version, Path jar, Deployment.State state, List<String> kinds,

@@ -87,21 +87,17 @@ final class PluginStarter {
                     collect(view, "endpoints", () -> plugin.endpoints(ctx)),
                     collect(view, "tools", () -> plugin.tools(ctx)),
                     collect(view, "toolsets", () -> plugin.toolsets(ctx)),
-                    collect(view, "distributions", () -> plugin.distributions(ctx)),
                     collect(view, "modelProviders", () -> plugin.modelProviders(ctx)),
                     collect(view, "agentRuntimes", () -> plugin.agentRuntimes(ctx)),
                     collect(view, "services", () -> plugin.services(ctx)),
-                    collect(view, "toolStatsSchemas", () -> plugin.toolStatsSchemas(ctx)),
                     collect(view, "toolSources", () -> plugin.toolSources(ctx)));
             var kinds = new ArrayList<String>();
             if (!contributions.endpoints().isEmpty()) kinds.add("endpoints");
             if (!contributions.tools().isEmpty()) kinds.add("tools");
             if (!contributions.toolsets().isEmpty()) kinds.add("toolsets");
-            if (!contributions.distributions().isEmpty()) kinds.add("distributions");
             if (!contributions.modelProviders().isEmpty()) kinds.add("model_providers");
             if (!contributions.agentRuntimes().isEmpty()) kinds.add("agent_runtimes");
             if (!contributions.services().isEmpty()) kinds.add("services");
-            if (!contributions.toolStatsSchemas().isEmpty()) kinds.add("tool_stats_schemas");
             if (!contributions.toolSources().isEmpty()) kinds.add("tool_sources");
             var started = new StartedPlugin(view, plugin, ctx, kinds);
             log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.AgentRuntime;
-import dev.caduceus.spi.agent.ResponseHistory;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.model.ModelProvider;
 import dev.caduceus.spi.tool.Tool;
@@ -18,8 +17,8 @@ import java.util.function.Function;
 
 /**
  * Boot step 6: freezes what the plugins contributed and refuses collisions, naming both plugins:
- * routes (method and template, across families), endpoint family ids, tool, toolset and
- * distribution names, model provider and agent runtime ids; and two services of one type
+ * routes (method and template, across families), endpoint family ids, tool and toolset
+ * names, model provider and agent runtime ids; and two services of one type
  * ({@link PluginServices}).
  *
  * <p>Immutable after {@link #freeze}; thread-safe. Collisions fail in lenient mode too: by then
@@ -44,8 +43,6 @@ public final class Registries {
         this.endpointFamilies = booted.contributions().endpoints();
         this.toolEntries = List.copyOf(b.tools.values());
         this.tools = new LiveToolCatalog(b.tools, booted.contributions().toolsets().stream().map(Contribution::value).toList(),
-                booted.contributions().distributions().stream().map(Contribution::value).toList(),
-                booted.contributions().toolStatsSchemas().stream().map(Contribution::value).toList(),
                 booted.contributions().toolSources());
         var byDefault = new java.util.TreeSet<>(tools.fixed().implicit());
         byDefault.addAll(b.sourceDefaults);
@@ -98,8 +95,6 @@ public final class Registries {
             var defaults = call(source, "offeredByDefault()", () -> source.value().offeredByDefault());
             if (defaults != null) b.sourceDefaults.addAll(defaults);
         }
-        uniqueAll("distribution name", c.distributions(), d -> d.name());
-        uniqueAll("tool stats schema name", c.toolStatsSchemas(), s -> s.name());
         var providerIds = new HashMap<String, Contribution<?>>();
         for (var p : c.modelProviders()) unique("model provider id", call(p, "id()", () -> p.value().id()), p, providerIds);
         var runtimeIds = new HashMap<String, Contribution<?>>();
@@ -156,7 +151,7 @@ public final class Registries {
     /** The endpoint families, in start order. */
     public List<Contribution<EndpointFamily>> endpointFamilies() { return endpointFamilies; }
 
-    /** The tools, toolsets and distributions: those contributed at boot and the tool sources' current ones. */
+    /** The tools and toolsets: those contributed at boot and the tool sources' current ones. */
     public LiveToolCatalog tools() { return tools; }
 
     /**

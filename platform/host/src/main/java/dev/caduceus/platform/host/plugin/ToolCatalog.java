@@ -1,8 +1,6 @@
 package dev.caduceus.platform.host.plugin;
 
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolStatsSchema;
 import dev.caduceus.spi.tool.ToolsetSpec;
 
 import java.util.List;
@@ -10,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The frozen catalog of every contributed tool, toolset and distribution.
+ * The frozen catalog of every contributed tool and toolset.
  *
  * <p>Immutable after boot; thread-safe.
  */
@@ -24,12 +22,6 @@ public interface ToolCatalog {
 
     /** Every toolset, ordered by name. */
     List<ToolsetSpec> toolsets();
-
-    /** Every distribution, ordered by name. */
-    List<DistributionSpec> distributions();
-
-    /** Every contributed tool-stats schema, ordered by name. */
-    List<ToolStatsSchema> toolStatsSchemas();
 
     /**
      * The names of the tools a toolset resolves to, includes followed, tools no plugin provides left

@@ -1,6 +1,5 @@
 package dev.caduceus.platform.host.plugin;
 
-import dev.caduceus.spi.tool.DistributionSpec;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import java.util.ArrayDeque;
@@ -31,8 +30,6 @@ public final class ToolCatalogImpl implements ToolCatalog {
 
     private final Map<String, Tool> tools;
     private final Map<String, ToolsetSpec> toolsets;
-    private final List<DistributionSpec> distributions;
-    private final List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas;
     // Every turn asks for its tools: the lists and each toolset's resolution are computed once.
     private final List<Tool> toolList;
     private final List<ToolsetSpec> toolsetList;
@@ -40,25 +37,15 @@ public final class ToolCatalogImpl implements ToolCatalog {
     private final Set<String> implicit;
 
     /** @param tools by name; every map is copied */
-    public ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions) {
-        this(tools, toolsets, distributions, List.of());
-    }
-
-    /** @param tools by name; every map is copied */
-    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
-                    List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas) {
-        this(tools, toolsets, distributions, toolStatsSchemas, true);
+    public ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets) {
+        this(tools, toolsets, true);
     }
 
     /**
      * @param logGaps whether to log toolsets naming tools nobody provides (the boot-time catalog does;
      *                one rebuilt when a tool source changed does not repeat it)
      */
-    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, List<DistributionSpec> distributions,
-                    List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas, boolean logGaps) {
-        var schemas = new TreeMap<String, dev.caduceus.spi.tool.ToolStatsSchema>();
-        toolStatsSchemas.forEach(s -> schemas.put(s.name(), s));
-        this.toolStatsSchemas = List.copyOf(schemas.values());
+    ToolCatalogImpl(Map<String, Tool> tools, List<ToolsetSpec> toolsets, boolean logGaps) {
         this.tools = Collections.unmodifiableMap(new TreeMap<>(tools));
         var sets = new TreeMap<String, ToolsetSpec>();
         toolsets.forEach(t -> sets.put(t.name(), t));
@@ -75,9 +62,6 @@ public final class ToolCatalogImpl implements ToolCatalog {
                 names, List.of())));
         this.implicit = Collections.unmodifiableSet(new java.util.TreeSet<>(made.keySet()));
         this.toolsets = Collections.unmodifiableMap(sets);
-        var dists = new TreeMap<String, DistributionSpec>();
-        distributions.forEach(d -> dists.put(d.name(), d));
-        this.distributions = List.copyOf(dists.values());
         this.toolList = List.copyOf(this.tools.values());
         this.toolsetList = List.copyOf(this.toolsets.values());
         if (logGaps) logGaps();
@@ -113,16 +97,6 @@ public final class ToolCatalogImpl implements ToolCatalog {
     @Override
     public List<ToolsetSpec> toolsets() {
         return toolsetList;
-    }
-
-    @Override
-    public List<DistributionSpec> distributions() {
-        return distributions;
-    }
-
-    @Override
-    public List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas() {
-        return toolStatsSchemas;
     }
 
     @Override

@@ -34,7 +34,7 @@ class ImplicitToolsetTest {
         var toolsets = List.of(new ToolsetSpec("terminal", "Shell", List.of("terminal"), List.of()),
                 new ToolsetSpec("hermes-api-server", "The default", List.of(), List.of("terminal")),
                 new ToolsetSpec("calc", "Arithmetic", List.of("add"), List.of()));
-        return new ToolCatalogImpl(tools, toolsets, List.of());
+        return new ToolCatalogImpl(tools, toolsets);
     }
 
     @Test

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.PlatformContext;
-import dev.caduceus.spi.agent.ResponseHistory;
+import dev.caduceus.support.services.ResponseHistory;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,7 +21,7 @@ class LateServicesTest {
     }
 
     private void bind(PluginServices services) {
-        late.bind(LateServices.Bound.withoutRuntime(new ToolCatalogImpl(Map.of(), List.of(), List.of()), null, services));
+        late.bind(LateServices.Bound.withoutRuntime(new ToolCatalogImpl(Map.of(), List.of()), null, services));
     }
 
     @Test

@@ -54,7 +54,7 @@ class LiveToolCatalogTest {
         var tools = new LinkedHashMap<String, Contribution<Tool>>();
         tools.put("terminal", new Contribution<>(tool("terminal", "terminal"), "tool-terminal", hostLoader));
         var toolsets = List.of(new ToolsetSpec("terminal", "Shell", List.of("terminal"), List.of()));
-        return new LiveToolCatalog(tools, toolsets, List.of(), List.of(),
+        return new LiveToolCatalog(tools, toolsets,
                 List.of(new Contribution<>(source, "tool-mcp", sourceLoader)));
     }
 
@@ -103,7 +103,7 @@ class LiveToolCatalogTest {
             @Override public String id() { return "broken"; }
             @Override public Snapshot snapshot() { throw new IllegalStateException("boom"); }
         };
-        var catalog = new LiveToolCatalog(tools, List.of(), List.of(), List.of(),
+        var catalog = new LiveToolCatalog(tools, List.of(),
                 List.of(new Contribution<>(broken, "tool-broken", sourceLoader)));
         assertEquals(List.of("terminal"), catalog.tools().stream().map(t -> t.spec().name()).toList());
     }

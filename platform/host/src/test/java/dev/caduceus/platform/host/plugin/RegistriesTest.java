@@ -144,7 +144,7 @@ class RegistriesTest {
                 @Override public List<Object> services(PlatformContext c) {
                     var list = new ArrayList<Object>();
                     for (int i = 0; i < %d; i++)
-                        list.add((dev.caduceus.spi.agent.ResponseHistory) (owner, id) -> id.equals("resp_1") ? Optional.of(new dev.caduceus.spi.agent.ResponseHistory.Conversation(
+                        list.add((dev.caduceus.support.services.ResponseHistory) (owner, id) -> id.equals("resp_1") ? Optional.of(new dev.caduceus.support.services.ResponseHistory.Conversation(
                                 "tccl=" + tccl(), "be brief", List.of(dev.caduceus.spi.message.Message.user("hi"))))
                                 : Optional.empty());
                     return list;
@@ -153,11 +153,11 @@ class RegistriesTest {
     }
 
     @Test
-    void aServiceIsFoundByItsSpiTypeAndCalledWithItsPluginsLoader() {
+    void aServiceIsFoundByItsTypeAndCalledWithItsPluginsLoader() {
         jar("responses", "", histories(1)).writeTo(plugins());
         jar("other").writeTo(plugins());
         var registries = freeze();
-        var history = registries.services().find(dev.caduceus.spi.agent.ResponseHistory.class).orElseThrow();
+        var history = registries.services().find(dev.caduceus.support.services.ResponseHistory.class).orElseThrow();
         var conversation = history.load("admin", "resp_1").orElseThrow();
         assertEquals("tccl=true", conversation.sessionId());
         assertEquals("be brief", conversation.instructions());
@@ -170,24 +170,32 @@ class RegistriesTest {
     @Test
     void noContributedServiceIsEmpty() {
         jar("other").writeTo(plugins());
-        assertTrue(freeze().services().find(dev.caduceus.spi.agent.ResponseHistory.class).isEmpty());
+        assertTrue(freeze().services().find(dev.caduceus.support.services.ResponseHistory.class).isEmpty());
     }
 
     @Test
-    void twoPluginsContributingAServiceOfOneTypeFailNamingBoth() {
+    void servicesOfOneTypeFromTwoPluginsAreAllFoundButNotAsTheOne() {
         jar("first", "", histories(1)).writeTo(plugins());
         jar("second", "", histories(1)).writeTo(plugins());
-        var e = assertThrows(PluginBootException.class, this::freeze);
-        assertEquals("two services of type ResponseHistory: plugin 'first' and plugin 'second'; "
-                + "at most one plugin may contribute it", e.getMessage());
+        var services = freeze().services();
+        assertEquals(2, services.all(dev.caduceus.support.services.ResponseHistory.class).size());
+        var e = assertThrows(IllegalStateException.class,
+                () -> services.find(dev.caduceus.support.services.ResponseHistory.class));
+        assertEquals("several plugins offer a service of type dev.caduceus.support.services.ResponseHistory (first, second):"
+                + " ask for all of them", e.getMessage());
     }
 
     @Test
-    void onePluginContributingTwoServicesOfOneTypeFails() {
-        jar("greedy", "", histories(2)).writeTo(plugins());
-        var e = assertThrows(PluginBootException.class, this::freeze);
-        assertEquals("two services of type ResponseHistory: plugin 'greedy' and plugin 'greedy'; "
-                + "at most one plugin may contribute it", e.getMessage());
+    void aServiceTypeThePluginBundlesItselfMatchesByNameAndCrossesAsJson() {
+        jar("responses", "", histories(1))
+                .bundleCopyOf(dev.caduceus.support.services.ResponseHistory.class)
+                .bundleCopyOf(dev.caduceus.support.services.ResponseHistory.Conversation.class)
+                .writeTo(plugins());
+        var history = freeze().services().find(dev.caduceus.support.services.ResponseHistory.class).orElseThrow();
+        var conversation = history.load("admin", "resp_1").orElseThrow();
+        assertEquals("tccl=true", conversation.sessionId());
+        assertEquals("hi", conversation.messages().getFirst().text());
+        assertTrue(history.load("admin", "resp_unknown").isEmpty());
     }
 
     @Test
@@ -196,7 +204,7 @@ class RegistriesTest {
                 .writeTo(plugins());
         var e = assertThrows(PluginBootException.class, this::freeze);
         assertTrue(e.getMessage().startsWith("plugin 'odd' contributed a service of class java.lang.Object, which "
-                + "implements no interface of the SPI"), e.getMessage());
+                + "implements no interface outside the JDK"), e.getMessage());
     }
 
     @Test

@@ -36,7 +36,7 @@ class ImplicitToolsetSelectionTest {
         var toolsets = List.of(new ToolsetSpec("terminal", "Shell", List.of("terminal"), List.of()),
                 new ToolsetSpec("hermes-api-server", "The default", List.of(), List.of("terminal")),
                 new ToolsetSpec("calc", "Arithmetic", List.of("add"), List.of()));
-        return new ToolCatalogImpl(tools, toolsets, List.of());
+        return new ToolCatalogImpl(tools, toolsets);
     }
 
     @Test

@@ -9,7 +9,6 @@ import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.spi.tool.ToolsetSpec;
-import dev.caduceus.spi.tool.DistributionSpec;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -65,16 +64,6 @@ final class Tools {
             public List<ToolsetSpec> toolsets() {
                 return List.of(new ToolsetSpec("test", "test tools", list.stream().map(t -> t.spec().name()).toList(),
                         List.of()));
-            }
-
-            @Override
-            public List<DistributionSpec> distributions() {
-                return List.of();
-            }
-
-            @Override
-            public List<dev.caduceus.spi.tool.ToolStatsSchema> toolStatsSchemas() {
-                return List.of();
             }
 
             @Override

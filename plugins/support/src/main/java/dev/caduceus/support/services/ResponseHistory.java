@@ -1,16 +1,16 @@
-package dev.caduceus.spi.agent;
+package dev.caduceus.support.services;
 
-import dev.caduceus.spi.message.Message;
 import static java.util.Objects.requireNonNull;
 
+import dev.caduceus.spi.message.Message;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Read access to stored Responses conversations, contributed by the plugin that owns the response
- * store ({@code endpoint-responses}), so that other endpoint families can continue a chain
- * ({@code previous_response_id} on {@code POST /v1/runs}) without depending on
- * that plugin.
+ * Read access to stored Responses conversations, offered by the plugin that owns the response
+ * store ({@code endpoint-responses}), so that another endpoint family can continue a chain
+ * ({@code previous_response_id} on {@code POST /v1/runs}) without depending on that plugin. Found
+ * with {@code ctx.service(ResponseHistory.class)}; empty when no plugin offers it.
  *
  * <p>Threading: thread-safe; may block on the database (call it from a request thread).
  */
@@ -24,7 +24,7 @@ public interface ResponseHistory {
     Optional<Conversation> load(String owner, String responseId);
 
     /**
-     * A stored conversation.
+     * A stored conversation. Immutable.
      *
      * @param sessionId    the chain's session id
      * @param instructions the instructions of the stored response, or null
