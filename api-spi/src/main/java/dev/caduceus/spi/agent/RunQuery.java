@@ -10,13 +10,13 @@ import java.util.Set;
  *
  * @param statuses        statuses to keep; empty for all
  * @param sessionId       only runs of this session, or null
- * @param jobId           only runs fired by this job, or null
+ * @param origin          only runs of this origin ({@link RunRequest#origin()}, e.g. {@code job:<id>}), or null
  * @param limit           page size, 1–100
  * @param beforeCreatedAt keyset cursor: only runs strictly after this position in the order, or null
  * @param beforeRunId     the cursor's run id (with {@code beforeCreatedAt})
  * @param owner           only runs of this key, or null for every key's (the admin's view)
  */
-public record RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
+public record RunQuery(Set<RunStatus> statuses, String sessionId, String origin, int limit, Instant beforeCreatedAt,
                        String beforeRunId, String owner) {
     public RunQuery {
         statuses = Set.copyOf(statuses);
@@ -26,9 +26,9 @@ public record RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, 
     }
 
     /** Every key's runs. */
-    public RunQuery(Set<RunStatus> statuses, String sessionId, String jobId, int limit, Instant beforeCreatedAt,
+    public RunQuery(Set<RunStatus> statuses, String sessionId, String origin, int limit, Instant beforeCreatedAt,
                     String beforeRunId) {
-        this(statuses, sessionId, jobId, limit, beforeCreatedAt, beforeRunId, null);
+        this(statuses, sessionId, origin, limit, beforeCreatedAt, beforeRunId, null);
     }
 
     /** One page of {@link Runs#list}; {@code hasMore} when further runs match. Immutable. */

@@ -9,7 +9,7 @@ import java.time.Instant;
  * The status record of a durable run, as committed to the journal. Immutable.
  *
  * @param model        the model string the caller asked for (echoed), or the configured one
- * @param jobId        the job that fired the run, or null
+ * @param origin       what started the run on the owner's behalf ({@link RunRequest#origin()}), or null
  * @param lastSeq      sequence number of the latest committed event, 0 before the first
  * @param lastEvent    logical name of the latest change: an event type as stored in the journal
  *                     ({@code text_delta}, {@code tool_call_started}, {@code completed}, …) or
@@ -22,7 +22,7 @@ import java.time.Instant;
  * @param owner        the key the run belongs to ({@link RunRequest#owner()})
  */
 public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
-                        String model, String jobId, long lastSeq, String lastEvent, String output, Usage usage,
+                        String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,
                         String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner) {
     public RunRecord {
         requireNonNull(owner, "owner");

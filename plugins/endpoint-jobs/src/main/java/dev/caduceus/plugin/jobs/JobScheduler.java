@@ -43,6 +43,14 @@ public final class JobScheduler implements AutoCloseable {
     static final String MANUAL = "manual";
     static final String SCHEDULE = "schedule";
 
+    /**
+     * The origin the host records on a job's runs ({@code RunRequest.from}): {@code job:<id>}. Through it
+     * the job's runs share one memory scope and are listed by {@code GET /v1/runs?job_id=}.
+     */
+    public static String origin(String jobId) {
+        return "job:" + jobId;
+    }
+
     private final JobStore store;
     private final Supplier<Runs> runs;
     private final Clock clock;
@@ -154,7 +162,7 @@ public final class JobScheduler implements AutoCloseable {
     private RunRequest request(Job job, Instant now) {
         return new RunRequest(null, List.of(Message.user(job.prompt())), null, List.of(),
                 "cron_" + job.id() + "_" + SESSION_TIME.format(now), null, ModelOptions.DEFAULTS, 0,
-                Map.of("job_id", job.id(), "source", "job", "model", modelName)).ownedBy(job.owner());
+                Map.of("source", "job", "model", modelName)).ownedBy(job.owner()).from(origin(job.id()));
     }
 
     private void watch(String jobId, RunHandle handle) {

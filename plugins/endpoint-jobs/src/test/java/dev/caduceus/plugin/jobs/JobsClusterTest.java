@@ -132,7 +132,7 @@ class JobsClusterTest {
 
         @Override
         public RunStart start(RunRequest request, RunOptions options) {
-            started.accept(request.metadata().get("job_id"));
+            started.accept(request.origin().substring("job:".length()));
             var id = "run_" + node + "_" + ids.incrementAndGet();
             return new RunStart(new RunHandle() {
                 @Override public String id() { return id; }

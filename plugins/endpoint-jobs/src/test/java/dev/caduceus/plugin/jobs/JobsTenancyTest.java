@@ -169,8 +169,8 @@ class JobsTenancyTest {
         try (var db = Database.open(f.home().resolve("caduceus.db"))) {
             var now = f.clock.millis();
             db.write(sql -> sql.update("INSERT INTO runs (run_id, status, created_at, updated_at, session_id, model, "
-                    + "job_id, last_seq, last_event, output, owner) VALUES (?, 'completed', ?, ?, 's', 'm', ?, 1, "
-                    + "'completed', 'forged', 'bob')", "run_" + "f".repeat(32), now, now, a));
+                    + "origin, last_seq, last_event, output, owner) VALUES (?, 'completed', ?, ?, 's', 'm', ?, 1, "
+                    + "'completed', 'forged', 'bob')", "run_" + "f".repeat(32), now, now, "job:" + a));
         }
 
         for (var caller : List.of(alice, admin)) {

@@ -11,10 +11,13 @@ import java.util.Set;
 
 /**
  * The query of {@code GET /v1/runs} as a {@link RunQuery}: {@code status} (wire
- * names, a comma list and/or repeated), {@code session_id}, {@code job_id}, {@code limit} (1–100,
- * default 20) and {@code cursor}. Each bad value is its own 400. Stateless.
+ * names, a comma list and/or repeated), {@code session_id}, {@code job_id} (the job's runs: origin
+ * {@code job:<id>}), {@code origin} (any origin, {@code <kind>:<id>}; not with {@code job_id}),
+ * {@code limit} (1–100, default 20) and {@code cursor}. Each bad value is its own 400. Stateless.
  */
 final class ListQuery {
+    /** The origin of a scheduled job's runs, {@code job:<job id>} ({@code /api/jobs}). */
+    static final String JOB_ORIGIN = "job:";
     static final int DEFAULT_LIMIT = 20;
     static final int MAX_LIMIT = 100;
 
@@ -27,8 +30,16 @@ final class ListQuery {
         // A named key lists its own runs; the admin key every key's, or one key's with ?owner=NAME.
         var caller = exchange.caller();
         var owner = caller.admin() ? text(exchange, "owner") : caller.name();
-        return new RunQuery(statuses, text(exchange, "session_id"), text(exchange, "job_id"), limit,
+        return new RunQuery(statuses, text(exchange, "session_id"), origin(exchange), limit,
                 cursor == null ? null : cursor.createdAt(), cursor == null ? null : cursor.runId(), owner);
+    }
+
+    private static String origin(HttpExchange exchange) {
+        var job = text(exchange, "job_id");
+        var origin = text(exchange, "origin");
+        if (job != null && origin != null)
+            throw RunErrors.badRequest("invalid_origin_filter", "Give job_id or origin, not both", "origin");
+        return job != null ? JOB_ORIGIN + job : origin;
     }
 
     private static Set<RunStatus> statuses(HttpExchange exchange) {

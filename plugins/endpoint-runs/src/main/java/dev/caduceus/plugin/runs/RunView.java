@@ -37,9 +37,14 @@ final class RunView {
             view.put("error", run.error() == null ? INTERRUPTED_ERROR : run.error());
         if (run.pendingSteer() != null) view.put("pending_steer", run.pendingSteer());
         if (run.approval() != null) view.set("approval", RunEventFrames.approvalPayload(run.approval()));
-        view.put("job_id", run.jobId()).put("last_seq", run.lastSeq());
+        view.put("job_id", jobId(run.origin())).put("last_seq", run.lastSeq());
         view.put("owner", run.owner()); // a Caduceus addition: the key (tenant) the run belongs to
         return view;
+    }
+
+    /** The job of a run a scheduled job started (origin {@code job:<id>}), else null. */
+    static String jobId(String origin) {
+        return origin != null && origin.startsWith(ListQuery.JOB_ORIGIN) ? origin.substring(ListQuery.JOB_ORIGIN.length()) : null;
     }
 
     /** {@code {"input_tokens", "output_tokens", "total_tokens"}}. */

@@ -100,6 +100,12 @@ class ListTest {
         var noJob = api.list("job_id=a1b2c3d4e5f6");
         assertEquals(200, noJob.status(), noJob.body());
         assertEquals(List.of(), ids(noJob.json()), "no run belongs to that job");
+        var noOrigin = api.list("origin=job:a1b2c3d4e5f6");
+        assertEquals(200, noOrigin.status(), noOrigin.body());
+        assertEquals(List.of(), ids(noOrigin.json()));
+        var both = api.list("job_id=a1b2c3d4e5f6&origin=job:a1b2c3d4e5f6");
+        assertEquals(400, both.status(), both.body());
+        assertTrue(both.body().contains("invalid_origin_filter"), both.body());
     }
 
     @Test

@@ -66,7 +66,7 @@ class RunViewTest {
     @Test
     void timestampsKeepThreeDecimalsAndNeverUseExponents() throws Exception {
         var whole = Instant.parse("2026-01-15T09:00:00Z");
-        var run = new RunRecord(ID, RunStatus.QUEUED, whole, whole.plusMillis(5), null, "m", "a1b2c3d4e5f6", 0, null,
+        var run = new RunRecord(ID, RunStatus.QUEUED, whole, whole.plusMillis(5), null, "m", "job:a1b2c3d4e5f6", 0, null,
                 null, null, null, null, null, "admin");
         var json = JSON.writeValueAsString(RunView.of(run));
         assertEquals("{\"object\":\"hermes.run\",\"run_id\":\"" + ID + "\",\"status\":\"queued\","

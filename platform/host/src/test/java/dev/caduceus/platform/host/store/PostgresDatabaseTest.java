@@ -51,7 +51,7 @@ class PostgresDatabaseTest {
         assertEquals(Dialect.POSTGRESQL, db.dialect());
         assertTrue(db.file().isEmpty());
         assertFalse(db.describe().contains(pg.password()), db.describe());
-        assertEquals(5, Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL)).size());
+        assertEquals(6, Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL)).size());
         Migrations.apply(db, "tool-memory", List.of(v(1, "CREATE TABLE entries (id TEXT PRIMARY KEY, body TEXT);")));
         // the same table name in another owner's schema does not collide
         Migrations.apply(db, "endpoint-jobs", List.of(v(1, "CREATE TABLE entries (id TEXT PRIMARY KEY);")));
@@ -64,7 +64,21 @@ class PostgresDatabaseTest {
         var owners = db.read(sql -> sql.query("SELECT name || '=' || owner FROM schema_objects WHERE name LIKE '%entries'"
                 + " ORDER BY name", r -> r.getString(1)));
         assertEquals(List.of("caduceus_endpoint_jobs.entries=endpoint-jobs", "caduceus_tool_memory.entries=tool-memory"), owners);
-        assertEquals(java.util.Map.of("endpoint-jobs", 1, "platform", 5, "tool-memory", 1), Migrations.appliedVersions(db));
+        assertEquals(java.util.Map.of("endpoint-jobs", 1, "platform", 6, "tool-memory", 1), Migrations.appliedVersions(db));
+    }
+
+    @Test
+    void v6MovesAJobRunsJobIdIntoItsOrigin() {
+        var scripts = PlatformMigrations.scripts(Dialect.POSTGRESQL);
+        Migrations.apply(db, Migrations.PLATFORM, scripts.stream().filter(s -> s.version() < 6).toList());
+        db.write(sql -> {
+            sql.update("INSERT INTO runs (run_id, status, created_at, updated_at, job_id, owner) "
+                    + "VALUES ('run_job', 'completed', 1, 1, '0123456789ab', 'admin')");
+            return null;
+        });
+        assertEquals(1, Migrations.apply(db, Migrations.PLATFORM, scripts).size());
+        assertEquals("job:0123456789ab", db.read(sql -> sql.queryOne("SELECT origin FROM runs WHERE run_id = 'run_job'",
+                r -> r.getString(1)).orElseThrow()));
     }
 
     @Test

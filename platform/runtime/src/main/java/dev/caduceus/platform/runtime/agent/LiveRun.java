@@ -139,7 +139,7 @@ final class LiveRun implements RunHandle {
         try {
             var oldest = approvals.isEmpty() ? null : approvals.values().iterator().next().request();
             return new RunRecord(id, status, createdAt, updatedAt, request.sessionId() != null ? request.sessionId() : id,
-                    request.metadata().getOrDefault("model", request.model()), request.metadata().get("job_id"), seq, lastEvent, output, usage, error,
+                    request.metadata().getOrDefault("model", request.model()), request.origin(), seq, lastEvent, output, usage, error,
                     pendingSteer, oldest, request.owner());
         } finally {
             lock.unlock();

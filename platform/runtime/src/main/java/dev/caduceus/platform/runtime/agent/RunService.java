@@ -213,7 +213,7 @@ public final class RunService implements Runs {
         if (toolsets.isEmpty()) toolsets = List.of(NO_TOOLSET);
         return new RunRequest(request.model(), request.messages(), request.instructions(), toolsets, request.sessionId(),
                 request.sessionKey(), request.options(), request.maxIterations(), request.metadata(), request.stream(),
-                request.owner());
+                request.owner(), request.origin());
     }
 
     /** A toolset no plugin defines: a turn limited to it is offered no tools. */
@@ -534,9 +534,12 @@ public final class RunService implements Runs {
         return id != null && id.length() <= 64 && id.startsWith("run_");
     }
 
-    /** Live runs fired by jobs ({@code metadata.job_id}), for {@code active_job_runs}. */
-    public int activeJobRuns() {
-        return (int) live.values().stream().filter(r -> r.request().metadata().containsKey("job_id")).count();
+    /**
+     * Live runs started on an owner's behalf (with a {@link dev.caduceus.spi.agent.RunRequest#origin()},
+     * a scheduled job's for instance), for {@code active_job_runs}.
+     */
+    public int activeBackgroundRuns() {
+        return (int) live.values().stream().filter(r -> r.request().origin() != null).count();
     }
 
     /** Runs admitted and not yet ended (the health counters). */

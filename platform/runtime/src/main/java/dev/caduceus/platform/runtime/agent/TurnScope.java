@@ -10,7 +10,7 @@ import java.util.HexFormat;
 /**
  * Who a turn's tool calls belong to: the run, the session (terminal state is kept per session) and
  * the memory scope ({@code key:} + sha256 of the session key, else
- * {@code session:<id>}, job runs {@code job:<id>}), and the run's context, through which approvals
+ * {@code session:<id>}; runs started on the owner's behalf, the request's origin, such as {@code job:<id>}), and the run's context, through which approvals
  * are asked. Immutable.
  */
 record TurnScope(String runId, String sessionId, String memoryScope, RunContext run) {
@@ -21,7 +21,7 @@ record TurnScope(String runId, String sessionId, String memoryScope, RunContext 
         // id or session key from another key is another session and another memory.
         var sessionId = request.sessionId() != null ? SessionStore.scoped(request.owner(), request.sessionId()) : runId;
         String scope;
-        if (request.metadata().containsKey("job_id")) scope = "job:" + request.metadata().get("job_id");
+        if (request.origin() != null) scope = request.origin(); // a job's runs share the job's memory
         else if (request.sessionKey() != null && !request.sessionKey().isBlank()) scope = "key:" + sha256(request.sessionKey());
         else scope = request.sessionId() != null ? "session:" + request.sessionId() : null;
         if (scope != null && !request.owner().equals(dev.caduceus.spi.http.Caller.ADMIN))

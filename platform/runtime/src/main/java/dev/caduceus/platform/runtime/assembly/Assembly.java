@@ -176,8 +176,8 @@ public final class Assembly {
         late.bind(new LateServices.Bound(registries.tools(), deployment, registries.services(), agents.runs(),
                 agents.sessions(), agents.runs().toolCalls(), agents.models()));   //    the plugins' after-boot services
         CoreChecks.registerAll(readiness, config, database, scheduler::running, booted.started().size(),
-                booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeJobRuns(),
-                agents.runs()::activeJobRuns, outbound);
+                booted.failed().size(), clock, () -> agents.runs().activeRuns() - agents.runs().activeBackgroundRuns(),
+                agents.runs()::activeBackgroundRuns, outbound);
         var toolNotes = ToolNotes.of(registries);
         readiness.register("tools", CoreChecks.tools(toolNotes));
         contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));

@@ -22,13 +22,13 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The SQL of the durable run tables ({@code V2__runs.sql}, {@code V4__run_owners.sql}): status rows
+ * The SQL of the durable run tables ({@code V2__runs.sql}, {@code V4__run_owners.sql}, {@code V6__run_origin.sql}): status rows
  * (with the key that owns each run), events, idempotency keys.
  * Events and records are stored as JSON with the SPI's logical type names. Thread-safe (stateless
  * over the {@link Database}); the {@code Sql}-taking methods run inside the caller's transaction.
  */
 final class RunStore {
-    private static final String COLUMNS = "run_id, status, created_at, updated_at, session_id, model, job_id, last_seq, "
+    private static final String COLUMNS = "run_id, status, created_at, updated_at, session_id, model, origin, last_seq, "
             + "last_event, output, usage_json, error, pending_steer, approval_json, owner";
     private static final String LIVE_STATUSES = "('queued', 'running', 'waiting_for_approval', 'stopping')";
     private static final String TERMINAL_STATUSES = "('completed', 'failed', 'cancelled', 'interrupted')";
@@ -73,7 +73,7 @@ final class RunStore {
             }
             sql.update("INSERT INTO runs (" + COLUMNS + ", node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
-                    run.sessionId(), run.model(), run.jobId(), run.lastSeq(), run.lastEvent(), run.output(),
+                    run.sessionId(), run.model(), run.origin(), run.lastSeq(), run.lastEvent(), run.output(),
                     toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(), nodeId);
             return Optional.empty();
         });
@@ -107,9 +107,9 @@ final class RunStore {
             where.add("session_id = ?");
             args.add(q.sessionId());
         }
-        if (q.jobId() != null) {
-            where.add("job_id = ?");
-            args.add(q.jobId());
+        if (q.origin() != null) {
+            where.add("origin = ?");
+            args.add(q.origin());
         }
         if (q.owner() != null) {
             where.add("owner = ?");

@@ -542,7 +542,8 @@ class DurableRunsTest {
         for (int i = 0; i < 5; i++) {
             var req = new RunRequest(null, List.of(dev.caduceus.spi.message.Message.user("x")), null, List.of(),
                     i % 2 == 0 ? "even" : "odd", null, Harness.request("x").options(), 0,
-                    i == 4 ? Map.of("job_id", "abcdefabcdef") : Map.of());
+                    Map.of());
+            if (i == 4) req = req.from("job:abcdefabcdef");
             var run = runs.start(req, RunOptions.journaled()).handle();
             run.await();
             ids.add(run.id());
@@ -556,7 +557,7 @@ class DurableRunsTest {
         var even = runs.list(new RunQuery(Set.of(RunStatus.COMPLETED), "even", null, 100, null, null));
         assertEquals(List.of(ids.get(4), ids.get(2), ids.get(0)), even.runs().stream().map(r -> r.runId()).toList());
         assertFalse(even.hasMore());
-        assertEquals(List.of(ids.get(4)), runs.list(new RunQuery(Set.of(), null, "abcdefabcdef", 10, null, null))
+        assertEquals(List.of(ids.get(4)), runs.list(new RunQuery(Set.of(), null, "job:abcdefabcdef", 10, null, null))
                 .runs().stream().map(r -> r.runId()).toList());
         assertEquals(0, runs.list(new RunQuery(Set.of(RunStatus.RUNNING), null, null, 10, null, null)).runs().size());
     }

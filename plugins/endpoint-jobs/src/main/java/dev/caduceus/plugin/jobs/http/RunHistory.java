@@ -44,8 +44,8 @@ final class RunHistory {
             beforeRun = decoded[1];
         }
         // The job's runs are its owner's (each firing runs as the owner); another key's run that merely
-        // carries this job_id in its metadata is not part of the history, for the admin key either.
-        var page = runs.get().list(new RunQuery(Set.of(), null, id, limit, before, beforeRun, job.owner()));
+        // carries this job's origin is not part of the history, for the admin key either.
+        var page = runs.get().list(new RunQuery(Set.of(), null, dev.caduceus.plugin.jobs.JobScheduler.origin(id), limit, before, beforeRun, job.owner()));
         var firings = store.firings(id, page.runs().stream().map(RunRecord::runId).toList());
         var answer = JsonNodeFactory.instance.objectNode();
         var list = answer.putArray("runs");
