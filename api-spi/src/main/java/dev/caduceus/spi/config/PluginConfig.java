@@ -50,9 +50,13 @@ public interface PluginConfig {
      * @param min          the smallest {@link Type#INT} accepted
      * @param secret       a key, password or token: its value is never shown in messages
      * @param description  one sentence for the reference
+     * @param env          environment variables that set this key too, first found wins (a documented
+     *                     name such as {@code TAVILY_API_KEY}); they override the file and are overridden
+     *                     by flags, like the host's own documented names. Empty for none: the generic
+     *                     {@code CADUCEUS__<SECTION>__<KEY>} form always works
      */
     record Setting(String key, Type type, String defaultValue, List<String> choices, long min, boolean secret,
-                   String description) {
+                   String description, List<String> env) {
         /** The forms a value can take. */
         public enum Type { STRING, INT, BOOL, CHOICE, DURATION, LIST, OBJECT }
 
@@ -61,12 +65,26 @@ public interface PluginConfig {
             java.util.Objects.requireNonNull(type, "type");
             java.util.Objects.requireNonNull(description, "description");
             choices = List.copyOf(choices);
+            env = List.copyOf(env);
+            for (var name : env)
+                if (name.isBlank() || !name.equals(name.strip())) throw new IllegalArgumentException(key + ": bad variable name '" + name + "'");
             if (key.isBlank() || key.startsWith(".") || key.endsWith(".")) throw new IllegalArgumentException("bad key: " + key);
             if ((type == Type.CHOICE) == choices.isEmpty())
                 throw new IllegalArgumentException(key + ": choices go with CHOICE, and only with it");
             if (secret && defaultValue != null) throw new IllegalArgumentException(key + ": a secret has no default");
             if (type == Type.CHOICE && defaultValue != null && !choices.contains(defaultValue))
                 throw new IllegalArgumentException(key + ": default " + defaultValue + " is not among " + choices);
+        }
+
+        /** A declaration without environment variables of its own. */
+        public Setting(String key, Type type, String defaultValue, List<String> choices, long min, boolean secret,
+                       String description) {
+            this(key, type, defaultValue, choices, min, secret, description, List.of());
+        }
+
+        /** This setting, also set by the environment variables {@code names} (see {@link #env()}). */
+        public Setting withEnv(String... names) {
+            return new Setting(key, type, defaultValue, choices, min, secret, description, List.of(names));
         }
 
         /** A string. */

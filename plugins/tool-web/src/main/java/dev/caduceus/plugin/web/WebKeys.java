@@ -24,13 +24,13 @@ final class WebKeys {
             List.of("auto", "searxng", "tavily"),
             "the web_search backend: SearXNG when its URL is set, else Tavily when its key is set (auto), or only the one named");
     static final Setting SEARXNG_URL = Setting.string("tools.web.search.searxng.url", null,
-            "the base URL of a SearXNG-compatible search server");
+            "the base URL of a SearXNG-compatible search server").withEnv("SEARXNG_URL");
     static final Setting SEARXNG_API_KEY = Setting.secret("tools.web.search.searxng.api_key",
-            "a bearer key sent to the SearXNG server, if it wants one");
+            "a bearer key sent to the SearXNG server, if it wants one").withEnv("SEARXNG_API_KEY");
     static final Setting TAVILY_URL = Setting.string("tools.web.search.tavily.url", DEFAULT_TAVILY_URL,
-            "the base URL of a Tavily-compatible search API");
+            "the base URL of a Tavily-compatible search API").withEnv("TAVILY_API_URL");
     static final Setting TAVILY_API_KEY = Setting.secret("tools.web.search.tavily.api_key",
-            "the Tavily API key; Tavily is used only when it is set");
+            "the Tavily API key; Tavily is used only when it is set").withEnv("TAVILY_API_KEY");
     static final Setting MAX_RESULTS = Setting.integer("tools.web.search.max_results", DEFAULT_MAX_RESULTS, 1,
             "search hits web_search returns at most");
     static final Setting MAX_CHARS = Setting.integer("tools.web.extract.max_chars", DEFAULT_MAX_CHARS, 1,

@@ -20,11 +20,11 @@ public final class ConfigReference {
     public static String markdown(List<DeclaredSettings.Declared> declared) {
         var rows = new TreeMap<String, List<String>>();
         for (var key : ConfigKeys.KEYS.values())
-            add(rows, key.name(), type(key), defaultOf(key), key.secret(), "host", key.description());
+            add(rows, key.name(), type(key), defaultOf(key), key.secret(), "host", key.description(), List.of());
         for (var d : declared) {
             var s = d.setting();
             add(rows, s.key(), type(s), s.defaultValue() == null ? "" : "`" + s.defaultValue() + "`", s.secret(),
-                    d.pluginId(), s.description());
+                    d.pluginId(), s.description(), s.env());
         }
         var out = new StringBuilder();
         out.append("# Configuration reference\n\n");
@@ -50,8 +50,9 @@ public final class ConfigReference {
     }
 
     private static void add(Map<String, List<String>> rows, String key, String type, String def, boolean secret,
-                            String owner, String description) {
+                            String owner, String description, List<String> declaredEnv) {
         var env = new ArrayList<String>();
+        declaredEnv.forEach(name -> env.add("`" + name + "`"));
         EnvNames.NAMED.entrySet().stream().filter(e -> e.getValue().equals(key)).map(Map.Entry::getKey).sorted()
                 .forEach(name -> env.add("`" + name + "`"));
         env.add("`" + EnvNames.PREFIX + key.toUpperCase(Locale.ROOT).replace("-", "_").replace(".", "__") + "`");

@@ -12,17 +12,33 @@ import java.util.Map;
  * against the merged configuration as each plugin declares them: a wrong type or an unknown choice is
  * a {@link ConfigException} naming the key and where its value came from, as for the host's own keys.
  * Afterwards, every key set in the configuration that neither the host nor a plugin declares is
- * reported as unknown. Used on the boot thread; immutable views.
+ * reported as unknown. A setting's own environment variables ({@link Setting#env()}, such as
+ * tool-web's {@code TAVILY_API_KEY}) are applied as it is declared, above the file and below flags,
+ * so the host knows no plugin's variable names; {@link #tree} is the configuration with them, which
+ * plugin contexts read. Used on the boot thread; immutable views.
  */
 public final class DeclaredSettings {
     /** One declaration and who made it. */
     public record Declared(String pluginId, Setting setting) {}
 
-    private final ConfigTree tree;
+    private volatile ConfigTree tree;
+    private final Map<String, String> env;
     private final Map<String, Declared> byKey = new LinkedHashMap<>();
 
+    /** Without environment variables (tests, tools that only list declarations). */
     public DeclaredSettings(ConfigTree tree) {
+        this(tree, Map.of());
+    }
+
+    /** @param env the process environment with {@code .env} under it, for the settings' own variables */
+    public DeclaredSettings(ConfigTree tree, Map<String, String> env) {
         this.tree = tree;
+        this.env = Map.copyOf(env);
+    }
+
+    /** The merged configuration with the variables of every setting declared so far. */
+    public ConfigTree tree() {
+        return tree;
     }
 
     /**
@@ -39,7 +55,18 @@ public final class DeclaredSettings {
                 throw new IllegalArgumentException("plugins '" + other.pluginId() + "' and '" + pluginId
                         + "' declare the setting " + setting.key() + " differently");
             if (other == null) byKey.put(setting.key(), new Declared(pluginId, setting));
+            applyEnvironment(setting);
             check(setting);
+        }
+    }
+
+    private void applyEnvironment(Setting setting) {
+        if (tree.source(setting.key()).startsWith("flag ")) return; // flags win
+        for (var name : setting.env()) {
+            var value = env.get(name);
+            if (value == null || value.isEmpty()) continue;
+            tree = tree.with(setting.key(), value, "environment variable " + name);
+            return;
         }
     }
 

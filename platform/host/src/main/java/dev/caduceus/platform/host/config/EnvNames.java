@@ -8,8 +8,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Maps environment variables to configuration keys: the documented Hermes names
- * ({@code API_SERVER_PORT} is {@code server.port}) and the generic
+ * Maps environment variables to configuration keys: the documented names of the host's own keys
+ * ({@code API_SERVER_PORT} is {@code server.port}; a plugin declares its own on its settings,
+ * {@code PluginConfig.Setting.env}, which {@link DeclaredSettings} applies) and the generic
  * {@code CADUCEUS__<SEGMENT>__<SEGMENT>} form, lower-cased, where {@code _} stands for {@code -} in
  * the plugin id after {@code PLUGINS}. A documented name wins over the generic form for the same
  * key. Empty values count as unset. Stateless.
@@ -33,10 +34,6 @@ public final class EnvNames {
             Map.entry("OPENAI_API_KEY", "model.api_key"),
             Map.entry("CADUCEUS_MODEL", "model.name"),
             Map.entry("HERMES_MAX_ITERATIONS", "agent.max_iterations"),
-            Map.entry("SEARXNG_URL", "tools.web.search.searxng.url"),
-            Map.entry("SEARXNG_API_KEY", "tools.web.search.searxng.api_key"),
-            Map.entry("TAVILY_API_URL", "tools.web.search.tavily.url"),
-            Map.entry("TAVILY_API_KEY", "tools.web.search.tavily.api_key"),
             Map.entry("CADUCEUS_LOG_LEVEL", "logging.level"),
             Map.entry("CADUCEUS_DATABASE_URL", "database.url"),
             Map.entry("CADUCEUS_DATABASE_USER", "database.user"),

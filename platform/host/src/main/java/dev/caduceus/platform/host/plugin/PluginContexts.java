@@ -35,6 +35,7 @@ public final class PluginContexts {
     private final Map<String, String> env;
     private final dev.caduceus.platform.host.metrics.MetricsRegistry metrics;
     private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
+    private volatile java.util.function.Supplier<dev.caduceus.platform.host.config.ConfigTree> tree;
 
     public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
                           TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock,
@@ -51,18 +52,28 @@ public final class PluginContexts {
         this.health = health;
         this.late = late;
         this.clock = clock;
+        this.tree = config::tree;
+    }
+
+    /**
+     * Where contexts read the configuration from: the merged configuration with the variables the
+     * plugins declared on their settings ({@code DeclaredSettings.tree}); {@code config.tree()} until set.
+     */
+    public void readConfigFrom(java.util.function.Supplier<dev.caduceus.platform.host.config.ConfigTree> tree) {
+        this.tree = java.util.Objects.requireNonNull(tree, "tree");
     }
 
     /** The context of one plugin (called once per plugin, before its {@code start}). */
     public PlatformContext create(PluginDescriptorView plugin) {
         var info = new PluginInfo(plugin.id(), plugin.version(), plugin.jar(),
                 config.home().resolve("plugin-data").resolve(plugin.id()));
-        var pluginConfig = config.pluginConfig(plugin.id());
+        var merged = tree.get();
+        var pluginConfig = new PluginConfigImpl(plugin.id(), merged);
         configs.put(plugin.id(), pluginConfig);
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database, plugin.id()), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, config.tree(), outbound, late, env, metrics.plugin(plugin.id()));
+                clock, health, merged, outbound, late, env, metrics.plugin(plugin.id()));
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

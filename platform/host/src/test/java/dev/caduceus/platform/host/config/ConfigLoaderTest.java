@@ -175,6 +175,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aSettingsOwnEnvironmentVariableOverridesTheFileButNotAFlag() throws IOException {
+        write("tools:\n  web:\n    search:\n      tavily:\n        url: https://file.example\n");
+        var env = Map.of("TAVILY_API_URL", "https://env.example", "SEARXNG_URL", "https://searx.example");
+        var url = dev.caduceus.spi.config.PluginConfig.Setting.string("tools.web.search.tavily.url", null, "d")
+                .withEnv("TAVILY_API_URL");
+        var searx = dev.caduceus.spi.config.PluginConfig.Setting.string("tools.web.search.searxng.url", null, "d")
+                .withEnv("SEARXNG_URL");
+        var declared = new DeclaredSettings(load(Map.of(), List.of()).config().tree(), env);
+        declared.declare("tool-web", List.of(url, searx));
+        assertEquals("https://env.example", declared.tree().node("tools.web.search.tavily.url").orElseThrow().asText());
+        assertEquals("environment variable TAVILY_API_URL", declared.tree().source("tools.web.search.tavily.url"));
+        assertEquals("https://searx.example", declared.tree().node("tools.web.search.searxng.url").orElseThrow().asText());
+        assertTrue(EnvNames.keyFor("TAVILY_API_URL").isEmpty(), "the host does not know the plugin's variable");
+
+        var flagged = load(Map.of(), List.of(new ConfigLoader.Flag("--set", "tools.web.search.tavily.url", "https://flag.example")));
+        var withFlag = new DeclaredSettings(flagged.config().tree(), env);
+        withFlag.declare("tool-web", List.of(url));
+        assertEquals("https://flag.example", withFlag.tree().node("tools.web.search.tavily.url").orElseThrow().asText());
+    }
+
+    @Test
     void aPluginCannotRedeclareAHostKeyOrAnotherPluginsDifferently() {
         var declared = new DeclaredSettings(load(Map.of(), List.of()).config().tree());
         var port = dev.caduceus.spi.config.PluginConfig.Setting.integer("server.port", 1, 0, "d");

@@ -69,9 +69,10 @@ public final class Redactor {
      * True when an environment variable's name says it holds a credential: it ends in {@code _KEY},
      * {@code _TOKEN}, {@code _SECRET}, {@code _PASSWORD}, {@code _PASSWD} or {@code _CREDENTIALS}, or
      * contains {@code API_KEY}, {@code ACCESS_KEY}, {@code SECRET} or {@code PASSWORD} (any case). This
-     * covers the documented names ({@code API_SERVER_KEY}, {@code OPENAI_API_KEY},
-     * {@code GATEWAY_PROXY_KEY}, {@code TAVILY_API_KEY}, {@code SEARXNG_API_KEY}) and the usual
-     * upstream ones ({@code OPENROUTER_API_KEY}, {@code ANTHROPIC_API_KEY}, {@code GITHUB_TOKEN}).
+     * covers the host's documented names ({@code API_SERVER_KEY}, {@code OPENAI_API_KEY},
+     * {@code GATEWAY_PROXY_KEY}), the variables plugins declare for their secret settings, which by
+     * convention end in {@code _KEY} or {@code _TOKEN}, and the usual upstream ones
+     * ({@code OPENROUTER_API_KEY}, {@code ANTHROPIC_API_KEY}, {@code GITHUB_TOKEN}).
      */
     public static boolean secretVariable(String name) {
         var upper = name.toUpperCase(Locale.ROOT);

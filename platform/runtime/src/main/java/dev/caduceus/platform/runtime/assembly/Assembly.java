@@ -130,7 +130,8 @@ public final class Assembly {
         var late = new LateServices();                                           //    bound below, once
         var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
                 outbound, env, metrics);
-        var settings = new DeclaredSettings(config.tree());
+        var settings = new DeclaredSettings(config.tree(), config.dotenv().under(env));
+        contexts.readConfigFrom(settings::tree);                                 //    with the settings' own variables
         var booted = plugins.start(BootSteps.beforeStart(database, settings, migrations), contexts::create); // 4-5.
         var registries = Registries.freeze(booted);                             // 6. the registries
         settings.unknownKeys().forEach(w -> LOG.warn("{}", w));                 //    what nothing declares
