@@ -3,7 +3,6 @@ package dev.caduceus.spi;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
-import dev.caduceus.spi.agent.ToolCalls;
 import dev.caduceus.spi.config.GlobalConfig;
 import dev.caduceus.spi.config.PluginConfig;
 import dev.caduceus.spi.model.Models;
@@ -66,11 +65,6 @@ public interface PlatformContext {
     /** Starts and observes agent runs (after boot). */
     Runs runs();
 
-    /**
-     * Calls this deployment's tools outside a turn, for an endpoint that serves them to another client
-     * (after boot).
-     */
-    ToolCalls toolCalls();
 
     /** Session transcripts ({@code X-Hermes-Session-Id} continuity), written by the host after each turn. */
     Sessions sessions();

@@ -44,7 +44,7 @@ final class McpCommand implements Callable<Integer> {
             var source = boot.registries().toolSources().stream()
                     .map(BoundToolSource::of).filter(s -> s.id().equals(SOURCE)).findFirst();
             if (source.isEmpty()) {
-                out.println("No MCP tool source: the tool-mcp plugin is not enabled (see 'caduceus plugins').");
+                out.println("No MCP tool source: no enabled plugin contributes one (see 'caduceus plugins').");
                 out.flush();
                 return 2;
             }

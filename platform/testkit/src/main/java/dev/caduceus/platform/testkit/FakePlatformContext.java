@@ -68,7 +68,6 @@ public final class FakePlatformContext implements PlatformContext {
 
     @Override public Runs runs() { return require(b.runs, "runs"); }
 
-    @Override public dev.caduceus.spi.agent.ToolCalls toolCalls() { return require(b.toolCalls, "toolCalls"); }
 
     @Override public <T> Optional<T> service(Class<T> type) { return Optional.ofNullable(b.services.get(type)).map(type::cast); }
     @Override public <T> List<T> services(Class<T> type) { return service(type).map(List::of).orElse(List.of()); }
@@ -112,7 +111,6 @@ public final class FakePlatformContext implements PlatformContext {
         private Clock clock = Clock.fixed(Instant.parse("2026-01-15T09:00:00Z"), ZoneOffset.UTC);
         private HealthChecks health = new FakeHealthChecks();
         private Runs runs;
-        private dev.caduceus.spi.agent.ToolCalls toolCalls;
         private final Map<Class<?>, Object> services = new HashMap<>();
         private Sessions sessions;
         private Deployment deployment = FakeDeployment.empty();
@@ -153,7 +151,8 @@ public final class FakePlatformContext implements PlatformContext {
         public Builder clock(Clock v) { clock = v; return this; }
         public Builder health(HealthChecks v) { health = v; return this; }
         public Builder runs(Runs v) { runs = v; return this; }
-        public Builder toolCalls(dev.caduceus.spi.agent.ToolCalls v) { toolCalls = v; return this; }
+        /** The host's direct tool calls, found as {@code service(ToolCalls.class)}. */
+        public Builder toolCalls(dev.caduceus.support.services.ToolCalls v) { return service(dev.caduceus.support.services.ToolCalls.class, v); }
         /** A service another plugin contributes (e.g. a {@code ResponseHistory}); absent unless given. */
         public <T> Builder service(Class<T> type, T v) { services.put(type, v); return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }

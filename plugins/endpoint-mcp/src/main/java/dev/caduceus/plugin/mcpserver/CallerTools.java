@@ -2,7 +2,7 @@ package dev.caduceus.plugin.mcpserver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.agent.ToolCalls;
+import dev.caduceus.support.services.ToolCalls;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.support.cancel.OneShotCancellation;
 import io.modelcontextprotocol.common.McpTransportContext;

@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.mcpserver;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.support.services.ToolCalls;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.config.PluginConfig.Setting;
@@ -46,7 +47,8 @@ public final class McpServerPlugin implements PlatformPlugin {
                 .jsonSchemaValidator(new NoSchemaValidation())
                 .build();
         var agent = settings.agentTool() ? new AgentTool(ctx::runs, settings.toolsets(), mapper) : null;
-        transport.decorate(sdk -> new CallerTools(sdk, ctx::toolCalls, settings.toolsets(), agent, mapper));
+        transport.decorate(sdk -> new CallerTools(sdk, () -> ctx.service(ToolCalls.class).orElseThrow(
+                () -> new IllegalStateException("the host offers no direct tool calls")), settings.toolsets(), agent, mapper));
         return List.of(new McpFamily(transport, settings));
     }
 

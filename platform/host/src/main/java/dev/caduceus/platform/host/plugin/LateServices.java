@@ -3,8 +3,8 @@ package dev.caduceus.platform.host.plugin;
 import dev.caduceus.spi.Deployment;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.Sessions;
-import dev.caduceus.spi.agent.ToolCalls;
 import dev.caduceus.spi.model.Models;
+import dev.caduceus.support.services.ToolCalls;
 import java.util.Objects;
 
 /**
@@ -25,7 +25,8 @@ public final class LateServices {
      * @param services   the services plugins offer each other, found by type
      * @param runs       the run service, or null
      * @param sessions   the session transcripts, or null
-     * @param toolCalls  direct tool calls, or null
+     * @param toolCalls  direct tool calls, or null; the host offers them as a service found by type
+     *                   ({@code service(ToolCalls.class)}), under the owner {@value LateServices#HOST}
      * @param models     the plain model calls, or null
      */
     public record Bound(ToolCatalog tools, Deployment deployment, PluginServices services, Runs runs,
@@ -41,6 +42,9 @@ public final class LateServices {
         }
     }
 
+    /** The owner the host's own services are listed under. */
+    public static final String HOST = "core";
+
     private volatile Bound bound;
 
     /** Binds what the platform made; called once, by the wiring point. */
@@ -48,12 +52,10 @@ public final class LateServices {
         Objects.requireNonNull(bound, "bound");
         synchronized (this) {
             if (this.bound != null) throw new IllegalStateException("late services are already bound");
-            this.bound = bound;
+            this.bound = bound.toolCalls() == null ? bound : new Bound(bound.tools(), bound.deployment(),
+                    bound.services().with(HOST, bound.toolCalls()), bound.runs(), bound.sessions(), bound.toolCalls(),
+                    bound.models());
         }
-    }
-
-    public ToolCalls toolCalls() {
-        return require(bound("toolCalls()").toolCalls(), "toolCalls()");
     }
 
     public Models models() {

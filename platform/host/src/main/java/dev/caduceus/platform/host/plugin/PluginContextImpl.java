@@ -47,10 +47,6 @@ public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, Glob
         return late.runs();
     }
 
-    @Override
-    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
-        return late.toolCalls();
-    }
 
     @Override
     public Models models() {

@@ -69,6 +69,18 @@ public final class PluginServices {
         return new PluginServices(byName);
     }
 
+    /** These services and {@code service}, which the host itself offers under {@code owner}. */
+    public PluginServices with(String owner, Object service) {
+        var more = new LinkedHashMap<String, List<Offered>>(byName);
+        var loader = service.getClass().getClassLoader();
+        for (var type : interfaces(service.getClass())) {
+            var list = new java.util.ArrayList<>(more.getOrDefault(type.getName(), List.of()));
+            list.add(new Offered(owner, type, service, loader, sameClass(type, service, loader)));
+            more.put(type.getName(), List.copyOf(list));
+        }
+        return new PluginServices(more);
+    }
+
     /**
      * The service whose interface has {@code type}'s name, if a started plugin contributed one;
      * throws {@link IllegalStateException} when several did (use {@link #all}).

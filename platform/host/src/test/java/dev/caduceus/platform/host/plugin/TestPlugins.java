@@ -105,7 +105,6 @@ final class TestPlugins {
             public HealthChecks health() { throw new UnsupportedOperationException(); }
             public PluginConfig section(String name) { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.agent.Runs runs() { throw new UnsupportedOperationException(); }
-            public dev.caduceus.spi.agent.ToolCalls toolCalls() { throw new UnsupportedOperationException(); }
             public java.util.Optional<String> environment(String name) { return java.util.Optional.empty(); }
             public dev.caduceus.spi.agent.Sessions sessions() { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.model.Models models() { throw new UnsupportedOperationException(); }

@@ -9,8 +9,10 @@ import java.util.Set;
 /**
  * The agent's metrics, made once per boot from the host's {@link Metrics}: runs (by source and
  * outcome), model calls (by provider and configured model), tool calls (by tool and outcome) and
- * approvals. Every label value comes from a closed set: sources outside {@link #SOURCES} are
- * {@code other}, a tool the model named that the turn does not offer is {@code unknown}, the model is
+ * approvals. Every label value comes from a bounded set: a run's source is the
+ * {@code metadata.source} the starting plugin (or host application) sets, kept while it is a short
+ * lower-case identifier among the first {@value #MAX_SOURCES} seen, else {@code other} (the host
+ * names no plugin's source), a tool the model named that the turn does not offer is {@code unknown}, the model is
  * the configured name (never what a client sent). Immutable; the instruments are thread-safe.
  */
 public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFinished, Metrics.Histogram runDuration,
@@ -18,9 +20,10 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
                            Metrics.Histogram modelFirstToken, Metrics.Histogram modelDuration,
                            Metrics.Counter modelTokens, Metrics.Counter toolCalls, Metrics.Histogram toolDuration,
                            Metrics.Counter approvalsAsked, Metrics.Counter approvalsAnswered,
-                           Metrics.Counter approvalsTimedOut) {
-    /** The run sources the shipped entry points set as {@code metadata.source}. */
-    static final Set<String> SOURCES = Set.of("chat", "responses", "runs", "job", "batch", "mcp", "housekeeping");
+                           Metrics.Counter approvalsTimedOut, Set<String> sources) {
+    /** How many distinct run sources get a label value of their own. */
+    static final int MAX_SOURCES = 16;
+    private static final java.util.regex.Pattern SOURCE = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]{0,31}");
     /** The label of a tool call whose tool the turn does not offer. */
     static final String UNKNOWN_TOOL = "unknown";
 
@@ -47,7 +50,8 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
                 metrics.counter("approvals_asked", "Approvals a tool asked a person for"),
                 metrics.counter("approvals_answered", "Approvals answered, by choice (once, session, always, deny)",
                         "choice"),
-                metrics.counter("approvals_timed_out", "Approvals nobody answered in time (denied)"));
+                metrics.counter("approvals_timed_out", "Approvals nobody answered in time (denied)"),
+                java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 
     /** Instruments on a registry nobody scrapes (tests, callers without metrics). */
@@ -55,10 +59,19 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
         return on(new MetricsRegistry().host());
     }
 
-    /** The source label of a run: its {@code metadata.source} when known, else {@code other}. */
-    static String source(java.util.Map<String, String> metadata) {
+    /**
+     * The source label of a run: its {@code metadata.source} when it is an identifier and one of the
+     * first {@value #MAX_SOURCES} distinct ones, else {@code other}.
+     */
+    String source(java.util.Map<String, String> metadata) {
         var source = metadata == null ? null : metadata.get("source");
-        return source != null && SOURCES.contains(source) ? source : "other";
+        if (source == null || !SOURCE.matcher(source).matches() || source.equals("other")) return "other";
+        if (sources.contains(source)) return source;
+        synchronized (sources) {
+            if (sources.size() >= MAX_SOURCES) return "other";
+            sources.add(source);
+            return source;
+        }
     }
 
     /** The outcome label of a finished run: its status, lower case. */

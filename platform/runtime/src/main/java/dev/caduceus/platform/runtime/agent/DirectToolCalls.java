@@ -2,7 +2,7 @@ package dev.caduceus.platform.runtime.agent;
 
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunEvent;
-import dev.caduceus.spi.agent.ToolCalls;
+import dev.caduceus.support.services.ToolCalls;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.tool.Cancellation;
 import dev.caduceus.spi.tool.Tool;

@@ -70,7 +70,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /** Tool calls outside a turn, with this runtime's tools and dispatcher and the run service's key policies. */
-    dev.caduceus.spi.agent.ToolCalls directCalls(OwnerPolicies policies) {
+    dev.caduceus.support.services.ToolCalls directCalls(OwnerPolicies policies) {
         return new DirectToolCalls(tools, dispatcher, policies);
     }
 

@@ -134,9 +134,9 @@ public final class RunService implements Runs {
      * Tool calls outside a turn (endpoint-mcp): the local runtime's tools under the same key policies
      * as runs; with another runtime (the relay runs every turn remotely) no tool is offered here.
      */
-    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
+    public dev.caduceus.support.services.ToolCalls toolCalls() {
         if (runtime instanceof LocalAgentRuntime local) return local.directCalls(policies);
-        return new dev.caduceus.spi.agent.ToolCalls() {
+        return new dev.caduceus.support.services.ToolCalls() {
             @Override
             public List<dev.caduceus.spi.tool.Tool> offered(dev.caduceus.spi.http.Caller caller, List<String> toolsets) {
                 return List.of();
@@ -334,7 +334,7 @@ public final class RunService implements Runs {
     private void execute(LiveRun run) {
         RunResult result = null;
         long started = System.nanoTime();
-        var source = AgentMetrics.source(run.request().metadata());
+        var source = metrics.source(run.request().metadata());
         metrics.runsStarted().inc(source);
         try {
             run.markRunning();

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.agent.ToolCalls;
+import dev.caduceus.support.services.ToolCalls;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;

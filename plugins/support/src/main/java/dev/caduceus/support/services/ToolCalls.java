@@ -1,4 +1,4 @@
-package dev.caduceus.spi.agent;
+package dev.caduceus.support.services;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,7 +16,8 @@ import java.util.List;
  * {@code maxResultChars} and redacted, an exception turned into an error result. It runs in a
  * session of its own scoped to the caller's key (terminal state, memory), in the deployment's
  * workspace, with no approval channel: a dangerous action is refused unless approvals are off, as on
- * chat. Reached through {@link dev.caduceus.spi.PlatformContext#toolCalls()}.
+ * chat. Offered by the host itself, not by a plugin, and found like any plugin's service:
+ * {@code ctx.service(ToolCalls.class)}, after boot.
  *
  * <p>Threading: thread-safe; {@link #call} blocks the calling thread. Lifecycle: usable after boot.
  */
