@@ -26,7 +26,7 @@ final class ConversationDeleteHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) {
         var name = decoded(exchange.pathParam("name"));
-        var removed = store.deleteConversation(QueryValues.nameOwner(exchange), name)
+        var removed = store.deleteConversation(ListParameters.nameOwner(exchange), name)
                 .orElseThrow(() -> notFound(name));
         exchange.respond(200, Envelope.JSON.objectNode().put("deleted", true).put("name", name)
                 .put("responses_deleted", removed));

@@ -23,10 +23,10 @@ final class ConversationListHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
-        int limit = QueryValues.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
+        int limit = ListParameters.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
         var body = Envelope.JSON.objectNode();
         var list = body.putArray("conversations");
-        catalog.conversations(QueryValues.listOwner(exchange), limit).forEach(c -> list.add(c.toJson()));
+        catalog.conversations(ListParameters.listOwner(exchange), limit).forEach(c -> list.add(c.toJson()));
         exchange.respond(200, body);
     }
 }

@@ -55,16 +55,16 @@ final class CreateHandler implements HttpHandler {
         } catch (RunRejectedException e) {
             throw rejected(e);
         }
-        var session = SessionHeaders.from(exchange);
+        var session = ResponsesSessionHeaders.from(exchange);
         var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName());
         var turn = resolver.resolve(request, session, exchange.caller());
-        exchange.header(SessionHeaders.SESSION_ID, turn.sessionId());
-        if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
+        exchange.header(ResponsesSessionHeaders.SESSION_ID, turn.sessionId());
+        if (session.sessionKey() != null) exchange.header(ResponsesSessionHeaders.SESSION_KEY, session.sessionKey());
         if (request.stream()) stream(exchange, turn);
         else complete(exchange, turn, session);
     }
 
-    private void stream(HttpExchange exchange, Turn turn) throws Exception {
+    private void stream(HttpExchange exchange, ResolvedTurn turn) throws Exception {
         var run = start(turn.run());
         exchange.onClientGone(() -> run.cancel(CANCEL_REASON));
         var stored = turn.request().store() ? store : null;
@@ -77,7 +77,7 @@ final class CreateHandler implements HttpHandler {
         }
     }
 
-    private void complete(HttpExchange exchange, Turn turn, SessionHeaders session) throws Exception {
+    private void complete(HttpExchange exchange, ResolvedTurn turn, ResponsesSessionHeaders session) throws Exception {
         var gone = new AtomicBoolean();
         var handle = new AtomicReference<RunHandle>();
         exchange.onClientGone(() -> {

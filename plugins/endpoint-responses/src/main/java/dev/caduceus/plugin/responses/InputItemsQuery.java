@@ -59,7 +59,7 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
     }
 
     private static int limit(HttpExchange exchange) {
-        return QueryValues.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
+        return ListParameters.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
     }
 
     private static boolean descending(HttpExchange exchange) {

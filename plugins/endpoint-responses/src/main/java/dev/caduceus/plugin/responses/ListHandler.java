@@ -27,12 +27,12 @@ final class ListHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
-        int limit = QueryValues.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
+        int limit = ListParameters.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
         var afterId = exchange.query("after").map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
         var after = afterId == null ? null : catalog.cursorAfter(afterId, exchange.caller()).orElseThrow(() ->
                 ApiError.badRequest("invalid_after", "Invalid 'after': no stored response " + afterId, "after").exception());
-        var page = catalog.page(QueryValues.listOwner(exchange), QueryValues.text(exchange, "conversation"),
-                QueryValues.nameOwner(exchange), after, limit);
+        var page = catalog.page(ListParameters.listOwner(exchange), ListParameters.text(exchange, "conversation"),
+                ListParameters.nameOwner(exchange), after, limit);
         var body = Envelope.JSON.objectNode().put("object", "list");
         var data = body.putArray("data");
         page.data().forEach(item -> data.add(item.toJson()));

@@ -28,7 +28,7 @@ import java.util.Map;
 final class ResponseStream implements RunEventTranslator {
     private static final int ERROR_LIMIT = 500;
 
-    private final Turn turn;
+    private final ResolvedTurn turn;
     private final ResponseStore store;
     private final List<ObjectNode> items = new ArrayList<>();
     private final Map<String, Integer> openCalls = new HashMap<>();
@@ -44,12 +44,12 @@ final class ResponseStream implements RunEventTranslator {
     private int flushed;
     private boolean ended;
 
-    ResponseStream(Turn turn, ResponseStore store) {
+    ResponseStream(ResolvedTurn turn, ResponseStore store) {
         this(turn, store, false);
     }
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
-    ResponseStream(Turn turn, ResponseStore store, boolean reasoning) {
+    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning) {
         this.turn = turn;
         this.store = store;
         this.reasoning = reasoning;

@@ -34,7 +34,7 @@ final class TurnResolver {
      *               response it owns (another key's {@code previous_response_id} is the 404 of an
      *               unknown one) or a conversation name of its own
      */
-    Turn resolve(ResponseRequest request, SessionHeaders session, Caller caller) {
+    ResolvedTurn resolve(ResponseRequest request, ResponsesSessionHeaders session, Caller caller) {
         var chain = chain(request, caller);
         List<Message> prior = List.of();
         ChainPosition parent = null;
@@ -65,7 +65,7 @@ final class TurnResolver {
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream(),
                 caller.name());
-        return new Turn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run);
+        return new ResolvedTurn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run);
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */

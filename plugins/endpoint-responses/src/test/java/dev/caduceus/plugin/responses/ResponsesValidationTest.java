@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Create-request validation and admission on the real host, over HTTP; one run at a time
  * ({@code server.max_concurrent_runs} 1) so that a held run puts the host at capacity. A session key
- * with a line break cannot travel over HTTP/1.1: {@link SessionHeadersTest} checks it on the reader.
+ * with a line break cannot travel over HTTP/1.1: {@link ResponsesSessionHeadersTest} checks it on the reader.
  */
 class ResponsesValidationTest {
     private static ResponsesHost api;

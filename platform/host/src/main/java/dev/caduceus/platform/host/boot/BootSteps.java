@@ -9,7 +9,7 @@ import dev.caduceus.platform.host.config.DeclaredSettings;
 import dev.caduceus.platform.host.config.PlatformConfig;
 import dev.caduceus.platform.host.config.Secret;
 import dev.caduceus.platform.host.health.Readiness;
-import dev.caduceus.platform.host.http.RouteEntry;
+import dev.caduceus.platform.host.http.ServedRoute;
 import dev.caduceus.platform.host.json.Json;
 import dev.caduceus.platform.host.logging.LogSettings;
 import dev.caduceus.platform.host.logging.LogSetup;

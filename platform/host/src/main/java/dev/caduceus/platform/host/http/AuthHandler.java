@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * {@code Retry-After}.
  */
 final class AuthHandler extends Handler.Wrapper {
-    /** The request attribute that holds the request's {@link Authenticated} ({@link JettyExchange#caller}). */
+    /** The request attribute that holds the request's {@link Authenticated} ({@link InboundExchange#caller}). */
     static final String ATTRIBUTE = Authenticated.class.getName();
     private static final Logger LOG = LoggerFactory.getLogger(AuthHandler.class);
     private static final String PREFIX = "Bearer ";

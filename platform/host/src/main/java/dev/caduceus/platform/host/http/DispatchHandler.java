@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The last pipeline step: calls the matched route's {@link dev.caduceus.spi.http.HttpHandler} on the
- * request's (virtual) thread through a {@link JettyExchange}, and turns its outcome into exactly one
+ * request's (virtual) thread through a {@link InboundExchange}, and turns its outcome into exactly one
  * answer. {@link HttpStatusException}: its envelope and headers. {@link ClientGoneException} or a
  * vanished client: nothing. A {@link dev.caduceus.spi.store.PluginDatabase.StoreException} marked unavailable
  * (the database unreachable): 503 {@code database_unavailable}. Anything else: logged with the request id, 500 {@code internal_error}
@@ -45,7 +45,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new JettyExchange(request, out, match, hostMapper, maxBodyBytes, budget, recorder);
+        var exchange = new InboundExchange(request, out, match, hostMapper, maxBodyBytes, budget, recorder);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();
@@ -78,7 +78,7 @@ final class DispatchHandler extends Handler.Abstract {
         return true;
     }
 
-    private void answerError(JettyExchange exchange, ResponseWriter out, ApiError error, Throwable cause) {
+    private void answerError(InboundExchange exchange, ResponseWriter out, ApiError error, Throwable cause) {
         if (cause != null) {
             LOG.error("Handler failed: {} {} (route {} of plugin {}, request {}, key {})", exchange.method(),
                     exchange.path(), exchange.matchTemplate(), exchange.pluginId(), exchange.requestId(),

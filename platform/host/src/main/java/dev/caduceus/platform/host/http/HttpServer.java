@@ -28,7 +28,7 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  *    OriginGateHandler   403 empty for a disallowed Origin; answers every OPTIONS (200 or 403)
  *     BodyLimitHandler   413 when Content-Length exceeds the limit
  *      AuthHandler       401 unless Bearer key, except public routes
- *       DispatchHandler  the route's HttpHandler via JettyExchange
+ *       DispatchHandler  the route's HttpHandler via InboundExchange
  * JsonErrorHandler       every error Jetty produces itself, as the contract's JSON
  * ConnectionGuard        (on the connector) header deadline, idle connections per client
  * </pre>

@@ -15,7 +15,7 @@ final class MethodTable {
     private static final List<String> METHOD_ORDER = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE");
 
     /** One route with the template it was registered under (its own parameter names). */
-    record Bound(RouteEntry entry, UriTemplatePathSpec spec, boolean publicRoute) {}
+    record Bound(ServedRoute entry, UriTemplatePathSpec spec, boolean publicRoute) {}
 
     private final Map<String, Bound> byMethod;
 

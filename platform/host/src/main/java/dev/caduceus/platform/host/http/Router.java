@@ -11,7 +11,7 @@ import org.eclipse.jetty.http.pathmap.PathMappings;
 import org.eclipse.jetty.http.pathmap.UriTemplatePathSpec;
 
 /**
- * The route table: built once at boot from every enabled family's {@link RouteEntry}s, then
+ * The route table: built once at boot from every enabled family's {@link ServedRoute}s, then
  * immutable and safe to share between request threads.
  *
  * <p>Templates are grouped by shape (the template with parameter names erased) into one Jetty
@@ -28,26 +28,26 @@ public final class Router {
     private static final Pattern VARIABLE = Pattern.compile("\\{[^}/]*}");
 
     private final PathMappings<MethodTable> mappings;
-    private final List<RouteEntry> routes;
+    private final List<ServedRoute> routes;
 
-    private Router(PathMappings<MethodTable> mappings, List<RouteEntry> routes) {
+    private Router(PathMappings<MethodTable> mappings, List<ServedRoute> routes) {
         this.mappings = mappings;
         this.routes = routes;
     }
 
     /** A router whose public routes are {@link #DEFAULT_PUBLIC_PATHS}. */
-    public static Router of(List<RouteEntry> routes) {
+    public static Router of(List<ServedRoute> routes) {
         return of(routes, DEFAULT_PUBLIC_PATHS);
     }
 
     /**
      * A router over {@code routes}; a route whose template is in {@code publicTemplates}, or that is
-     * itself {@linkplain RouteEntry#publicRoute() public}, skips auth.
+     * itself {@linkplain ServedRoute#publicRoute() public}, skips auth.
      *
      * @throws IllegalArgumentException on a duplicate method and template, an unsupported method or a
      *                                  malformed template
      */
-    public static Router of(List<RouteEntry> routes, Set<String> publicTemplates) {
+    public static Router of(List<ServedRoute> routes, Set<String> publicTemplates) {
         requireNonNull(publicTemplates, "publicTemplates");
         var mappings = new PathMappings<MethodTable>();
         for (var entry : routes) {
@@ -64,7 +64,7 @@ public final class Router {
     }
 
     /** Every route, in registration order. */
-    public List<RouteEntry> routes() {
+    public List<ServedRoute> routes() {
         return routes;
     }
 
@@ -90,7 +90,7 @@ public final class Router {
     public sealed interface Lookup permits Match, NotFound, MethodNotAllowed {}
 
     /** A route answers this request; {@code pathParams} holds the template's parameters. */
-    public record Match(RouteEntry entry, Map<String, String> pathParams, boolean publicRoute) implements Lookup {
+    public record Match(ServedRoute entry, Map<String, String> pathParams, boolean publicRoute) implements Lookup {
         public Match {
             requireNonNull(entry, "entry");
             pathParams = Map.copyOf(pathParams);

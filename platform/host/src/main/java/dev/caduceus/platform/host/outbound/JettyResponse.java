@@ -24,7 +24,7 @@ import org.eclipse.jetty.client.Response;
  * thread; {@link #close()} from any.
  */
 final class JettyResponse implements OutboundHttp.Response {
-    private final JettyExchange exchange;
+    private final OutboundExchange exchange;
     private final Response head;
     private final URI uri;
     private final int maxLineBytes;
@@ -33,7 +33,7 @@ final class JettyResponse implements OutboundHttp.Response {
     private final BodyListener listener;
     private volatile boolean released;
 
-    JettyResponse(JettyExchange exchange, BodyListener.Head head, BodyListener listener, URI uri, int maxLineBytes) {
+    JettyResponse(OutboundExchange exchange, BodyListener.Head head, BodyListener listener, URI uri, int maxLineBytes) {
         this.exchange = exchange;
         this.head = head.response();
         this.uri = uri;

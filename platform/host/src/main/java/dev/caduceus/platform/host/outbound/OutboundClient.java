@@ -27,7 +27,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * policy, TLS settings, connect timeout: the things Jetty fixes per client), made on first use and
  * kept, each reading its TCP connections on virtual threads ({@link VirtualThreadConnector}), with HTTP/1.1 and HTTP/2 (ALPN on https, prior-knowledge h2c on request), the proxy rules,
  * a {@link GuardedResolver} for its egress policy, gzip decoding, and redirects left to
- * {@link JettyExchange} (which follows them only for GET and HEAD). All clients share one thread pool.
+ * {@link OutboundExchange} (which follows them only for GET and HEAD). All clients share one thread pool.
  *
  * <p>Threading: thread-safe. Lifecycle: {@link #close()} stops every client (in-flight exchanges fail).
  */
@@ -97,7 +97,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
     public Exchange prepare(Request request) {
         var client = client(new Profile(request.egress(), request.tls(), request.connectTimeout(),
                 request.bodyStream() != null));
-        return new JettyExchange(client, request);
+        return new OutboundExchange(client, request);
     }
 
     /** Active and idle connections per destination, over every client. */
@@ -155,7 +155,7 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         // (start() installs it) no server credentials are ever stored: the handler would only turn a 401
         // that lacks WWW-Authenticate (OpenAI's wrong-key answer) into a protocol violation, not the 401
         client.getProtocolHandlers().remove(WWWAuthenticationProtocolHandler.NAME);
-        // JettyExchange follows redirects itself (checking each hop); with redirects off Jetty's handler
+        // OutboundExchange follows redirects itself (checking each hop); with redirects off Jetty's handler
         // only cost a look per response
         client.getProtocolHandlers().remove(RedirectProtocolHandler.NAME);
         return client;

@@ -25,7 +25,7 @@ import java.util.function.Function;
  * both plugins have started, and which one to drop is the operator's call.
  */
 public final class Registries {
-    private final List<RouteEntry> routes;
+    private final List<PluginRoute> routes;
     private final List<Contribution<EndpointFamily>> endpointFamilies;
     private final List<Contribution<Tool>> toolEntries;
     private final LiveToolCatalog tools;
@@ -104,7 +104,7 @@ public final class Registries {
     }
 
     private static final class Builder {
-        final Map<String, RouteEntry> routes = new LinkedHashMap<>();
+        final Map<String, PluginRoute> routes = new LinkedHashMap<>();
         final Map<String, Contribution<Tool>> tools = new LinkedHashMap<>();
         final ObjectNode features = JsonNodeFactory.instance.objectNode();
         final Map<String, ObjectNode> familyFeatures = new LinkedHashMap<>();
@@ -146,7 +146,7 @@ public final class Registries {
     }
 
     /** Every route, in registration order; handlers already set the plugin's context class loader. */
-    public List<RouteEntry> routes() { return routes; }
+    public List<PluginRoute> routes() { return routes; }
 
     /** The endpoint families, in start order. */
     public List<Contribution<EndpointFamily>> endpointFamilies() { return endpointFamilies; }

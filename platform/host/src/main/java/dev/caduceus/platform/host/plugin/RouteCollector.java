@@ -19,7 +19,7 @@ final class RouteCollector implements Routes {
     private final String basePath;
     private final String pluginId;
     private final ClassLoader loader;
-    private final List<RouteEntry> routes = new ArrayList<>();
+    private final List<PluginRoute> routes = new ArrayList<>();
     private boolean closed;
 
     RouteCollector(String familyId, String basePath, String pluginId, ClassLoader loader) {
@@ -34,7 +34,7 @@ final class RouteCollector implements Routes {
         return add(method, template, name, handler, false);
     }
 
-    /** A keyless GET: the router lets it skip auth ({@link RouteEntry#publicRoute()}). */
+    /** A keyless GET: the router lets it skip auth ({@link PluginRoute#publicRoute()}). */
     @Override
     public Routes publicGet(String template, String name, HttpHandler handler) {
         return add("GET", template, name, handler, true);
@@ -51,7 +51,7 @@ final class RouteCollector implements Routes {
         if (handler == null)
             throw new IllegalArgumentException("family '" + familyId + "': route " + method + " " + template
                     + " has no handler");
-        routes.add(new RouteEntry(method, template, name, familyId, pluginId, PluginCalls.wrap(loader, handler), loader,
+        routes.add(new PluginRoute(method, template, name, familyId, pluginId, PluginCalls.wrap(loader, handler), loader,
                 publicRoute));
         return this;
     }
@@ -61,13 +61,13 @@ final class RouteCollector implements Routes {
         return template.equals(basePath) || template.startsWith(basePath + "/");
     }
 
-    List<RouteEntry> close() {
+    List<PluginRoute> close() {
         closed = true;
         return List.copyOf(routes);
     }
 
     /** The key two routes collide on: method plus template with parameter names erased. */
-    static String key(RouteEntry route) {
+    static String key(PluginRoute route) {
         return route.method() + " " + route.template().replaceAll("\\{[^/}]*}", "{}");
     }
 }

@@ -55,7 +55,7 @@ class HangupWatchTest {
             long deadline = System.nanoTime() + work.toNanos();
             while (System.nanoTime() < deadline && gone.getCount() > 0) {
                 if (release.await(20, TimeUnit.MILLISECONDS)) break;
-                if (call == 1 && !((JettyExchange) ex).watchingHangups()) {
+                if (call == 1 && !((InboundExchange) ex).watchingHangups()) {
                     watchEnded.countDown();
                     break;
                 }

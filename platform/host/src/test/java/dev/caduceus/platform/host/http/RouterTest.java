@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class RouterTest {
     static final HttpHandler NOOP = ex -> { };
 
-    static RouteEntry route(String method, String template) {
-        return new RouteEntry(method, template, null, "f", "p", NOOP, TestServer.MAPPER);
+    static ServedRoute route(String method, String template) {
+        return new ServedRoute(method, template, null, "f", "p", NOOP, TestServer.MAPPER);
     }
 
     @Test

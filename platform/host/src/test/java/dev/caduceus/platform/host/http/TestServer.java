@@ -140,7 +140,7 @@ final class TestServer implements AutoCloseable {
     }
 
     static final class Builder {
-        private final List<RouteEntry> routes = new ArrayList<>();
+        private final List<ServedRoute> routes = new ArrayList<>();
         private long maxBody = 1_000_000;
         private List<String> origins = List.of();
         private int keepalive = 30;
@@ -150,13 +150,13 @@ final class TestServer implements AutoCloseable {
         private RequestRecorder recorder = RequestRecorder.none();
 
         Builder route(String method, String template, HttpHandler handler) {
-            routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER));
+            routes.add(new ServedRoute(method, template, null, "test", "test-plugin", handler, MAPPER));
             return this;
         }
 
         /** A route that answers without a key, as a plugin's {@code Routes.publicGet} registers it. */
         Builder publicRoute(String method, String template, HttpHandler handler) {
-            routes.add(new RouteEntry(method, template, null, "test", "test-plugin", handler, MAPPER, true));
+            routes.add(new ServedRoute(method, template, null, "test", "test-plugin", handler, MAPPER, true));
             return this;
         }
 

@@ -26,7 +26,7 @@ import java.util.Map;
  * The agent loop, runtime id {@code local}: builds the system prompt, calls the
  * model with the turn's tools, executes the requested tool calls, feeds the results back and stops
  * on a final answer, the iteration cap (after one last call without tools), truncation, an upstream
- * failure, an empty answer twice or a stop. Each way of stopping fixes the result's completed/partial/failed flags; see {@link Turn}.
+ * failure, an empty answer twice or a stop. Each way of stopping fixes the result's completed/partial/failed flags; see {@link TurnState}.
  *
  * <p>Threading: {@link #execute} runs on the run's thread, concurrently for different runs; the
  * instance is immutable.
@@ -94,7 +94,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
         var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
-        var turn = new Turn(system, request.messages(), max);
+        var turn = new TurnState(system, request.messages(), max);
         ctx.emit(new RunEvent.Started(model));
         boolean blankRetried = false;
         while (true) {
@@ -123,7 +123,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
     }
 
-    private ModelReply call(Turn turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
+    private ModelReply call(TurnState turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
             throws InterruptedException {
         boolean stream = settings.stream() && request.stream(); // nobody reads a non-streamed answer early
         var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream), ctx);
@@ -134,7 +134,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /** The last call, without tools, after the iteration cap; ends with ITERATION_LIMIT. */
-    private RunResult graceCall(Turn turn, String model, RunRequest request, RunContext ctx)
+    private RunResult graceCall(TurnState turn, String model, RunRequest request, RunContext ctx)
             throws InterruptedException {
         turn.prompt(Message.user(GRACE_PROMPT));
         var reply = call(turn, model, List.of(), request, ctx);
@@ -150,7 +150,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /** Appends the assistant message and one tool message per call; false when the run was stopped. */
-    private boolean runTools(Turn turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx,
+    private boolean runTools(TurnState turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx,
                              TurnScope scope) throws InterruptedException {
         var refs = new ArrayList<Message.ToolCallRef>();
         var calls = new ArrayList<ToolCall>();

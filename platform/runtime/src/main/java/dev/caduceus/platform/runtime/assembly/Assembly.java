@@ -21,7 +21,7 @@ import dev.caduceus.platform.host.http.HttpServer;
 import dev.caduceus.platform.host.http.HttpSettings;
 import dev.caduceus.platform.host.http.PortInUseException;
 import dev.caduceus.platform.host.http.RequestRecorder;
-import dev.caduceus.platform.host.http.RouteEntry;
+import dev.caduceus.platform.host.http.ServedRoute;
 import dev.caduceus.platform.host.http.Router;
 import dev.caduceus.platform.host.json.Json;
 import dev.caduceus.platform.host.metrics.MetricsRegistry;
@@ -166,9 +166,9 @@ public final class Assembly {
         database.observe(metrics.host());                                        //    reader pool waits
         var routes = new ArrayList<>(coreRoutes(health, json));                  //    the routes
         if (observe.metricsEnabled())
-            routes.add(new RouteEntry("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
+            routes.add(new ServedRoute("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
                     new MetricsRoute(metrics)::scrape, json));
-        registries.routes().forEach(r -> routes.add(new RouteEntry(r.method(), r.template(), r.name(), r.familyId(),
+        registries.routes().forEach(r -> routes.add(new ServedRoute(r.method(), r.template(), r.name(), r.familyId(),
                 r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json), r.publicRoute())));
         var publicPaths = new HashSet<>(Router.DEFAULT_PUBLIC_PATHS);
         if (observe.metricsEnabled() && observe.metricsPublic()) publicPaths.add(MetricsRoute.PATH);
@@ -235,11 +235,11 @@ public final class Assembly {
         };
     }
 
-    private static List<RouteEntry> coreRoutes(HealthRoutes health, ObjectMapper json) {
+    private static List<ServedRoute> coreRoutes(HealthRoutes health, ObjectMapper json) {
         return List.of(
-                new RouteEntry("GET", "/health", "health", "core", "core", health::health, json),
-                new RouteEntry("GET", "/v1/health", null, "core", "core", health::health, json),
-                new RouteEntry("GET", "/health/detailed", "health_detailed", "core", "core", health::detailed, json));
+                new ServedRoute("GET", "/health", "health", "core", "core", health::health, json),
+                new ServedRoute("GET", "/v1/health", null, "core", "core", health::health, json),
+                new ServedRoute("GET", "/health/detailed", "health_detailed", "core", "core", health::detailed, json));
     }
 
     /** A plugin's routes write JSON with its own mapper (bound to its class loader). */
@@ -249,7 +249,7 @@ public final class Assembly {
     }
 
     /** The deployment view plugins read: the registries' plugins and features, {@code routes}, {@code runtimeId}. */
-    private static Deployment deployment(Registries registries, PlatformConfig config, List<RouteEntry> routes,
+    private static Deployment deployment(Registries registries, PlatformConfig config, List<ServedRoute> routes,
                                          String runtimeId) {
         return new DeploymentView(
                 registries.plugins().stream().map(PluginReport::toStatus).toList(),

@@ -29,7 +29,7 @@ import org.eclipse.jetty.http.HttpVersion;
  *
  * <p>Threading: {@code send} and the body reads on one thread, {@code cancel} and {@code close} from any.
  */
-final class JettyExchange implements OutboundHttp.Exchange {
+final class OutboundExchange implements OutboundHttp.Exchange {
     static final int MAX_REDIRECTS = 5;
     private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
     private static final Set<String> CREDENTIAL_HEADERS = Set.of("authorization", "cookie", "proxy-authorization");
@@ -44,7 +44,7 @@ final class JettyExchange implements OutboundHttp.Exchange {
     private volatile boolean closed;
     private boolean started;
 
-    JettyExchange(HttpClient client, OutboundHttp.Request request) {
+    OutboundExchange(HttpClient client, OutboundHttp.Request request) {
         this.client = client;
         this.request = request;
         this.target = describe(request.uri());

@@ -22,9 +22,9 @@ import java.util.List;
  * @param sessionId the chain's session id
  * @param run       what the agent executes (history possibly truncated, plus the input)
  */
-record Turn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String parentId,
+record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String parentId,
             String sessionId, RunRequest run) {
-    Turn {
+    ResolvedTurn {
         requireNonNull(request, "request");
         requireNonNull(envelope, "envelope");
         prior = List.copyOf(prior);

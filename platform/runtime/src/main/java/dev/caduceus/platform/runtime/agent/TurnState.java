@@ -16,7 +16,7 @@ import java.util.List;
  * <p>Results: {@code errorCode} is {@code output_truncated} for iteration limit, output length and
  * context length, {@code agent_error} for every other non-{@code stop} reason.
  */
-final class Turn {
+final class TurnState {
     private final List<Message> upstream = new ArrayList<>();
     private final List<Message> added = new ArrayList<>();
     private final int max;
@@ -24,7 +24,7 @@ final class Turn {
     private Usage usage = Usage.ZERO;
     private String lastText;
 
-    Turn(Message system, List<Message> messages, int max) {
+    TurnState(Message system, List<Message> messages, int max) {
         upstream.add(system);
         upstream.addAll(messages);
         this.max = max;

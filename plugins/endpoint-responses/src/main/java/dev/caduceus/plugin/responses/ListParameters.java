@@ -7,8 +7,8 @@ import dev.caduceus.spi.http.HttpExchange;
  * {@code invalid_limit}) and whose objects a list shows ({@code owner}, as {@code GET /v1/runs} and
  * {@code GET /api/jobs} read it). Stateless.
  */
-final class QueryValues {
-    private QueryValues() {}
+final class ListParameters {
+    private ListParameters() {}
 
     /** {@code limit}: absent is {@code defaultLimit}; otherwise a whole number 1 … {@code max}. */
     static int limit(HttpExchange exchange, int defaultLimit, int max) {

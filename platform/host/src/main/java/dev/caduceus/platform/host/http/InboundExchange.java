@@ -20,7 +20,7 @@ import org.eclipse.jetty.util.Fields;
  * thread, except {@link #onClientGone} callbacks. Owns the answer: a handler responds once, by
  * {@link #respond} or {@link #openEventStream}; {@link DispatchHandler} finishes whatever is left.
  */
-final class JettyExchange implements HttpExchange {
+final class InboundExchange implements HttpExchange {
     /** How much of an unread request body an answer discards before it closes the connection instead. */
     private static final long MAX_DRAINED_BYTES = 64 * 1024;
 
@@ -37,7 +37,7 @@ final class JettyExchange implements HttpExchange {
     private final RequestRecorder recorder;
     private final BodyBudget budget;
 
-    JettyExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
+    InboundExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
                   long maxBodyBytes, BodyBudget budget, RequestRecorder recorder) {
         this.recorder = recorder;
         this.budget = budget;

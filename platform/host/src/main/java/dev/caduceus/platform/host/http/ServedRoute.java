@@ -19,9 +19,9 @@ import java.util.Locale;
  * @param publicRoute whether it answers without a key (a plugin's {@link dev.caduceus.spi.http.Routes#publicGet});
  *                 the {@link Router}'s public templates are public too
  */
-public record RouteEntry(String method, String template, String name, String family, String pluginId,
+public record ServedRoute(String method, String template, String name, String family, String pluginId,
                          HttpHandler handler, ObjectMapper mapper, boolean publicRoute) {
-    public RouteEntry {
+    public ServedRoute {
         method = requireNonNull(method, "method").toUpperCase(Locale.ROOT);
         requireNonNull(template, "template");
         if (!template.startsWith("/")) throw new IllegalArgumentException("template must start with '/': " + template);
@@ -32,7 +32,7 @@ public record RouteEntry(String method, String template, String name, String fam
     }
 
     /** A route that needs the key unless its template is one of the router's public ones. */
-    public RouteEntry(String method, String template, String name, String family, String pluginId,
+    public ServedRoute(String method, String template, String name, String family, String pluginId,
                       HttpHandler handler, ObjectMapper mapper) {
         this(method, template, name, family, pluginId, handler, mapper, false);
     }

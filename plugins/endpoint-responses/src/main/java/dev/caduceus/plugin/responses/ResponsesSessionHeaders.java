@@ -9,20 +9,20 @@ import dev.caduceus.spi.http.HttpExchange;
  * {@code X-Hermes-Session-Id}, so it is not validated; its value only enters the idempotency
  * fingerprint.
  */
-record SessionHeaders(String sessionId, String sessionKey) {
+record ResponsesSessionHeaders(String sessionId, String sessionKey) {
     static final String SESSION_ID = "X-Hermes-Session-Id";
     static final String SESSION_KEY = "X-Hermes-Session-Key";
     static final int MAX_LENGTH = 256;
 
     /** Reads both headers and checks the key; a bad key is a 400. */
-    static SessionHeaders from(HttpExchange exchange) {
+    static ResponsesSessionHeaders from(HttpExchange exchange) {
         var id = exchange.header(SESSION_ID).filter(v -> !v.isEmpty()).orElse(null);
         var key = exchange.header(SESSION_KEY).filter(v -> !v.isEmpty()).orElse(null);
         if (key != null) {
             if (hasControl(key)) throw invalid("invalid_session_key", "Invalid session key");
             if (key.length() > MAX_LENGTH) throw invalid("session_key_too_long", "Session key too long");
         }
-        return new SessionHeaders(id, key);
+        return new ResponsesSessionHeaders(id, key);
     }
 
     private static boolean hasControl(String value) {

@@ -17,9 +17,9 @@ import dev.caduceus.spi.http.HttpHandler;
  * @param classLoader the plugin's class loader
  * @param publicRoute whether it answers without a key ({@link dev.caduceus.spi.http.Routes#publicGet})
  */
-public record RouteEntry(String method, String template, String name, String familyId, String pluginId,
+public record PluginRoute(String method, String template, String name, String familyId, String pluginId,
                          HttpHandler handler, ClassLoader classLoader, boolean publicRoute) {
-    public RouteEntry {
+    public PluginRoute {
         requireNonNull(method, "method");
         requireNonNull(template, "template");
         requireNonNull(familyId, "familyId");
@@ -29,7 +29,7 @@ public record RouteEntry(String method, String template, String name, String fam
     }
 
     /** A route that needs the key. */
-    public RouteEntry(String method, String template, String name, String familyId, String pluginId,
+    public PluginRoute(String method, String template, String name, String familyId, String pluginId,
                       HttpHandler handler, ClassLoader classLoader) {
         this(method, template, name, familyId, pluginId, handler, classLoader, false);
     }
