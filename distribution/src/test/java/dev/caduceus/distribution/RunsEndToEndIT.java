@@ -271,6 +271,27 @@ class RunsEndToEndIT {
         assertError(post("/v1/runs/" + runId + "/steer", "{}"), 400, "invalid_steer_input", null);
     }
 
+    @Test
+    void aRunContinuesAStoredResponseThroughTheResponsesPluginsService() throws Exception {
+        // endpoint-runs finds endpoint-responses' ResponseHistory by type: two plugin class loaders,
+        // each with its own copy of the interface, the conversation carried across by the host.
+        upstream.enqueue(Turn.text("The capital is Paris."));
+        var created = post("/v1/responses", "{\"input\":\"capital of France?\"}");
+        assertEquals(200, created.statusCode(), created.body());
+        var responseId = json(created).path("id").asText();
+        upstream.recordRequests(true);
+        upstream.enqueue(Turn.text("Rome."));
+        try {
+            var runId = submit("{\"input\":\"and of Italy?\",\"previous_response_id\":\"" + responseId + "\"}");
+            awaitStatus(runId, "completed");
+            var messages = upstream.requests().getLast().body().path("messages").toString();
+            assertTrue(messages.contains("capital of France?") && messages.contains("The capital is Paris.")
+                    && messages.contains("and of Italy?"), messages);
+        } finally {
+            upstream.recordRequests(false);
+        }
+    }
+
     // ---- idempotency, listing ----------------------------------------------------------------
 
     @Test
