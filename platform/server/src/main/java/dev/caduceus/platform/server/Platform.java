@@ -193,6 +193,14 @@ public final class Platform implements AutoCloseable {
         return server.uri();
     }
 
+    /**
+     * Tool calls outside a turn, as {@code PlatformContext.toolCalls()} gives them to endpoint-mcp: the
+     * real selection and dispatcher. For the test host, which calls a plugin's tools through it.
+     */
+    public dev.caduceus.spi.agent.ToolCalls toolCalls() {
+        return runs.toolCalls();
+    }
+
     /** Blocks until {@link #close()} has finished. */
     public void awaitStopped() throws InterruptedException {
         stopped.await();

@@ -8,6 +8,12 @@ import dev.caduceus.platform.host.auth.NamedKeys;
 import dev.caduceus.platform.host.boot.Boot;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.server.Platform;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.ToolCalls;
+import dev.caduceus.spi.http.Caller;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -54,20 +60,23 @@ import java.util.Optional;
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
     public static final String DEFAULT_KEY = "testhost-key-long-enough-to-pass";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ", "CADUCEUS_LOG_LEVEL");
 
     private final Platform platform;
     private final Path root;
     private final Path home;
+    private final Path workspace;
     private final String apiKey;
     private final StringWriter output;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HostClient client;
 
-    private TestHost(Platform platform, Path root, Path home, String apiKey, StringWriter output) {
+    private TestHost(Platform platform, Path root, Path home, Path workspace, String apiKey, StringWriter output) {
         this.platform = platform;
         this.root = root;
         this.home = home;
+        this.workspace = workspace;
         this.apiKey = apiKey;
         this.output = output;
         this.client = new HostClient(http, baseUrl(), apiKey);
@@ -95,6 +104,48 @@ public final class TestHost implements AutoCloseable {
     /** {@code $CADUCEUS_HOME}: the database, the key file, plugin data directories. */
     public Path home() {
         return home;
+    }
+
+    /** {@code tools.workspace}: where the tools read, write and run commands (created at boot). */
+    public Path workspace() {
+        return workspace;
+    }
+
+    /**
+     * The tools the admin key is offered by default ({@code agent.toolsets}), by name: the loaded
+     * plugins' real {@link Tool}s, as a turn or an MCP client sees them.
+     */
+    public List<Tool> tools() {
+        return platform.toolCalls().offered(Caller.ADMIN_CALLER, List.of());
+    }
+
+    /**
+     * Calls {@code tool} with {@code arguments} (a JSON object) as the admin key, in session
+     * {@code session}, and returns what the model would see. The call goes through the host's real
+     * dispatcher, as endpoint-mcp's {@code tools/call} does ({@link ToolCalls}): arguments coerced and
+     * checked, the plugin's class loader, the cap and redaction, a thrown exception an error result, a
+     * real {@code ToolContext} (this call's own run id, the session scoped to the key, the deployment's
+     * workspace, no approval channel). The same {@code session} reaches the same session state (a
+     * terminal's processes, memory).
+     *
+     * @throws IllegalArgumentException when {@code arguments} is not a JSON object
+     */
+    public ToolResult callTool(String session, String tool, String arguments) throws InterruptedException {
+        return callTool(new ToolCalls.Request(Caller.ADMIN_CALLER, session, List.of(), tool, object(arguments), null));
+    }
+
+    /** One direct tool call as {@code request} says: another caller (a named key), toolsets, a cancellation. */
+    public ToolResult callTool(ToolCalls.Request request) throws InterruptedException {
+        return platform.toolCalls().call(request);
+    }
+
+    private static ObjectNode object(String json) {
+        try {
+            if (JSON.readTree(json) instanceof ObjectNode node) return node;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not JSON: " + json, e);
+        }
+        throw new IllegalArgumentException("not a JSON object: " + json);
     }
 
     /**
@@ -188,6 +239,7 @@ public final class TestHost implements AutoCloseable {
         private final Map<String, Optional<Path>> plugins = new LinkedHashMap<>();
         private final Map<String, String> env = new LinkedHashMap<>();
         private String configYaml;
+        private Path configFile;
         private String apiKey = DEFAULT_KEY;
         private Path home;
         private Clock clock = Clock.systemUTC();
@@ -230,6 +282,15 @@ public final class TestHost implements AutoCloseable {
         /** {@code $CADUCEUS_HOME/config.yaml}, written before the boot. */
         public Builder configYaml(String yaml) {
             configYaml = requireNonNull(yaml, "yaml");
+            return this;
+        }
+
+        /**
+         * {@code --config FILE}: a configuration file outside {@code $CADUCEUS_HOME}, read instead of
+         * {@code config.yaml} there (and protected from the tools as the state directory is).
+         */
+        public Builder configFile(Path file) {
+            configFile = requireNonNull(file, "file").toAbsolutePath();
             return this;
         }
 
@@ -286,13 +347,14 @@ public final class TestHost implements AutoCloseable {
                 environment.put("API_SERVER_KEY", apiKey);
                 environment.put("CADUCEUS__TOOLS__WORKSPACE", root.resolve("workspace").toString());
                 environment.putAll(env);
+                var workspace = Path.of(environment.get("CADUCEUS__TOOLS__WORKSPACE"));
                 var output = new StringWriter();
                 Platform platform;
                 synchronized (output) {
-                    platform = Platform.start(new Boot.Options(Optional.empty(), List.of(), false, environment,
+                    platform = Platform.start(new Boot.Options(Optional.ofNullable(configFile), List.of(), false, environment,
                             root.resolve("app"), clock), new PrintWriter(output, true));
                 }
-                return new TestHost(platform, root, home, apiKey, output);
+                return new TestHost(platform, root, home, workspace, apiKey, output);
             } catch (BootException e) {
                 delete(root);
                 throw new IllegalStateException("TestHost failed to boot: " + e.getMessage(), e);
