@@ -67,12 +67,15 @@ public final class TestHost implements AutoCloseable {
     private final Path root;
     private final Path home;
     private final Path workspace;
+    private final Boot.Options options;
     private final String apiKey;
     private final StringWriter output;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HostClient client;
 
-    private TestHost(Platform platform, Path root, Path home, Path workspace, String apiKey, StringWriter output) {
+    private TestHost(Platform platform, Boot.Options options, Path root, Path home, Path workspace, String apiKey,
+                     StringWriter output) {
+        this.options = options;
         this.platform = platform;
         this.root = root;
         this.home = home;
@@ -178,6 +181,21 @@ public final class TestHost implements AutoCloseable {
         } catch (ApiKeyException e) {
             throw new IllegalArgumentException("caduceus key add " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What {@code caduceus plugins} prints for this host's plugins and configuration: each jar, its
+     * routes and tools, and why a tool is unavailable. Boots the plugins once more against a scratch
+     * database, as the command does; the running host is untouched.
+     */
+    public String pluginListing() {
+        var out = new StringWriter();
+        try {
+            Platform.listPlugins(options, new PrintWriter(out, true));
+        } catch (BootException e) {
+            throw new IllegalStateException("caduceus plugins failed: " + e.getMessage(), e);
+        }
+        return out.toString();
     }
 
     /** What the host printed at start-up (the banner: address, plugins, routes). */
@@ -349,12 +367,13 @@ public final class TestHost implements AutoCloseable {
                 environment.putAll(env);
                 var workspace = Path.of(environment.get("CADUCEUS__TOOLS__WORKSPACE"));
                 var output = new StringWriter();
+                var options = new Boot.Options(Optional.ofNullable(configFile), List.of(), false, environment,
+                        root.resolve("app"), clock);
                 Platform platform;
                 synchronized (output) {
-                    platform = Platform.start(new Boot.Options(Optional.ofNullable(configFile), List.of(), false, environment,
-                            root.resolve("app"), clock), new PrintWriter(output, true));
+                    platform = Platform.start(options, new PrintWriter(output, true));
                 }
-                return new TestHost(platform, root, home, workspace, apiKey, output);
+                return new TestHost(platform, options, root, home, workspace, apiKey, output);
             } catch (BootException e) {
                 delete(root);
                 throw new IllegalStateException("TestHost failed to boot: " + e.getMessage(), e);
