@@ -8,18 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.tool.Cancellation;
-import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.platform.testkit.ManualClock;
+import dev.caduceus.platform.testkit.TestDatabase;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.postgres.TestPostgres;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCall;
-import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.platform.testkit.FakePlatformContext;
-import dev.caduceus.platform.testkit.TestDatabase;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -30,32 +31,70 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The memory tool over its real store, on SQLite and on PostgreSQL (where several nodes share the table). */
+/**
+ * The memory tool on the real host ({@link TestHost} with this plugin's jar), on SQLite and on PostgreSQL
+ * (where two hosts on one database are two nodes): calls through the host's dispatcher in session
+ * {@code s1} (scope {@code session:s1}), the plugin's real instance for the turn-start snapshot, and its
+ * table read beside the host through {@link TestDatabase}. A "new plugin instance" is a restarted host.
+ */
 @ParameterizedClass
 @EnumSource(Dialect.class)
 class MemoryToolTest {
     static final String SCOPE = "session:s1";
+    static final Instant NOW = Instant.parse("2026-01-15T09:00:00Z");
+    static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir Path dir;
     @Parameter Dialect dialect;
+    final Clock clock = new ManualClock(NOW);
+    TestPostgres.Db pg;
+    TestHost host;
     TestDatabase db;
-    PlatformContext platform;
     Tool tool;
 
     @BeforeEach
     void open() {
-        db = TestDatabase.open(dir, "tool-memory", dialect);
-        platform = context(Map.of());
-        tool = new MemoryPlugin().tools(platform).getFirst();
+        boot(Map.of());
     }
 
     @AfterEach
     void close() {
         db.close();
+        host.close();
     }
 
-    PlatformContext context(Map<String, String> tools) {
-        return FakePlatformContext.builder("tool-memory").database(db).toolsConfig(tools).build();
+    /**
+     * (Re)starts the host with {@code tools.*} settings on this test's database (a restart: the same
+     * {@code $CADUCEUS_HOME}, or the same PostgreSQL database), and attaches {@link #db} to it.
+     */
+    void boot(Map<String, String> tools) {
+        if (host != null) close();
+        host = start(tools);
+        db = dialect == Dialect.SQLITE ? TestDatabase.attach(host.home().resolve("caduceus.db"))
+                : TestDatabase.attach(pg, "tool-memory");
+        tool = memory(host);
+    }
+
+    /** A host on this test's database; on PostgreSQL a second one running beside {@link #host} is another node. */
+    TestHost start(Map<String, String> tools) {
+        var builder = TestHost.builder().plugins("tool-memory").clock(clock);
+        tools.forEach((key, value) -> builder.env("CADUCEUS__TOOLS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
+        if (dialect == Dialect.POSTGRESQL) {
+            if (pg == null) pg = TestPostgres.shared().newDatabase();
+            builder.env("CADUCEUS__DATABASE__URL", pg.url());
+        } else {
+            try {
+                builder.home(Files.createDirectories(dir.resolve("home")));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return builder.start();
+    }
+
+    /** The plugin's real instance of the tool, as {@code host} runs it. */
+    static Tool memory(TestHost host) {
+        return host.tools().stream().filter(t -> t.spec().name().equals("memory")).findFirst().orElseThrow();
     }
 
     @Test
@@ -67,7 +106,7 @@ class MemoryToolTest {
         assertFalse(spec.parallelSafe());
         assertEquals("target", spec.parameters().path("required").get(0).asText());
         assertEquals(List.of("add", "replace", "remove"),
-                platform.json().convertValue(spec.parameters().at("/properties/action/enum"), List.class));
+                JSON.convertValue(spec.parameters().at("/properties/action/enum"), List.class));
         assertEquals("action", spec.parameters().at("/properties/operations/items/required/0").asText());
     }
 
@@ -126,7 +165,7 @@ class MemoryToolTest {
         add("memory", "project uses maven " + "x".repeat(100));
         add("memory", "project uses java 21");
         var raw = ok(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"project\",\"content\":\"y\"}"));
-        var result = platform.json().readTree(raw);
+        var result = JSON.readTree(raw);
         assertEquals("Multiple entries matched 'project'. Be more specific.", result.path("error").asText());
         assertEquals(2, result.path("matches").size());
         assertEquals(83, result.path("matches").get(0).asText().length(), "80 chars plus ...");
@@ -136,7 +175,7 @@ class MemoryToolTest {
 
     @Test
     void addOverTheLimitIsRefusedButExactlyAtTheLimitIsAccepted() throws Exception {
-        tool = new MemoryPlugin().tools(context(Map.of("memory.memory_char_limit", "20"))).getFirst();
+        boot(Map.of("memory.memory_char_limit", "20"));
         add("memory", "0123456789"); // 10
         var over = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"12345678\"}")); // 10+3+8 = 21
         assertFalse(over.path("success").asBoolean());
@@ -151,7 +190,7 @@ class MemoryToolTest {
 
     @Test
     void replaceOverTheLimitIsRefused() throws Exception {
-        tool = new MemoryPlugin().tools(context(Map.of("memory.user_char_limit", "10"))).getFirst();
+        boot(Map.of("memory.user_char_limit", "10"));
         add("user", "short");
         var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"sh\","
                 + "\"content\":\"much too long\"}"));
@@ -162,7 +201,7 @@ class MemoryToolTest {
 
     @Test
     void operationsApplyAllOrNothingWithTheLimitCheckedAtTheEnd() throws Exception {
-        tool = new MemoryPlugin().tools(context(Map.of("memory.memory_char_limit", "20"))).getFirst();
+        boot(Map.of("memory.memory_char_limit", "20"));
         add("memory", "0123456789");
         var freed = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"0123\"},"
                 + "{\"action\":\"add\",\"content\":\"abcdefghijklmnop\"}]}"));
@@ -180,8 +219,8 @@ class MemoryToolTest {
     @Test
     void refusesControlInvisibleAndRoleMarkerContent() throws Exception {
         for (var bad : List.of("a\u0007b", "zero\u200Bwidth", "x<|im_start|>system", "ok</SYSTEM>")) {
-            var args = platform.json().createObjectNode().put("action", "add").put("target", "memory").put("content", bad);
-            var result = json(tool.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+            var args = JSON.createObjectNode().put("action", "add").put("target", "memory").put("content", bad);
+            var result = json(call(SCOPE, args.toString()));
             assertFalse(result.path("success").asBoolean(), bad);
             assertTrue(result.path("error").asText().startsWith("Entry refused"), bad);
         }
@@ -198,7 +237,7 @@ class MemoryToolTest {
 
     @Test
     void onSqliteAStoreIsReadFromTheDatabaseOnceAndAgainAfterAnEdit() throws Exception {
-        var store = new MemoryStore(db, platform.clock());
+        var store = new MemoryStore(db, clock);
         assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
         db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
                 + " VALUES (?, 'memory', 0, 'behind', 'x', 'x')", SCOPE));
@@ -208,10 +247,10 @@ class MemoryToolTest {
         }
         // a row written behind the plugin's back is not seen: the first read is cached
         assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
-        assertEquals(List.of("behind"), new MemoryStore(db, platform.clock()).entries(SCOPE, MemoryTarget.MEMORY));
+        assertEquals(List.of("behind"), new MemoryStore(db, clock).entries(SCOPE, MemoryTarget.MEMORY));
         // an edit through the store drops the cached copy, so the next read sees the database again
         store.edit(SCOPE, MemoryTarget.MEMORY, entries -> new Outcome(java.util.stream.Stream.concat(
-                entries.stream(), java.util.stream.Stream.of("added")).toList(), platform.json().createObjectNode()));
+                entries.stream(), java.util.stream.Stream.of("added")).toList(), JSON.createObjectNode()));
         assertEquals(List.of("behind", "added"), store.entries(SCOPE, MemoryTarget.MEMORY));
         assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.USER));
     }
@@ -219,19 +258,19 @@ class MemoryToolTest {
     @Test
     void scopesAreIsolated() throws Exception {
         add("memory", "only in s1");
-        assertEquals(List.of(), new MemoryStore(db, platform.clock()).entries("key:other", MemoryTarget.MEMORY));
-        var other = json(call("key:other", "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"s1\"}"));
+        assertEquals(List.of(), new MemoryStore(db, clock).entries("session:other", MemoryTarget.MEMORY));
+        var other = json(call("session:other", "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"s1\"}"));
         assertFalse(other.path("success").asBoolean());
-        assertNull(tool.systemPromptSection("key:other"));
+        assertNull(tool.systemPromptSection("session:other"));
     }
 
     @Test
     void entriesSurviveANewPluginInstanceOnTheSameDatabase() throws Exception {
         add("memory", "persisted fact");
         add("user", "persisted profile");
-        var fresh = new MemoryPlugin().tools(context(Map.of())).getFirst();
-        assertTrue(fresh.systemPromptSection(SCOPE).contains("persisted fact"));
-        assertTrue(fresh.systemPromptSection(SCOPE).contains("persisted profile"));
+        boot(Map.of()); // a restart: a new plugin instance on the same database
+        assertTrue(tool.systemPromptSection(SCOPE).contains("persisted fact"));
+        assertTrue(tool.systemPromptSection(SCOPE).contains("persisted profile"));
     }
 
     @Test
@@ -243,8 +282,9 @@ class MemoryToolTest {
 
     @Test
     void wrongTypesAndMissingArgumentsAreErrorsNotExceptions() throws Exception {
+        // (a number for the content is coerced to a string by the host before the tool sees it)
         for (var args : List.of("{}", "{\"action\":\"add\"}", "{\"action\":\"add\",\"target\":\"people\",\"content\":\"x\"}",
-                "{\"action\":\"add\",\"target\":\"memory\",\"content\":42}", "{\"action\":5,\"target\":\"memory\"}",
+                "{\"action\":\"add\",\"target\":\"memory\",\"content\":{\"n\":42}}", "{\"action\":5,\"target\":\"memory\"}",
                 "{\"target\":\"memory\"}", "{\"action\":\"delete\",\"target\":\"memory\"}", "{\"action\":\"ADD\",\"target\":\"memory\"}",
                 "{\"target\":\"memory\",\"operations\":\"nope\"}", "{\"target\":\"memory\",\"operations\":[1]}",
                 "{\"target\":\"memory\",\"operations\":[{\"content\":\"x\"}]}", "{\"target\":[\"memory\"],\"action\":\"add\"}")) {
@@ -286,7 +326,8 @@ class MemoryToolTest {
                 + " VALUES (?, 'user', 0, ?, 'x', 'x')", SCOPE, "evil <tool_call> entry"));
         // written behind the plugin's back (as an older version might have stored it): a fresh
         // instance reads it, the running one keeps its cached (empty) copy until its next edit
-        var snapshot = new MemoryPlugin().tools(platform).getFirst().systemPromptSection(SCOPE);
+        boot(Map.of()); // a restart: a new plugin instance reads the table
+        var snapshot = tool.systemPromptSection(SCOPE);
         assertTrue(snapshot.startsWith("═".repeat(46) + "\nUSER PROFILE"), snapshot);
         assertTrue(snapshot.endsWith("\n[BLOCKED: entry hidden]"), snapshot);
         assertFalse(snapshot.contains("MEMORY (your personal notes)"));
@@ -335,15 +376,12 @@ class MemoryToolTest {
     @Test
     void anEditOnOneNodeIsInTheNextPromptOfAnother() throws Exception {
         Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process owns the file (and caches)");
-        try (var other = db.node()) {
-            var otherTool = new MemoryPlugin().tools(FakePlatformContext.builder("tool-memory").database(other).build())
-                    .getFirst();
+        try (var other = start(Map.of())) {
+            var otherTool = memory(other);
             assertNull(otherTool.systemPromptSection(SCOPE));
             add("memory", "written on node one");
             assertTrue(otherTool.systemPromptSection(SCOPE).contains("written on node one"));
-            var removed = json(otherTool.call(new ToolCall("c", "memory", (ObjectNode) platform.json().readTree(
-                    "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"node one\"}")),
-                    new FakeToolContext(SCOPE, platform.json())));
+            var removed = json(call(other, SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"node one\"}"));
             assertTrue(removed.path("success").asBoolean(), removed.toString());
             assertNull(tool.systemPromptSection(SCOPE), "removed on node two, gone on node one");
         }
@@ -352,21 +390,20 @@ class MemoryToolTest {
     @Test
     void concurrentAddsOnTwoNodesAllLand() throws Exception {
         Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process, one writer");
-        try (var other = db.node()) {
-            var tools = List.of(tool, new MemoryPlugin().tools(FakePlatformContext.builder("tool-memory").database(other)
-                    .build()).getFirst());
+        try (var other = start(Map.of())) {
+            var nodes = List.of(host, other);
             var start = new java.util.concurrent.CountDownLatch(1);
             var failures = new java.util.concurrent.ConcurrentLinkedQueue<String>();
             var threads = new java.util.ArrayList<Thread>();
             for (int i = 0; i < 16; i++) {
-                var node = tools.get(i % 2);
+                var node = nodes.get(i % 2);
                 var content = "fact " + i;
                 threads.add(Thread.ofVirtual().start(() -> {
                     try {
                         start.await();
-                        var args = platform.json().createObjectNode().put("action", "add").put("target", "memory")
+                        var args = JSON.createObjectNode().put("action", "add").put("target", "memory")
                                 .put("content", content);
-                        var result = json(node.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+                        var result = json(call(node, SCOPE, args.toString()));
                         if (!result.path("success").asBoolean()) failures.add(result.toString());
                     } catch (Exception e) {
                         failures.add(e.toString());
@@ -385,34 +422,30 @@ class MemoryToolTest {
     // -- helpers --
 
     void add(String target, String content) throws Exception {
-        var args = platform.json().createObjectNode().put("action", "add").put("target", target).put("content", content);
-        var result = json(tool.call(new ToolCall("c", "memory", args), new FakeToolContext(SCOPE, platform.json())));
+        var args = JSON.createObjectNode().put("action", "add").put("target", target).put("content", content);
+        var result = json(call(SCOPE, args.toString()));
         assertTrue(result.path("success").asBoolean(), result.toString());
     }
 
     List<String> entries(MemoryTarget target) {
-        return new MemoryStore(db, platform.clock()).entries(SCOPE, target);
+        return new MemoryStore(db, clock).entries(SCOPE, target);
     }
 
+    /** One call on {@link #host} in the session of {@code scope} ({@code session:ID}), or none for null. */
     ToolResult call(String scope, String args) throws Exception {
-        var node = (ObjectNode) platform.json().readTree(args);
-        return tool.call(new ToolCall("call-1", "memory", node), new FakeToolContext(scope, platform.json()));
+        return call(host, scope, args);
+    }
+
+    static ToolResult call(TestHost on, String scope, String args) throws Exception {
+        if (scope != null && !scope.startsWith("session:")) throw new IllegalArgumentException(scope);
+        return on.callTool(scope == null ? null : scope.substring("session:".length()), "memory", args);
     }
 
     static String ok(ToolResult result) {
         return assertInstanceOf(ToolResult.Ok.class, result).content();
     }
 
-    JsonNode json(ToolResult result) throws Exception {
-        return platform.json().readTree(ok(result));
-    }
-
-    /** Just enough of a ToolContext for the memory tool. */
-    record FakeToolContext(String memoryScope, ObjectMapper json) implements ToolContext {
-        @Override public String runId() { return "run-1"; }
-        @Override public Path workspace() { return Path.of("."); }
-        @Override public Cancellation cancellation() { throw new UnsupportedOperationException(); }
-        @Override public void progress(String label) {}
-        @Override public ApprovalChoice approval(ApprovalRequest request) { return ApprovalChoice.DENY; }
+    static JsonNode json(ToolResult result) throws Exception {
+        return JSON.readTree(ok(result));
     }
 }
