@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class TerminalToolTest {
     @TempDir Path tmp;
     Harness h;
-    FakeToolContext s1;
+    Session s1;
 
     /** {@code tools.terminal.backend} for this run. */
     abstract String backend();
@@ -151,8 +151,10 @@ abstract class TerminalToolTest {
 
     @Test
     void badArgumentsGiveErrorResults() throws Exception {
-        assertEquals("{\"output\": \"\", \"exit_code\": -1, \"error\": \"Invalid command: expected string, got int\", "
-                + "\"status\": \"error\"}", Harness.content(h.call(h.terminal, s1, "{\"command\":42}")));
+        assertEquals("{\"output\": \"\", \"exit_code\": -1, \"error\": \"Invalid command: expected string, got list\", "
+                + "\"status\": \"error\"}", Harness.content(h.call(h.terminal, s1, "{\"command\":[42]}")));
+        // a number is coerced to a string by the host before the tool sees it: the command "42"
+        assertEquals(127, h.ok(h.call(h.terminal, s1, "{\"command\":42}")).path("exit_code").asInt());
         assertEquals("Invalid command: expected string, got NoneType",
                 h.ok(h.call(h.terminal, s1, "{}")).path("error").asText());
         assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":\"soon\"}"));
@@ -160,7 +162,7 @@ abstract class TerminalToolTest {
         assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":0}"));
         var tooLong = assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":601}"));
         assertEquals("Foreground timeout 601s exceeds the maximum of 600s. Use background=true for long-running commands.",
-                tooLong.message());
+                h.errorMessage(tooLong));
     }
 
     @Test
