@@ -54,7 +54,8 @@ import java.util.Optional;
  * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
  * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
- * internals ({@code Platform.start}, its options and {@code BootException}; the key store behind
+ * internals ({@code Platform.start}, its options and {@code BootException}; {@code Platform.toolCalls} behind
+ * {@link #callTool} and {@code Platform.listPlugins} behind {@link #pluginListing}; the key store behind
  * {@link #addKey}).
  */
 public final class TestHost implements AutoCloseable {
