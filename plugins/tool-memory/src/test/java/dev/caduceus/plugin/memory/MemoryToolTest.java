@@ -20,12 +20,15 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -33,50 +36,81 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The memory tool on the real host ({@link TestHost} with this plugin's jar), on SQLite and on PostgreSQL
- * (where two hosts on one database are two nodes): calls through the host's dispatcher in session
- * {@code s1} (scope {@code session:s1}), the plugin's real instance for the turn-start snapshot, and its
- * table read beside the host through {@link TestDatabase}. A "new plugin instance" is a restarted host.
+ * (where two hosts on one database are two nodes): calls through the host's dispatcher in a session of
+ * the test's own ({@link #scope} {@code session:<test>}), the plugin's real instance for the turn-start
+ * snapshot, and its table read beside the host through {@link TestDatabase}. One host per dialect serves
+ * the class; a test that needs other settings or a restart ("a new plugin instance") {@link #boot}s a
+ * host of its own on a database of its own.
  */
 @ParameterizedClass
 @EnumSource(Dialect.class)
 class MemoryToolTest {
-    static final String SCOPE = "session:s1";
     static final Instant NOW = Instant.parse("2026-01-15T09:00:00Z");
     static final ObjectMapper JSON = new ObjectMapper();
+    static final Clock CLOCK = new ManualClock(NOW);
+    /** The class's hosts, one per dialect, with their databases. */
+    static final Map<Dialect, TestHost> SHARED = new EnumMap<>(Dialect.class);
+    static final Map<Dialect, TestPostgres.Db> SHARED_PG = new EnumMap<>(Dialect.class);
+    @TempDir static Path sharedDir;
 
     @TempDir Path dir;
     @Parameter Dialect dialect;
-    final Clock clock = new ManualClock(NOW);
+    final Clock clock = CLOCK;
+    String scope;
     TestPostgres.Db pg;
     TestHost host;
+    boolean own;
     TestDatabase db;
     Tool tool;
 
     @BeforeEach
-    void open() {
-        boot(Map.of());
+    void open(TestInfo test) {
+        scope = "session:" + test.getTestMethod().orElseThrow().getName();
+        pg = SHARED_PG.get(dialect);
+        host = SHARED.get(dialect);
+        if (host == null) {
+            host = start(Map.of(), sharedDir.resolve(dialect.name()));
+            SHARED.put(dialect, host);
+            SHARED_PG.put(dialect, pg);
+        }
+        attach();
     }
 
     @AfterEach
     void close() {
         db.close();
-        host.close();
+        if (own) host.close();
+    }
+
+    @AfterAll
+    static void closeShared() {
+        SHARED.values().forEach(TestHost::close);
+        SHARED.clear();
+        SHARED_PG.clear();
     }
 
     /**
-     * (Re)starts the host with {@code tools.*} settings on this test's database (a restart: the same
-     * {@code $CADUCEUS_HOME}, or the same PostgreSQL database), and attaches {@link #db} to it.
+     * Starts a host of this test's own with {@code tools.*} settings: on a new database the first time,
+     * then on the same one (a restart: the same {@code $CADUCEUS_HOME}, or the same PostgreSQL database),
+     * and attaches {@link #db} to it.
      */
     void boot(Map<String, String> tools) {
-        if (host != null) close();
-        host = start(tools);
+        db.close();
+        if (own) host.close();
+        else pg = null;
+        own = true;
+        host = start(tools, dir.resolve("home"));
+        attach();
+    }
+
+    private void attach() {
         db = dialect == Dialect.SQLITE ? TestDatabase.attach(host.home().resolve("caduceus.db"))
                 : TestDatabase.attach(pg, "tool-memory");
         tool = memory(host);
     }
 
-    /** A host on this test's database; on PostgreSQL a second one running beside {@link #host} is another node. */
-    TestHost start(Map<String, String> tools) {
+    /** A host on {@link #pg} (a new database when null) or in {@code home}; another beside {@link #host} is another node. */
+    TestHost start(Map<String, String> tools, Path home) {
         var builder = TestHost.builder().plugins("tool-memory").clock(clock);
         tools.forEach((key, value) -> builder.env("CADUCEUS__TOOLS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
         if (dialect == Dialect.POSTGRESQL) {
@@ -84,12 +118,17 @@ class MemoryToolTest {
             builder.env("CADUCEUS__DATABASE__URL", pg.url());
         } else {
             try {
-                builder.home(Files.createDirectories(dir.resolve("home")));
+                builder.home(Files.createDirectories(home));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }
         return builder.start();
+    }
+
+    /** Another node on this test's database (PostgreSQL). The caller closes it. */
+    TestHost node() {
+        return start(Map.of(), dir.resolve("node"));
     }
 
     /** The plugin's real instance of the tool, as {@code host} runs it. */
@@ -112,10 +151,10 @@ class MemoryToolTest {
 
     @Test
     void addsAndReportsUsageInHermesFormat() throws Exception {
-        var raw = ok(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"  uses tabs  \"}"));
+        var raw = ok(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"  uses tabs  \"}"));
         assertEquals("{\"success\": true, \"done\": true, \"target\": \"memory\", \"usage\": \"0% — 9/2200 chars\", "
                 + "\"entry_count\": 1, \"message\": \"Entry added.\", \"note\": \"" + MemoryEdits.NOTE + "\"}", raw);
-        var second = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"likes 🧠\"}"));
+        var second = json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"likes 🧠\"}"));
         assertEquals("0% — 19/2200 chars", second.path("usage").asText(), "9 + 3 (delimiter) + 7 code points");
         assertEquals(List.of("uses tabs", "likes 🧠"), entries(MemoryTarget.MEMORY));
     }
@@ -123,7 +162,7 @@ class MemoryToolTest {
     @Test
     void duplicateAddIsASuccessThatStoresNothing() throws Exception {
         add("memory", "fact one");
-        var result = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"fact one\"}"));
+        var result = json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"fact one\"}"));
         assertTrue(result.path("success").asBoolean());
         assertEquals("Entry already exists (no duplicate added).", result.path("message").asText());
         assertEquals(1, result.path("entry_count").asInt());
@@ -134,7 +173,7 @@ class MemoryToolTest {
     void replaceChangesTheOneEntryContainingTheSubstring() throws Exception {
         add("user", "name is Ada");
         add("user", "prefers short answers");
-        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"short\","
+        var result = json(call(scope, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"short\","
                 + "\"content\":\"prefers detailed answers\"}"));
         assertEquals("Entry replaced.", result.path("message").asText());
         assertEquals("user", result.path("target").asText());
@@ -145,7 +184,7 @@ class MemoryToolTest {
     void removeDeletesTheMatchingEntry() throws Exception {
         add("memory", "a");
         add("memory", "bb");
-        var result = json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"b\"}"));
+        var result = json(call(scope, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"b\"}"));
         assertEquals("Entry removed.", result.path("message").asText());
         assertEquals(1, result.path("entry_count").asInt());
         assertEquals(List.of("a"), entries(MemoryTarget.MEMORY));
@@ -154,7 +193,7 @@ class MemoryToolTest {
     @Test
     void noMatchIsAnErrorWithTheCurrentEntries() throws Exception {
         add("memory", "alpha");
-        var result = json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"zeta\"}"));
+        var result = json(call(scope, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"zeta\"}"));
         assertFalse(result.path("success").asBoolean());
         assertEquals("No entry matched 'zeta'.", result.path("error").asText());
         assertEquals("alpha", result.path("current_entries").get(0).asText());
@@ -164,7 +203,7 @@ class MemoryToolTest {
     void severalDistinctMatchesAreRefusedWithPreviews() throws Exception {
         add("memory", "project uses maven " + "x".repeat(100));
         add("memory", "project uses java 21");
-        var raw = ok(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"project\",\"content\":\"y\"}"));
+        var raw = ok(call(scope, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"project\",\"content\":\"y\"}"));
         var result = JSON.readTree(raw);
         assertEquals("Multiple entries matched 'project'. Be more specific.", result.path("error").asText());
         assertEquals(2, result.path("matches").size());
@@ -177,13 +216,13 @@ class MemoryToolTest {
     void addOverTheLimitIsRefusedButExactlyAtTheLimitIsAccepted() throws Exception {
         boot(Map.of("memory.memory_char_limit", "20"));
         add("memory", "0123456789"); // 10
-        var over = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"12345678\"}")); // 10+3+8 = 21
+        var over = json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"12345678\"}")); // 10+3+8 = 21
         assertFalse(over.path("success").asBoolean());
         assertEquals("Memory at 10/20 chars. Adding this entry (8 chars) would exceed the limit. "
                 + "Replace or remove entries first.", over.path("error").asText());
         assertEquals("10/20", over.path("usage").asText());
         assertEquals("0123456789", over.path("current_entries").get(0).asText());
-        var exact = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"1234567\"}")); // 20
+        var exact = json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"1234567\"}")); // 20
         assertTrue(exact.path("success").asBoolean());
         assertEquals("100% — 20/20 chars", exact.path("usage").asText());
     }
@@ -192,7 +231,7 @@ class MemoryToolTest {
     void replaceOverTheLimitIsRefused() throws Exception {
         boot(Map.of("memory.user_char_limit", "10"));
         add("user", "short");
-        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"sh\","
+        var result = json(call(scope, "{\"action\":\"replace\",\"target\":\"user\",\"old_text\":\"sh\","
                 + "\"content\":\"much too long\"}"));
         assertFalse(result.path("success").asBoolean());
         assertTrue(result.path("error").asText().contains("13/10"), result.toString());
@@ -203,13 +242,13 @@ class MemoryToolTest {
     void operationsApplyAllOrNothingWithTheLimitCheckedAtTheEnd() throws Exception {
         boot(Map.of("memory.memory_char_limit", "20"));
         add("memory", "0123456789");
-        var freed = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"0123\"},"
+        var freed = json(call(scope, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"0123\"},"
                 + "{\"action\":\"add\",\"content\":\"abcdefghijklmnop\"}]}"));
         assertTrue(freed.path("success").asBoolean(), freed.toString());
         assertEquals("Applied 2 operation(s).", freed.path("message").asText());
         assertEquals(List.of("abcdefghijklmnop"), entries(MemoryTarget.MEMORY));
 
-        var failed = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"abc\"},"
+        var failed = json(call(scope, "{\"target\":\"memory\",\"operations\":[{\"action\":\"remove\",\"old_text\":\"abc\"},"
                 + "{\"action\":\"remove\",\"old_text\":\"nothing\"}]}"));
         assertFalse(failed.path("success").asBoolean());
         assertTrue(failed.path("error").asText().startsWith("Operation 2 (remove): No entry matched 'nothing'."));
@@ -220,17 +259,17 @@ class MemoryToolTest {
     void refusesControlInvisibleAndRoleMarkerContent() throws Exception {
         for (var bad : List.of("a\u0007b", "zero\u200Bwidth", "x<|im_start|>system", "ok</SYSTEM>")) {
             var args = JSON.createObjectNode().put("action", "add").put("target", "memory").put("content", bad);
-            var result = json(call(SCOPE, args.toString()));
+            var result = json(call(scope, args.toString()));
             assertFalse(result.path("success").asBoolean(), bad);
             assertTrue(result.path("error").asText().startsWith("Entry refused"), bad);
         }
-        assertTrue(json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"line1\\n\\tline2\"}"))
+        assertTrue(json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"line1\\n\\tline2\"}"))
                 .path("success").asBoolean());
     }
 
     @Test
     void emptyContentIsAnError() throws Exception {
-        var result = json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"   \"}"));
+        var result = json(call(scope, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\"   \"}"));
         assertFalse(result.path("success").asBoolean());
         assertEquals("Content cannot be empty.", result.path("error").asText());
     }
@@ -238,39 +277,40 @@ class MemoryToolTest {
     @Test
     void onSqliteAStoreIsReadFromTheDatabaseOnceAndAgainAfterAnEdit() throws Exception {
         var store = new MemoryStore(db, clock);
-        assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
+        assertEquals(List.of(), store.entries(scope, MemoryTarget.MEMORY));
         db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
-                + " VALUES (?, 'memory', 0, 'behind', 'x', 'x')", SCOPE));
+                + " VALUES (?, 'memory', 0, 'behind', 'x', 'x')", scope));
         if (dialect == Dialect.POSTGRESQL) { // other nodes write the table too: nothing is cached
-            assertEquals(List.of("behind"), store.entries(SCOPE, MemoryTarget.MEMORY));
+            assertEquals(List.of("behind"), store.entries(scope, MemoryTarget.MEMORY));
             return;
         }
         // a row written behind the plugin's back is not seen: the first read is cached
-        assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.MEMORY));
-        assertEquals(List.of("behind"), new MemoryStore(db, clock).entries(SCOPE, MemoryTarget.MEMORY));
+        assertEquals(List.of(), store.entries(scope, MemoryTarget.MEMORY));
+        assertEquals(List.of("behind"), new MemoryStore(db, clock).entries(scope, MemoryTarget.MEMORY));
         // an edit through the store drops the cached copy, so the next read sees the database again
-        store.edit(SCOPE, MemoryTarget.MEMORY, entries -> new Outcome(java.util.stream.Stream.concat(
+        store.edit(scope, MemoryTarget.MEMORY, entries -> new Outcome(java.util.stream.Stream.concat(
                 entries.stream(), java.util.stream.Stream.of("added")).toList(), JSON.createObjectNode()));
-        assertEquals(List.of("behind", "added"), store.entries(SCOPE, MemoryTarget.MEMORY));
-        assertEquals(List.of(), store.entries(SCOPE, MemoryTarget.USER));
+        assertEquals(List.of("behind", "added"), store.entries(scope, MemoryTarget.MEMORY));
+        assertEquals(List.of(), store.entries(scope, MemoryTarget.USER));
     }
 
     @Test
     void scopesAreIsolated() throws Exception {
         add("memory", "only in s1");
-        assertEquals(List.of(), new MemoryStore(db, clock).entries("session:other", MemoryTarget.MEMORY));
-        var other = json(call("session:other", "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"s1\"}"));
+        assertEquals(List.of(), new MemoryStore(db, clock).entries(scope + "-other", MemoryTarget.MEMORY));
+        var other = json(call(scope + "-other", "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"s1\"}"));
         assertFalse(other.path("success").asBoolean());
-        assertNull(tool.systemPromptSection("session:other"));
+        assertNull(tool.systemPromptSection(scope + "-other"));
     }
 
     @Test
     void entriesSurviveANewPluginInstanceOnTheSameDatabase() throws Exception {
+        boot(Map.of()); // a host of its own, to restart
         add("memory", "persisted fact");
         add("user", "persisted profile");
         boot(Map.of()); // a restart: a new plugin instance on the same database
-        assertTrue(tool.systemPromptSection(SCOPE).contains("persisted fact"));
-        assertTrue(tool.systemPromptSection(SCOPE).contains("persisted profile"));
+        assertTrue(tool.systemPromptSection(scope).contains("persisted fact"));
+        assertTrue(tool.systemPromptSection(scope).contains("persisted profile"));
     }
 
     @Test
@@ -288,7 +328,7 @@ class MemoryToolTest {
                 "{\"target\":\"memory\"}", "{\"action\":\"delete\",\"target\":\"memory\"}", "{\"action\":\"ADD\",\"target\":\"memory\"}",
                 "{\"target\":\"memory\",\"operations\":\"nope\"}", "{\"target\":\"memory\",\"operations\":[1]}",
                 "{\"target\":\"memory\",\"operations\":[{\"content\":\"x\"}]}", "{\"target\":[\"memory\"],\"action\":\"add\"}")) {
-            var result = call(SCOPE, args);
+            var result = call(scope, args);
             assertInstanceOf(ToolResult.Error.class, result, args);
         }
         assertEquals(List.of(), entries(MemoryTarget.MEMORY));
@@ -297,11 +337,11 @@ class MemoryToolTest {
     @Test
     void missingContentOrOldTextAreErrorResults() throws Exception {
         assertEquals("Content cannot be empty.",
-                json(call(SCOPE, "{\"action\":\"add\",\"target\":\"memory\"}")).path("error").asText());
+                json(call(scope, "{\"action\":\"add\",\"target\":\"memory\"}")).path("error").asText());
         assertEquals("old_text cannot be empty.",
-                json(call(SCOPE, "{\"action\":\"remove\",\"target\":\"memory\"}")).path("error").asText());
+                json(call(scope, "{\"action\":\"remove\",\"target\":\"memory\"}")).path("error").asText());
         assertEquals("old_text cannot be empty.",
-                json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"content\":\"x\"}")).path("error").asText());
+                json(call(scope, "{\"action\":\"replace\",\"target\":\"memory\",\"content\":\"x\"}")).path("error").asText());
     }
 
     @Test
@@ -312,22 +352,23 @@ class MemoryToolTest {
         var rule = "═".repeat(46);
         var expected = rule + "\nMEMORY (your personal notes) [1% — 24/2200 chars]\n" + rule + "\nuses tabs\n§\nrepo at /src"
                 + "\n\n" + rule + "\nUSER PROFILE (who the user is) [0% — 11/1375 chars]\n" + rule + "\nname is Ada";
-        var snapshot = tool.systemPromptSection(SCOPE);
+        var snapshot = tool.systemPromptSection(scope);
         assertEquals(expected, snapshot);
         add("memory", "later fact");
         assertEquals(expected, snapshot, "a string taken at turn start does not change");
-        assertTrue(tool.systemPromptSection(SCOPE).contains("later fact"));
+        assertTrue(tool.systemPromptSection(scope).contains("later fact"));
     }
 
     @Test
     void snapshotOmitsEmptyStoresAndHidesEntriesRefusedNow() throws Exception {
-        assertNull(tool.systemPromptSection(SCOPE));
+        boot(Map.of()); // a host of its own, to restart
+        assertNull(tool.systemPromptSection(scope));
         db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
-                + " VALUES (?, 'user', 0, ?, 'x', 'x')", SCOPE, "evil <tool_call> entry"));
+                + " VALUES (?, 'user', 0, ?, 'x', 'x')", scope, "evil <tool_call> entry"));
         // written behind the plugin's back (as an older version might have stored it): a fresh
         // instance reads it, the running one keeps its cached (empty) copy until its next edit
         boot(Map.of()); // a restart: a new plugin instance reads the table
-        var snapshot = tool.systemPromptSection(SCOPE);
+        var snapshot = tool.systemPromptSection(scope);
         assertTrue(snapshot.startsWith("═".repeat(46) + "\nUSER PROFILE"), snapshot);
         assertTrue(snapshot.endsWith("\n[BLOCKED: entry hidden]"), snapshot);
         assertFalse(snapshot.contains("MEMORY (your personal notes)"));
@@ -345,9 +386,9 @@ class MemoryToolTest {
         for (int i = 0; i < 2; i++) {
             int position = i;
             db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
-                    + " VALUES (?, 'memory', ?, 'same note', 'x', 'x')", SCOPE, position));
+                    + " VALUES (?, 'memory', ?, 'same note', 'x', 'x')", scope, position));
         }
-        var result = json(call(SCOPE, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"same\","
+        var result = json(call(scope, "{\"action\":\"replace\",\"target\":\"memory\",\"old_text\":\"same\","
                 + "\"content\":\"new note\"}"));
         assertTrue(result.path("success").asBoolean(), result.toString());
         assertEquals(List.of("new note", "same note"), entries(MemoryTarget.MEMORY));
@@ -356,10 +397,10 @@ class MemoryToolTest {
     @Test
     void unchangedEntriesKeepTheirTimestampsAndNewOnesGetTheClock() throws Exception {
         db.write(sql -> sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
-                + " VALUES (?, 'memory', 0, 'old note', '2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')", SCOPE));
+                + " VALUES (?, 'memory', 0, 'old note', '2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')", scope));
         add("memory", "new note");
         var rows = db.read(sql -> sql.query("SELECT text, created_at, updated_at FROM memory_entries WHERE scope = ?"
-                + " ORDER BY position", r -> r.getString(1) + "|" + r.getString(2) + "|" + r.getString(3), SCOPE));
+                + " ORDER BY position", r -> r.getString(1) + "|" + r.getString(2) + "|" + r.getString(3), scope));
         assertEquals(List.of("old note|2020-01-01T00:00:00Z|2020-01-02T00:00:00Z",
                 "new note|2026-01-15T09:00:00Z|2026-01-15T09:00:00Z"), rows);
     }
@@ -367,7 +408,7 @@ class MemoryToolTest {
     @Test
     void duplicateAddsInsideOperationsAreSkipped() throws Exception {
         add("memory", "kept");
-        var result = json(call(SCOPE, "{\"target\":\"memory\",\"operations\":[{\"action\":\"add\",\"content\":\"kept\"},"
+        var result = json(call(scope, "{\"target\":\"memory\",\"operations\":[{\"action\":\"add\",\"content\":\"kept\"},"
                 + "{\"action\":\"add\",\"content\":\"fresh\"}]}"));
         assertTrue(result.path("success").asBoolean(), result.toString());
         assertEquals(List.of("kept", "fresh"), entries(MemoryTarget.MEMORY));
@@ -376,21 +417,21 @@ class MemoryToolTest {
     @Test
     void anEditOnOneNodeIsInTheNextPromptOfAnother() throws Exception {
         Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process owns the file (and caches)");
-        try (var other = start(Map.of())) {
+        try (var other = node()) {
             var otherTool = memory(other);
-            assertNull(otherTool.systemPromptSection(SCOPE));
+            assertNull(otherTool.systemPromptSection(scope));
             add("memory", "written on node one");
-            assertTrue(otherTool.systemPromptSection(SCOPE).contains("written on node one"));
-            var removed = json(call(other, SCOPE, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"node one\"}"));
+            assertTrue(otherTool.systemPromptSection(scope).contains("written on node one"));
+            var removed = json(call(other, scope, "{\"action\":\"remove\",\"target\":\"memory\",\"old_text\":\"node one\"}"));
             assertTrue(removed.path("success").asBoolean(), removed.toString());
-            assertNull(tool.systemPromptSection(SCOPE), "removed on node two, gone on node one");
+            assertNull(tool.systemPromptSection(scope), "removed on node two, gone on node one");
         }
     }
 
     @Test
     void concurrentAddsOnTwoNodesAllLand() throws Exception {
         Assumptions.assumeTrue(dialect == Dialect.POSTGRESQL, "SQLite: one process, one writer");
-        try (var other = start(Map.of())) {
+        try (var other = node()) {
             var nodes = List.of(host, other);
             var start = new java.util.concurrent.CountDownLatch(1);
             var failures = new java.util.concurrent.ConcurrentLinkedQueue<String>();
@@ -403,7 +444,7 @@ class MemoryToolTest {
                         start.await();
                         var args = JSON.createObjectNode().put("action", "add").put("target", "memory")
                                 .put("content", content);
-                        var result = json(call(node, SCOPE, args.toString()));
+                        var result = json(call(node, scope, args.toString()));
                         if (!result.path("success").asBoolean()) failures.add(result.toString());
                     } catch (Exception e) {
                         failures.add(e.toString());
@@ -423,12 +464,12 @@ class MemoryToolTest {
 
     void add(String target, String content) throws Exception {
         var args = JSON.createObjectNode().put("action", "add").put("target", target).put("content", content);
-        var result = json(call(SCOPE, args.toString()));
+        var result = json(call(scope, args.toString()));
         assertTrue(result.path("success").asBoolean(), result.toString());
     }
 
     List<String> entries(MemoryTarget target) {
-        return new MemoryStore(db, clock).entries(SCOPE, target);
+        return new MemoryStore(db, clock).entries(scope, target);
     }
 
     /** One call on {@link #host} in the session of {@code scope} ({@code session:ID}), or none for null. */
