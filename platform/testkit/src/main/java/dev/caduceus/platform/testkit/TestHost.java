@@ -199,6 +199,29 @@ public final class TestHost implements AutoCloseable {
         return out.toString();
     }
 
+    /**
+     * The routes plugin {@code pluginId} serves, as {@link #pluginListing()} lists them:
+     * {@code "METHOD TEMPLATE"} to the route's capability name ({@code ""} for an unnamed route), in
+     * registration order.
+     */
+    public Map<String, String> routesOf(String pluginId) {
+        var routes = new LinkedHashMap<String, String>();
+        boolean inPlugin = false;
+        for (var line : pluginListing().lines().toList()) {
+            if (!line.startsWith(" ")) {
+                inPlugin = line.startsWith(pluginId + " ");
+                continue;
+            }
+            var entry = line.strip();
+            if (!inPlugin || !entry.startsWith("route ")) continue;
+            var route = entry.substring("route ".length()).strip();
+            int named = route.indexOf("  (");
+            if (named < 0) routes.put(route, "");
+            else routes.put(route.substring(0, named), route.substring(named + 3, route.length() - 1));
+        }
+        return routes;
+    }
+
     /** What the host printed at start-up (the banner: address, plugins, routes). */
     public String output() {
         synchronized (output) {
