@@ -116,11 +116,12 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
-     * The tools the admin key is offered by default ({@code agent.toolsets}), by name: the loaded
-     * plugins' real {@link Tool}s, as a turn or an MCP client sees them.
+     * The tools a turn of the admin key asking for {@code toolsets} is offered (none given:
+     * {@code agent.toolsets}), by name: the loaded plugins' real {@link Tool}s, resolved and filtered
+     * by the host's own selection, as a turn or an MCP client sees them.
      */
-    public List<Tool> tools() {
-        return platform.toolCalls().offered(Caller.ADMIN_CALLER, List.of());
+    public List<Tool> tools(String... toolsets) {
+        return platform.toolCalls().offered(Caller.ADMIN_CALLER, List.of(toolsets));
     }
 
     /**

@@ -5,9 +5,9 @@
  * played by {@link dev.caduceus.platform.testkit.ScriptedUpstream} (a real HTTP server; gate a request with
  * {@link dev.caduceus.platform.testkit.HeldTurn}, poll with {@link dev.caduceus.platform.testkit.Eventually}); a plugin's
  * tools are called through the host's dispatcher with {@code TestHost.callTool}. For unit tests
- * of a single class there are fakes: a host context ({@link dev.caduceus.platform.testkit.FakePlatformContext}),
- * an HTTP exchange that records the answer, an event stream that records frames, fake session
- * transcripts, and checks for plugin jars. There is no fake of the run service: runs are tested on
+ * of a single class there are fakes: a host context ({@link dev.caduceus.platform.testkit.FakePlatformContext},
+ * on its way out), an HTTP exchange that records the answer, an event stream that records frames, and
+ * checks for plugin jars. There is no fake of the run service: runs are tested on
  * the host.
  * Threading: fakes are thread-safe where the real type is.
  */
