@@ -8,6 +8,7 @@ import dev.caduceus.platform.host.boot.Version;
 import dev.caduceus.platform.host.config.ConfigReference;
 import dev.caduceus.platform.runtime.assembly.Assembled;
 import dev.caduceus.platform.runtime.assembly.Assembly;
+import dev.caduceus.support.services.ToolCalls;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -71,6 +72,14 @@ public final class Platform implements AutoCloseable {
     /** The bound address. */
     public URI uri() {
         return serving.http().uri();
+    }
+
+    /**
+     * Tool calls outside a turn, the service endpoint-mcp finds as {@code services(ToolCalls.class)}: the
+     * real selection and dispatcher. For the test host, which calls a plugin's tools through it.
+     */
+    public ToolCalls toolCalls() {
+        return serving.agents().runs().toolCalls();
     }
 
     /** Blocks until {@link #close()} has finished. */

@@ -9,26 +9,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** A fixed {@link Deployment}. Immutable (features are copied on read). */
+/**
+ * A fixed {@link Deployment} without tools, {@link FakePlatformContext}'s default. Immutable (features
+ * are copied on read). Plugin tests read the real deployment from a {@link TestHost} instead.
+ */
 public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
-                             String runtimeMode, boolean corsEnabled, FakeToolCatalog catalog) implements Deployment {
+                             String runtimeMode, boolean corsEnabled) implements Deployment {
 
     public FakeDeployment {
         plugins = List.copyOf(plugins);
         routes = List.copyOf(routes);
         featureFlags = featureFlags == null ? JsonNodeFactory.instance.objectNode() : featureFlags.deepCopy();
-        if (catalog == null) catalog = FakeToolCatalog.empty();
-    }
-
-    /** The same deployment without tools. */
-    public FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes, ObjectNode featureFlags,
-                          String runtimeMode, boolean corsEnabled) {
-        this(plugins, routes, featureFlags, runtimeMode, corsEnabled, FakeToolCatalog.empty());
-    }
-
-    /** This deployment serving {@code tools}. */
-    public FakeDeployment withTools(FakeToolCatalog tools) {
-        return new FakeDeployment(plugins, routes, featureFlags, runtimeMode, corsEnabled, tools);
     }
 
     /** No plugins, no routes, local runtime, no CORS. */
@@ -47,14 +38,15 @@ public record FakeDeployment(List<PluginStatus> plugins, List<RouteInfo> routes,
         return featureFlags.deepCopy();
     }
 
-    @Override public List<Tool> tools() { return catalog.tools(); }
+    @Override public List<Tool> tools() { return List.of(); }
 
-    @Override public Optional<Tool> tool(String name) { return catalog.tool(name); }
+    @Override public Optional<Tool> tool(String name) { return Optional.empty(); }
 
-    @Override public List<ToolsetSpec> toolsets() { return catalog.toolsets(); }
+    @Override public List<ToolsetSpec> toolsets() { return List.of(); }
 
     @Override public List<dev.caduceus.spi.tool.ToolSource> toolSources() { return List.of(); }
 
 
-    @Override public Set<String> resolve(String toolset) { return catalog.resolve(toolset); }
+    /** No toolsets: every name is unknown. */
+    @Override public Set<String> resolve(String toolset) { throw new IllegalArgumentException("Unknown toolset: " + toolset); }
 }

@@ -156,12 +156,6 @@ public final class FakePlatformContext implements PlatformContext {
         /** A service another plugin contributes (e.g. a {@code ResponseHistory}); absent unless given. */
         public <T> Builder service(Class<T> type, T v) { services.put(type, v); return this; }
         public Builder sessions(Sessions v) { sessions = v; return this; }
-        /** The deployment's tools (on the current {@link #deployment(Deployment)}, a {@link FakeDeployment}). */
-        public Builder tools(FakeToolCatalog v) {
-            if (!(deployment instanceof FakeDeployment fake)) throw new IllegalStateException("tools() needs a FakeDeployment");
-            deployment = fake.withTools(v);
-            return this;
-        }
         public Builder deployment(Deployment v) { deployment = v; return this; }
         public Builder models(dev.caduceus.spi.model.Models v) { models = v; return this; }
         public Builder outbound(dev.caduceus.spi.outbound.OutboundHttp v) { outbound = v; return this; }

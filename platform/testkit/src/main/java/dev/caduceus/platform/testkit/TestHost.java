@@ -9,6 +9,12 @@ import dev.caduceus.platform.host.auth.KeyPolicy;
 import dev.caduceus.platform.host.auth.NamedKeys;
 import dev.caduceus.platform.host.boot.BootException;
 import dev.caduceus.platform.server.Platform;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.http.Caller;
+import dev.caduceus.support.services.ToolCalls;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -49,26 +55,33 @@ import java.util.Optional;
  * <p>Lifecycle: {@link Builder#start()} returns once the server listens; {@link #close()} drains and
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
  * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
- * internals ({@code Platform.start}, its options and {@code BootException}; the key store behind
+ * internals ({@code Platform.start}, its options and {@code BootException}; {@code Platform.toolCalls} behind
+ * {@link #callTool} and {@code Platform.listPlugins} behind {@link #pluginListing}; the key store behind
  * {@link #addKey}).
  */
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
     public static final String DEFAULT_KEY = "testhost-key-long-enough-to-pass";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> INHERITED = List.of("PATH", "LANG", "LC_ALL", "TZ", "CADUCEUS_LOG_LEVEL");
 
     private final Platform platform;
     private final Path root;
     private final Path home;
+    private final Path workspace;
+    private final BootOptions options;
     private final String apiKey;
     private final StringWriter output;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final HostClient client;
 
-    private TestHost(Platform platform, Path root, Path home, String apiKey, StringWriter output) {
+    private TestHost(Platform platform, BootOptions options, Path root, Path home, Path workspace, String apiKey,
+                     StringWriter output) {
+        this.options = options;
         this.platform = platform;
         this.root = root;
         this.home = home;
+        this.workspace = workspace;
         this.apiKey = apiKey;
         this.output = output;
         this.client = new HostClient(http, baseUrl(), apiKey);
@@ -96,6 +109,49 @@ public final class TestHost implements AutoCloseable {
     /** {@code $CADUCEUS_HOME}: the database, the key file, plugin data directories. */
     public Path home() {
         return home;
+    }
+
+    /** {@code tools.workspace}: where the tools read, write and run commands (created at boot). */
+    public Path workspace() {
+        return workspace;
+    }
+
+    /**
+     * The tools a turn of the admin key asking for {@code toolsets} is offered (none given:
+     * {@code agent.toolsets}), by name: the loaded plugins' real {@link Tool}s, resolved and filtered
+     * by the host's own selection, as a turn or an MCP client sees them.
+     */
+    public List<Tool> tools(String... toolsets) {
+        return platform.toolCalls().offered(Caller.ADMIN_CALLER, List.of(toolsets));
+    }
+
+    /**
+     * Calls {@code tool} with {@code arguments} (a JSON object) as the admin key, in session
+     * {@code session}, and returns what the model would see. The call goes through the host's real
+     * dispatcher, as endpoint-mcp's {@code tools/call} does ({@link ToolCalls}): arguments coerced and
+     * checked, the plugin's class loader, the cap and redaction, a thrown exception an error result, a
+     * real {@code ToolContext} (this call's own run id, the session scoped to the key, the deployment's
+     * workspace, no approval channel). The same {@code session} reaches the same session state (a
+     * terminal's processes, memory).
+     *
+     * @throws IllegalArgumentException when {@code arguments} is not a JSON object
+     */
+    public ToolResult callTool(String session, String tool, String arguments) throws InterruptedException {
+        return callTool(new ToolCalls.Request(Caller.ADMIN_CALLER, session, List.of(), tool, object(arguments), null));
+    }
+
+    /** One direct tool call as {@code request} says: another caller (a named key), toolsets, a cancellation. */
+    public ToolResult callTool(ToolCalls.Request request) throws InterruptedException {
+        return platform.toolCalls().call(request);
+    }
+
+    private static ObjectNode object(String json) {
+        try {
+            if (JSON.readTree(json) instanceof ObjectNode node) return node;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not JSON: " + json, e);
+        }
+        throw new IllegalArgumentException("not a JSON object: " + json);
     }
 
     /**
@@ -128,6 +184,44 @@ public final class TestHost implements AutoCloseable {
         } catch (ApiKeyException e) {
             throw new IllegalArgumentException("caduceus key add " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What {@code caduceus plugins} prints for this host's plugins and configuration: each jar, its
+     * routes and tools, and why a tool is unavailable. Boots the plugins once more against a scratch
+     * database, as the command does; the running host is untouched.
+     */
+    public String pluginListing() {
+        var out = new StringWriter();
+        try {
+            Platform.listPlugins(options, new PrintWriter(out, true));
+        } catch (BootException e) {
+            throw new IllegalStateException("caduceus plugins failed: " + e.getMessage(), e);
+        }
+        return out.toString();
+    }
+
+    /**
+     * The routes plugin {@code pluginId} serves, as {@link #pluginListing()} lists them:
+     * {@code "METHOD TEMPLATE"} to the route's capability name ({@code ""} for an unnamed route), in
+     * registration order.
+     */
+    public Map<String, String> routesOf(String pluginId) {
+        var routes = new LinkedHashMap<String, String>();
+        boolean inPlugin = false;
+        for (var line : pluginListing().lines().toList()) {
+            if (!line.startsWith(" ")) {
+                inPlugin = line.startsWith(pluginId + " ");
+                continue;
+            }
+            var entry = line.strip();
+            if (!inPlugin || !entry.startsWith("route ")) continue;
+            var route = entry.substring("route ".length()).strip();
+            int named = route.indexOf("  (");
+            if (named < 0) routes.put(route, "");
+            else routes.put(route.substring(0, named), route.substring(named + 3, route.length() - 1));
+        }
+        return routes;
     }
 
     /** What the host printed at start-up (the banner: address, plugins, routes). */
@@ -189,6 +283,7 @@ public final class TestHost implements AutoCloseable {
         private final Map<String, Optional<Path>> plugins = new LinkedHashMap<>();
         private final Map<String, String> env = new LinkedHashMap<>();
         private String configYaml;
+        private Path configFile;
         private String apiKey = DEFAULT_KEY;
         private Path home;
         private Clock clock = Clock.systemUTC();
@@ -231,6 +326,15 @@ public final class TestHost implements AutoCloseable {
         /** {@code $CADUCEUS_HOME/config.yaml}, written before the boot. */
         public Builder configYaml(String yaml) {
             configYaml = requireNonNull(yaml, "yaml");
+            return this;
+        }
+
+        /**
+         * {@code --config FILE}: a configuration file outside {@code $CADUCEUS_HOME}, read instead of
+         * {@code config.yaml} there (and protected from the tools as the state directory is).
+         */
+        public Builder configFile(Path file) {
+            configFile = requireNonNull(file, "file").toAbsolutePath();
             return this;
         }
 
@@ -287,13 +391,15 @@ public final class TestHost implements AutoCloseable {
                 environment.put("API_SERVER_KEY", apiKey);
                 environment.put("CADUCEUS__TOOLS__WORKSPACE", root.resolve("workspace").toString());
                 environment.putAll(env);
+                var workspace = Path.of(environment.get("CADUCEUS__TOOLS__WORKSPACE"));
                 var output = new StringWriter();
+                var options = new BootOptions(Optional.ofNullable(configFile), List.of(), false, environment,
+                        root.resolve("app"), clock);
                 Platform platform;
                 synchronized (output) {
-                    platform = Platform.start(new BootOptions(Optional.empty(), List.of(), false, environment,
-                            root.resolve("app"), clock), new PrintWriter(output, true));
+                    platform = Platform.start(options, new PrintWriter(output, true));
                 }
-                return new TestHost(platform, root, home, apiKey, output);
+                return new TestHost(platform, options, root, home, workspace, apiKey, output);
             } catch (BootException e) {
                 delete(root);
                 throw new IllegalStateException("TestHost failed to boot: " + e.getMessage(), e);

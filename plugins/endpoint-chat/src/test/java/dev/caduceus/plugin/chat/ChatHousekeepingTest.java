@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The chat handler's routing of housekeeping requests to one plain model call, on the real host: the
  * call is the model request without the agent's system prompt and tools; a host without plain calls
- * (proxy mode) runs it as an agent turn. A client leaving during the call is {@link HousekeepingUnitTest}'s.
+ * (proxy mode) runs it as an agent turn. A client leaving during the call is {@link HousekeepingClientLeavesTest}'s.
  */
 class ChatHousekeepingTest {
     private static final String TITLE = FrontendFixtures.load("open-webui-0.9.5.jsonl").get(2).path("body").toString();

@@ -2,40 +2,53 @@ package dev.caduceus.plugin.chat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.testkit.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The family the plugin contributes, built over a fake context: no request is served here. */
+/**
+ * The family as the real host serves it: its features as {@code /v1/capabilities} shows them
+ * (endpoint-capabilities beside it) under the given settings, its routes as {@code caduceus plugins}
+ * lists them.
+ */
 class ChatPluginTest {
-    private static ChatFamily family(Map<String, String> config) {
-        var ctx = dev.caduceus.platform.testkit.FakePlatformContext.builder("endpoint-chat").globalConfig(config).sections(config)
-                .build();
-        return (ChatFamily) new ChatPlugin().endpoints(ctx).getFirst();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code /v1/capabilities}' features on a host with {@code env} ({@code NAME, value, …}). */
+    private static JsonNode features(String... env) {
+        var builder = TestHost.builder().plugins("endpoint-chat", "endpoint-capabilities");
+        for (int i = 0; i + 1 < env.length; i += 2) builder.env(env[i], env[i + 1]);
+        try (var host = builder.start()) {
+            assertEquals(Map.of("POST /v1/chat/completions", "chat_completions"), host.routesOf("endpoint-chat"));
+            var answer = host.http().get("/v1/capabilities");
+            assertEquals(200, answer.status(), answer.body());
+            return answer.json().path("features");
+        }
     }
 
     @Test
     void familyAdvertisesTheContractsChatFeatures() throws Exception {
-        var chat = family(Map.of("idempotency.ttl_seconds", "120"));
-        assertEquals("chat", chat.id());
-        assertEquals("/v1/chat/completions", chat.basePath());
-        assertEquals("{\"chat_completions\":true,\"chat_completions_streaming\":true,\"tool_progress_events\":true,"
+        var features = features("CADUCEUS__IDEMPOTENCY__TTL_SECONDS", "120");
+        JSON.readTree("{\"chat_completions\":true,\"chat_completions_streaming\":true,\"tool_progress_events\":true,"
                 + "\"model_options\":true,\"session_continuity_header\":\"X-Hermes-Session-Id\","
                 + "\"session_key_header\":\"X-Hermes-Session-Key\",\"tool_progress_opt_in_header\":\"X-Hermes-Tool-Progress\","
                 + "\"tool_progress\":{\"default\":\"comments\",\"header\":\"X-Hermes-Tool-Progress\","
                 + "\"header_overrides\":true,\"modes\":[\"comments\",\"events\",\"reasoning\",\"none\"]},"
-                + "\"idempotency\":{\"chat_completions\":{\"supported\":true,\"durable\":false,\"retention_seconds\":120}}}",
-                chat.features().toString());
+                + "\"idempotency\":{\"chat_completions\":{\"supported\":true,\"durable\":false,\"retention_seconds\":120}}}")
+                .fields().forEachRemaining(f -> assertEquals(f.getValue(), features.get(f.getKey()), f.getKey() + " in " + features));
     }
 
     @Test
     void capabilitiesSayHowThisDeploymentShowsToolProgress() throws Exception {
-        var reasoning = family(Map.of("chat.tool_progress", "reasoning"));
-        assertEquals("reasoning", reasoning.features().at("/tool_progress/default").asText());
-        var legacyOff = family(Map.of("chat.tool_progress_events", "off"));
-        assertEquals("none", legacyOff.features().at("/tool_progress/default").asText());
-        assertEquals(false, legacyOff.features().at("/tool_progress/header_overrides").asBoolean(true));
+        var reasoning = features("CADUCEUS__CHAT__TOOL_PROGRESS", "reasoning");
+        assertEquals("reasoning", reasoning.at("/tool_progress/default").asText());
+        var legacyOff = features("CADUCEUS__CHAT__TOOL_PROGRESS_EVENTS", "off");
+        assertEquals("none", legacyOff.at("/tool_progress/default").asText());
+        assertEquals(false, legacyOff.at("/tool_progress/header_overrides").asBoolean(true));
     }
 
     @Test

@@ -91,6 +91,14 @@ final class JobsHost implements AutoCloseable {
         return new JobsHost(new ManualClock(now), upstream, false, b -> b.home(host.home()));
     }
 
+    /**
+     * Another node: a host with {@code more} (the same PostgreSQL database), this host's upstream and a
+     * manual clock of its own at this host's time. The caller closes it.
+     */
+    JobsHost node(UnaryOperator<TestHost.Builder> more) {
+        return new JobsHost(new ManualClock(clock.instant()), upstream, false, more);
+    }
+
     // ---- calls ------------------------------------------------------------------------------------
 
     /** A client presenting the named key {@code name}, added to the host's key table on first use. */

@@ -2,59 +2,70 @@ package dev.caduceus.plugin.runs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.caduceus.spi.http.HttpHandler;
-import dev.caduceus.spi.http.Routes;
-import dev.caduceus.platform.testkit.FakePlatformContext;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.testkit.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The family as the real host serves it: its routes as {@code caduceus plugins} lists them, its features
+ * as {@code /v1/capabilities} shows them (endpoint-capabilities beside it).
+ */
 class RunsPluginTest {
+    static final ObjectMapper JSON = new ObjectMapper();
 
-    @Test
-    void contributesOneFamilyWithEveryRouteOfSection9NamedForCapabilities() {
-        var ctx = FakePlatformContext.builder("endpoint-runs").build();
-        var families = new RunsPlugin().endpoints(ctx);
-        assertEquals(1, families.size());
-        var family = families.getFirst();
-        assertEquals("runs", family.id());
-        assertEquals("/v1/runs", family.basePath());
-        var routes = new LinkedHashMap<String, String>();
-        family.routes(new Routes() {
-            @Override
-            public Routes route(String method, String template, String name, HttpHandler handler) {
-                routes.put(method + " " + template, name);
-                return this;
-            }
-        });
-        assertEquals(Map.of(
-                "POST /v1/runs", "runs",
-                "GET /v1/runs", "run_list",
-                "GET /v1/runs/{run_id}", "run_status",
-                "GET /v1/runs/{run_id}/events", "run_events",
-                "POST /v1/runs/{run_id}/approval", "run_approval",
-                "POST /v1/runs/{run_id}/steer", "run_steer",
-                "POST /v1/runs/{run_id}/stop", "run_stop"), routes);
+    private static TestHost host(String... env) {
+        var builder = TestHost.builder().plugins("endpoint-runs", "endpoint-capabilities");
+        for (int i = 0; i + 1 < env.length; i += 2) builder.env(env[i], env[i + 1]);
+        return builder.start();
+    }
+
+    /** {@code /v1/capabilities}' features. */
+    private static JsonNode features(TestHost host) {
+        var answer = host.http().get("/v1/capabilities");
+        assertEquals(200, answer.status(), answer.body());
+        return answer.json().path("features");
+    }
+
+    /** Every field of {@code expected} (JSON) has the same value in {@code features}. */
+    private static void assertFeatures(String expected, JsonNode features) throws Exception {
+        JSON.readTree(expected).fields().forEachRemaining(f ->
+                assertEquals(f.getValue(), features.get(f.getKey()), f.getKey() + " in " + features));
     }
 
     @Test
-    void advertisesTheRunsFeaturesAndDurableIdempotency() {
-        var ctx = FakePlatformContext.builder("endpoint-runs").sections(Map.of("runs.idempotency_retention_hours", "48"))
-                .build();
-        var family = new RunsPlugin().endpoints(ctx).getFirst();
-        assertEquals("{\"run_submission\":true,\"run_status\":true,\"run_events_sse\":true,\"run_stop\":true,"
-                + "\"run_approval_response\":true,\"run_steer\":true,\"approval_events\":true,\"run_list\":true,"
-                + "\"run_events_resume\":true,\"model_options\":true,\"session_key_header\":\"X-Hermes-Session-Key\","
-                + "\"idempotency\":{\"runs\":{\"supported\":true,\"durable\":true,\"retention_seconds\":172800}}}",
-                family.features().toString());
+    void contributesOneFamilyWithEveryRouteOfSection9NamedForCapabilities() {
+        try (var host = host()) {
+            assertEquals(Map.of(
+                    "POST /v1/runs", "runs",
+                    "GET /v1/runs", "run_list",
+                    "GET /v1/runs/{run_id}", "run_status",
+                    "GET /v1/runs/{run_id}/events", "run_events",
+                    "POST /v1/runs/{run_id}/approval", "run_approval",
+                    "POST /v1/runs/{run_id}/steer", "run_steer",
+                    "POST /v1/runs/{run_id}/stop", "run_stop"), host.routesOf("endpoint-runs"), "all under /v1/runs");
+        }
+    }
+
+    @Test
+    void advertisesTheRunsFeaturesAndDurableIdempotency() throws Exception {
+        try (var host = host("CADUCEUS__RUNS__IDEMPOTENCY_RETENTION_HOURS", "48")) {
+            assertFeatures("{\"run_submission\":true,\"run_status\":true,\"run_events_sse\":true,\"run_stop\":true,"
+                    + "\"run_approval_response\":true,\"run_steer\":true,\"approval_events\":true,\"run_list\":true,"
+                    + "\"run_events_resume\":true,\"model_options\":true,\"session_key_header\":\"X-Hermes-Session-Key\","
+                    + "\"idempotency\":{\"runs\":{\"supported\":true,\"durable\":true,\"retention_seconds\":172800}}}",
+                    features(host));
+        }
     }
 
     @Test
     void theDefaultRetentionIs24Hours() {
-        var family = new RunsPlugin().endpoints(FakePlatformContext.builder("endpoint-runs").build()).getFirst();
-        assertEquals(86400, family.features().get("idempotency").get("runs").get("retention_seconds").asLong());
+        try (var host = host()) {
+            assertEquals(86400, features(host).path("idempotency").path("runs").path("retention_seconds").asLong());
+        }
     }
 
     @Test

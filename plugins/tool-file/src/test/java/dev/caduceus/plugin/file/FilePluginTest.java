@@ -12,25 +12,27 @@ class FilePluginTest {
 
     @Test
     void contributesTheFourFileToolsWithHermesNamesAndHints() {
-        var f = new Fixture(temp);
-        var summary = new StringBuilder();
-        for (var t : f.tools)
-            summary.append(t.spec().name()).append(' ').append(t.spec().toolset()).append(' ')
-                    .append(t.spec().parallelSafe()).append(' ').append(t.spec().emoji()).append('\n');
-        assertEquals("""
-                read_file file true 📖
-                write_file file false ✍️
-                patch file false 🩹
-                search_files file true 🔎
-                """, summary.toString());
-        assertEquals("[\"path\"]", f.tool("read_file").spec().parameters().get("required").toString());
+        try (var f = new Fixture(temp)) {
+            var summary = new StringBuilder();
+            for (var t : f.tools())
+                summary.append(t.spec().name()).append(' ').append(t.spec().toolset()).append(' ')
+                        .append(t.spec().parallelSafe()).append(' ').append(t.spec().emoji()).append('\n');
+            assertEquals("""
+                    patch file false 🩹
+                    read_file file true 📖
+                    search_files file true 🔎
+                    write_file file false ✍️
+                    """, summary.toString());
+            assertEquals("[\"path\"]", f.tool("read_file").spec().parameters().get("required").toString());
+        }
     }
 
     @Test
     void nullAndWrongTypedArgumentsNeverThrow() {
-        var f = new Fixture(temp);
-        for (var name : new String[] {"read_file", "write_file", "patch", "search_files"})
-            for (var args : new String[] {"{}", "{\"path\": null}", "{\"path\": [1]}", "{\"mode\": 1, \"pattern\": {}}"})
-                assertTrue(f.json(name, args).has("error"), name + " " + args);
+        try (var f = new Fixture(temp)) {
+            for (var name : new String[] {"read_file", "write_file", "patch", "search_files"})
+                for (var args : new String[] {"{}", "{\"path\": null}", "{\"path\": [1]}", "{\"mode\": 1, \"pattern\": {}}"})
+                    assertTrue(f.json(name, args).has("error"), name + " " + args);
+        }
     }
 }

@@ -91,7 +91,7 @@ abstract class ProcessToolTest {
             var id = background(h, h.session("s1"), "sleep 100").path("session_id").asText();
             var error = assertInstanceOf(ToolResult.Error.class,
                     h.call(h.process, h.session("s2"), "{\"action\":\"poll\",\"session_id\":\"" + id + "\"}"));
-            assertEquals("Unknown process session: " + id, error.message());
+            assertEquals("Unknown process session: " + id, h.errorMessage(error));
         }
     }
 
@@ -129,11 +129,11 @@ abstract class ProcessToolTest {
         try (var h = harness()) {
             var s1 = h.session("s1");
             assertEquals("session_id is required for poll",
-                    assertInstanceOf(ToolResult.Error.class, h.call(h.process, s1, "{\"action\":\"poll\"}")).message());
+                    h.errorMessage(h.call(h.process, s1, "{\"action\":\"poll\"}")));
             var bad = assertInstanceOf(ToolResult.Error.class, h.call(h.process, s1, "{\"action\":\"explode\"}"));
-            assertTrue(bad.message().contains("list, poll, log, wait, kill, write, submit, close"), bad.message());
-            assertEquals("Unknown process session: proc_000000000000", assertInstanceOf(ToolResult.Error.class,
-                    h.call(h.process, s1, "{\"action\":\"kill\",\"session_id\":\"proc_000000000000\"}")).message());
+            assertTrue(h.errorMessage(bad).contains("list, poll, log, wait, kill, write, submit, close"), bad.message());
+            assertEquals("Unknown process session: proc_000000000000",
+                    h.errorMessage(h.call(h.process, s1, "{\"action\":\"kill\",\"session_id\":\"proc_000000000000\"}")));
         }
     }
 
@@ -142,7 +142,7 @@ abstract class ProcessToolTest {
         try (var h = harness()) {
             long mine = background(h, h.session("s1"), "sleep 1000").path("pid").asLong();
             long other = background(h, h.session("s2"), "sleep 1000").path("pid").asLong();
-            h.terminal.runInterrupted(h.session("s1").sessionId());
+            h.terminal.runInterrupted(h.session("s1").sessionId()); // what the host does when a run of s1 is interrupted
             TerminalToolTest.assertGone(mine);
             assertTrue(ProcessHandle.of(other).isPresent(), "another session's process keeps running");
         }
@@ -158,15 +158,15 @@ abstract class ProcessToolTest {
         TerminalToolTest.assertGone(pid);
     }
 
-    private static JsonNode background(Harness h, FakeToolContext ctx, String command) throws Exception {
+    private static JsonNode background(Harness h, Session ctx, String command) throws Exception {
         return h.ok(h.call(h.terminal, ctx, h.json.writeValueAsString(Map.of("command", command, "background", true))));
     }
 
-    private static JsonNode process(Harness h, FakeToolContext ctx, Map<String, Object> args) throws Exception {
+    private static JsonNode process(Harness h, Session ctx, Map<String, Object> args) throws Exception {
         return h.ok(h.call(h.process, ctx, h.json.writeValueAsString(args)));
     }
 
-    private static JsonNode awaitOutput(Harness h, FakeToolContext ctx, String id, String text) throws Exception {
+    private static JsonNode awaitOutput(Harness h, Session ctx, String id, String text) throws Exception {
         return Eventually.await(Duration.ofSeconds(5), "'" + text + "' in the output",
                 () -> process(h, ctx, Map.of("action", "poll", "session_id", id)),
                 poll -> poll.path("output_tail").asText().contains(text));

@@ -13,31 +13,46 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The terminal tool on each backend: {@link LocalTerminalToolTest} and {@link SandboxTerminalToolTest}. */
+/**
+ * The terminal tool on each backend: {@link LocalTerminalToolTest} and {@link SandboxTerminalToolTest}. One
+ * host per class; each test works in sessions of its own ({@code <test>-s1}, {@code <test>-s2}).
+ */
 @Timeout(60)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class TerminalToolTest {
-    @TempDir Path tmp;
     Harness h;
-    FakeToolContext s1;
+    Session s1;
+    private String test;
 
     /** {@code tools.terminal.backend} for this run. */
     abstract String backend();
 
-
-
-    @BeforeEach
-    void start() throws Exception {
+    @BeforeAll
+    void start(@TempDir Path tmp) throws Exception {
         h = new Harness(tmp, "manual", Map.of("terminal.backend", backend()));
-        s1 = h.session("s1");
     }
 
-    @AfterEach
+    @BeforeEach
+    void sessions(TestInfo info) {
+        test = info.getTestMethod().orElseThrow().getName();
+        s1 = session("s1");
+    }
+
+    /** This test's session {@code name}. */
+    Session session(String name) {
+        return h.session(test + "-" + name);
+    }
+
+    @AfterAll
     void stop() throws Exception {
         h.close();
     }
@@ -68,7 +83,7 @@ abstract class TerminalToolTest {
         h.run(s1, "cd deeper");
         assertTrue(h.run(s1, "pwd").path("output").asText().endsWith("/sub/deeper"));
 
-        var s2 = h.session("s2");
+        var s2 = session("s2");
         assertEquals(h.view(""), h.run(s2, "pwd -P").path("output").asText());
         assertEquals(":", h.run(s2, "echo \"$FOO:\"").path("output").asText());
     }
@@ -151,8 +166,10 @@ abstract class TerminalToolTest {
 
     @Test
     void badArgumentsGiveErrorResults() throws Exception {
-        assertEquals("{\"output\": \"\", \"exit_code\": -1, \"error\": \"Invalid command: expected string, got int\", "
-                + "\"status\": \"error\"}", Harness.content(h.call(h.terminal, s1, "{\"command\":42}")));
+        assertEquals("{\"output\": \"\", \"exit_code\": -1, \"error\": \"Invalid command: expected string, got list\", "
+                + "\"status\": \"error\"}", Harness.content(h.call(h.terminal, s1, "{\"command\":[42]}")));
+        // a number is coerced to a string by the host before the tool sees it: the command "42"
+        assertEquals(127, h.ok(h.call(h.terminal, s1, "{\"command\":42}")).path("exit_code").asInt());
         assertEquals("Invalid command: expected string, got NoneType",
                 h.ok(h.call(h.terminal, s1, "{}")).path("error").asText());
         assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":\"soon\"}"));
@@ -160,7 +177,7 @@ abstract class TerminalToolTest {
         assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":0}"));
         var tooLong = assertInstanceOf(ToolResult.Error.class, h.call(h.terminal, s1, "{\"command\":\"ls\",\"timeout\":601}"));
         assertEquals("Foreground timeout 601s exceeds the maximum of 600s. Use background=true for long-running commands.",
-                tooLong.message());
+                h.errorMessage(tooLong));
     }
 
     @Test
@@ -180,7 +197,7 @@ abstract class TerminalToolTest {
         assertFalse(env.contains("caduceus-secret-value"), "CADUCEUS_* removed");
         assertFalse(env.contains("api-server-key-value"), "API_SERVER_KEY removed");
         assertTrue(env.contains("TERMINAL_TEST_VISIBLE=visible-value"), "set by surefire: " + env);
-        assertTrue(env.contains("CADUCEUS_SESSION_ID=s1"));
+        assertTrue(env.contains("CADUCEUS_SESSION_ID=" + s1.sessionId()), env);
         assertTrue(env.contains("CADUCEUS_WORKSPACE=" + (h.sandboxed ? "/workspace" : h.workspace)));
     }
 

@@ -1,17 +1,22 @@
 package dev.caduceus.plugin.web;
 
 import static dev.caduceus.plugin.web.WebTestSupport.call;
+import static dev.caduceus.plugin.web.WebTestSupport.errorMessage;
+import static dev.caduceus.plugin.web.WebTestSupport.host;
+import static dev.caduceus.plugin.web.WebTestSupport.listing;
 import static dev.caduceus.plugin.web.WebTestSupport.okJson;
 import static dev.caduceus.plugin.web.WebTestSupport.okText;
 import static dev.caduceus.plugin.web.WebTestSupport.tool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.host.outbound.OutboundClient;
-import dev.caduceus.platform.host.outbound.ProxyRules;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.plugin.web.TestToolContext.TestCancellation;
+import java.util.ArrayList;
+import java.util.List;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.platform.testkit.Eventually;
 import java.nio.file.Path;
@@ -25,42 +30,47 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class WebSearchToolTest {
-    @TempDir Path workspace;
-    private final WebPlugin plugin = new WebPlugin();
+    private final List<TestHost> hosts = new ArrayList<>();
+    private final TestCancellation cancellation = new TestCancellation();
     private FixtureServer server;
-    private TestToolContext ctx;
-    private OutboundClient client;
 
     @BeforeEach
     void start() throws Exception {
-        client = new OutboundClient(ProxyRules.direct(), "caduceus-test");
         server = new FixtureServer();
-        ctx = new TestToolContext(workspace);
     }
 
     @AfterEach
     void stop() {
-        client.close();
+        WebTestSupport.closeAll(hosts);
         server.close();
+    }
+
+    /** A host with these {@code tools.*} settings, closed after the test. */
+    private TestHost start(Map<String, String> toolsConfig) {
+        var host = host(toolsConfig);
+        hosts.add(host);
+        return host;
     }
 
     @Test
     void unavailableWithoutABackendAndSaysWhatToSet() {
-        var search = tool(plugin, "web_search", Map.of(), client);
-        assertFalse(search.available());
-        var reason = search.unavailableReason();
+        var search = start(Map.of());
+        assertFalse(search.tools().stream().anyMatch(t -> t.spec().name().equals("web_search")), "not offered");
+        var reason = listing(search, "web_search");
+        assertTrue(reason.contains("unavailable: "), reason);
         assertTrue(reason.contains("tools.web.search.searxng.url") && reason.contains("SEARXNG_URL")
                 && reason.contains("tools.web.search.tavily.api_key") && reason.contains("TAVILY_API_KEY"), reason);
-        var tavilyWithoutKey = tool(plugin, "web_search", Map.of("web.search.backend", "tavily"), client);
-        assertFalse(tavilyWithoutKey.available());
-        assertTrue(tavilyWithoutKey.unavailableReason().contains("TAVILY_API_KEY"));
-        var unknown = tool(plugin, "web_search", Map.of("web.search.backend", "bing"), client);
-        assertTrue(unknown.unavailableReason().contains("'bing'"));
+        var tavilyWithoutKey = start(Map.of("web.search.backend", "tavily"));
+        assertTrue(listing(tavilyWithoutKey, "web_search").contains("unavailable: "));
+        assertTrue(listing(tavilyWithoutKey, "web_search").contains("TAVILY_API_KEY"));
+        // an unknown backend is not a tool that says so: the host refuses to boot, naming it
+        var unknown = assertThrows(IllegalStateException.class, () -> start(Map.of("web.search.backend", "bing")));
+        assertTrue(unknown.getMessage().contains("\"bing\" is not one of auto, searxng, tavily"), unknown.getMessage());
     }
 
     @Test
     void specIsHermesCompatible() {
-        var spec = tool(plugin, "web_search", Map.of(), client).spec();
+        var spec = tool(start(Map.of("web.search.searxng.url", server.url("/searxng/"))), "web_search").spec();
         assertEquals("{\"type\":\"object\",\"required\":[\"query\"],\"properties\":{\"query\":{\"type\":\"string\","
                 + "\"description\":\"search query\"}}}", spec.parameters().toString());
         assertEquals("web", spec.toolset());
@@ -70,12 +80,12 @@ class WebSearchToolTest {
 
     @Test
     void searxngBackendSendsQueryAndKeyAndMapsResults() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/searxng/"),
+        var search = start(Map.of("web.search.searxng.url", server.url("/searxng/"),
                 "web.search.searxng.api_key", "sx-secret-key", "web.search.max_results", "2",
-                "web.search.tavily.api_key", "unused-because-searxng-wins"), client);
-        assertTrue(search.available());
-        assertNull(search.unavailableReason());
-        var text = okText(call(search, ctx, "{\"query\": \"caduceus agent & more\"}"));
+                "web.search.tavily.api_key", "unused-because-searxng-wins"));
+        assertTrue(tool(search, "web_search").available(), "offered and available");
+        assertFalse(listing(search, "web_search").contains("unavailable"), listing(search, "web_search"));
+        var text = okText(call(search, "web_search", "{\"query\": \"caduceus agent & more\"}"));
         assertEquals("""
                 {
                   "success": true,
@@ -104,9 +114,9 @@ class WebSearchToolTest {
 
     @Test
     void tavilyBackendPostsKeyQueryAndMaxResults() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.tavily.url", server.url("/tavily"),
-                "web.search.tavily.api_key", "tvly-test-key"), client);
-        var result = okJson(call(search, ctx, "{\"query\": \"hello\"}"));
+        var search = start(Map.of("web.search.tavily.url", server.url("/tavily"),
+                "web.search.tavily.api_key", "tvly-test-key"));
+        var result = okJson(call(search, "web_search", "{\"query\": \"hello\"}"));
         assertTrue(result.path("success").asBoolean());
         var hit = result.path("data").path("web").get(0);
         assertEquals("T1", hit.path("title").asText());
@@ -125,38 +135,39 @@ class WebSearchToolTest {
 
     @Test
     void backendErrorsNameTheStatus() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/broken")), client);
-        var error = assertInstanceOf(ToolResult.Error.class, call(search, ctx, "{\"query\": \"x\"}"));
-        assertEquals("Error searching web: SearXNG returned HTTP 503: upstream down", error.message());
-        var unreachable = tool(plugin, "web_search", Map.of("web.search.searxng.url", "http://127.0.0.1:1"), client);
-        var down = assertInstanceOf(ToolResult.Error.class, call(unreachable, ctx, "{\"query\": \"x\"}"));
-        assertTrue(down.message().startsWith("Error searching web: "), down.message());
+        var search = start(Map.of("web.search.searxng.url", server.url("/broken")));
+        assertEquals("Error searching web: SearXNG returned HTTP 503: upstream down",
+                errorMessage(call(search, "web_search", "{\"query\": \"x\"}")));
+        var unreachable = start(Map.of("web.search.searxng.url", "http://127.0.0.1:1"));
+        var down = errorMessage(call(unreachable, "web_search", "{\"query\": \"x\"}"));
+        assertTrue(down.startsWith("Error searching web: "), down);
     }
 
     @Test
     void wrongArgumentsAreErrorsNotExceptions() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/searxng")), client);
-        for (var args : new String[] {"{}", "{\"query\": 5}", "{\"query\": [\"a\"]}", "{\"query\": \"  \"}",
+        var search = start(Map.of("web.search.searxng.url", server.url("/searxng")));
+        // (a number for the query is coerced to a string by the host before the tool sees it)
+        for (var args : new String[] {"{}", "{\"query\": {\"a\": 5}}", "{\"query\": [\"a\"]}", "{\"query\": \"  \"}",
                 "{\"query\": null}"}) {
-            var error = assertInstanceOf(ToolResult.Error.class, call(search, ctx, args), args);
-            assertTrue(error.message().startsWith("Error searching web: "), error.message());
+            var error = errorMessage(call(search, "web_search", args));
+            assertTrue(error.startsWith("Error searching web: "), args + " -> " + error);
         }
         assertTrue(server.seen.isEmpty());
     }
 
     @Test
     void cancellationAbortsTheBackendCall() throws Exception {
-        var search = tool(plugin, "web_search", Map.of("web.search.searxng.url", server.url("/slowsearch")), client);
+        var search = start(Map.of("web.search.searxng.url", server.url("/slowsearch")));
         var pending = CompletableFuture.supplyAsync(() -> {
             try {
-                return call(search, ctx, "{\"query\": \"slow\"}");
+                return call(search, "web_search", "{\"query\": \"slow\"}", cancellation);
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
         Eventually.await(Duration.ofSeconds(5), "the request is in flight",
                 () -> server.seen.stream().anyMatch(s -> s.uri().startsWith("/slowsearch")));
-        ctx.cancellation.cancel(); // the backend never answers: only the cancel ends the call
+        cancellation.cancel(); // the backend never answers: only the cancel ends the call
         assertEquals("{\"error\": \"Interrupted\", \"success\": false}", okText(pending.get(5, TimeUnit.SECONDS)));
     }
 }

@@ -2,25 +2,16 @@ package dev.caduceus.plugin.toolsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolCall;
-import dev.caduceus.spi.tool.ToolContext;
-import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.spi.tool.ToolRisk;
-import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.spi.tool.ToolsetSpec;
 import dev.caduceus.platform.testkit.FakePlatformContext;
-import dev.caduceus.platform.testkit.FakeToolCatalog;
+import dev.caduceus.platform.testkit.TestHost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -57,20 +48,32 @@ class ToolsetsPluginTest {
         });
     }
 
+    /**
+     * The toolsets on the real host ({@link TestHost}) with the terminal, web (a search backend set, so
+     * web_search is available) and memory tools: what {@code caduceus plugins} says each resolves to,
+     * through the host's own catalog. The file tools are not loaded here, so they are resolved away.
+     */
     @Test
-    void hermesApiServerResolvesToWebTerminalFileAndMemoryTools() {
-        var catalog = new FakeToolCatalog(HERMES_TOOLS.stream().map(ToolsetsPluginTest::tool).toList(), toolsets());
-        assertEquals(new TreeSet<>(HERMES_TOOLS), catalog.resolve("hermes-api-server"));
-        assertEquals(Set.of("terminal", "process", "web_search", "web_extract", "read_file", "write_file", "patch",
-                "search_files"), catalog.resolve("debugging"));
-        assertEquals(Set.of("web_search"), catalog.resolve("search"));
-        assertThrows(IllegalArgumentException.class, () -> catalog.resolve("browser"));
-    }
-
-    @Test
-    void toolsNoPluginProvidesAreResolvedAway() {
-        var catalog = new FakeToolCatalog(List.of(tool("memory"), tool("terminal")), toolsets());
-        assertEquals(Set.of("memory", "terminal"), catalog.resolve("hermes-api-server"));
+    void hermesApiServerResolvesToTheLoadedWebTerminalAndMemoryToolsAndTheRestAway() {
+        try (var host = TestHost.builder().plugins("toolsets-hermes", "tool-terminal", "tool-web", "tool-memory")
+                .env("CADUCEUS__TOOLS__TERMINAL__BACKEND", "local")
+                .env("CADUCEUS__TOOLS__WEB__SEARCH__SEARXNG__URL", "http://127.0.0.1:1")
+                .start()) {
+            var resolved = new java.util.HashMap<String, TreeSet<String>>(); // toolset → its tools, sorted
+            host.pluginListing().lines().map(String::strip).filter(l -> l.startsWith("toolset ")).forEach(l -> {
+                var tools = l.substring(l.indexOf(" -> [") + 5, l.length() - 1);
+                resolved.put(l.substring("toolset ".length(), l.indexOf(" -> ")),
+                        new TreeSet<>(tools.isEmpty() ? List.of() : List.of(tools.split(", "))));
+            });
+            assertEquals("[memory, process, terminal, web_extract, web_search]", resolved.get("hermes-api-server").toString(),
+                    resolved.toString());
+            assertEquals("[process, terminal, web_extract, web_search]", resolved.get("debugging").toString());
+            assertEquals("[web_search]", resolved.get("search").toString());
+            assertEquals("[]", resolved.get("file").toString(), "no plugin provides the file tools here");
+            assertEquals(TABLE.keySet(), resolved.keySet());
+            // a turn asking for a toolset nobody contributes is offered no tool (it fails closed)
+            assertEquals(List.of(), host.tools("browser"));
+        }
     }
 
     @Test
@@ -85,15 +88,6 @@ class ToolsetsPluginTest {
     void contributesNoTools() {
         var ctx = FakePlatformContext.builder("toolsets-hermes").build();
         assertTrue(new ToolsetsPlugin().tools(ctx).isEmpty());
-    }
-
-    static Tool tool(String name) {
-        var spec = new ToolSpec(name, name, JsonNodeFactory.instance.objectNode().put("type", "object"), "test",
-                List.of(), ToolRisk.READ_ONLY, 100_000, true, false, null);
-        return new Tool() {
-            @Override public ToolSpec spec() { return spec; }
-            @Override public ToolResult call(ToolCall call, ToolContext ctx) { return new ToolResult.Ok("{}"); }
-        };
     }
 
     @Test
