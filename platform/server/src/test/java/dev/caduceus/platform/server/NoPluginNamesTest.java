@@ -26,12 +26,8 @@ class NoPluginNamesTest {
     /** The trees that must not know a plugin. */
     static final List<String> TREES = List.of("api-spi/src/main/java", "platform/host/src/main/java",
             "platform/runtime/src/main/java", "platform/batch/src/main/java", "platform/server/src/main/java");
-    /**
-     * Names the platform may still use, each with its reason. {@code relay}: the runtime id that
-     * {@code agent.runtime} documents as a choice, and that {@code auto} picks when
-     * {@code gateway.proxy_url} is set; making runtime selection generic is a later step of issue 40.
-     */
-    static final Set<String> ALLOWED = Set.of("relay");
+    /** Names the platform may still use, each with its reason: none. */
+    static final Set<String> ALLOWED = Set.of();
     private static final Pattern PLUGIN_ID = Pattern.compile("<plugin\\.id>([^<]+)</plugin\\.id>");
     private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
 

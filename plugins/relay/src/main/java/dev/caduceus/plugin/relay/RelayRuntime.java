@@ -48,6 +48,12 @@ final class RelayRuntime implements AgentRuntime {
         return "relay";
     }
 
+    /** {@code gateway.proxy_url} is set: {@code agent.runtime: auto} relays every turn. */
+    @Override
+    public boolean configured() {
+        return settings.target() != null;
+    }
+
     RelaySettings settings() {
         return settings;
     }

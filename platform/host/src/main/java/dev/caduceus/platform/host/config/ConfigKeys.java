@@ -100,8 +100,8 @@ final class ConfigKeys {
             new Key("model.extra_body", Type.OBJECT, null, false, 0, 0, List.of(), "keys added to every upstream request body"),
             list("agent.toolsets", List.of("hermes-api-server"), "the toolsets an agent turn offers"),
             integer("agent.max_iterations", 90, 1, Integer.MAX_VALUE, "model calls in one turn at most"),
-            choice("agent.runtime", "the agent runtime: auto (relay when gateway.proxy_url is set), local or relay",
-                    "auto", "local", "relay"),
+            str("agent.runtime", "auto", "the agent runtime: auto (a plugin runtime whose configuration is set, else local), "
+                    + "local, or the id of a runtime a plugin contributes"),
             integer("agent.max_parallel_tools", 8, 1, 64, "tool calls of one model answer run at once"),
             str("agent.identity_file", null, "a file whose text replaces the agent's identity in the system prompt"),
             integer("approvals.timeout", 300, 1, Integer.MAX_VALUE, "seconds an approval waits before it counts as denied"),

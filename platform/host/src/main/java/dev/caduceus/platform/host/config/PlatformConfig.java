@@ -104,7 +104,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         }
     }
 
-    /** {@code agent.*}; {@code runtime} is {@code auto}, {@code local} or {@code relay}. */
+    /** {@code agent.*}; {@code runtime} is {@code auto}, {@code local} or a plugin runtime's id. */
     public record Agent(List<String> toolsets, int maxIterations, String runtime, int maxParallelTools,
                         Optional<String> identityFile) {
         public Agent {

@@ -106,9 +106,9 @@ class ConfigLoaderTest {
         Path file = home().resolve("config.yaml");
         assertEquals("Invalid value for server.port in " + file + ": \"abc\" is not an integer between 0 and 65535",
                 fails("server:\n  port: abc\n", Map.of()).getMessage());
-        var mode = fails("agent:\n  runtime: sometimes\n", Map.of());
-        assertEquals("agent.runtime", mode.key());
-        assertTrue(mode.getMessage().contains("\"sometimes\" is not one of auto, local, relay"), mode.getMessage());
+        var protocol = fails("model:\n  protocol: h3\n", Map.of());
+        assertEquals("model.protocol", protocol.key());
+        assertTrue(protocol.getMessage().contains("\"h3\" is not one of auto, "), protocol.getMessage());
         assertTrue(fails("server:\n  max_body_bytes: -5\n", Map.of()).getMessage()
                 .contains("server.max_body_bytes in " + file + ": \"-5\" is not an integer >= 1"));
         assertTrue(fails("model:\n  health_probe: maybe\n", Map.of()).getMessage().contains("is not true or false"));

@@ -17,14 +17,15 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * The runtime's part of the assembly (after boot step 6): selects the model provider (the single contributed one, or none) and the
- * runtime ({@code agent.runtime}: {@code local}, {@code relay}, or {@code auto}, which means relay
- * when {@code gateway.proxy_url} is set), and builds the {@link RunService} with its durable
+ * runtime ({@code agent.runtime}: {@code local}, a plugin runtime's id, or {@code auto}, which means the plugin
+ * runtime whose configuration is set, else local), and builds the {@link RunService} with its durable
  * {@link RunJournal}, the {@link SessionStore}, and the plain model calls ({@link HostModels}; none in
  * proxy mode, where the remote runs every turn).
  * Immutable.
@@ -55,11 +56,11 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var journal = new RunJournal(database, json, metrics, nodeId, feed);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
                 Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
-        var relay = relay(config, registries);
-        if (relay.isPresent())
-            return new AgentServices(new RunService(relay.get(), new InMemoryEventLog(), durability, sessions,
-                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics, policies), sessions, journal, "relay",
-                    HostModels.none());
+        var plugin = pluginRuntime(config, registries);
+        if (plugin.isPresent())
+            return new AgentServices(new RunService(plugin.get(), new InMemoryEventLog(), durability, sessions,
+                    config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics, policies), sessions, journal,
+                    plugin.get().id(), HostModels.none());
         var provider = provider(registries);
         var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
@@ -112,16 +113,43 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                 redactor, clock, metrics);
     }
 
-    private static Optional<AgentRuntime> relay(PlatformConfig config, Registries registries) throws BootException {
+    /**
+     * The plugin runtime {@code agent.runtime} selects, or empty for the local agent loop: {@code local};
+     * a contributed runtime's id; or {@code auto}, the contributed runtime whose configuration is set
+     * ({@link AgentRuntime#configured()}), else local. With {@code auto}, {@code gateway.proxy_url} set and no
+     * runtime configured (its plugin disabled), the boot stops rather than run the remote's turns here.
+     */
+    private static Optional<AgentRuntime> pluginRuntime(PlatformConfig config, Registries registries) throws BootException {
         var mode = config.agent().runtime();
-        boolean proxy = config.gateway().proxyUrl().isPresent();
-        if (mode.equals("local") || (mode.equals("auto") && !proxy)) return Optional.empty();
-        for (Contribution<AgentRuntime> r : registries.agentRuntimes())
-            if (r.value().id().equals("relay")) return Optional.of(PluginBound.runtime(r));
-        var why = mode.equals("relay") ? "agent.runtime is 'relay'"
-                : "gateway.proxy_url (GATEWAY_PROXY_URL) is set, so agent.runtime 'auto' selects the relay";
-        throw new BootException(why + ", but no enabled plugin contributes the 'relay' runtime; enable the relay "
-                + "plugin or set agent.runtime: local", 2, null);
+        var contributed = registries.agentRuntimes();
+        if (mode.equals("local")) return Optional.empty();
+        if (!mode.equals("auto")) {
+            for (Contribution<AgentRuntime> r : contributed)
+                if (r.value().id().equals(mode)) return Optional.of(PluginBound.runtime(r));
+            throw new BootException("agent.runtime is '" + mode + "', but no enabled plugin contributes that runtime "
+                    + "(runtimes here: " + String.join(", ", runtimeIds(contributed)) + "); enable its plugin or set "
+                    + "agent.runtime: auto or local", 2, null);
+        }
+        var configured = new ArrayList<Contribution<AgentRuntime>>();
+        for (var r : contributed)
+            if (PluginBound.configured(r)) configured.add(r);
+        if (configured.size() > 1)
+            throw new BootException("agent.runtime is 'auto', but several runtimes are configured ("
+                    + String.join(", ", configured.stream().map(r -> r.value().id()).toList())
+                    + "); name one in agent.runtime", 2, null);
+        if (configured.size() == 1) return Optional.of(PluginBound.runtime(configured.getFirst()));
+        if (config.gateway().proxyUrl().isPresent())
+            throw new BootException("gateway.proxy_url (GATEWAY_PROXY_URL) is set, so agent.runtime 'auto' runs every "
+                    + "turn on that server, but no enabled plugin contributes a runtime configured for it (runtimes here: "
+                    + String.join(", ", runtimeIds(contributed)) + "); enable the plugin that relays to it or set "
+                    + "agent.runtime: local", 2, null);
+        return Optional.empty();
+    }
+
+    private static List<String> runtimeIds(List<Contribution<AgentRuntime>> contributed) {
+        var ids = new ArrayList<String>(List.of("local"));
+        contributed.forEach(r -> ids.add(r.value().id()));
+        return ids;
     }
 
     private static ModelProvider provider(Registries registries) throws BootException {

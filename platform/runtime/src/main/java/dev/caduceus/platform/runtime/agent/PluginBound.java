@@ -61,7 +61,22 @@ final class PluginBound {
             public RunResult execute(RunRequest request, RunContext context) throws Exception {
                 return PluginCalls.with(loader, () -> runtime.execute(request, context));
             }
+
+            @Override
+            public boolean configured() {
+                return unchecked(() -> PluginCalls.with(loader, runtime::configured));
+            }
         };
+    }
+
+    /** {@link AgentRuntime#configured()} of {@code c}, asked in its plugin's class loader; a plugin that throws stops the boot. */
+    static boolean configured(Contribution<AgentRuntime> c) throws dev.caduceus.platform.host.boot.BootException {
+        try {
+            return unchecked(() -> PluginCalls.with(c.classLoader(), c.value()::configured));
+        } catch (RuntimeException e) {
+            throw new dev.caduceus.platform.host.boot.BootException("Plugin " + c.pluginId() + "'s runtime "
+                    + c.value().id() + " failed to say whether it is configured: " + e, 2, e);
+        }
     }
 
     private static <T> T unchecked(java.util.concurrent.Callable<T> call) {
