@@ -95,7 +95,11 @@ class CapabilitiesPluginTest {
         assertFalse(search.path("available").asBoolean(), "its only tool is unavailable: " + search);
         var distributions = body.path("distributions");
         assertTrue(distributions.size() > 0, body.toString());
-        assertEquals(100, distributions.get(0).path("toolsets").path("terminal").asInt(), distributions.get(0).toString());
+        var names = new ArrayList<String>();
+        distributions.forEach(d -> names.add(d.path("name").asText()));
+        assertEquals(names.stream().sorted().toList(), names, "distributions are listed by name");
+        var terminalOnly = distributions.get(names.indexOf("terminal_only"));
+        assertEquals("{\"file\":100,\"terminal\":100}", terminalOnly.path("toolsets").toString(), terminalOnly.toString());
     }
 
     @Test
