@@ -82,6 +82,15 @@ public final class Platform implements AutoCloseable {
         return serving.agents().runs().toolCalls();
     }
 
+    /**
+     * The plain model calls plugins reach as {@code ctx.models()}: the selected provider (class-loader
+     * bound), {@code model.stream} applied, errors redacted; not available in proxy mode or without a
+     * provider. For the test host, which calls a provider plugin through it.
+     */
+    public dev.caduceus.spi.model.Models models() {
+        return serving.agents().models();
+    }
+
     /** Blocks until {@link #close()} has finished. */
     public void awaitStopped() throws InterruptedException {
         stopped.await();

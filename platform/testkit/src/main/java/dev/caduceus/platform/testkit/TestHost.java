@@ -12,6 +12,7 @@ import dev.caduceus.platform.server.Platform;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.http.Caller;
+import dev.caduceus.spi.model.Models;
 import dev.caduceus.support.services.ToolCalls;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolResult;
@@ -56,8 +57,8 @@ import java.util.Optional;
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
  * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
  * internals ({@code Platform.start}, its options and {@code BootException}; {@code Platform.toolCalls} behind
- * {@link #callTool} and {@code Platform.listPlugins} behind {@link #pluginListing}; the key store behind
- * {@link #addKey}).
+ * {@link #callTool}, {@code Platform.models} behind {@link #models} and {@code Platform.listPlugins} behind
+ * {@link #pluginListing}; the key store behind {@link #addKey}).
  */
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
@@ -138,6 +139,19 @@ public final class TestHost implements AutoCloseable {
      */
     public ToolResult callTool(String session, String tool, String arguments) throws InterruptedException {
         return callTool(new ToolCalls.Request(Caller.ADMIN_CALLER, session, List.of(), tool, object(arguments), null));
+    }
+
+    /**
+     * The host's plain model calls, the {@link Models} a plugin gets as {@code ctx.models()}: the model
+     * provider a plugin contributed (from its real jar, class-loader bound), configured from this host's
+     * {@code model.*} settings and calling out through the host's outbound client, {@code model.stream}
+     * applied and error messages redacted as for any plugin. For testing a provider plugin where no
+     * endpoint plugin is loaded to drive a turn: the request is a value the test builds, what the provider
+     * sends is observed at the upstream ({@link ScriptedUpstream}). Not {@link Models#available()} in proxy
+     * mode, without a provider plugin, or when {@code model.*} is not configured.
+     */
+    public Models models() {
+        return platform.models();
     }
 
     /** One direct tool call as {@code request} says: another caller (a named key), toolsets, a cancellation. */

@@ -8,7 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.HeldTurn;
+import dev.caduceus.platform.testkit.RecordedRequest;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
 import dev.caduceus.spi.config.ConfigException;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
@@ -17,42 +22,62 @@ import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.model.ModelRequest;
-import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
-import dev.caduceus.platform.testkit.Eventually;
-import dev.caduceus.platform.testkit.FakePlatformContext;
-import dev.caduceus.platform.testkit.HeldTurn;
-import dev.caduceus.platform.testkit.ScriptedUpstream;
-import dev.caduceus.platform.testkit.Turn;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** What the provider sends upstream, the stream_options fallback, cancellation and the plugin entry. */
+/**
+ * What the provider sends upstream, the stream_options fallback, cancellation, the timeouts, and the
+ * plugin entry, all on the real host ({@link TestHost} with this plugin's jar): the {@code model.*}
+ * settings come from the host's configuration (the environment, or {@code config.yaml}), the calls go
+ * through the host's model calls ({@link TestHost#models()}, what a plugin's {@code ctx.models()} is) to
+ * the provider the plugin contributed, and what it sent is read at the {@link ScriptedUpstream}. One
+ * host on the default settings serves the tests that do not change the provider; a test that needs
+ * other settings, or leaves the provider remembering something, boots its own.
+ */
 class OpenAiRequestTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final ScriptedUpstream upstream = ScriptedUpstream.start();
-    private final OutboundClient outbound = Fixtures.outbound();
+    private static ScriptedUpstream upstream;
+    /** {@code model.base_url} the upstream, {@code model.name} its model, nothing else set. */
+    private static TestHost host;
+    private int seen;
 
-    @AfterEach
-    void stop() {
-        outbound.close();
+    @BeforeAll
+    static void boot() {
+        upstream = ScriptedUpstream.start();
+        host = TestHost.builder().plugins("provider-openai").model(upstream).start();
+    }
+
+    @AfterAll
+    static void shutDown() {
+        if (host != null) host.close();
         upstream.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        upstream.clearQueue();
+        seen = upstream.chatRequests().size();
+    }
+
+    /** The chat requests the upstream received during this test. */
+    private List<RecordedRequest> sent() {
+        var all = upstream.chatRequests();
+        return all.subList(seen, all.size());
     }
 
     @Test
     void sendsTheRequestBodyOfToolsSection23() throws Exception {
-        var extraBody = (ObjectNode) JSON.readTree("{\"top_k\":5}");
-        var settings = new ModelSettings(upstream.baseUrl(), "sk-key", "default-model", Duration.ofSeconds(30), 256,
-                true, false, extraBody);
         var options = new ModelOptions(0.2, null, "high", (ObjectNode) JSON.readTree("{\"service_tier\":\"flex\"}"));
         var messages = List.of(Message.system("be brief"),
                 new Message("user", List.of(new ContentPart.Text("what is this?"),
@@ -63,10 +88,19 @@ class OpenAiRequestTest {
                         "read_file"));
         var request = new ModelRequest("", messages, List.of(tool("web_search"), tool("read_file")), options, true);
         upstream.enqueue(Turn.text("ok"));
-        try (var provider = new OpenAiProvider(settings, outbound)) {
-            Fixtures.run(provider, request);
+        try (var configured = TestHost.builder().plugins("provider-openai").configYaml("""
+                model:
+                  base_url: %s
+                  api_key: sk-key
+                  name: default-model
+                  max_tokens: 256
+                  extra_body:
+                    top_k: 5
+                  health_probe: false
+                """.formatted(upstream.baseUrl())).start()) {
+            Fixtures.run(configured.models(), request);
         }
-        var recorded = upstream.chatRequests().getFirst();
+        var recorded = sent().getFirst();
         var expected = JSON.readTree("""
                 {"model":"default-model","messages":[
                   {"role":"system","content":"be brief"},
@@ -89,37 +123,35 @@ class OpenAiRequestTest {
     @Test
     void omitsToolsAuthorizationAndMaxTokensWhenNotSet() throws Exception {
         upstream.enqueue(Turn.text("ok"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
-            Fixtures.run(provider, Fixtures.request(true));
-        }
-        var recorded = upstream.chatRequests().getFirst();
+        Fixtures.run(host.models(), Fixtures.request(true));
+        var recorded = sent().getFirst();
         assertNull(recorded.header("authorization"));
         for (var absent : List.of("tools", "tool_choice", "max_tokens", "temperature", "reasoning_effort"))
             assertFalse(recorded.body().has(absent), absent);
-        assertEquals("test-model", recorded.body().path("model").asText());
+        assertEquals("test-model", recorded.body().path("model").asText(), "the request's model, when it names one");
+        assertTrue(recorded.body().path("stream").asBoolean(), "model.stream is true unless set");
     }
 
     @Test
     void retriesOnceWithoutStreamOptionsAndRemembers() throws Exception {
         upstream.enqueue(Turn.error(400, "Unrecognized request argument supplied: stream_options"),
                 Turn.text("first"), Turn.text("second"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
-            assertEquals(List.of("first"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
-            assertEquals(List.of("second"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+        // its own host: the provider remembers, and the shared one must keep sending stream_options
+        try (var remembering = TestHost.builder().plugins("provider-openai").model(upstream).start()) {
+            assertEquals(List.of("first"), Fixtures.texts(Fixtures.run(remembering.models(), Fixtures.request(true))));
+            assertEquals(List.of("second"), Fixtures.texts(Fixtures.run(remembering.models(), Fixtures.request(true))));
         }
-        var sent = upstream.chatRequests().stream().map(r -> r.body().has("stream_options")).toList();
+        var sent = sent().stream().map(r -> r.body().has("stream_options")).toList();
         assertEquals(List.of(true, false, false), sent);
     }
 
     @Test
     void another400IsNotRetriedAndNotRetryable() {
         upstream.enqueue(Turn.error(400, "context length exceeded"), Turn.text("never"));
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
-            var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
-            assertFalse(e.retryable());
-            assertEquals("Upstream model returned 400: context length exceeded", e.getMessage());
-        }
-        assertEquals(1, upstream.chatRequests().size());
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(host.models(), Fixtures.request(true)));
+        assertFalse(e.retryable());
+        assertEquals("Upstream model returned 400: context length exceeded", e.getMessage());
+        assertEquals(1, sent().size());
     }
 
     @Test
@@ -127,17 +159,15 @@ class OpenAiRequestTest {
         upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
         var cancel = new Fixtures.Signal();
         var events = new CopyOnWriteArrayList<ModelEvent>();
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
-            var call = CompletableFuture.runAsync(() -> {
-                var e = assertThrows(ModelException.class,
-                        () -> provider.stream(Fixtures.request(true), events::add, cancel));
-                assertEquals("Model call cancelled", e.getMessage());
-                assertFalse(e.retryable());
-            });
-            Eventually.await(Duration.ofSeconds(5), "text arrived before the cancel", () -> !events.isEmpty()); // mid-stream
-            cancel.cancel();
-            call.get(5, TimeUnit.SECONDS); // well before the ten-second stream would end
-        }
+        var call = CompletableFuture.runAsync(() -> {
+            var e = assertThrows(ModelException.class,
+                    () -> host.models().stream(Fixtures.request(true), events::add, cancel));
+            assertEquals("Model call cancelled", e.getMessage());
+            assertFalse(e.retryable());
+        });
+        Eventually.await(Duration.ofSeconds(5), "text arrived before the cancel", () -> !events.isEmpty()); // mid-stream
+        cancel.cancel();
+        call.get(5, TimeUnit.SECONDS); // well before the ten-second stream would end
         assertFalse(events.isEmpty());
         assertFalse(events.stream().anyMatch(e -> e instanceof ModelEvent.Finish));
     }
@@ -147,21 +177,21 @@ class OpenAiRequestTest {
         upstream.enqueue(Turn.text("a b c d e f g h i j").chunkDelayMillis(1_000));
         var events = new CopyOnWriteArrayList<ModelEvent>();
         var outcome = new CompletableFuture<ModelException>();
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
-            var caller = Thread.ofVirtual().start(() -> {
-                try {
-                    provider.stream(Fixtures.request(true), events::add, Fixtures.NEVER);
-                    outcome.completeExceptionally(new AssertionError("the call ended normally"));
-                } catch (ModelException e) {
-                    outcome.complete(e);
-                }
-            });
-            Eventually.await(Duration.ofSeconds(5), "text arrived before the interrupt", () -> !events.isEmpty());
-            caller.interrupt();
-            var e = outcome.get(5, TimeUnit.SECONDS); // well before the ten-second stream would end
-            assertEquals("Model call cancelled", e.getMessage());
-            assertFalse(e.retryable());
-        }
+        var caller = Thread.ofVirtual().start(() -> {
+            try {
+                host.models().stream(Fixtures.request(true), events::add, Fixtures.NEVER);
+                outcome.completeExceptionally(new AssertionError("the call ended normally"));
+            } catch (ModelException e) {
+                outcome.complete(e);
+            } catch (RuntimeException | Error e) {
+                outcome.completeExceptionally(e);
+            }
+        });
+        Eventually.await(Duration.ofSeconds(5), "text arrived before the interrupt", () -> !events.isEmpty());
+        caller.interrupt();
+        var e = outcome.get(5, TimeUnit.SECONDS); // well before the ten-second stream would end
+        assertEquals("Model call cancelled", e.getMessage());
+        assertFalse(e.retryable());
     }
 
     @Test
@@ -169,9 +199,9 @@ class OpenAiRequestTest {
         var held = new HeldTurn(Turn.text("late"));
         upstream.enqueue(held);
         var cancel = new Fixtures.Signal();
-        try (var provider = new OpenAiProvider(Fixtures.settings(upstream.baseUrl(), null, true), outbound)) {
+        try {
             var call = CompletableFuture.runAsync(() -> assertThrows(ModelException.class,
-                    () -> provider.stream(Fixtures.request(true), e -> {}, cancel)));
+                    () -> host.models().stream(Fixtures.request(true), e -> {}, cancel)));
             held.awaitArrival();
             cancel.cancel();
             call.get(5, TimeUnit.SECONDS); // the upstream has not answered: only the cancel ends the call
@@ -181,75 +211,81 @@ class OpenAiRequestTest {
     }
 
     @Test
-    void theCallDeadlineCoversASlowBody() {
-        upstream.enqueue(Turn.text("a b c d").chunkDelayMillis(1_000));
-        var settings = new ModelSettings(upstream.baseUrl(), null, "m", Duration.ofMillis(1_500), null, true, false,
-                null);
-        try (var provider = new OpenAiProvider(settings, outbound)) {
-            var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
-            assertTrue(e.getMessage().startsWith("Upstream model timed out"), e.getMessage());
+    void theCallDeadlineFromTimeoutSecondsCoversASlowBody() throws Exception {
+        upstream.enqueue(Turn.text("a b c d").chunkDelayMillis(1_000)); // four seconds of body, a chunk a second
+        try (var twoSeconds = Fixtures.host(Map.of("model.base_url", upstream.baseUrl(), "model.name", "m",
+                "model.timeout_seconds", "2"))) {
+            var e = assertThrows(ModelException.class, () -> Fixtures.run(twoSeconds.models(), Fixtures.request(true)));
+            assertEquals("Upstream model timed out after 2 s", e.getMessage());
             assertFalse(e.retryable(), "text was already emitted");
         }
     }
 
     @Test
+    void anUpstreamSilentForIdleTimeoutSecondsTimesOut() throws Exception {
+        var held = new HeldTurn(Turn.text("late"));
+        upstream.enqueue(held);
+        try (var oneSecond = Fixtures.host(Map.of("model.base_url", upstream.baseUrl(), "model.name", "m",
+                "model.idle_timeout_seconds", "1"))) {
+            var e = assertThrows(ModelException.class, () -> Fixtures.run(oneSecond.models(), Fixtures.request(true)));
+            assertEquals("Upstream model timed out after 1 s without sending anything", e.getMessage());
+            assertTrue(e.retryable(), "nothing was emitted yet");
+            assertTrue(held.arrived());
+        } finally {
+            held.release();
+        }
+    }
+
+    @Test
     void pluginContributesTheProviderFromTheModelSection() throws Exception {
-        var ctx = FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.base_url", upstream.baseUrl(), "model.name", "test-model"))
-                .outbound(outbound).build();
-        var plugin = new OpenAiPlugin();
-        plugin.start(ctx);
-        var providers = plugin.modelProviders(ctx);
-        assertEquals(1, providers.size());
-        var provider = providers.getFirst();
-        assertEquals("openai", provider.id());
-        assertTrue(provider.configured());
+        assertTrue(host.pluginListing().contains("model provider openai"), host.pluginListing());
+        assertTrue(host.models().available(), "the provider says model.* is configured");
+        assertEquals(ScriptedUpstream.MODEL, host.models().defaultModel());
         upstream.enqueue(Turn.text("via plugin"));
-        assertEquals(new ModelEvent.Finish(FinishReason.STOP), Fixtures.run(provider, Fixtures.request(true)).getLast());
-        plugin.stop();
+        var events = Fixtures.run(host.models(), Fixtures.request(true));
+        assertEquals("via plugin", String.join("", Fixtures.texts(events)));
+        assertEquals(new ModelEvent.Finish(FinishReason.STOP), events.getLast());
+        assertEquals(upstream.baseUrl().replaceFirst("^http://[^/]+", "") + "/chat/completions", sent().getFirst().path());
     }
 
+    /**
+     * With only {@code model.api_key} (and a name) the provider calls OpenAI's API: seen at a proxy
+     * ({@code HTTPS_PROXY}) that refuses the tunnel, so nothing leaves the machine.
+     */
     @Test
-    void anApiKeyAloneMeansOpenAi() {
-        var ctx = FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.api_key", "sk-test", "model.name", "gpt-4o", "model.timeout_seconds", "7"))
-                .build();
-        var settings = ModelSettings.from(ctx.section("model"));
-        assertEquals(ModelSettings.OPENAI_BASE_URL, settings.baseUrl());
-        assertEquals(java.time.Duration.ofSeconds(7), settings.timeout());
-        assertTrue(settings.stream());
-        assertTrue(settings.configured());
-        assertTrue(!settings.toString().contains("sk-test"), settings.toString());
+    void anApiKeyAloneMeansOpenAi() throws Exception {
+        try (var proxy = new RawServer()) {
+            var tunnel = new CompletableFuture<RawServer.Received>();
+            proxy.then(peer -> {
+                tunnel.complete(peer.read());
+                peer.write("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
+            });
+            try (var openAi = Fixtures.host(Map.of("model.api_key", "sk-test-key-of-openai", "model.name", "gpt-4o"),
+                    "HTTPS_PROXY", "http://127.0.0.1:" + proxy.uri("/").getPort())) {
+                assertTrue(openAi.models().available(), "an API key and a name are a configured model");
+                assertEquals("gpt-4o", openAi.models().defaultModel());
+                var e = assertThrows(ModelException.class, () -> Fixtures.run(openAi.models(), Fixtures.request(true)));
+                assertTrue(e.getMessage().contains("https://api.openai.com/v1/chat/completions"), e.getMessage());
+                assertFalse(e.getMessage().contains("sk-test-key-of-openai"), e.getMessage());
+            }
+            var connect = tunnel.get(5, TimeUnit.SECONDS);
+            assertEquals("CONNECT api.openai.com:443 HTTP/1.1", connect.requestLine());
+            assertFalse(connect.headers().toString().contains("sk-test-key-of-openai"), "the key goes inside the tunnel");
+        }
     }
 
-    @Test
-    void readsTheTransportSettings() {
-        var defaults = ModelSettings.from(FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.base_url", "http://u/v1", "model.name", "m")).build().section("model"));
-        assertEquals(Duration.ofSeconds(300), defaults.idleTimeout());
-        assertEquals(OutboundHttp.Protocol.AUTO, defaults.protocol());
-        assertEquals(OutboundHttp.Tls.DEFAULT, defaults.tls());
-        var set = ModelSettings.from(FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.base_url", "http://u/v1", "model.name", "m",
-                        "model.timeout_seconds", "60", "model.idle_timeout_seconds", "900", "model.protocol", "h2c",
-                        "model.tls.ca_file", "/etc/up/ca.pem", "model.tls.client_cert", "/etc/up/cert.pem",
-                        "model.tls.client_key", "/etc/up/key.pem"))
-                .build().section("model"));
-        assertEquals(Duration.ofSeconds(60), set.idleTimeout(), "never longer than the whole call");
-        assertEquals(OutboundHttp.Protocol.H2C, set.protocol());
-        assertEquals(new OutboundHttp.Tls(Optional.of(Path.of("/etc/up/ca.pem")), Optional.of(Path.of("/etc/up/cert.pem")),
-                Optional.of(Path.of("/etc/up/key.pem"))), set.tls());
-        assertEquals(OutboundHttp.Protocol.HTTP_1_1, ModelSettings.from(FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.protocol", "http1.1")).build().section("model")).protocol());
-    }
-
+    /** A configuration error the plugin finds stops the boot, naming the keys. */
     @Test
     void aClientCertificateWithoutItsKeyIsAConfigurationError() {
-        var model = FakePlatformContext.builder("provider-openai")
-                .sections(java.util.Map.of("model.tls.client_cert", "/etc/up/cert.pem")).build().section("model");
-        var e = assertThrows(ConfigException.class, () -> ModelSettings.from(model));
-        assertEquals("model.tls.client_key", e.key());
-        assertTrue(e.getMessage().contains("model.tls.client_cert and model.tls.client_key go together"), e.getMessage());
+        var e = assertThrows(IllegalStateException.class, () -> Fixtures.host(Map.of(
+                "model.base_url", upstream.baseUrl(), "model.name", "m", "model.tls.client_cert", "/etc/up/cert.pem")).close());
+        assertTrue(e.getMessage().startsWith("TestHost failed to boot: plugin 'provider-openai'"), e.getMessage());
+        assertTrue(e.getMessage().contains("model.tls.client_cert and model.tls.client_key go together: "
+                + "model.tls.client_key is not set"), e.getMessage());
+        Throwable cause = e;
+        while (cause != null && !(cause instanceof ConfigException)) cause = cause.getCause();
+        assertTrue(cause instanceof ConfigException, "the plugin's ConfigException under the boot failure");
+        assertEquals("model.tls.client_key", ((ConfigException) cause).key());
     }
 
     private static ToolSpec tool(String name) throws Exception {

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.testkit.TestHost;
 import dev.caduceus.spi.model.ModelException;
-import dev.caduceus.spi.model.ModelProvider;
-import dev.caduceus.platform.testkit.FakePlatformContext;
+import dev.caduceus.spi.model.Models;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
@@ -21,7 +21,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
+import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
@@ -39,9 +41,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code model.protocol} and {@code model.tls.*} settings, read by the plugin from its section and
- * honoured on the wire: an h2c-only upstream by prior knowledge, and a TLS upstream with a private CA
- * that asks for a client certificate (certificates made by keytool).
+ * The {@code model.protocol} and {@code model.tls.*} settings, given to the real host (its
+ * environment) and honoured on the wire by the provider the plugin contributes, called through the
+ * host's model calls and its outbound client: an h2c-only upstream by prior knowledge, the default
+ * protocol (HTTP/1.1 on http, ALPN on https), and TLS upstreams with a private CA, one asking for a
+ * client certificate (certificates made by keytool). The upstream records each request's HTTP version
+ * and the client port it came from. Each test boots its own host: the settings are fixed at boot.
  */
 class OpenAiTransportTest {
     private static final String PASSWORD = "changeit";
@@ -51,60 +56,94 @@ class OpenAiTransportTest {
     @TempDir
     Path dir;
 
-    private final OutboundClient outbound = Fixtures.outbound();
     private final List<String> versions = new CopyOnWriteArrayList<>();
+    /** The client port of each request: one port, one connection. */
+    private final List<Integer> clientPorts = new CopyOnWriteArrayList<>();
     private Server server;
-    private OpenAiPlugin plugin;
+    private TestHost host;
 
     @AfterEach
     void stop() throws Exception {
-        if (plugin != null) plugin.stop();
-        outbound.close();
+        if (host != null) host.close();
         if (server != null) server.stop();
     }
 
     @Test
     void h2cByPriorKnowledgeWhenTheSettingSaysSo() throws Exception {
-        int port = start(null, new HTTP2CServerConnectionFactory(new HttpConfiguration()));
-        var provider = provider(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "h2c"));
+        int port = start(new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        var models = models(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "h2c"));
         for (int i = 0; i < 2; i++)
-            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(models, Fixtures.request(true))));
         assertEquals(List.of("HTTP/2.0", "HTTP/2.0"), versions);
-        assertEquals(1, Fixtures.connections(outbound), "both calls shared one HTTP/2 connection");
+        assertEquals(1, clientPorts.stream().distinct().count(), "both calls shared one HTTP/2 connection");
     }
 
     @Test
     void http11AgainstAnH2cOnlyUpstreamFailsAsAConnectionError() throws Exception {
-        int port = start(null, new HTTP2CServerConnectionFactory(new HttpConfiguration()));
-        var provider = provider(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "http1.1"));
-        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        int port = start(new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        var models = models(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1", "model.protocol", "http1.1"));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(models, Fixtures.request(true)));
         assertTrue(e.getMessage().startsWith("Upstream connection failed"), e.getMessage());
         assertTrue(versions.isEmpty());
+    }
+
+    @Test
+    void theDefaultProtocolIsHttp11OnPlainHttp() throws Exception {
+        int port = start(new HttpConnectionFactory(new HttpConfiguration()),
+                new HTTP2CServerConnectionFactory(new HttpConfiguration()));
+        var models = models(Map.of("model.base_url", "http://127.0.0.1:" + port + "/v1"));
+        assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(models, Fixtures.request(true))));
+        assertEquals(List.of("HTTP/1.1"), versions, "auto: no h2c unless model.protocol says so");
+    }
+
+    @Test
+    void theDefaultProtocolTakesHttp2ByAlpnOnHttps() throws Exception {
+        var serverKeys = keyPair("localhost");
+        var http = new HttpConfiguration();
+        var h1 = new HttpConnectionFactory(http);
+        var alpn = new ALPNServerConnectionFactory("h2", "http/1.1");
+        alpn.setDefaultProtocol(h1.getProtocol());
+        int port = start(new SslConnectionFactory(tls(serverKeys, null), alpn.getProtocol()), alpn,
+                new HTTP2ServerConnectionFactory(http), h1);
+        var models = models(Map.of("model.base_url", "https://localhost:" + port + "/v1",
+                "model.tls.ca_file", pemCertificate(serverKeys).toString()));
+        assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(models, Fixtures.request(true))));
+        assertEquals(List.of("HTTP/2.0"), versions);
     }
 
     @Test
     void aPrivateCaAndAClientCertificateFromTheTlsSettings() throws Exception {
         var serverKeys = keyPair("localhost");
         var clientKeys = keyPair("client");
-        int port = start(tls(serverKeys, clientKeys), null);
+        int port = startTls(tls(serverKeys, clientKeys));
         var settings = new HashMap<>(Map.of("model.base_url", "https://localhost:" + port + "/v1",
                 "model.tls.ca_file", pemCertificate(serverKeys).toString(),
                 "model.tls.client_cert", pemCertificate(clientKeys).toString(),
                 "model.tls.client_key", pemKey(clientKeys).toString()));
-        var provider = provider(settings);
+        var models = models(settings);
         for (int i = 0; i < 2; i++)
-            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(provider, Fixtures.request(true))));
+            assertEquals(List.of("over the wire"), Fixtures.texts(Fixtures.run(models, Fixtures.request(true))));
         assertEquals(List.of("HTTP/1.1", "HTTP/1.1"), versions);
-        assertEquals(1, Fixtures.connections(outbound), "one TLS connection carried both calls");
+        assertEquals(1, clientPorts.stream().distinct().count(), "one TLS connection carried both calls");
+    }
+
+    @Test
+    void withoutTlsSettingsAPrivateCaIsNotTrusted() throws Exception {
+        var serverKeys = keyPair("localhost");
+        int port = startTls(tls(serverKeys, null));
+        var models = models(Map.of("model.base_url", "https://localhost:" + port + "/v1"));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(models, Fixtures.request(true)));
+        assertTrue(e.getMessage().startsWith("Upstream TLS failed"), e.getMessage());
+        assertTrue(versions.isEmpty(), "the JDK's trusted CAs, not the upstream's");
     }
 
     @Test
     void aCertificateIssuedForAnotherNameIsATlsError() throws Exception {
         var serverKeys = keyPair("other.example");
-        int port = start(tls(serverKeys, null), null);
-        var provider = provider(Map.of("model.base_url", "https://localhost:" + port + "/v1",
+        int port = startTls(tls(serverKeys, null));
+        var models = models(Map.of("model.base_url", "https://localhost:" + port + "/v1",
                 "model.tls.ca_file", pemCertificate(serverKeys).toString()));
-        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(models, Fixtures.request(true)));
         assertTrue(e.getMessage().startsWith("Upstream TLS failed"), e.getMessage());
         assertTrue(e.getMessage().contains("localhost"), e.getMessage());
         assertTrue(versions.isEmpty());
@@ -112,37 +151,38 @@ class OpenAiTransportTest {
 
     @Test
     void aCaFileThatCannotBeReadIsAConfigurationErrorNotRetried() throws Exception {
-        var provider = provider(Map.of("model.base_url", "https://localhost:1/v1",
+        var models = models(Map.of("model.base_url", "https://localhost:1/v1",
                 "model.tls.ca_file", dir.resolve("missing.pem").toString()));
-        var e = assertThrows(ModelException.class, () -> Fixtures.run(provider, Fixtures.request(true)));
+        var e = assertThrows(ModelException.class, () -> Fixtures.run(models, Fixtures.request(true)));
         assertFalse(e.retryable());
         assertTrue(e.getMessage().startsWith("Cannot build the upstream request: TLS settings: cannot read "),
                 e.getMessage());
     }
 
-    /** The provider the plugin contributes for {@code model.*} = {@code keys} (and a model name). */
-    private ModelProvider provider(Map<String, String> keys) throws Exception {
-        var sections = new HashMap<>(keys);
-        sections.put("model.name", "test-model");
-        var ctx = FakePlatformContext.builder("provider-openai").sections(sections).outbound(outbound).build();
-        plugin = new OpenAiPlugin();
-        plugin.start(ctx);
-        return plugin.modelProviders(ctx).getFirst();
+    /** The model calls of a host with this plugin and {@code model.*} = {@code keys} (and a model name). */
+    private Models models(Map<String, String> keys) {
+        var settings = new HashMap<>(keys);
+        settings.put("model.name", "test-model");
+        host = Fixtures.host(settings);
+        return host.models();
     }
 
-    /** Starts the upstream: TLS with HTTP/1.1 when {@code tls} is set, else {@code plain} only. */
-    private int start(SslContextFactory.Server tls, ConnectionFactory plain) throws Exception {
+    /** Starts a TLS upstream speaking HTTP/1.1. */
+    private int startTls(SslContextFactory.Server tls) throws Exception {
+        return start(new SslConnectionFactory(tls, "http/1.1"), new HttpConnectionFactory(new HttpConfiguration()));
+    }
+
+    /** Starts the upstream on localhost with {@code factories} (the first one takes each connection). */
+    private int start(ConnectionFactory... factories) throws Exception {
         server = new Server();
-        var connector = tls != null
-                ? new ServerConnector(server, new SslConnectionFactory(tls, "http/1.1"),
-                        new HttpConnectionFactory(new HttpConfiguration()))
-                : new ServerConnector(server, plain);
+        var connector = new ServerConnector(server, factories);
         connector.setHost(InetAddress.getByName("localhost").getHostAddress());
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 versions.add(request.getConnectionMetaData().getProtocol());
+                clientPorts.add(((InetSocketAddress) request.getConnectionMetaData().getRemoteSocketAddress()).getPort());
                 Content.Source.asString(request, UTF_8);
                 response.getHeaders().put("Content-Type", "text/event-stream");
                 Content.Sink.write(response, true, STREAM, callback);

@@ -16,8 +16,9 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.platform.host.outbound.OutboundClient;
+import dev.caduceus.platform.host.outbound.ProxyRules;
 import dev.caduceus.spi.outbound.OutboundHttp;
-import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +32,12 @@ import org.junit.jupiter.api.Test;
 class RelayRuntimeTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String KEY = "sk-remote-secret-key-123";
-    /** The host's real outbound client, as plugins get it (one per test JVM, daemon threads). */
-    static final OutboundHttp OUTBOUND = FakePlatformContext.builder("relay").build().outbound();
+    /**
+     * The host's real outbound client, the class a plugin's {@code ctx.outbound()} is, built as the host
+     * builds it for a deployment without proxies: a value the runtime is constructed with, not a fake
+     * (one per test JVM, daemon threads, never closed).
+     */
+    static final OutboundHttp OUTBOUND = new OutboundClient(ProxyRules.direct(), "caduceus-test");
     static final String CHUNK = "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":%s}],\"usage\":%s}";
 
     FakeRemote remote;
