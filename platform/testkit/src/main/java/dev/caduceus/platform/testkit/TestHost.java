@@ -179,8 +179,10 @@ public final class TestHost implements AutoCloseable {
 
     /**
      * Adds the named key {@code name} as an operator does with {@code caduceus key add NAME
-     * [--families F,…]}: through the platform's key store in this host's database, which the running
-     * host reads again from its next request on ({@code keys.stamp}). Returns the {@code cdk_…} key,
+     * [--families F,…]}: through the platform's key store in this host's database (its
+     * {@code database.url} when set, so on PostgreSQL every node sharing it knows the key), which the
+     * running host reads again from its next request on ({@code keys.stamp}; another node within the
+     * stamp's second). Returns the {@code cdk_…} key,
      * shown only now; present it with {@code http().withKey(key)}. Requests with it are the tenant
      * {@code name}'s. No {@code families}: every family.
      *
@@ -200,7 +202,7 @@ public final class TestHost implements AutoCloseable {
     }
 
     private String addKey(String name, KeyPolicy policy) {
-        try (var db = BootSteps.openStateDatabase(home)) {
+        try (var db = BootSteps.openStateDatabase(options)) { // database.url when set, as the CLI: every node's keys
             return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
         } catch (BootException e) {
             throw new IllegalStateException("TestHost could not open its key store: " + e.getMessage(), e);
