@@ -69,12 +69,23 @@ class ResponsesClusterTest {
         two.reset();
     }
 
+    /**
+     * Key bob's chain. The keys are added once, in the database both nodes read; a node notices a key
+     * added within the second of its last look at the key table a second later, hence the waits.
+     */
     @Test
     void aChainContinuedAlternatelyOnTwoNodesIsWholeOnEither() throws Exception {
+        var key = one.host.addKey("bob");
+        var bobOne = one.as(key);
+        var bobTwo = two.as(key);
+        var carol = one.as(one.host.addKey("carol"));
+        for (var client : List.of(bobOne, bobTwo, carol))
+            Eventually.await(Duration.ofSeconds(10), "the node knows the key",
+                    () -> client.http().get(ResponsesHost.PATH + "?limit=1").status() == 200);
         var ids = new ArrayList<String>();
         var expected = new StringBuilder();
         for (int i = 1; i <= 8; i++) {
-            var node = i % 2 == 1 ? one : two; // each continues what the other saved last
+            var node = i % 2 == 1 ? bobOne : bobTwo; // each continues what the other saved last
             node.answers("a" + i);
             ids.add(node.create("{\"input\":\"q" + i + "\",\"conversation\":\"talk\"}"));
             expected.append("user:q").append(i).append('|');
@@ -82,15 +93,18 @@ class ResponsesClusterTest {
         }
         assertEquals(expected.toString(), two.lastModelTexts(), "the eighth turn's model saw the whole chain");
         var newestFirst = new ArrayList<>(ids.reversed());
-        for (var node : List.of(one, two)) {
+        for (var node : List.of(bobOne, bobTwo)) {
             var items = node.inputItems(ids.getLast(), "order", "asc", "limit", "100");
             assertEquals(200, items.status(), items.body());
             assertEquals(expected.toString(), texts(items.json().path("data")));
+            assertEquals(newestFirst, listed(node, "limit=100"), "bob's responses");
             assertEquals(newestFirst, listed(node, "conversation=talk&limit=100"), "the conversation's chain");
             var talk = conversation(node, "talk");
             assertEquals(ids.getLast(), talk.path("response_id").asText(), talk.toString());
             assertEquals(8, talk.path("turns").asInt(), talk.toString());
+            assertEquals("bob", talk.path("owner").asText(), talk.toString());
         }
+        assertEquals(List.of(), listed(carol, "conversation=talk"), "names are per key");
         var seqs = new ArrayList<Long>();
         for (var id : ids) seqs.add(db.read(sql -> sql.queryOne("SELECT created_seq FROM responses WHERE id = ?",
                 r -> r.getLong(1), id)).orElseThrow());
