@@ -91,6 +91,23 @@ public final class Platform implements AutoCloseable {
         return serving.agents().models();
     }
 
+    /**
+     * What this process serves, as plugins read it ({@code ctx.deployment()}): the plugins and what each
+     * contributed, the routes, the tools and toolsets. For the test host.
+     */
+    public dev.caduceus.spi.Deployment deployment() {
+        return serving.deployment();
+    }
+
+    /**
+     * The services the started plugins offer each other whose interface has {@code type}'s name, in start
+     * order, as a plugin finds them with {@code ctx.services(type)} (across class loaders where the copies of
+     * {@code type} differ). For the test host.
+     */
+    public <T> java.util.List<T> services(Class<T> type) {
+        return assembled.registries().services().all(type);
+    }
+
     /** Blocks until {@link #close()} has finished. */
     public void awaitStopped() throws InterruptedException {
         stopped.await();

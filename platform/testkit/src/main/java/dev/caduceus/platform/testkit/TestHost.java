@@ -57,8 +57,10 @@ import java.util.Optional;
  * stops it and deletes its directories. Share one host per test class where tests do not interfere.
  * Thread-safe. This class and {@link PluginJars} are the testkit's only contact with the platform's
  * internals ({@code Platform.start}, its options and {@code BootException}; {@code Platform.toolCalls} behind
- * {@link #callTool}, {@code Platform.models} behind {@link #models} and {@code Platform.listPlugins} behind
- * {@link #pluginListing}; the key store behind {@link #addKey}).
+ * {@link #callTool}, {@code Platform.models} behind {@link #models}, {@code Platform.deployment} and {@code Platform.services} behind {@link #deployment} and
+ * {@link #services}, {@code Platform.listPlugins} and {@code Platform.printConfigReference} behind
+ * {@link #pluginListing} and {@link #configReference}; the outbound client's name lookup behind
+ * {@link Builder#nameLookup}; the key store behind {@link #addKey}).
  */
 public final class TestHost implements AutoCloseable {
     /** The API key a host presents and accepts unless the builder sets another. */
@@ -127,6 +129,27 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
+     * What this host serves, as its plugins read it ({@code ctx.deployment()}): every plugin jar and what
+     * it contributed ({@code plugins()}: {@code kinds} such as {@code tools}, {@code toolsets},
+     * {@code services}), the routes, every tool, the toolsets as contributed ({@code toolsets()}: tools,
+     * includes, description) and what each resolves to ({@code resolve}).
+     */
+    public dev.caduceus.spi.Deployment deployment() {
+        return platform.deployment();
+    }
+
+    /**
+     * The services the loaded plugins offer each other whose interface has {@code type}'s name, in start
+     * order: the plugins' real objects as another plugin finds them with {@code ctx.services(type)}
+     * (the host carries arguments and results across when the plugin bundles its own copy of
+     * {@code type}, as shipped plugins do). For a plugin whose contribution is a service
+     * ({@code toolsets-hermes}' {@code BatchCatalog}) and no route or tool shows it whole.
+     */
+    public <T> List<T> services(Class<T> type) {
+        return platform.services(type);
+    }
+
+    /**
      * Calls {@code tool} with {@code arguments} (a JSON object) as the admin key, in session
      * {@code session}, and returns what the model would see. The call goes through the host's real
      * dispatcher, as endpoint-mcp's {@code tools/call} does ({@link ToolCalls}): arguments coerced and
@@ -170,8 +193,10 @@ public final class TestHost implements AutoCloseable {
 
     /**
      * Adds the named key {@code name} as an operator does with {@code caduceus key add NAME
-     * [--families F,…]}: through the platform's key store in this host's database, which the running
-     * host reads again from its next request on ({@code keys.stamp}). Returns the {@code cdk_…} key,
+     * [--families F,…]}: through the platform's key store in this host's database (its
+     * {@code database.url} when set, so on PostgreSQL every node sharing it knows the key), which the
+     * running host reads again from its next request on ({@code keys.stamp}; another node within the
+     * stamp's second). Returns the {@code cdk_…} key,
      * shown only now; present it with {@code http().withKey(key)}. Requests with it are the tenant
      * {@code name}'s. No {@code families}: every family.
      *
@@ -191,7 +216,7 @@ public final class TestHost implements AutoCloseable {
     }
 
     private String addKey(String name, KeyPolicy policy) {
-        try (var db = BootSteps.openStateDatabase(home)) {
+        try (var db = BootSteps.openStateDatabase(options)) { // database.url when set, as the CLI: every node's keys
             return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
         } catch (BootException e) {
             throw new IllegalStateException("TestHost could not open its key store: " + e.getMessage(), e);
@@ -211,6 +236,22 @@ public final class TestHost implements AutoCloseable {
             Platform.listPlugins(options, new PrintWriter(out, true));
         } catch (BootException e) {
             throw new IllegalStateException("caduceus plugins failed: " + e.getMessage(), e);
+        }
+        return out.toString();
+    }
+
+    /**
+     * What {@code caduceus config-reference} prints for this host's plugins and configuration: one
+     * Markdown table per section, a row per key (key, type, default, environment variables, the plugin
+     * or {@code host} that declares it, description). Boots the plugins once more against a scratch
+     * database, as the command does; the running host is untouched.
+     */
+    public String configReference() {
+        var out = new StringWriter();
+        try {
+            Platform.printConfigReference(options, new PrintWriter(out, true));
+        } catch (BootException e) {
+            throw new IllegalStateException("caduceus config-reference failed: " + e.getMessage(), e);
         }
         return out.toString();
     }
@@ -291,6 +332,16 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
+     * A name lookup for {@link Builder#nameLookup}: the addresses {@code host} resolves to, or
+     * {@link java.net.UnknownHostException}; it may block (a DNS server that does not answer) and is
+     * interrupted when the host closes. Called on the outbound client's threads, concurrently.
+     */
+    @FunctionalInterface
+    public interface NameLookup {
+        java.net.InetAddress[] all(String host) throws java.net.UnknownHostException;
+    }
+
+    /**
      * What to boot. Not thread-safe; each {@link #start()} boots a new host in new directories.
      */
     public static final class Builder {
@@ -301,6 +352,7 @@ public final class TestHost implements AutoCloseable {
         private String apiKey = DEFAULT_KEY;
         private Path home;
         private Clock clock = Clock.systemUTC();
+        private NameLookup nameLookup;
 
         private Builder() {}
 
@@ -374,6 +426,19 @@ public final class TestHost implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How the host's outbound client ({@code ctx.outbound()}, what web_extract and the providers call
+         * out with) resolves names, instead of the system resolver: a test scripts the answers a real DNS
+         * server could give and the machine's cannot (a public-looking name that answers loopback, a name
+         * that answers differently per lookup, a lookup that never answers). The client still applies its
+         * egress policy to every address this answers, on every connection; nothing else of the host
+         * changes. Literal addresses are looked up here too. Off by default.
+         */
+        public Builder nameLookup(NameLookup lookup) {
+            this.nameLookup = requireNonNull(lookup, "lookup");
+            return this;
+        }
+
         /** The admin key; default {@link #DEFAULT_KEY}. */
         public Builder apiKey(String key) {
             apiKey = requireNonNull(key, "key");
@@ -407,8 +472,12 @@ public final class TestHost implements AutoCloseable {
                 environment.putAll(env);
                 var workspace = Path.of(environment.get("CADUCEUS__TOOLS__WORKSPACE"));
                 var output = new StringWriter();
-                var options = new BootOptions(Optional.ofNullable(configFile), List.of(), false, environment,
-                        root.resolve("app"), clock);
+                var lookup = nameLookup;
+                var options = lookup == null
+                        ? new BootOptions(Optional.ofNullable(configFile), List.of(), false, environment,
+                                root.resolve("app"), clock)
+                        : new BootOptions(Optional.ofNullable(configFile), List.of(), false, environment,
+                                root.resolve("app"), clock, lookup::all);
                 Platform platform;
                 synchronized (output) {
                     platform = Platform.start(options, new PrintWriter(output, true));

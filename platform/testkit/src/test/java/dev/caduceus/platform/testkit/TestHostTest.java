@@ -63,6 +63,24 @@ class TestHostTest {
     }
 
     @Test
+    void theDeploymentServicesAndConfigReferenceAreTheHostsOwn() {
+        try (var host = TestHost.builder().start()) {
+            var deployment = host.deployment();
+            assertEquals(List.of(), deployment.plugins(), "no plugin jars");
+            assertEquals(List.of(), deployment.tools());
+            assertEquals(List.of(), deployment.toolsets());
+            assertTrue(deployment.routes().stream().anyMatch(r -> r.path().equals("/health/detailed")),
+                    deployment.routes().toString());
+            assertEquals(List.of(), host.services(dev.caduceus.support.services.ResponseHistory.class),
+                    "a service no plugin offers is not there");
+            var reference = host.configReference();
+            assertTrue(reference.startsWith("# Configuration reference"), reference);
+            assertTrue(reference.lines().anyMatch(l -> l.startsWith("| `server.port` | ") && l.contains("| host |")),
+                    reference);
+        }
+    }
+
+    @Test
     void aClassesDirectoryBecomesAValidPluginJar(@TempDir Path dir) throws Exception {
         var classes = Files.createDirectories(dir.resolve("demo").resolve("target").resolve("classes"));
         var own = Path.of(Turn.class.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -1,114 +1,136 @@
 package dev.caduceus.plugin.responses;
 
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.CREATED;
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.JSON;
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.envelope;
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.id;
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.ids;
-import static dev.caduceus.plugin.responses.ResponseStoreUnitTest.turn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.spi.http.Caller;
-import dev.caduceus.spi.http.HttpHandler;
-import dev.caduceus.spi.http.Routes;
-import dev.caduceus.spi.message.Message;
-import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.platform.testkit.Eventually;
-import dev.caduceus.platform.testkit.FakeExchange;
-import dev.caduceus.platform.testkit.FakePlatformContext;
+import dev.caduceus.platform.testkit.HeldTurn;
 import dev.caduceus.platform.testkit.ManualClock;
-import dev.caduceus.platform.testkit.ManualScheduler;
-import dev.caduceus.platform.testkit.RecordingEventStream;
+import dev.caduceus.platform.testkit.SseStream;
 import dev.caduceus.platform.testkit.TestDatabase;
-import java.nio.file.Path;
+import dev.caduceus.platform.testkit.Turn;
+import dev.caduceus.platform.testkit.postgres.TestPostgres;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two nodes on one PostgreSQL database, each with its own pool and store: a chain continued through
- * both reads back whole from either, the creation and access ticks stay one order across nodes (they
- * are taken inside each write), a node's start and its periodic recovery leave another node's live
- * stream alone until that node stops renewing its lease, and a replay on one node follows a stream
- * the other is still writing.
+ * Two real hosts on one PostgreSQL database ({@link ResponsesHost} with {@code CADUCEUS__DATABASE__URL}:
+ * each its own pool, store, scheduler, run service and model): a chain continued through both reads back
+ * whole from either, the creation and access ticks stay one order across nodes (they are taken inside each
+ * write), a replay on one node follows a stream the other is still writing, and a node's start and its
+ * periodic recovery leave another node's live stream alone until that node's lease runs out. The first
+ * three share two hosts (each works on responses of its own); the lease test boots two of its own, on
+ * manual clocks.
  */
 @Timeout(120)
 class ResponsesClusterTest {
-    @TempDir Path dir;
-    final ManualClock clock = new ManualClock(Instant.ofEpochSecond(CREATED));
-    TestDatabase one;
-    TestDatabase two;
-    ResponseStore storeOne;
-    ResponseStore storeTwo;
+    static final String DATABASE_URL = "CADUCEUS__DATABASE__URL";
+    static final Instant T0 = Instant.parse("2026-01-15T09:00:00Z");
+
+    static TestPostgres.Db pg;
+    static ResponsesHost one;
+    static ResponsesHost two;
+    static TestDatabase db;
+
+    @BeforeAll
+    static void boot() {
+        pg = TestPostgres.shared().newDatabase();
+        one = ResponsesHost.start(b -> b.env(DATABASE_URL, pg.url()));
+        two = ResponsesHost.start(b -> b.env(DATABASE_URL, pg.url()));
+        db = TestDatabase.attach(pg, "endpoint-responses");
+    }
+
+    @AfterAll
+    static void shutDown() {
+        for (AutoCloseable c : new AutoCloseable[] {db, two, one}) {
+            try {
+                if (c != null) c.close();
+            } catch (Exception ignored) {
+                // the next one still closes
+            }
+        }
+    }
 
     @BeforeEach
-    void open() {
-        one = TestDatabase.open(dir, "endpoint-responses", Dialect.POSTGRESQL);
-        two = one.node();
-        storeOne = new ResponseStore(one, JSON, 1000, clock);
-        storeTwo = new ResponseStore(two, JSON, 1000, clock);
+    void reset() {
+        one.reset();
+        two.reset();
     }
 
-    @AfterEach
-    void close() {
-        two.close();
-        one.close();
-    }
-
+    /**
+     * Key bob's chain. The keys are added once, in the database both nodes read; a node notices a key
+     * added within the second of its last look at the key table a second later, hence the waits.
+     */
     @Test
-    void aChainSavedAlternatelyThroughTwoNodesIsWholeOnEither() {
-        StoredResponse previous = null;
+    void aChainContinuedAlternatelyOnTwoNodesIsWholeOnEither() throws Exception {
+        var key = one.host.addKey("bob");
+        var bobOne = one.as(key);
+        var bobTwo = two.as(key);
+        var carol = one.as(one.host.addKey("carol"));
+        for (var client : List.of(bobOne, bobTwo, carol))
+            Eventually.await(Duration.ofSeconds(10), "the node knows the key",
+                    () -> client.http().get(ResponsesHost.PATH + "?limit=1").status() == 200);
+        var ids = new ArrayList<String>();
         var expected = new StringBuilder();
         for (int i = 1; i <= 8; i++) {
-            var store = i % 2 == 1 ? storeOne : storeTwo;
-            previous = turn(store, id(i), "bob", previous, "q" + i, "a" + i, "talk");
-            expected.append("user:q").append(i).append("|assistant:a").append(i).append('|');
+            var node = i % 2 == 1 ? bobOne : bobTwo; // each continues what the other saved last
+            node.answers("a" + i);
+            ids.add(node.create("{\"input\":\"q" + i + "\",\"conversation\":\"talk\"}"));
+            expected.append("user:q").append(i).append('|');
+            if (i < 8) expected.append("assistant:a").append(i).append('|');
         }
-        for (var store : List.of(storeOne, storeTwo)) {
-            var last = store.find(id(8), Caller.tenant("bob")).orElseThrow();
-            assertEquals(expected.toString(), ResponsesHost.texts(store.history(last, Integer.MAX_VALUE).orElseThrow()));
-            assertEquals(java.util.Optional.of(id(8)), store.conversation("bob", "talk"));
+        assertEquals(expected.toString(), two.lastModelTexts(), "the eighth turn's model saw the whole chain");
+        var newestFirst = new ArrayList<>(ids.reversed());
+        for (var node : List.of(bobOne, bobTwo)) {
+            var items = node.inputItems(ids.getLast(), "order", "asc", "limit", "100");
+            assertEquals(200, items.status(), items.body());
+            assertEquals(expected.toString(), texts(items.json().path("data")));
+            assertEquals(newestFirst, listed(node, "limit=100"), "bob's responses");
+            assertEquals(newestFirst, listed(node, "conversation=talk&limit=100"), "the conversation's chain");
+            var talk = conversation(node, "talk");
+            assertEquals(ids.getLast(), talk.path("response_id").asText(), talk.toString());
+            assertEquals(8, talk.path("turns").asInt(), talk.toString());
+            assertEquals("bob", talk.path("owner").asText(), talk.toString());
         }
-        var newestFirst = new ArrayList<String>();
-        for (int i = 8; i >= 1; i--) newestFirst.add(id(i));
-        for (var db : List.of(one, two)) {
-            var catalog = new ResponseCatalog(db);
-            assertEquals(newestFirst, ids(catalog.page("bob", null, null, null, 100)));
-            assertEquals(newestFirst, ids(catalog.page(null, "talk", "bob", null, 100)), "the conversation's chain");
-            assertEquals(8, catalog.conversations("bob", 10).getFirst().turns());
-        }
-        var seqs = one.read(sql -> sql.query("SELECT created_seq FROM responses ORDER BY id", r -> r.getLong(1)));
+        assertEquals(List.of(), listed(carol, "conversation=talk"), "names are per key");
+        var seqs = new ArrayList<Long>();
+        for (var id : ids) seqs.add(db.read(sql -> sql.queryOne("SELECT created_seq FROM responses WHERE id = ?",
+                r -> r.getLong(1), id)).orElseThrow());
         for (int i = 1; i < seqs.size(); i++) assertTrue(seqs.get(i) > seqs.get(i - 1), "created in save order: " + seqs);
     }
 
     @Test
     void concurrentSavesOnTwoNodesGetDistinctTicks() throws Exception {
-        int perNode = 20;
+        one.upstream.setDefault(Turn.text("ok"));
+        two.upstream.setDefault(Turn.text("ok"));
+        int perThread = 5;
         var go = new CountDownLatch(1);
         var failures = new ConcurrentLinkedQueue<Throwable>();
+        var created = new CopyOnWriteArrayList<String>();
         var threads = new ArrayList<Thread>();
-        for (int n = 0; n < 2; n++) {
-            var store = n == 0 ? storeOne : storeTwo;
+        for (var node : List.of(one, two)) {
             for (int t = 0; t < 4; t++) {
-                int base = 1 + (n * 4 + t) * perNode / 4;
                 threads.add(Thread.ofVirtual().start(() -> {
                     try {
                         go.await();
-                        for (int i = base; i < base + perNode / 4; i++) {
-                            turn(store, id(i), "admin", null, "q", "a", null);
-                            store.find(id(base), Caller.ADMIN_CALLER); // an access tick too, racing the saves
+                        String first = null;
+                        for (int i = 0; i < perThread; i++) {
+                            var id = node.create("{\"input\":\"q\"}");
+                            created.add(id);
+                            if (first == null) first = id;
+                            assertEquals(200, node.get(first).status()); // an access tick too, racing the saves
                         }
                     } catch (Throwable e) {
                         failures.add(e);
@@ -119,95 +141,145 @@ class ResponsesClusterTest {
         go.countDown();
         for (var t : threads) t.join();
         assertEquals(List.of(), List.copyOf(failures));
-        var created = one.read(sql -> sql.query("SELECT created_seq FROM responses", r -> r.getLong(1)));
-        var accessed = one.read(sql -> sql.query("SELECT accessed_at FROM responses", r -> r.getLong(1)));
-        assertEquals(2 * perNode, created.size());
-        assertEquals(created.size(), new HashSet<>(created).size(), "no two responses share a creation tick");
-        assertEquals(accessed.size(), new HashSet<>(accessed).size(), "nor an access tick");
-        var listedOnOne = ids(new ResponseCatalog(one).page(null, null, null, null, 100));
-        assertEquals(listedOnOne, ids(new ResponseCatalog(two).page(null, null, null, null, 100)));
+        assertEquals(2 * 4 * perThread, new HashSet<>(created).size());
+        var createdTicks = new ArrayList<Long>();
+        var accessTicks = new ArrayList<Long>();
+        for (var id : created) {
+            db.read(sql -> sql.queryOne("SELECT created_seq, accessed_at FROM responses WHERE id = ?",
+                    r -> List.of(r.getLong(1), r.getLong(2)), id)).ifPresent(ticks -> {
+                createdTicks.add(ticks.get(0));
+                accessTicks.add(ticks.get(1));
+            });
+        }
+        assertEquals(created.size(), createdTicks.size(), "every response is stored");
+        assertEquals(createdTicks.size(), new HashSet<>(createdTicks).size(), "no two responses share a creation tick");
+        assertEquals(accessTicks.size(), new HashSet<>(accessTicks).size(), "nor an access tick");
+        assertEquals(listed(one, "limit=100"), listed(two, "limit=100"), "both nodes list one order");
     }
 
-    @Test
-    void aNodesStartLeavesAnotherNodesLiveStreamUntilItsLeaseRunsOut() {
-        var id = id(1);
-        saveInProgress(storeOne, id); // node one streams it
-        var scheduler = new ManualScheduler();
-        var ctx = FakePlatformContext.builder("endpoint-responses").database(two).clock(clock).scheduler(scheduler).build();
-        var plugin = new ResponsesPlugin();
-        plugin.start(ctx); // node two starts: its boot recovery must not end node one's stream
-        plugin.endpoints(ctx);
-        assertEquals("in_progress", status(id));
-
-        clock.advance(Duration.ofSeconds(45));
-        storeOne.renewStreams(List.of(id), clock.instant()); // node one's renewal task
-        clock.advance(Duration.ofSeconds(45));
-        scheduler.runAll(); // node two's periodic recovery, 90 s after the save
-        assertEquals("in_progress", status(id), "renewed 45 s ago");
-
-        clock.advance(ResponseStore.STREAM_LEASE); // node one died: nobody renews
-        scheduler.runAll();
-        assertEquals("incomplete", status(id), "node two ends what the dead node left in_progress");
-    }
-
+    /**
+     * Node one streams a response, its model held after the first text; node two's replay of it sends
+     * what node one journaled so far and then follows, so it ends with what node one wrote after the
+     * replay began: every event of node one's own stream, in order.
+     */
     @Test
     void aReplayOnOneNodeFollowsAStreamTheOtherIsStillWriting() throws Exception {
-        var id = id(1);
-        saveInProgress(storeOne, id);
-        storeOne.append(id, 0, "response.created", frame("response.created", 0));
-        var ctx = FakePlatformContext.builder("endpoint-responses").database(two).clock(clock).build();
-        var plugin = new ResponsesPlugin();
-        plugin.start(ctx);
-        var retrieve = handler(plugin, ctx, "GET /v1/responses/{response_id}");
-        var out = new RecordingEventStream();
-        var failure = new AtomicReference<Throwable>();
-        var replay = Thread.ofVirtual().start(() -> {
-            try {
-                new FakeExchange(ctx.json(), "GET", "/v1/responses/" + id).pathParam("response_id", id)
-                        .queryParam("stream", "true").eventStream(out).call(retrieve);
-            } catch (Throwable e) {
-                failure.set(e);
+        var held = new HeldTurn(Turn.text("done"));
+        one.upstream.enqueue(Turn.textChunks("partial").withToolCalls(Turn.ToolCall.of("call_1", "terminal", "{}")));
+        one.upstream.enqueue(held);
+        try (var streaming = one.postStream("{\"input\":\"long work\",\"stream\":true}")) {
+            var written = new ArrayList<>(streaming.until("response.output_text.delta"));
+            var id = written.getFirst().data().get("response").get("id").asText();
+            held.awaitArrival(); // node one waits for its model: the stream stays in_progress
+            try (var replay = two.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true")) {
+                assertEquals(200, replay.status(), () -> replay.body()); // the body only if it is not the stream
+                var replayed = new ArrayList<>(replay.until("response.output_text.delta"));
+                held.release(); // only now does node one write the rest
+                written.addAll(streaming.rest());
+                replayed.addAll(replay.rest());
+                assertEquals("response.completed", written.getLast().event());
+                assertEquals(ResponsesHost.names(written), ResponsesHost.names(replayed));
+                assertEquals(ResponsesHost.data(written), ResponsesHost.data(replayed), "the same frames");
             }
-        });
-        Eventually.await(Duration.ofSeconds(30), "the replay sent the first frame", () -> !out.frames().isEmpty());
-        assertFalse(out.closed(), "node one still streams it: the replay waits for more");
-        storeOne.append(id, 1, "response.output_text.delta", frame("response.output_text.delta", 1));
-        storeOne.append(id, 2, "response.completed", frame("response.completed", 2));
-        store(storeOne, id, envelope(id, "completed", "done"), List.of(Message.user("q"), Message.assistant("done")));
-        replay.join(Duration.ofSeconds(30).toMillis());
-        assertFalse(replay.isAlive());
-        assertEquals(null, failure.get());
-        assertEquals(List.of("response.created", "response.output_text.delta", "response.completed"),
-                out.frames().stream().filter(f -> f.kind().equals("event")).map(RecordingEventStream.Frame::name).toList());
+        } finally {
+            held.release();
+        }
     }
 
-    private static String frame(String type, int seq) {
-        return "{\"type\":\"" + type + "\",\"sequence_number\":" + seq + "}";
-    }
+    /**
+     * On a database of its own, two hosts on manual clocks, so that leases run out when the test says.
+     * Node one streams a response (its model held): saved {@code in_progress} with a 60 s lease, renewed
+     * every 15 s of real time from node one's clock. Node two's start leaves it; 90 s after the save, with
+     * node one's renewal 45 s before, node two's periodic recovery leaves it too (seen ending a planted
+     * response whose lease did run out, in the same pass); once node one's lease is past on node two's
+     * clock (node one's clock stands still, so its renewals no longer move the lease, as when it stopped
+     * renewing), node two's recovery ends it.
+     */
+    @Test
+    void aNodesStartAndRecoveryLeaveAnotherNodesLiveStreamUntilItsLeaseRunsOut() throws Exception {
+        var shared = TestPostgres.shared().newDatabase();
+        var clockOne = new ManualClock(T0);
+        var clockTwo = new ManualClock(T0);
+        var held = new HeldTurn(Turn.text("too late"));
+        try (var nodeOne = ResponsesHost.start(b -> b.clock(clockOne).env(DATABASE_URL, shared.url()));
+             var rows = TestDatabase.attach(shared, "endpoint-responses")) {
+            nodeOne.answers("done");
+            var abandoned = nodeOne.create("{\"input\":\"earlier\"}"); // becomes a dead node's response below
+            nodeOne.upstream.enqueue(Turn.textChunks("partial").withToolCalls(Turn.ToolCall.of("call_1", "terminal", "{}")));
+            nodeOne.upstream.enqueue(held);
+            try (var streaming = nodeOne.postStream("{\"input\":\"long work\",\"stream\":true}")) {
+                var live = streaming.until("response.output_text.delta").getFirst().data().get("response").get("id").asText();
+                held.awaitArrival();
+                assertEquals(T0.plus(ResponseStore.STREAM_LEASE).toEpochMilli(), lease(rows, live));
 
-    private static void saveInProgress(ResponseStore store, String id) {
-        store(store, id, envelope(id, "in_progress", ""), List.of(Message.user("q")));
-    }
+                try (var nodeTwo = ResponsesHost.start(b -> b.clock(clockTwo).env(DATABASE_URL, shared.url()))) {
+                    assertEquals("in_progress", status(nodeTwo, live), "node two's start leaves node one's stream");
 
-    private static void store(ResponseStore store, String id, com.fasterxml.jackson.databind.node.ObjectNode envelope,
-                              List<Message> own) {
-        store.save(new StoredResponse(id, "admin", envelope, null, "sess", true, CREATED, null, null),
-                new TranscriptWrite(null, List.of(), own, 1), null);
-    }
+                    clockOne.advance(Duration.ofSeconds(45));
+                    long renewed = T0.plusSeconds(45).plus(ResponseStore.STREAM_LEASE).toEpochMilli();
+                    Eventually.await(Duration.ofSeconds(30), "node one renews its lease", () -> lease(rows, live) == renewed);
 
-    private String status(String id) {
-        return storeOne.find(id, Caller.ADMIN_CALLER).orElseThrow().status();
-    }
+                    clockTwo.set(T0.plusSeconds(90));
+                    plantInProgress(rows, nodeOne, abandoned, T0.plusSeconds(89)); // run out on node two's clock only
+                    Eventually.await(Duration.ofSeconds(30), "node two's periodic recovery ends the abandoned one",
+                            () -> status(nodeTwo, abandoned).equals("incomplete"));
+                    assertEquals("in_progress", status(nodeTwo, live), "renewed 45 s ago: the same pass left it");
 
-    private static HttpHandler handler(ResponsesPlugin plugin, FakePlatformContext ctx, String route) {
-        var found = new AtomicReference<HttpHandler>();
-        plugin.endpoints(ctx).getFirst().routes(new Routes() {
-            @Override
-            public Routes route(String method, String template, String name, HttpHandler h) {
-                if ((method + " " + template).equals(route)) found.set(h);
-                return this;
+                    clockTwo.set(Instant.ofEpochMilli(renewed).plusSeconds(1));
+                    Eventually.await(Duration.ofSeconds(30), "node two ends what node one no longer vouches for",
+                            () -> status(nodeTwo, live).equals("incomplete"));
+                    assertEquals("incomplete", status(nodeOne, live), "one store: node one reads it so too");
+                }
+            } finally {
+                held.release();
             }
-        });
-        return found.get();
+        }
+    }
+
+    /** {@code id}'s stream lease, epoch milliseconds ({@code 0}: none). */
+    private static long lease(TestDatabase rows, String id) {
+        return rows.read(sql -> sql.queryOne("SELECT streaming_until FROM responses WHERE id = ?",
+                r -> r.getObject(1) == null ? 0L : r.getLong(1), id)).orElseThrow();
+    }
+
+    /** Rewrites finished response {@code id} as a node that died mid-stream leaves it: in_progress, its lease ending at {@code until}. */
+    private static void plantInProgress(TestDatabase rows, ResponsesHost node, String id, Instant until) {
+        var envelope = (com.fasterxml.jackson.databind.node.ObjectNode) node.get(id).json();
+        envelope.put("status", "in_progress");
+        int updated = rows.write(sql -> sql.update(
+                "UPDATE responses SET envelope = ?, status = 'in_progress', streaming_until = ? WHERE id = ?",
+                envelope.toString(), until.toEpochMilli(), id));
+        assertEquals(1, updated);
+    }
+
+    private static String status(ResponsesHost node, String id) {
+        var answer = node.get(id);
+        assertEquals(200, answer.status(), answer.body());
+        return answer.json().path("status").asText();
+    }
+
+    /** {@code GET /v1/responses?query}: the ids, as listed. */
+    private static List<String> listed(ResponsesHost node, String query) {
+        var answer = node.http().get(ResponsesHost.PATH + "?" + query);
+        assertEquals(200, answer.status(), answer.body());
+        var ids = new ArrayList<String>();
+        answer.json().path("data").forEach(r -> ids.add(r.path("id").asText()));
+        return ids;
+    }
+
+    /** The {@code GET /api/conversations} entry of {@code name}. */
+    private static JsonNode conversation(ResponsesHost node, String name) {
+        var answer = node.http().get("/api/conversations");
+        assertEquals(200, answer.status(), answer.body());
+        for (var c : answer.json().path("conversations")) if (c.path("name").asText().equals(name)) return c;
+        throw new AssertionError(name + " is not listed: " + answer.body());
+    }
+
+    /** {@code role:text|…} of input items. */
+    private static String texts(JsonNode items) {
+        var sb = new StringBuilder();
+        for (var item : items) sb.append(item.path("role").asText()).append(':')
+                .append(item.path("content").path(0).path("text").asText()).append('|');
+        return sb.toString();
     }
 }

@@ -44,12 +44,19 @@ final class ResponsesHost implements AutoCloseable {
 
     /** A host on {@code home} (null: a new one), e.g. another host's, to play a restart or a second process. */
     static ResponsesHost start(Path home, String... env) {
-        var upstream = ScriptedUpstream.start();
-        try {
-            var builder = TestHost.builder().plugins("endpoint-responses", "provider-openai").model(upstream);
+        return start(builder -> {
             if (home != null) builder.home(home);
             for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
-            var host = builder.start();
+            return builder;
+        });
+    }
+
+    /** A host with more builder settings ({@code b -> b.clock(…).env(…)}), e.g. another node on a PostgreSQL database. */
+    static ResponsesHost start(java.util.function.UnaryOperator<TestHost.Builder> more) {
+        var upstream = ScriptedUpstream.start();
+        try {
+            var host = more.apply(TestHost.builder().plugins("endpoint-responses", "provider-openai").model(upstream))
+                    .start();
             return new ResponsesHost(upstream, host, host.http());
         } catch (RuntimeException e) {
             upstream.close();

@@ -69,6 +69,8 @@ final class FixtureServer implements AutoCloseable {
                 case "/long" -> send(ex, 200, "text/plain; charset=utf-8", "H".repeat(900) + "M".repeat(1000) + "T".repeat(300));
                 case "/huge" -> send(ex, 200, "text/html", "<p>" + "x".repeat(200_000) + "</p>");
                 case "/binary" -> send(ex, 200, "application/octet-stream", "\u0000\u0001\u0002");
+                case "/text" -> send(ex, 200, "text/plain", "x".repeat(Integer.parseInt( // ?chars=N: N times x
+                        ex.getRequestURI().getRawQuery().substring("chars=".length()))));
                 case "/missing" -> send(ex, 404, "text/html", "<h1>Not here</h1>");
                 case "/loop" -> redirect(ex, "/loop");
                 case "/hop" -> redirect(ex, "/article");

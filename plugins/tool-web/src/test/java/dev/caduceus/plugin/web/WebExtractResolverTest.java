@@ -1,71 +1,55 @@
 package dev.caduceus.plugin.web;
 
-import static dev.caduceus.plugin.web.WebTestSupportUnit.call;
+import static dev.caduceus.plugin.web.WebTestSupport.call;
 import static dev.caduceus.plugin.web.WebTestSupport.okJson;
 import static dev.caduceus.plugin.web.WebTestSupport.okText;
-import static dev.caduceus.plugin.web.WebTestSupportUnit.tool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.platform.host.outbound.GuardedResolver;
-import dev.caduceus.platform.host.outbound.OutboundClient;
-import dev.caduceus.platform.host.outbound.ProxyRules;
-import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolResult;
-import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.TestHost;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * web_extract with the host's outbound client on a scripted name lookup: what the real host cannot
- * show, since it resolves names with the system's resolver (DNS rebinding, a public-looking name that
- * answers loopback, a lookup that hangs). Builds the tool by hand on {@code FakePlatformContext}
- * (WebTestSupportUnit); everything else web_extract does is tested on the real host
- * ({@link WebExtractToolTest}). The host's own side is {@code EgressPolicyTest},
+ * web_extract on the real host whose outbound client resolves names with a scripted lookup
+ * ({@link TestHost.Builder#nameLookup}): the answers a DNS server could give and this machine's resolver
+ * cannot (DNS rebinding, a public-looking name that answers loopback, a lookup that hangs). Only the
+ * lookup is scripted; the host's client, its egress policy and the plugin are the real ones. Everything
+ * else web_extract does is {@link WebExtractToolTest}'s. The host's own side is {@code EgressPolicyTest},
  * {@code OutboundRedirectEgressTest} and {@code HangingLookupTest} in platform/host.
  */
 class WebExtractResolverTest {
-    @TempDir Path workspace;
-    private final WebPlugin plugin = new WebPlugin();
+    private final List<TestHost> hosts = new ArrayList<>();
+    private final TestCancellation cancellation = new TestCancellation();
     private FixtureServer server;
-    private TestToolContext ctx;
-    private final List<OutboundClient> clients = new ArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
         server = new FixtureServer();
-        ctx = new TestToolContext(workspace);
     }
 
     @AfterEach
     void stop() {
-        clients.forEach(OutboundClient::close);
+        WebTestSupport.closeAll(hosts);
         server.close();
     }
 
-    /** A host outbound client with {@code proxies} and a scripted name lookup, closed after the test. */
-    private OutboundClient client(ProxyRules proxies, GuardedResolver.Lookup lookup) {
-        var made = new OutboundClient(proxies, "caduceus-test", lookup);
-        clients.add(made);
-        return made;
+    /** A host with these {@code tools.*} settings whose names resolve with {@code lookup}, closed after the test. */
+    private TestHost start(Map<String, String> toolsConfig, TestHost.NameLookup lookup) {
+        var host = WebTestSupport.host(b -> b.nameLookup(lookup), toolsConfig);
+        hosts.add(host);
+        return host;
     }
 
     private static InetAddress literal(String address) {
@@ -76,11 +60,11 @@ class WebExtractResolverTest {
         }
     }
 
-    private JsonNode extract(Tool tool, String... urls) throws Exception {
+    private static JsonNode extract(TestHost host, String... urls) throws Exception {
         var args = WebTestSupport.JSON.createObjectNode();
         var array = args.putArray("urls");
         for (var url : urls) array.add(url);
-        return okJson(call(tool, ctx, args.toString()));
+        return okJson(call(host, "web_extract", args.toString()));
     }
 
     /**
@@ -94,13 +78,12 @@ class WebExtractResolverTest {
     void aNameThatRebindsIsRefusedAtTheConnectThatUsesTheNewAddress() throws Exception {
         try (var other = new FixtureServer()) {
             var lookups = new AtomicInteger();
-            var rebinding = client(ProxyRules.direct(), host -> {
-                if (!host.equals("rebind.test")) throw new UnknownHostException(host);
+            var host = start(Map.of("web.allow_private_addresses", "true"), name -> {
+                if (!name.equals("rebind.test")) throw new UnknownHostException(name);
                 return new InetAddress[] {literal(lookups.getAndIncrement() == 0 ? "127.0.0.1" : "169.254.169.254")};
             });
-            var tool = tool(plugin, "web_extract", Map.of("web.allow_private_addresses", "true"), rebinding);
             var url = "http://rebind.test:" + server.port() + "/redirect?to=http://rebind.test:" + other.port() + "/plain";
-            var error = extract(tool, url).path("results").get(0).path("error").asText();
+            var error = extract(host, url).path("results").get(0).path("error").asText();
             assertEquals("Blocked: rebind.test resolves only to cloud metadata addresses", error);
             assertEquals(2, lookups.get(), "one lookup per connection, none of the plugin's own");
             assertEquals(1, server.seen.size(), "the first hop reached its server: " + server.seen);
@@ -109,18 +92,17 @@ class WebExtractResolverTest {
     }
 
     /**
-     * The strict policy: a name whose every answer is loopback is refused at connect, and the lookup is
-     * the client's own (once, for the connection), so there is no earlier check a second answer could
-     * pass by.
+     * The strict policy (the default settings): a name whose every answer is loopback is refused at
+     * connect, and the lookup is the client's own (once, for the connection), so there is no earlier
+     * check a second answer could pass by.
      */
     @Test
     void aPublicLookingNameThatResolvesToLoopbackIsRefusedAtConnect() throws Exception {
         var lookups = new AtomicInteger();
-        var loopback = client(ProxyRules.direct(), host -> {
+        var strict = start(Map.of(), name -> {
             lookups.incrementAndGet();
             return new InetAddress[] {literal("127.0.0.1"), literal("::ffff:127.0.0.1"), literal("::1")};
         });
-        var strict = tool(plugin, "web_extract", Map.of(), loopback);
         var error = extract(strict, "http://www.public.test:" + server.port() + "/article").path("results").get(0)
                 .path("error").asText();
         assertEquals("Blocked: www.public.test resolves only to private or internal network addresses", error);
@@ -128,33 +110,37 @@ class WebExtractResolverTest {
         assertTrue(server.seen.isEmpty(), "nothing may reach the server: " + server.seen);
     }
 
+    /**
+     * A DNS server that never answers: the lookup holds one of the client's threads, not the call, so
+     * the page's timeout ends the call, and a cancel ends it at once, long before its timeout.
+     */
     @Test
     void aLookupThatHangsEndsAtTheTimeoutAndACancelEndsItAtOnce() throws Exception {
-        var release = new java.util.concurrent.CountDownLatch(1);
-        var started = new java.util.concurrent.CountDownLatch(2);
-        var hanging = client(ProxyRules.direct(), host -> {
+        var release = new CountDownLatch(1);
+        var started = new CountDownLatch(2);
+        TestHost.NameLookup hanging = name -> {
             started.countDown();
             try {
                 release.await(1, TimeUnit.MINUTES); // a DNS server that never answers
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            throw new UnknownHostException(host);
-        });
+            throw new UnknownHostException(name);
+        };
         try {
-            var quick = tool(plugin, "web_extract", Map.of("web.extract.timeout_seconds", "1"), hanging);
+            var quick = start(Map.of("web.extract.timeout_seconds", "1"), hanging);
             var result = extract(quick, "http://slow-dns.test/"); // only the timeout ends it
             assertEquals("Timed out after 1 s", result.path("results").get(0).path("error").asText());
-            var patient = tool(plugin, "web_extract", Map.of("web.extract.timeout_seconds", "30"), hanging);
+            var patient = start(Map.of("web.extract.timeout_seconds", "30"), hanging);
             var pending = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return call(patient, ctx, "{\"urls\": [\"http://slow-dns-2.test/\"]}");
+                    return call(patient, "web_extract", "{\"urls\": [\"http://slow-dns-2.test/\"]}", cancellation);
                 } catch (Exception e) {
                     throw new RuntimeException(e);
                 }
             });
             assertTrue(started.await(5, TimeUnit.SECONDS), "the second lookup is under way");
-            ctx.cancellation.cancel();
+            cancellation.cancel();
             assertEquals(PrettyJson.INTERRUPTED, okText(pending.get(5, TimeUnit.SECONDS))); // well inside the 30 s
         } finally {
             release.countDown();

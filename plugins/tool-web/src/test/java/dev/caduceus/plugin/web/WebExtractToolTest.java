@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.platform.testkit.Eventually;
 import dev.caduceus.platform.testkit.TestHost;
-import dev.caduceus.plugin.web.TestToolContext.TestCancellation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,7 +14,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.platform.testkit.TestHost;
-import dev.caduceus.plugin.web.TestToolContext.TestCancellation;
 import java.util.ArrayList;
 import java.util.List;
 import dev.caduceus.spi.tool.ToolResult;
@@ -130,7 +129,7 @@ class WebSearchToolTest {
         var body = WebTestSupport.JSON.readTree(seen.body());
         assertEquals("tvly-test-key", body.path("api_key").asText());
         assertEquals("hello", body.path("query").asText());
-        assertEquals(5, body.path("max_results").asInt());
+        assertEquals(WebKeys.MAX_RESULTS.defaultValue(), body.path("max_results").asText(), "the default: unset here");
     }
 
     @Test

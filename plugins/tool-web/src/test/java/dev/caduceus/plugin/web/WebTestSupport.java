@@ -11,6 +11,7 @@ import dev.caduceus.spi.tool.ToolResult;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The web plugin on the real host ({@link TestHost} with this module's jar and the host's own outbound
@@ -24,7 +25,12 @@ final class WebTestSupport {
 
     /** A host with {@code toolsConfig} ({@code web.search.backend -> tavily}) and more environment ({@code NAME, value, …}). */
     static TestHost host(Map<String, String> toolsConfig, String... env) {
-        var builder = TestHost.builder().plugins("tool-web");
+        return host(b -> b, toolsConfig, env);
+    }
+
+    /** {@link #host(Map, String...)} with more builder settings ({@code b -> b.nameLookup(…)}). */
+    static TestHost host(UnaryOperator<TestHost.Builder> more, Map<String, String> toolsConfig, String... env) {
+        var builder = more.apply(TestHost.builder().plugins("tool-web"));
         toolsConfig.forEach((key, value) ->
                 builder.env("CADUCEUS__TOOLS__" + key.toUpperCase(Locale.ROOT).replace(".", "__"), value));
         for (int i = 0; i + 1 < env.length; i += 2) builder.env(env[i], env[i + 1]);

@@ -3,8 +3,9 @@ package dev.caduceus.plugin.toolsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.support.services.BatchCatalog;
 import dev.caduceus.support.services.BatchCatalog.Distribution;
-import dev.caduceus.platform.testkit.FakePlatformContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,12 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The Hermes batch distributions, row by row, including the key order (the sampling order). */
+/**
+ * The Hermes batch distributions, row by row, including the key order (the sampling order): the
+ * plugin's {@code BatchCatalog} on the real host ({@link TestHost} with this plugin's jar), as the host
+ * hands it to the batch runner or another plugin ({@code ctx.services(BatchCatalog.class)}).
+ * ({@code GET /v1/capabilities} lists them too, sorted by toolset: it cannot show the order.)
+ */
 class DistributionsTest {
     /** name → "toolset=percent …" in the spec's Order column. */
     static final Map<String, String> TABLE = new LinkedHashMap<>();
@@ -38,7 +44,12 @@ class DistributionsTest {
 
     @Test
     void contributesEveryHermesDistributionWithItsPercentsInSpecOrder() {
-        var contributed = ((dev.caduceus.support.services.BatchCatalog) new ToolsetsPlugin().services(FakePlatformContext.builder("toolsets-hermes").build()).getFirst()).distributions();
+        List<Distribution> contributed;
+        try (var host = TestHost.builder().plugins("toolsets-hermes").start()) {
+            var catalogs = host.services(BatchCatalog.class);
+            assertEquals(1, catalogs.size(), "one catalog, this plugin's");
+            contributed = catalogs.getFirst().distributions();
+        }
         var byName = contributed.stream().collect(Collectors.toMap(Distribution::name, d -> d));
         assertEquals(TABLE.keySet(), byName.keySet());
         TABLE.forEach((name, row) -> {

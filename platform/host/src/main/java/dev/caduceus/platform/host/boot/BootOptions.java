@@ -1,6 +1,8 @@
 package dev.caduceus.platform.host.boot;
 
 import dev.caduceus.platform.host.config.ConfigLoader;
+import dev.caduceus.platform.host.outbound.GuardedResolver;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -17,16 +19,27 @@ import java.util.Optional;
  * @param appHome     the installation directory (its {@code plugins/} is scanned), or null
  * @param clock       the platform's clock (the assembled platform's clock: plugins' {@code ctx.clock()}, run and key
  *                    timestamps); the system UTC clock unless a test host moves time by hand
+ * @param nameLookup  how the outbound client ({@code ctx.outbound()}) turns a host name into addresses before its
+ *                    egress policy checks them; the system resolver ({@link InetAddress#getAllByName}) unless a test
+ *                    host scripts the answers (a name that answers loopback, one that rebinds, a lookup that hangs),
+ *                    which no real process does
  */
 public record BootOptions(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
-                      Map<String, String> env, Path appHome, Clock clock) {
+                      Map<String, String> env, Path appHome, Clock clock, GuardedResolver.Lookup nameLookup) {
     public BootOptions {
         flags = List.copyOf(flags);
         env = Map.copyOf(env);
         java.util.Objects.requireNonNull(clock, "clock");
+        java.util.Objects.requireNonNull(nameLookup, "nameLookup");
     }
 
-    /** On the system UTC clock, as every real process runs. */
+    /** With the system resolver, as every real process runs. */
+    public BootOptions(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
+                   Map<String, String> env, Path appHome, Clock clock) {
+        this(configFile, flags, lenient, env, appHome, clock, InetAddress::getAllByName);
+    }
+
+    /** On the system UTC clock and the system resolver, as every real process runs. */
     public BootOptions(Optional<Path> configFile, List<ConfigLoader.Flag> flags, boolean lenient,
                    Map<String, String> env, Path appHome) {
         this(configFile, flags, lenient, env, appHome, Clock.systemUTC());

@@ -115,7 +115,8 @@ public final class Assembly {
         teardown.add(() -> BootSteps.closeQuietly(opening));
         var apiKey = mode instanceof BootMode.Serve ? Optional.of(BootSteps.resolveKey(config)) : Optional.<ApiKey>empty();
         var json = Json.newMapper();
-        var outbound = teardown.add(new OutboundClient(BootSteps.proxyRules(config, env), "caduceus/" + Version.CURRENT));
+        var outbound = teardown.add(new OutboundClient(BootSteps.proxyRules(config, env), "caduceus/" + Version.CURRENT,
+                options.nameLookup()));
         timer.lap("config");
         var plugins = teardown.add(PluginHost.load(BootSteps.hostOptions(options, config))); // 3. the plugin jars
         plugins.findEntryPoints();
