@@ -1,11 +1,8 @@
 package dev.caduceus.plugin.jobs;
 
-import dev.caduceus.platform.host.boot.BootSteps;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.caduceus.platform.host.auth.KeyPolicy;
-import dev.caduceus.platform.host.auth.NamedKeys;
 import dev.caduceus.platform.testkit.Eventually;
 import dev.caduceus.platform.testkit.HostClient;
 import dev.caduceus.platform.testkit.ManualClock;
@@ -13,8 +10,6 @@ import dev.caduceus.platform.testkit.ScriptedUpstream;
 import dev.caduceus.platform.testkit.TestHost;
 import dev.caduceus.platform.testkit.Turn;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -106,10 +101,7 @@ final class JobsHost implements AutoCloseable {
         if (name.equals("admin")) return admin;
         var client = keys.get(name);
         if (client != null) return client;
-        try (var db = BootSteps.openStateDatabase(host.home())) {
-            var added = new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, KeyPolicy.NONE);
-            client = admin.withKey(added.key());
-        }
+        client = admin.withKey(host.addKey(name)); // the host's database: on PostgreSQL, every node's keys
         keys.put(name, client);
         return client;
     }

@@ -102,7 +102,7 @@ final class PluginStarter {
             var started = new StartedPlugin(view, plugin, ctx, kinds);
             log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);
             return new Result(started, contributions);
-        } catch (StageException e) {
+        } catch (StageException | dev.caduceus.spi.config.ConfigException e) {
             stopQuietly(view, plugin);
             throw e;
         }
@@ -126,7 +126,14 @@ final class PluginStarter {
     private static <T> List<Contribution<T>> collect(PluginDescriptorView view, String method,
                                                      Callable<List<T>> call) throws StageException {
         var loader = view.classLoader();
-        var values = stage("failed in " + method + "()", () -> PluginCalls.with(loader, call));
+        List<T> values;
+        try {
+            values = PluginCalls.with(loader, call);
+        } catch (dev.caduceus.spi.config.ConfigException e) {
+            throw e; // a plugin that reads its section where it builds a contribution: the operator's to fix
+        } catch (Exception | LinkageError | java.util.ServiceConfigurationError e) {
+            throw new StageException("failed in " + method + "()", e);
+        }
         if (values == null) throw new StageException("returned null from " + method + "()", null);
         var tagged = new ArrayList<Contribution<T>>();
         for (var value : values) {

@@ -217,6 +217,18 @@ class PluginHostTest {
     }
 
     @Test
+    void aConfigurationErrorInAContributionIsTheOperatorsEvenInLenientMode() {
+        jar("picky", "", "@Override public List<Tool> tools(PlatformContext c) { "
+                + "throw new dev.caduceus.spi.config.ConfigException(\"picky.level\", \"picky.level: 'x' is not a number\"); }")
+                .writeTo(plugins());
+        try (var host = PluginHost.load(options(plugins(), false))) {
+            var e = assertThrows(dev.caduceus.spi.config.ConfigException.class, () -> boot(host, base));
+            assertEquals("picky.level", e.key(), "the boot stops naming the key, not as a failed plugin");
+        }
+        assertEquals(List.of("start:picky tccl=true", "stop:picky tccl=true"), events(base), "the plugin is stopped again");
+    }
+
+    @Test
     void pluginCallsRestoreTheContextClassLoaderEvenWhenTheCallThrows() {
         var thread = Thread.currentThread();
         var before = thread.getContextClassLoader();
