@@ -257,6 +257,25 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
+     * The {@link #configReference()} rows plugin {@code pluginId} declares: key to [type, default, environment
+     * variables, description], in the reference's order.
+     */
+    public Map<String, List<String>> configReferenceRows(String pluginId) {
+        var rows = new LinkedHashMap<String, List<String>>();
+        for (var line : configReference().lines().toList()) {
+            if (!line.startsWith("| `")) continue;
+            var cells = line.substring(2, line.length() - 2).split(" \\| ", -1); // an escaped \| is not " | "
+            if (!cells[4].equals(pluginId)) continue;
+            rows.put(unquote(cells[0]), List.of(cells[1], unquote(cells[2]), cells[3], cells[5]));
+        }
+        return rows;
+    }
+
+    private static String unquote(String cell) {
+        return cell.length() >= 2 && cell.startsWith("`") && cell.endsWith("`") ? cell.substring(1, cell.length() - 1) : cell;
+    }
+
+    /**
      * The routes plugin {@code pluginId} serves, as {@link #pluginListing()} lists them:
      * {@code "METHOD TEMPLATE"} to the route's capability name ({@code ""} for an unnamed route), in
      * registration order.

@@ -13,8 +13,6 @@ import dev.caduceus.platform.testkit.TestHost;
 import dev.caduceus.spi.tool.ToolResult;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -31,27 +29,11 @@ class TerminalKeysTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Instant T0 = Instant.parse("2026-01-15T09:00:00Z");
 
-    /** The reference's rows of plugin {@code pluginId}: key to [type, default, environment, description]. */
-    static Map<String, List<String>> referenceRows(String reference, String pluginId) {
-        var rows = new LinkedHashMap<String, List<String>>();
-        for (var line : reference.lines().toList()) {
-            if (!line.startsWith("| `")) continue;
-            var cells = line.substring(2, line.length() - 2).split(" \\| ", -1); // an escaped \| is not " | "
-            if (!cells[4].equals(pluginId)) continue;
-            rows.put(unquote(cells[0]), List.of(cells[1], unquote(cells[2]), cells[3], cells[5]));
-        }
-        return rows;
-    }
-
-    private static String unquote(String cell) {
-        return cell.length() >= 2 && cell.startsWith("`") && cell.endsWith("`") ? cell.substring(1, cell.length() - 1) : cell;
-    }
-
     @Test
     void theReferenceListsEveryDeclaredKeyUnderToolsTerminalToolsProcessOrApprovalsModeWithItsDefault() {
         try (var host = TestHost.builder().plugins("tool-terminal").env("CADUCEUS__TOOLS__TERMINAL__BACKEND", "local")
                 .start()) {
-            var rows = referenceRows(host.configReference(), "tool-terminal");
+            var rows = host.configReferenceRows("tool-terminal");
             assertEquals(new TreeSet<>(TerminalKeys.ALL.stream().map(s -> s.key()).toList()), new TreeSet<>(rows.keySet()),
                     "every key tool-terminal declares, and only those");
             rows.keySet().forEach(key -> assertTrue(key.startsWith("tools.terminal.") || key.startsWith("tools.process.")

@@ -18,7 +18,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -40,26 +39,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class WebKeysTest {
 
-    /** The reference's rows of plugin {@code pluginId}: key to [type, default, environment, description]. */
-    static Map<String, List<String>> referenceRows(String reference, String pluginId) {
-        var rows = new LinkedHashMap<String, List<String>>();
-        for (var line : reference.lines().toList()) {
-            if (!line.startsWith("| `")) continue;
-            var cells = line.substring(2, line.length() - 2).split(" \\| ", -1); // an escaped \| is not " | "
-            if (!cells[4].equals(pluginId)) continue;
-            rows.put(unquote(cells[0]), List.of(cells[1], unquote(cells[2]), cells[3], cells[5]));
-        }
-        return rows;
-    }
-
-    private static String unquote(String cell) {
-        return cell.length() >= 2 && cell.startsWith("`") && cell.endsWith("`") ? cell.substring(1, cell.length() - 1) : cell;
-    }
-
     @Test
     void theReferenceListsEveryDeclaredKeyUnderToolsWebWithItsDefaultAndTheSecretsWithNone() {
         try (var host = WebTestSupport.host(Map.of())) {
-            var rows = referenceRows(host.configReference(), "tool-web");
+            var rows = host.configReferenceRows("tool-web");
             assertEquals(new TreeSet<>(WebKeys.ALL.stream().map(s -> s.key()).toList()), new TreeSet<>(rows.keySet()),
                     "every key tool-web declares, and only those");
             rows.keySet().forEach(key -> assertTrue(key.startsWith("tools.web."), key));
