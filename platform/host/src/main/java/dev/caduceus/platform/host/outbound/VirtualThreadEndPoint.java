@@ -120,7 +120,8 @@ final class VirtualThreadEndPoint extends AbstractEndPoint {
             if (read) read();
             lock.lock();
             try {
-                if (!interested) {
+                // closed on our side (close() wakes the read): the close fails the interest, as a selector's does
+                if (!interested || !isOpen()) {
                     readerRuns = false;
                     return;
                 }
