@@ -108,6 +108,15 @@ public final class Platform implements AutoCloseable {
         return assembled.registries().services().all(type);
     }
 
+    /**
+     * Runs the scheduled task {@code owner/name} now and returns when the run has ended
+     * ({@link dev.caduceus.platform.host.schedule.TaskScheduler#runNow}). For the test host: a periodic
+     * tick without waiting its period.
+     */
+    public void runScheduledTask(String name) throws InterruptedException {
+        serving.scheduler().runNow(name);
+    }
+
     /** Blocks until {@link #close()} has finished. */
     public void awaitStopped() throws InterruptedException {
         stopped.await();

@@ -38,6 +38,8 @@ import org.junit.jupiter.api.Timeout;
 class ResponsesClusterTest {
     static final String DATABASE_URL = "CADUCEUS__DATABASE__URL";
     static final Instant T0 = Instant.parse("2026-01-15T09:00:00Z");
+    /** The plugin's periodic task that renews this node's stream leases and ends the ones run out. */
+    static final String STREAMS_TICK = "endpoint-responses/response-streams";
 
     static TestPostgres.Db pg;
     static ResponsesHost one;
@@ -217,17 +219,18 @@ class ResponsesClusterTest {
 
                     clockOne.advance(Duration.ofSeconds(45));
                     long renewed = T0.plusSeconds(45).plus(ResponseStore.STREAM_LEASE).toEpochMilli();
-                    Eventually.await(Duration.ofSeconds(30), "node one renews its lease", () -> lease(rows, live) == renewed);
+                    nodeOne.host.runScheduledTask(STREAMS_TICK);
+                    assertEquals(renewed, lease(rows, live), "node one's tick renews its lease");
 
                     clockTwo.set(T0.plusSeconds(90));
                     plantInProgress(rows, nodeOne, abandoned, T0.plusSeconds(89)); // run out on node two's clock only
-                    Eventually.await(Duration.ofSeconds(30), "node two's periodic recovery ends the abandoned one",
-                            () -> status(nodeTwo, abandoned).equals("incomplete"));
+                    nodeTwo.host.runScheduledTask(STREAMS_TICK);
+                    assertEquals("incomplete", status(nodeTwo, abandoned), "node two's periodic recovery ends the abandoned one");
                     assertEquals("in_progress", status(nodeTwo, live), "renewed 45 s ago: the same pass left it");
 
                     clockTwo.set(Instant.ofEpochMilli(renewed).plusSeconds(1));
-                    Eventually.await(Duration.ofSeconds(30), "node two ends what node one no longer vouches for",
-                            () -> status(nodeTwo, live).equals("incomplete"));
+                    nodeTwo.host.runScheduledTask(STREAMS_TICK);
+                    assertEquals("incomplete", status(nodeTwo, live), "node two ends what node one no longer vouches for");
                     assertEquals("incomplete", status(nodeOne, live), "one store: node one reads it so too");
                 }
             } finally {

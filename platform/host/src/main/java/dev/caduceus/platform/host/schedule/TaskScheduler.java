@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,21 @@ public final class TaskScheduler implements AutoCloseable {
         };
     }
 
+    /**
+     * Runs the task named {@code name} ({@code owner/name}, e.g. {@code endpoint-jobs/jobs-tick}) now and
+     * returns when that run has ended; a periodic task's next run comes a period after it. A run already in
+     * progress finishes first (a task never overlaps itself). For the test host: it turns a tick a test would
+     * wait a whole period for into a call, with the real task on the real scheduler.
+     *
+     * @throws IllegalArgumentException no task of that name is scheduled (the message lists those that are)
+     */
+    public void runNow(String name) throws InterruptedException {
+        var task = byOwner.values().stream().flatMap(List::stream).filter(t -> t.name.equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no scheduled task " + name + "; scheduled: "
+                        + byOwner.values().stream().flatMap(List::stream).map(t -> t.name).sorted().toList()));
+        task.runNow();
+    }
+
     /** Cancels every task of {@code owner} (before its plugin stops). */
     public void cancelAll(String owner) {
         var tasks = byOwner.remove(owner);
@@ -80,6 +96,7 @@ public final class TaskScheduler implements AutoCloseable {
         private final Duration initialDelay;
         private final Duration period;
         private final AtomicBoolean cancelled = new AtomicBoolean();
+        private final ReentrantLock oneAtATime = new ReentrantLock();
         private volatile Future<?> pending;
         private volatile Thread running;
 
@@ -97,19 +114,35 @@ public final class TaskScheduler implements AutoCloseable {
 
         private void fire() {
             if (cancelled.get()) return;
-            Thread.ofVirtual().name("task-" + name).start(() -> {
+            start(true);
+        }
+
+        /** The run {@link #fire} would start, now; re-armed only if it took the pending run's place. */
+        void runNow() throws InterruptedException {
+            var future = pending;
+            boolean replacesPending = future == null || future.cancel(false);
+            start(replacesPending && period != null).join();
+        }
+
+        private Thread start(boolean rearm) {
+            return Thread.ofVirtual().name("task-" + name).start(() -> {
                 try {
                     opened.await();
-                    if (cancelled.get()) return;
-                    running = Thread.currentThread();
-                    body.run();
+                    oneAtATime.lockInterruptibly();
+                    try {
+                        if (cancelled.get()) return;
+                        running = Thread.currentThread();
+                        body.run();
+                    } finally {
+                        running = null;
+                        oneAtATime.unlock();
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } catch (RuntimeException | Error e) {
                     LOG.warn("Scheduled task {} failed", name, e);
                 } finally {
-                    running = null;
-                    if (period != null) arm(period);
+                    if (rearm && period != null) arm(period);
                 }
             });
         }

@@ -57,6 +57,57 @@ class TaskSchedulerTest {
         }
     }
 
+    @Test
+    void runNowRunsAnHourlyTaskAtOnceAndNeverBesideARunInProgress() throws Exception {
+        try (var scheduler = new TaskScheduler()) {
+            scheduler.open();
+            var runs = new AtomicInteger();
+            var inside = new AtomicInteger();
+            var overlapped = new java.util.concurrent.atomic.AtomicBoolean();
+            var firstStarted = new CountDownLatch(1);
+            var releaseFirst = new CountDownLatch(1);
+            scheduler.forOwner("p", UnaryOperator.identity()).scheduleWithFixedDelay("hourly", Duration.ofHours(1),
+                    Duration.ofHours(1), () -> {
+                        if (inside.incrementAndGet() > 1) overlapped.set(true);
+                        try {
+                            if (runs.incrementAndGet() == 1) {
+                                firstStarted.countDown();
+                                releaseFirst.await();
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        } finally {
+                            inside.decrementAndGet();
+                        }
+                    });
+
+            var first = Thread.ofVirtual().start(() -> {
+                try {
+                    scheduler.runNow("p/hourly");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            assertTrue(firstStarted.await(5, TimeUnit.SECONDS), "runNow ran the hourly task without its hour");
+            var second = Thread.ofVirtual().start(() -> {
+                try {
+                    scheduler.runNow("p/hourly");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            releaseFirst.countDown();
+            first.join();
+            second.join();
+            assertEquals(2, runs.get(), "each runNow is one run, and it has ended when runNow returns");
+            assertFalse(overlapped.get(), "the second run waited for the first");
+
+            var unknown = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> scheduler.runNow("p/daily"));
+            assertEquals("no scheduled task p/daily; scheduled: [p/hourly]", unknown.getMessage());
+        }
+    }
+
     /** Waits for a one-shot task 50 ms out, on the same timer as the tasks under test. */
     private static void awaitLaterTask(TaskScheduler scheduler) throws InterruptedException {
         var fired = new CountDownLatch(1);

@@ -1,6 +1,7 @@
 package dev.caduceus.platform.runtime.assembly;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.host.schedule.TaskScheduler;
 import dev.caduceus.platform.host.auth.ApiKey;
 import dev.caduceus.platform.host.boot.Applied;
 import dev.caduceus.platform.host.config.DeclaredSettings;
@@ -40,9 +41,10 @@ public final class Assembled implements AutoCloseable {
      * @param deployment what this process serves, as plugins see it
      * @param apiKey     the admin key in force
      * @param toolNotes  the tools that need attention, for the banner and {@code /health/detailed}
+     * @param scheduler  the plugins' and the platform's scheduled tasks
      */
     public record Serving(HttpServer http, GatewayState state, AgentServices agents, Cluster cluster,
-                          Deployment deployment, ApiKey apiKey, ToolNotes toolNotes) {}
+                          Deployment deployment, ApiKey apiKey, ToolNotes toolNotes, TaskScheduler scheduler) {}
 
     private final PlatformConfig config;
     private final ObjectMapper json;

@@ -190,7 +190,8 @@ public final class Assembly {
         LOG.info("Booted in {}", timer);
         scheduler.open();
         state.set(GatewayState.State.RUNNING);
-        var serving = new Assembled.Serving(server, state, agents, cluster, deployment, apiKey.orElseThrow(), toolNotes);
+        var serving = new Assembled.Serving(server, state, agents, cluster, deployment, apiKey.orElseThrow(), toolNotes,
+                scheduler);
         return new Assembled(config, json, clock, database, booted, registries, settings, applied,
                 Optional.of(serving), teardown);
     }
