@@ -76,7 +76,7 @@ final class ProcessRegistry {
     /** Kills every running process older than {@code max_lifetime_seconds}. */
     void reapExpired() throws InterruptedException {
         var deadline = clock.instant().minus(settings.maxLifetime());
-        for (var p : all()) if (p.running() && p.startedAt().isBefore(deadline)) p.kill(settings.killGrace());
+        killAtOnce(all().stream().filter(p -> p.running() && p.startedAt().isBefore(deadline)).toList());
     }
 
     /** Kills a session's processes and forgets them: the hook for session end and stop. */
@@ -86,16 +86,34 @@ final class ProcessRegistry {
             var mine = bySession.remove(session);
             victims = mine == null ? List.of() : List.copyOf(mine.values());
         }
-        for (var p : victims) p.kill(settings.killGrace());
+        killAtOnce(victims);
     }
 
-    /** Kills everything (plugin stop). */
+    /** Kills everything and forgets it (plugin stop). */
     void killAll() throws InterruptedException {
-        List<String> sessions;
+        List<BackgroundProcess> victims;
         synchronized (this) {
-            sessions = List.copyOf(bySession.keySet());
+            victims = all();
+            bySession.clear();
         }
-        for (var s : sessions) killSession(s);
+        killAtOnce(victims);
+    }
+
+    /**
+     * Kills {@code victims} side by side, each on a virtual thread of its own, and returns when all are
+     * dead: a stop or a session end waits one grace period, not one per process.
+     */
+    private void killAtOnce(List<BackgroundProcess> victims) throws InterruptedException {
+        var killers = new ArrayList<Thread>(victims.size());
+        for (var p : victims)
+            killers.add(Thread.ofVirtual().name("kill-" + p.id()).start(() -> {
+                try {
+                    p.kill(settings.killGrace());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        for (var killer : killers) killer.join();
     }
 
     private synchronized List<BackgroundProcess> all() {

@@ -49,7 +49,7 @@ class TerminalKeysTest {
     /**
      * One host with no terminal key set and a {@link ManualClock}: its backend is the sandbox where
      * bubblewrap works, else local with the warning (auto), and its commands, outputs, background
-     * processes and environment keep to the defaults. The lifetime reaper ticks every 30 s of real time
+     * processes and environment keep to the defaults. The lifetime reaper (every 30 s, run here at once)
      * and reads the platform's clock, so two processes started a second apart, seen 3601 s after the first
      * started, tell the limit: the older is killed and, in the same pass, the younger left running.
      */
@@ -58,7 +58,7 @@ class TerminalKeysTest {
         var clock = new ManualClock(T0);
         try (var host = TestHost.builder().plugins("tool-terminal").clock(clock)
                 .env("CADUCEUS__SERVER__DRAIN_TIMEOUT_SECONDS", "1").start()) {
-            // tools.process.max_lifetime_seconds, first: the reaper's next pass comes while the rest is checked
+            // tools.process.max_lifetime_seconds: the clock moves past it; the reaper's pass is run at the end
             var older = background(host, "lifetime", "sleep 1000").path("session_id").asText();
             clock.advance(Duration.ofSeconds(1));
             var younger = background(host, "lifetime", "sleep 1000").path("session_id").asText();
@@ -109,6 +109,7 @@ class TerminalKeysTest {
             }
             assertTrue(env.contains("TERMINAL_TEST_VISIBLE"), "a variable the list does not name does: " + env);
 
+            host.runScheduledTask("tool-terminal/terminal: reap background processes past their lifetime");
             Eventually.await(Duration.ofSeconds(45), "the reaper killed the process past its lifetime",
                     () -> status(host, older), "exited"::equals);
             assertEquals("running", status(host, younger), "a second younger, it is within its lifetime");
