@@ -25,6 +25,10 @@ final class NodeConsole {
     /** The script, next to an installed {@code node_modules} (installed when missing or the lockfile changed). */
     static synchronized Path script() throws Exception {
         assertTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is missing: install Debian's chromium (.ci/run does)");
+        return NpmLock.holding(DIR, NodeConsole::install);
+    }
+
+    private static Path install() throws Exception {
         Files.createDirectories(DIR);
         var lock = Files.readString(SOURCE.resolve("package-lock.json"));
         var installed = DIR.resolve("package-lock.json");
@@ -40,7 +44,7 @@ final class NodeConsole {
             assertTrue(npm.waitFor(300, TimeUnit.SECONDS), "npm ci timed out");
             assertEquals(0, npm.exitValue(), "npm ci failed:\n" + output);
         }
-        Files.copy(SOURCE.resolve("console.mjs"), DIR.resolve("console.mjs"), StandardCopyOption.REPLACE_EXISTING);
+        NpmLock.copyIfChanged(SOURCE.resolve("console.mjs"), DIR.resolve("console.mjs"));
         return DIR.resolve("console.mjs").toAbsolutePath();
     }
 }

@@ -25,6 +25,10 @@ final class NodeMcp {
 
     /** {@code node_modules}, installed from the lockfile when it is not there yet (or the lockfile changed). */
     static synchronized Path modules() throws Exception {
+        return NpmLock.holding(DIR, NodeMcp::install);
+    }
+
+    private static Path install() throws Exception {
         Files.createDirectories(DIR);
         var lock = Files.readString(SOURCE.resolve("package-lock.json"));
         var installed = DIR.resolve("package-lock.json");
@@ -44,9 +48,11 @@ final class NodeMcp {
 
     /** Copies {@code src/test/node/mcp/<script>} next to {@code node_modules} (installing it first), to run it there. */
     static synchronized Path withScript(String script) throws Exception {
-        modules();
-        Files.copy(SOURCE.resolve(script), DIR.resolve(script), StandardCopyOption.REPLACE_EXISTING);
-        return DIR.resolve(script);
+        return NpmLock.holding(DIR, () -> {
+            install();
+            NpmLock.copyIfChanged(SOURCE.resolve(script), DIR.resolve(script));
+            return DIR.resolve(script);
+        });
     }
 
     /** The entry script of an installed package, e.g. {@code server-everything/dist/index.js}. */

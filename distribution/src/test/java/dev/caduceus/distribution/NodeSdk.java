@@ -9,7 +9,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -51,9 +50,17 @@ final class NodeSdk {
         return new ObjectMapper().readTree(output.lines().reduce((a, b) -> b).orElseThrow());
     }
 
-    private static void install(Path dir, List<String> packages, String marker, String script) throws Exception {
+    private static synchronized void install(Path dir, List<String> packages, String marker, String script)
+            throws Exception {
+        NpmLock.holding(dir, () -> {
+            installLocked(dir, packages, marker, script);
+            return null;
+        });
+    }
+
+    private static void installLocked(Path dir, List<String> packages, String marker, String script) throws Exception {
         Files.createDirectories(dir);
-        Files.copy(Path.of("src/test/node", script), dir.resolve(script), StandardCopyOption.REPLACE_EXISTING);
+        NpmLock.copyIfChanged(Path.of("src/test/node", script), dir.resolve(script));
         if (Files.isDirectory(dir.resolve("node_modules").resolve(marker))) return;
         var command = new java.util.ArrayList<>(List.of("npm", "install", "--no-audit", "--no-fund", "--no-save"));
         command.addAll(packages);
