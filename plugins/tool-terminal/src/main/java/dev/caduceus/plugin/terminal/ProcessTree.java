@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.terminal;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +25,7 @@ final class ProcessTree {
         signalGroup("TERM", group);
         tree.forEach(ProcessHandle::destroy);
         long deadline = System.nanoTime() + grace.toNanos();
-        while (System.nanoTime() < deadline && tree.stream().anyMatch(ProcessHandle::isAlive)) {
+        while (System.nanoTime() < deadline && tree.stream().anyMatch(ProcessTree::running)) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
@@ -33,6 +35,25 @@ final class ProcessTree {
         }
         signalGroup("KILL", group);
         tree.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    /**
+     * Alive and not a zombie. A process that died after its parent did is re-parented to PID 1 and
+     * stays a zombie until that reaps it, which a container's init does late or, when PID 1 is this
+     * JVM, never: {@link ProcessHandle#isAlive} counts it alive, and every kill waited out its grace.
+     * Where {@code /proc/<pid>/stat} cannot be read, {@code isAlive} decides.
+     */
+    static boolean running(ProcessHandle process) {
+        if (!process.isAlive()) return false;
+        try {
+            var stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            int end = stat.lastIndexOf(')'); // "pid (command) S ...": the command may hold spaces and parentheses
+            return end < 0 || end + 2 >= stat.length() || stat.charAt(end + 2) != 'Z';
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false; // reaped meanwhile
+        } catch (java.io.IOException | RuntimeException e) {
+            return process.isAlive();
+        }
     }
 
     /** {@code kill -s SIG -- -group}; a group with no members left is simply not found. */
