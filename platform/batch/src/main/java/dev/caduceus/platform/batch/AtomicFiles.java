@@ -1,7 +1,12 @@
 package dev.caduceus.platform.batch;
 
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -24,6 +29,58 @@ final class AtomicFiles {
         var temp = target.resolveSibling(target.getFileName() + ".tmp");
         write(temp, content, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         moveIntoPlace(temp, target);
+    }
+
+    /** What {@link #replace(Path, Content)} writes: text handed to a writer, never held whole. */
+    @FunctionalInterface
+    interface Content {
+        void writeTo(Writer out) throws IOException;
+    }
+
+    /**
+     * {@link #replace(Path, String)} for content too large to hold as one string: {@code content} writes
+     * it through a buffer into the temp file, which is forced and renamed over {@code target}. If
+     * anything fails, the temp file is deleted and {@code target} is left as it was.
+     */
+    static void replace(Path target, Content content) throws IOException {
+        commit(prepare(target, content), target);
+    }
+
+    /**
+     * The first half of {@link #replace(Path, Content)}: the temp file next to {@code target}, written
+     * through a buffer but not forced (the batch runner writes it under its lock, then forces and renames
+     * it with {@link #commit} outside). Deleted if {@code content} fails.
+     */
+    static Path prepare(Path target, Content content) throws IOException {
+        var temp = target.resolveSibling(target.getFileName() + ".tmp");
+        boolean written = false;
+        try (var channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+             var out = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8), 1 << 16)) {
+            content.writeTo(out);
+            written = true;
+        } finally {
+            if (!written) Files.deleteIfExists(temp);
+        }
+        return temp;
+    }
+
+    /** The second half: forces {@code temp} to disk and renames it over {@code target}; deleted if that fails. */
+    static void commit(Path temp, Path target) throws IOException {
+        try {
+            force(temp);
+            moveIntoPlace(temp, target);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    /**
+     * A file's lines, read as they are needed; bytes that are no UTF-8 (a line torn mid-character)
+     * become U+FFFD instead of failing the read.
+     */
+    static BufferedReader lines(Path file) throws IOException {
+        return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), 1 << 16);
     }
 
     static void moveIntoPlace(Path temp, Path target) throws IOException {

@@ -285,7 +285,7 @@ public final class BatchCommand implements Callable<Integer> {
         if (options.resume()) {
             if (Files.exists(folder.checkpoint())) {
                 try {
-                    previous = Checkpoint.fromJson(json.readTree(Files.readString(folder.checkpoint())), options.runName());
+                    previous = Checkpoint.read(folder.checkpoint(), options.runName(), json);
                 } catch (IOException e) {
                     err.println("⚠️  checkpoint.json is unreadable (" + e.getMessage() + "); matching prompts by content");
                 }

@@ -20,7 +20,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
  * One invocation of {@code caduceus batch} after the flags were checked and the plugins booted:
@@ -31,6 +30,8 @@ import java.util.Set;
 final class BatchRunner {
     /** Exit statuses: all done (or discarded), fatal, usage or configuration, some prompts failed, Ctrl+C. */
     static final int OK = 0, FATAL = 1, USAGE = 2, SOME_FAILED = 3, INTERRUPTED = 130;
+    /** How often the checkpoint is rewritten while prompts finish: the most a crash can take back. */
+    static final Duration COMMIT_SPACING = Duration.ofSeconds(1);
 
     private final BatchOptions options;
     private final Dataset dataset;
@@ -44,11 +45,12 @@ final class BatchRunner {
     private final BatchLog log;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition checkpointed = lock.newCondition();
-    // group commit of the checkpoint (guarded by lock): prompts recorded, prompts durable, a writer busy
+    // the checkpoint's commits (guarded by lock): prompts recorded, prompts durable, a writer busy, a write that failed
     private final Set<Path> unsyncedBatchFiles = new LinkedHashSet<>();
     private long recorded;
     private long durable;
     private boolean committing;
+    private IOException commitFailure;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final List<Thread> workers = new ArrayList<>();
     private final String startedAt = now();
@@ -89,6 +91,25 @@ final class BatchRunner {
         checkpoint.nextBatchNum = firstBatch + batches.size();
         checkpoint.invocations.add(new Checkpoint.Invocation(startedAt, null, 0, 0, 0));
         writeCheckpoint();
+        var checkpointer = Thread.ofVirtual().name("batch-checkpoint").start(this::commitEverySecond);
+        try {
+            runWorkers();
+        } finally {
+            checkpointer.interrupt();
+            checkpointer.join();
+        }
+        progress.finish();
+        if (stopping.get()) return INTERRUPTED;
+        finishInvocation();
+        var merge = mergeAndWriteStatistics();
+        Summary.print(out, checkpoint, merge, processed, failed, discarded, seconds(), folder);
+        log.line(String.format(java.util.Locale.ROOT,
+                "summary: %d processed, %d failed, %d discarded (no reasoning), %d trajectories in %d batch files, %.2fs",
+                processed, failed, discarded, merge.trajectories(), merge.batchFiles(), seconds()));
+        return checkpoint.failed.isEmpty() ? OK : SOME_FAILED;
+    }
+
+    private void runWorkers() throws IOException, InterruptedException {
         // --num_workers workers take the batches in order (with one worker: exactly the dataset's order;
         // a thread per batch waiting on a semaphore started them in whatever order the threads ran).
         int workers = Math.min(Math.max(1, options.numWorkers()), Math.max(1, batches.size()));
@@ -109,15 +130,6 @@ final class BatchRunner {
                 }
             }
         }
-        progress.finish();
-        if (stopping.get()) return INTERRUPTED;
-        finishInvocation();
-        var merge = mergeAndWriteStatistics();
-        Summary.print(out, checkpoint, merge, processed, failed, discarded, seconds(), folder);
-        log.line(String.format(java.util.Locale.ROOT,
-                "summary: %d processed, %d failed, %d discarded (no reasoning), %d trajectories in %d batch files, %.2fs",
-                processed, failed, discarded, merge.trajectories(), merge.batchFiles(), seconds()));
-        return checkpoint.failed.isEmpty() ? OK : SOME_FAILED;
     }
 
     /** Ctrl+C: stop scheduling, interrupt running prompts (they count as not run), write the checkpoint. */
@@ -193,14 +205,13 @@ final class BatchRunner {
     }
 
     /**
-     * Appends the line (if any), updates the counters, and returns once a checkpoint that includes
-     * this prompt (and the fsynced line it points to) is on disk: a prompt is acknowledged only when
-     * a crash can no longer lose it. Checkpoint writes are group-committed: while one worker fsyncs
-     * the batch files and rewrites {@code checkpoint.json}, the prompts finished meanwhile queue up
-     * and the next write covers them all, so workers do not each pay a full rewrite and two fsyncs.
+     * Appends the line (if any) and updates the counters; returns at once. The checkpoint that names
+     * this prompt is written within about a second ({@link #commitEverySecond}), after the line it points
+     * to is on disk. A worker does not wait for that write: a crash loses at most the last second of
+     * the checkpoint, whose prompts a resume runs again (the merge drops a trajectory recorded twice);
+     * waiting for every write held each worker up by one fsync per batch file written meanwhile.
      */
     void record(PromptOutcome outcome, int batchNum, Dataset.Entry entry) throws IOException {
-        long mine;
         lock.lock();
         try {
             var stat = checkpoint.batch(batchNum);
@@ -208,7 +219,7 @@ final class BatchRunner {
             switch (outcome) {
                 case PromptOutcome.Success s -> {
                     appendLine(folder.batch(batchNum), s.line());
-                    checkpoint.completed.add(index);
+                    checkpoint.completed.set(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
                     s.tools().byName().forEach((name, c) -> {
@@ -224,8 +235,8 @@ final class BatchRunner {
                 }
                 case PromptOutcome.Discarded d -> {
                     appendLine(folder.discarded(), d.line()); // batch files hold trajectories only, as in Hermes
-                    checkpoint.completed.add(index);
-                    checkpoint.discarded.add(index);
+                    checkpoint.completed.set(index);
+                    checkpoint.discarded.set(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
                     stat.discarded++;
@@ -243,12 +254,43 @@ final class BatchRunner {
                 }
                 case PromptOutcome.Interrupted i -> { return; }
             }
+            stat.changed();
             updateInvocation(null);
-            mine = ++recorded;
+            recorded++;
+            if (commitFailure != null) throw new IOException("cannot write checkpoint.json: " + commitFailure.getMessage(),
+                    commitFailure);
         } finally {
             lock.unlock();
         }
-        awaitDurable(mine);
+    }
+
+    /** The checkpointer: about once a second, a checkpoint covering what was recorded by then. */
+    private void commitEverySecond() {
+        while (true) {
+            try {
+                Thread.sleep(COMMIT_SPACING);
+            } catch (InterruptedException e) {
+                return; // the run's end writes the last one
+            }
+            long target;
+            lock.lock();
+            try {
+                target = recorded;
+            } finally {
+                lock.unlock();
+            }
+            try {
+                awaitDurable(target);
+            } catch (IOException e) {
+                lock.lock();
+                try {
+                    commitFailure = e; // the next record fails the run with it
+                } finally {
+                    lock.unlock();
+                }
+                return;
+            }
+        }
     }
 
     /** Appends one line to a batch file (lock held); it is fsynced before the next checkpoint write. */
@@ -271,13 +313,24 @@ final class BatchRunner {
                 var files = List.copyOf(unsyncedBatchFiles);
                 unsyncedBatchFiles.clear();
                 checkpoint.lastUpdated = now();
-                var content = ToolJson.indented(checkpoint.toJson());
+                Path temp;
+                try {
+                    temp = AtomicFiles.prepare(folder.checkpoint(), checkpoint::write); // a consistent state, under the lock
+                } catch (IOException e) {
+                    unsyncedBatchFiles.addAll(files); // the next write forces them
+                    committing = false;
+                    checkpointed.signalAll();
+                    throw e;
+                }
                 lock.unlock();
+                boolean done = false;
                 try {
                     for (var file : files) AtomicFiles.force(file); // the lines first, then the checkpoint naming them
-                    AtomicFiles.replace(folder.checkpoint(), content);
+                    AtomicFiles.commit(temp, folder.checkpoint());
+                    done = true;
                 } finally {
                     lock.lock();
+                    if (!done) unsyncedBatchFiles.addAll(files);
                     committing = false;
                     checkpointed.signalAll();
                 }
@@ -300,7 +353,7 @@ final class BatchRunner {
             for (var file : unsyncedBatchFiles) AtomicFiles.force(file);
             unsyncedBatchFiles.clear();
             checkpoint.lastUpdated = now();
-            AtomicFiles.replace(folder.checkpoint(), ToolJson.indented(checkpoint.toJson()));
+            AtomicFiles.replace(folder.checkpoint(), checkpoint::write);
             durable = recorded;
         } finally {
             lock.unlock();

@@ -1,15 +1,21 @@
 package dev.caduceus.platform.batch;
 
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.support.json.ToolJson;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The run state of {@code checkpoint.json}: the four Hermes keys first, then the
@@ -34,11 +40,21 @@ final class Checkpoint {
         int assistantTurns;
         int turnsWithReasoning;
         int turnsWithoutReasoning;
+        /** This entry as {@link #write} writes it, until {@link #changed}: most batches are done and unchanging. */
+        private String written;
+
+        /** To call after changing a counter. */
+        void changed() {
+            written = null;
+        }
     }
 
     final String runName;
-    /** Done prompts, sorted as Hermes writes them; discarded prompts count as done, as in Hermes. */
-    final Set<Integer> completed = new TreeSet<>();
+    /**
+     * Done prompts by index (written in order, as Hermes writes them); discarded prompts count as done, as
+     * in Hermes. Bits, not a set of integers: a million done prompts take 125 KB.
+     */
+    final BitSet completed = new BitSet();
     final Map<Integer, BatchStat> batchStats = new TreeMap<>();
     String lastUpdated;
     String datasetSha256;
@@ -46,7 +62,7 @@ final class Checkpoint {
     String distribution;
     long seed;
     int nextBatchNum;
-    final Set<Integer> discarded = new TreeSet<>();
+    final BitSet discarded = new BitSet();
     final Map<Integer, Failure> failed = new TreeMap<>();
     final List<Invocation> invocations = new ArrayList<>();
     String format = FORMAT;
@@ -59,24 +75,22 @@ final class Checkpoint {
         return batchStats.computeIfAbsent(num, n -> new BatchStat());
     }
 
+    /** The whole checkpoint as a tree, keys in file order (see {@link #write} for the runner's rewrites). */
     ObjectNode toJson() {
-        var f = JsonNodeFactory.instance;
-        var o = f.objectNode();
+        var o = toJsonWithout();
+        completed.stream().forEach(((ArrayNode) o.get("completed_prompts"))::add);
+        var stats = (ObjectNode) o.get("batch_stats");
+        batchStats.forEach((num, s) -> stats.set(String.valueOf(num), statJson(s)));
+        discarded.stream().forEach(((ArrayNode) o.get("discarded_prompts"))::add);
+        return o;
+    }
+
+    /** The checkpoint with its three long members left empty, each in its place. */
+    private ObjectNode toJsonWithout() {
+        var o = JsonNodeFactory.instance.objectNode();
         o.put("run_name", runName);
-        var done = o.putArray("completed_prompts");
-        completed.forEach(done::add);
-        var stats = o.putObject("batch_stats");
-        batchStats.forEach((num, s) -> {
-            var b = stats.putObject(String.valueOf(num));
-            b.put("processed", s.processed).put("skipped", s.skipped).put("discarded_no_reasoning", s.discarded)
-                    .put("failed", s.failed);
-            var tools = b.putObject("tool_stats");
-            s.tools.forEach((name, c) -> tools.putObject(name).put("count", c.count).put("success", c.success)
-                    .put("failure", c.failure));
-            b.putObject("reasoning_stats").put("total_assistant_turns", s.assistantTurns)
-                    .put("turns_with_reasoning", s.turnsWithReasoning)
-                    .put("turns_without_reasoning", s.turnsWithoutReasoning);
-        });
+        o.putArray("completed_prompts");
+        o.putObject("batch_stats");
         o.put("last_updated", lastUpdated);
         o.put("format", format);
         o.put("dataset_sha256", datasetSha256);
@@ -84,8 +98,7 @@ final class Checkpoint {
         o.put("distribution", distribution);
         o.put("seed", seed);
         o.put("next_batch_num", nextBatchNum);
-        var disc = o.putArray("discarded_prompts");
-        discarded.forEach(disc::add);
+        o.putArray("discarded_prompts");
         var fails = o.putObject("failed_prompts");
         failed.forEach((index, x) -> fails.putObject(String.valueOf(index)).put("attempts", x.attempts())
                 .put("error", x.error()).put("last_attempt", x.lastAttempt()));
@@ -96,10 +109,23 @@ final class Checkpoint {
         return o;
     }
 
+    private static ObjectNode statJson(BatchStat s) {
+        var b = JsonNodeFactory.instance.objectNode();
+        b.put("processed", s.processed).put("skipped", s.skipped).put("discarded_no_reasoning", s.discarded)
+                .put("failed", s.failed);
+        var tools = b.putObject("tool_stats");
+        s.tools.forEach((name, c) -> tools.putObject(name).put("count", c.count).put("success", c.success)
+                .put("failure", c.failure));
+        b.putObject("reasoning_stats").put("total_assistant_turns", s.assistantTurns)
+                .put("turns_with_reasoning", s.turnsWithReasoning)
+                .put("turns_without_reasoning", s.turnsWithoutReasoning);
+        return b;
+    }
+
     /** Reads a checkpoint written by Caduceus or by Hermes (which has only the first four keys). */
     static Checkpoint fromJson(JsonNode o, String runName) {
         var c = new Checkpoint(o.path("run_name").asText(runName));
-        o.path("completed_prompts").forEach(n -> c.completed.add(n.asInt()));
+        o.path("completed_prompts").forEach(n -> addIndex(c.completed, n.asInt()));
         for (var e : o.path("batch_stats").properties()) {
             int num;
             try {
@@ -132,7 +158,7 @@ final class Checkpoint {
         c.distribution = o.path("distribution").asText(null);
         c.seed = o.path("seed").asLong();
         c.nextBatchNum = o.path("next_batch_num").asInt();
-        o.path("discarded_prompts").forEach(n -> c.discarded.add(n.asInt()));
+        o.path("discarded_prompts").forEach(n -> addIndex(c.discarded, n.asInt()));
         for (var e : o.path("failed_prompts").properties()) {
             try {
                 var v = e.getValue();
@@ -146,6 +172,111 @@ final class Checkpoint {
             c.invocations.add(new Invocation(i.path("started_at").asText(), i.path("finished_at").asText(null),
                     i.path("processed").asInt(), i.path("failed").asInt(), i.path("discarded_no_reasoning").asInt()));
         return c;
+    }
+
+    /**
+     * Reads {@code checkpoint.json} as {@link #fromJson} does, streaming the two long lists
+     * ({@code completed_prompts}, {@code discarded_prompts}) straight into bits instead of holding the
+     * file, and a tree of it, in memory.
+     */
+    static Checkpoint read(Path file, String runName, ObjectMapper json) throws IOException {
+        var rest = JsonNodeFactory.instance.objectNode();
+        var completed = new BitSet();
+        var discarded = new BitSet();
+        try (var parser = json.getFactory().createParser(file.toFile())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                var name = parser.currentName();
+                var value = parser.nextToken();
+                if ((name.equals("completed_prompts") || name.equals("discarded_prompts")) && value == JsonToken.START_ARRAY) {
+                    var into = name.equals("completed_prompts") ? completed : discarded;
+                    for (var t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
+                        if (t == null) throw new IOException("checkpoint.json ends inside " + name);
+                        if (t.isStructStart()) {
+                            parser.skipChildren();
+                            addIndex(into, 0); // what asInt() makes of a container, as fromJson reads it
+                        } else {
+                            addIndex(into, parser.getValueAsInt(0));
+                        }
+                    }
+                } else {
+                    rest.set(name, parser.readValueAsTree());
+                }
+            }
+        }
+        var c = fromJson(rest, runName);
+        c.completed.or(completed);
+        c.discarded.or(discarded);
+        return c;
+    }
+
+    /** Prompt indexes are dataset line numbers: one outside {@code [0, MAX_INDEX)} (a hand-edited file) is ignored. */
+    static final int MAX_INDEX = 1 << 27;
+
+    private static void addIndex(BitSet set, int index) {
+        if (index >= 0 && index < MAX_INDEX) set.set(index);
+    }
+
+    /**
+     * Writes this checkpoint as {@code ToolJson.indented(toJson())} would, without building it: the
+     * index lists and the batch stats one entry at a time, for the runner's frequent rewrites.
+     */
+    void write(Writer out) throws IOException {
+        var whole = toJsonWithout();
+        out.write('{');
+        boolean first = true;
+        for (var field : whole.properties()) {
+            out.write(first ? "\n  " : ",\n  ");
+            first = false;
+            out.write(ToolJson.compact(JsonNodeFactory.instance.textNode(field.getKey())));
+            out.write(": ");
+            switch (field.getKey()) {
+                case "completed_prompts" -> writeIndexes(completed, out);
+                case "discarded_prompts" -> writeIndexes(discarded, out);
+                case "batch_stats" -> writeBatchStats(out);
+                default -> out.write(nested(field.getValue(), 1));
+            }
+        }
+        out.write(first ? "}" : "\n}");
+    }
+
+    private static void writeIndexes(BitSet indexes, Writer out) throws IOException {
+        if (indexes.isEmpty()) {
+            out.write("[]");
+            return;
+        }
+        boolean first = true;
+        out.write('[');
+        for (int i = indexes.nextSetBit(0); i >= 0; i = indexes.nextSetBit(i + 1)) {
+            out.write(first ? "\n    " : ",\n    ");
+            first = false;
+            out.write(Integer.toString(i));
+        }
+        out.write("\n  ]");
+    }
+
+    private void writeBatchStats(Writer out) throws IOException {
+        if (batchStats.isEmpty()) {
+            out.write("{}");
+            return;
+        }
+        boolean first = true;
+        out.write('{');
+        for (var e : batchStats.entrySet()) {
+            out.write(first ? "\n    \"" : ",\n    \"");
+            first = false;
+            out.write(Integer.toString(e.getKey()));
+            out.write("\": ");
+            var stat = e.getValue();
+            if (stat.written == null) stat.written = nested(statJson(stat), 2);
+            out.write(stat.written);
+        }
+        out.write("\n  }");
+    }
+
+    /** {@code node} indented as a value {@code depth} levels down. */
+    private static String nested(JsonNode node, int depth) {
+        return ToolJson.indented(node).replace("\n", "\n" + "  ".repeat(depth)); // raw newlines are only layout
     }
 
     /** Whether the checkpoint was made by this format for exactly this dataset (its SHA-256); else resume matches prompts by content. */

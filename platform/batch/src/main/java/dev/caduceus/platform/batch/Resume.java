@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 
 /**
@@ -24,14 +23,14 @@ final class Resume {
         var out = new ArrayList<Dataset.Entry>();
         if (previous != null && previous.matches(dataset.sha256())) {
             err.println("↻ Resuming by prompt index (checkpoint matches the dataset)");
-            into.completed.addAll(previous.completed);
-            into.completed.addAll(previous.discarded); // the previous release kept discarded prompts out of completed_prompts
-            into.discarded.addAll(previous.discarded);
+            into.completed.or(previous.completed);
+            into.completed.or(previous.discarded); // the previous release kept discarded prompts out of completed_prompts
+            into.discarded.or(previous.discarded);
             into.failed.putAll(previous.failed);
             into.batchStats.putAll(previous.batchStats);
             into.invocations.addAll(previous.invocations);
             for (var e : dataset.entries())
-                if (!into.completed.contains(e.promptIndex()) && !into.discarded.contains(e.promptIndex())) out.add(e);
+                if (!into.completed.get(e.promptIndex()) && !into.discarded.get(e.promptIndex())) out.add(e);
             return out;
         }
         if (previous == null && !folder.hasResults()) return new ArrayList<>(dataset.entries());
@@ -41,13 +40,13 @@ final class Resume {
             into.batchStats.putAll(previous.batchStats);
             into.invocations.addAll(previous.invocations);
         }
-        var counted = new HashSet<String>();
+        var counted = new LongHashSet(); // each recorded prompt completes one entry; a second copy runs again
         for (var e : dataset.entries()) {
             var key = e.prompt().strip();
-            if (recorded.containsKey(key)) {
-                if (counted.add(key)) {
-                    into.completed.add(e.promptIndex());
-                    if (recorded.get(key)) into.discarded.add(e.promptIndex());
+            if (recorded.contains(key)) {
+                if (counted.add(Fingerprint.of(key))) {
+                    into.completed.set(e.promptIndex());
+                    if (recorded.discarded(key)) into.discarded.set(e.promptIndex());
                 }
             } else {
                 out.add(e);

@@ -3,11 +3,9 @@ package dev.caduceus.platform.batch;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
@@ -60,22 +58,44 @@ record RunFolder(Path dir) {
     }
 
     /**
-     * The trimmed prompts recorded so far, each mapped to whether it was discarded: the first
-     * {@code human} value of each trajectory in the batch files, and the {@code prompt} of each
-     * tombstone in {@code discarded.jsonl} or, as runs of the previous release wrote them, in a batch file.
+     * The prompts recorded so far, by the fingerprint of their trimmed text: the first {@code human}
+     * value of each trajectory in the batch files, and the {@code prompt} of each tombstone in
+     * {@code discarded.jsonl} or, as runs of the previous release wrote them, in a batch file. Read a
+     * line at a time: a run of a million prompts is never held in memory.
      */
-    java.util.Map<String, Boolean> recordedPrompts(ObjectMapper json) throws IOException {
-        var out = new java.util.HashMap<String, Boolean>();
+    RecordedPrompts recordedPrompts(ObjectMapper json) throws IOException {
+        var recorded = new RecordedPrompts(new LongHashSet(), new LongHashSet());
         var files = new ArrayList<>(batchFiles().values());
         if (Files.exists(discarded())) files.add(discarded());
         for (var file : files)
-            for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                var node = parse(line, json);
-                if (node == null) continue;
-                var prompt = promptOf(node);
-                if (prompt != null) out.merge(prompt.strip(), node.has("discarded"), Boolean::logicalAnd);
+            try (var in = AtomicFiles.lines(file)) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    var node = parse(line, json);
+                    if (node == null) continue;
+                    var prompt = promptOf(node);
+                    if (prompt == null) continue;
+                    long key = Fingerprint.of(prompt.strip());
+                    recorded.all().add(key);
+                    if (!node.has("discarded")) recorded.kept().add(key);
+                }
             }
-        return out;
+        return recorded;
+    }
+
+    /**
+     * Fingerprints ({@link Fingerprint#of(String)}) of the trimmed prompts of a folder: {@code all}
+     * recorded, and those {@code kept} as a trajectory at least once (the others were only discarded).
+     */
+    record RecordedPrompts(LongHashSet all, LongHashSet kept) {
+        boolean contains(String trimmedPrompt) {
+            return all.contains(Fingerprint.of(trimmedPrompt));
+        }
+
+        /** Recorded, and every record of it is a tombstone. */
+        boolean discarded(String trimmedPrompt) {
+            long key = Fingerprint.of(trimmedPrompt);
+            return all.contains(key) && !kept.contains(key);
+        }
     }
 
     /** Starts this invocation's {@code batch.log}: the previous ones move to {@code batch.log.1} … {@code .9}. */
@@ -95,43 +115,46 @@ record RunFolder(Path dir) {
 
     /**
      * Rebuilds {@code trajectories.jsonl} from every batch file in numeric order, copying kept lines
-     * verbatim, and renames it into place atomically.
+     * verbatim, and renames it into place atomically. Streams: a line at a time in, through a buffer
+     * out, duplicates told by a fingerprint of {@code (prompt_index, prompt)}, so the memory it takes
+     * does not grow with the run beyond 16 bytes a trajectory. A merge that fails leaves the previous
+     * {@code trajectories.jsonl}, the batch files and the checkpoint as they were.
      */
     MergeResult merge(Set<String> registeredTools, ObjectMapper json) throws IOException {
         var files = batchFiles();
-        var seen = new HashSet<String>();
-        var out = new StringBuilder();
-        int kept = 0, invalid = 0, discarded = 0, unknown = 0, duplicates = 0;
-        for (var file : files.values()) {
-            for (var line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                if (line.isBlank()) continue;
-                var node = parse(line, json);
-                if (node == null || !node.isObject()) {
-                    invalid++;
-                    continue;
+        var seen = new LongHashSet();
+        var counts = new int[Verdict.values().length];
+        AtomicFiles.replace(trajectories(), out -> {
+            for (var file : files.values())
+                try (var in = AtomicFiles.lines(file)) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        var verdict = verdict(line, registeredTools, seen, json);
+                        counts[verdict.ordinal()]++;
+                        if (verdict == Verdict.KEEP) {
+                            out.write(line);
+                            out.write('\n');
+                        }
+                    }
                 }
-                if (node.has("discarded")) { // a tombstone of the previous release, inside a batch file
-                    discarded++;
-                    continue;
-                }
-                boolean hallucinated = false;
-                for (var e : node.path("tool_stats").properties())
-                    if (e.getValue().path("count").asInt() > 0 && !registeredTools.contains(e.getKey())) hallucinated = true;
-                if (hallucinated) {
-                    unknown++;
-                    continue;
-                }
-                var key = node.path("prompt_index").asText() + "\u0000" + promptOf(node);
-                if (!seen.add(key)) {
-                    duplicates++;
-                    continue;
-                }
-                out.append(line).append('\n');
-                kept++;
-            }
-        }
-        AtomicFiles.replace(trajectories(), out.toString());
-        return new MergeResult(kept, files.size(), invalid, discarded, unknown, duplicates);
+        });
+        return new MergeResult(counts[Verdict.KEEP.ordinal()], files.size(), counts[Verdict.INVALID_JSON.ordinal()],
+                counts[Verdict.TOMBSTONE.ordinal()], counts[Verdict.UNKNOWN_TOOLS.ordinal()],
+                counts[Verdict.DUPLICATE.ordinal()]);
+    }
+
+    /** What the merge does with one line of a batch file. */
+    private enum Verdict { KEEP, BLANK, INVALID_JSON, TOMBSTONE, UNKNOWN_TOOLS, DUPLICATE }
+
+    private static Verdict verdict(String line, Set<String> registeredTools, LongHashSet seen, ObjectMapper json) {
+        if (line.isBlank()) return Verdict.BLANK;
+        var node = parse(line, json);
+        if (node == null || !node.isObject()) return Verdict.INVALID_JSON;
+        if (node.has("discarded")) return Verdict.TOMBSTONE; // of the previous release, inside a batch file
+        for (var e : node.path("tool_stats").properties())
+            if (e.getValue().path("count").asInt() > 0 && !registeredTools.contains(e.getKey()))
+                return Verdict.UNKNOWN_TOOLS;
+        var key = Fingerprint.of(node.path("prompt_index").asText(), String.valueOf(promptOf(node)));
+        return seen.add(key) ? Verdict.KEEP : Verdict.DUPLICATE;
     }
 
     static String promptOf(JsonNode node) {
@@ -149,10 +172,4 @@ record RunFolder(Path dir) {
         }
     }
 
-    /** Every line of the batch files, for tests and tools. */
-    List<String> allLines() throws IOException {
-        var out = new ArrayList<String>();
-        for (var file : batchFiles().values()) out.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
-        return out;
-    }
 }

@@ -63,13 +63,13 @@ final class Statistics {
             with += b.turnsWithReasoning;
             without += b.turnsWithoutReasoning;
         }
-        discarded = c.discarded.size();
+        discarded = c.discarded.cardinality();
         o.putObject("reasoning_statistics").put("total_assistant_turns", turns).put("turns_with_reasoning", with)
                 .put("turns_without_reasoning", without);
         o.put("discarded_no_reasoning", discarded);
-        int discardedDone = 0;
-        for (var i : c.discarded) if (c.completed.contains(i)) discardedDone++;
-        o.put("completed_prompts", c.completed.size() - discardedDone); // trajectories kept, not the discarded ones
+        var discardedDone = (java.util.BitSet) c.discarded.clone();
+        discardedDone.and(c.completed);
+        o.put("completed_prompts", c.completed.cardinality() - discardedDone.cardinality()); // trajectories kept, not the discarded ones
         o.put("failed_prompts", c.failed.size());
         o.put("trajectories", merge.trajectories());
         o.putObject("filtered").put("invalid_json", merge.invalidJson()).put("unknown_tools", merge.unknownTools())

@@ -271,8 +271,9 @@ class BatchPartsTest {
     @Test
     void checkpointRoundTripsWithHermesKeysFirstAndIsReplacedAtomically() throws Exception {
         var c = new Checkpoint("r");
-        c.completed.addAll(List.of(0, 2));
-        c.discarded.add(1);
+        c.completed.set(0);
+        c.completed.set(2);
+        c.discarded.set(1);
         c.failed.put(3, new Checkpoint.Failure(1, "Upstream model returned 503", "2026-01-01T00:00:00.000000"));
         c.batch(0).processed = 4;
         c.seed = -5;
@@ -281,6 +282,11 @@ class BatchPartsTest {
         assertTrue(text.startsWith("{\n  \"run_name\": \"r\",\n  \"completed_prompts\": [\n    0,\n    2\n  ],\n  \"batch_stats\": {"), text);
         var back = Checkpoint.fromJson(JSON.readTree(text), "r");
         assertEquals(text, ToolJson.indented(back.toJson()));
+        var streamed = new java.io.StringWriter();
+        c.write(streamed);
+        assertEquals(text, streamed.toString(), "the runner's streamed rewrite is the same text");
+        var file = Files.writeString(dir.resolve("streamed.json"), text);
+        assertEquals(text, ToolJson.indented(Checkpoint.read(file, "r", JSON).toJson()), "read streaming, the same");
         assertTrue(back.matches("abc"));
         assertFalse(back.matches("other"));
         var target = dir.resolve("checkpoint.json");
@@ -291,14 +297,41 @@ class BatchPartsTest {
     }
 
     @Test
+    void aCheckpointWithAMillionDonePromptsIsReadAndRewrittenInA32MiBHeap() throws Exception {
+        // 1,000,000 indexes, one a line: ~9 MB of file; read as a tree into a set of integers it took ~90 MB
+        int done = 1_000_000;
+        var c = new Checkpoint("big");
+        c.completed.set(0, done);
+        c.discarded.set(7);
+        c.batch(0).processed = done;
+        var file = dir.resolve("checkpoint.json");
+        AtomicFiles.replace(file, c::write);
+        assertTrue(Files.size(file) > 9_000_000, "size " + Files.size(file));
+        var again = dir.resolve("again.json");
+        assertEquals(done + " done, 7 discarded", SmallHeap.run("checkpoint", file.toString(), again.toString()));
+        assertEquals(-1, Files.mismatch(file, again), "rewritten byte for byte");
+    }
+
+    @Test
+    void aCheckpointsIndexListsIgnoreWhatIsNoPromptIndex() throws Exception {
+        var file = Files.writeString(dir.resolve("odd.json"), "{\"run_name\": \"r\", \"completed_prompts\": [3, \"4\", -1, "
+                + "2147483647, {\"x\": 1}, 5.0], \"batch_stats\": {}, \"discarded_prompts\": [9]}");
+        var c = Checkpoint.read(file, "r", JSON);
+        assertEquals("{0, 3, 4, 5}", c.completed.toString(), "negative and huge indexes are ignored; a container reads as 0");
+        assertEquals("{9}", c.discarded.toString());
+        var torn = Files.writeString(dir.resolve("torn.json"), "{\"run_name\": \"r\", \"completed_prompts\": [1, 2");
+        assertThrows(java.io.IOException.class, () -> Checkpoint.read(torn, "r", JSON));
+    }
+
+    @Test
     void resumeMatchesByIndexWhenTheDatasetIsUnchangedElseByContent() throws Exception {
         var file = Files.writeString(dir.resolve("d.jsonl"), "{\"prompt\": \"a\"}\n{\"prompt\": \"b\"}\n{\"prompt\": \"c\"}\n");
         var dataset = Dataset.read(file, 0, JSON);
         var folder = new RunFolder(Files.createDirectories(dir.resolve("out")));
         var previous = new Checkpoint("r");
         previous.datasetSha256 = dataset.sha256();
-        previous.completed.add(0);
-        previous.discarded.add(2);
+        previous.completed.set(0);
+        previous.discarded.set(2);
         previous.failed.put(1, new Checkpoint.Failure(1, "boom", "t"));
         previous.nextBatchNum = 4;
         var into = new Checkpoint("r");
@@ -333,6 +366,47 @@ class BatchPartsTest {
     }
 
     @Test
+    void aMergeThatFailsLeavesThePreviousOutputAndEveryBatchFile() throws Exception {
+        var folder = new RunFolder(Files.createDirectories(dir.resolve("f")));
+        String ok = "{\"prompt_index\": %d, \"conversations\": [{\"from\": \"human\", \"value\": \"p%d\"}]}\n";
+        Files.writeString(folder.batch(0), ok.formatted(0, 0));
+        folder.merge(Set.of(), JSON);
+        var before = Files.readString(folder.trajectories());
+        Files.writeString(folder.batch(1), ok.formatted(1, 1));
+        Files.createDirectories(folder.batch(2)); // a batch "file" that cannot be read
+        assertThrows(java.io.IOException.class, () -> folder.merge(Set.of(), JSON));
+        assertEquals(before, Files.readString(folder.trajectories()), "the previous merge stands");
+        assertFalse(Files.exists(dir.resolve("f/trajectories.jsonl.tmp")), "no temp file left behind");
+        assertEquals(ok.formatted(1, 1), Files.readString(folder.batch(1)));
+        Files.delete(folder.batch(2));
+        assertEquals(2, folder.merge(Set.of(), JSON).trajectories(), "the next merge takes every line");
+    }
+
+    @Test
+    void aMergeOfManyTrajectoriesRunsInA32MiBHeap() throws Exception {
+        // 60,000 trajectories with 1 KB prompts, each line twice (120 MB of batch files): the merge that
+        // built the output in memory and kept every prompt's text needed over 120 MB of heap
+        var folder = new RunFolder(Files.createDirectories(dir.resolve("many")));
+        var pad = "x".repeat(1000);
+        int n = 60_000;
+        for (int b = 0; b < 4; b++)
+            try (var out = Files.newBufferedWriter(folder.batch(b))) {
+                for (int i = b * n / 4; i < (b + 1) * n / 4; i++) {
+                    var line = "{\"prompt_index\": " + i + ", \"conversations\": [{\"from\": \"human\", \"value\": \""
+                            + pad + i + "\"}]}\n";
+                    out.write(line);
+                    out.write(line);
+                }
+            }
+        assertEquals(new RunFolder.MergeResult(n, 4, 0, 0, 0, n).toString(), SmallHeap.run("merge", folder.dir().toString()));
+        long lines;
+        try (var merged = Files.lines(folder.trajectories())) {
+            lines = merged.count();
+        }
+        assertEquals(n, lines);
+    }
+
+    @Test
     void statisticsSumToolsSortedByCountWithRoundedRates() {
         var c = new Checkpoint("r");
         var a = new ToolStats.Counts();
@@ -341,7 +415,7 @@ class BatchPartsTest {
         b.count = 20; b.success = 20;
         c.batch(0).tools.put("terminal", a);
         c.batch(1).tools.put("web_search", b);
-        c.completed.add(0);
+        c.completed.set(0);
         var stats = Statistics.build(c, 10, "m", "t", new RunFolder.MergeResult(1, 2, 0, 0, 0, 0), null, 0, 1.234);
         var text = ToolJson.compact(stats.path("tool_statistics"));
         assertEquals("{\"web_search\": {\"count\": 20, \"success\": 20, \"failure\": 0, \"success_rate\": 100.0, \"failure_rate\": 0.0}, "
