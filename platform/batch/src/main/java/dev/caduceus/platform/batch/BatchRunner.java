@@ -212,13 +212,15 @@ final class BatchRunner {
      * waiting for every write held each worker up by one fsync per batch file written meanwhile.
      */
     void record(PromptOutcome outcome, int batchNum, Dataset.Entry entry) throws IOException {
+        if (outcome instanceof PromptOutcome.Success s) // outside the lock: a batch is one worker's at a time
+            AtomicFiles.appendUnsynced(folder.batch(batchNum), s.line() + "\n");
         lock.lock();
         try {
             var stat = checkpoint.batch(batchNum);
             int index = outcome.promptIndex();
             switch (outcome) {
                 case PromptOutcome.Success s -> {
-                    appendLine(folder.batch(batchNum), s.line());
+                    unsyncedBatchFiles.add(folder.batch(batchNum)); // forced before the next checkpoint names it
                     checkpoint.completed.set(index);
                     checkpoint.failed.remove(index);
                     stat.processed++;
@@ -293,7 +295,7 @@ final class BatchRunner {
         }
     }
 
-    /** Appends one line to a batch file (lock held); it is fsynced before the next checkpoint write. */
+    /** Appends one line to a file all workers share (lock held); it is fsynced before the next checkpoint write. */
     private void appendLine(Path file, String line) throws IOException {
         AtomicFiles.appendUnsynced(file, line + "\n");
         unsyncedBatchFiles.add(file);
