@@ -147,13 +147,11 @@ record RunFolder(Path dir) {
 
     private static Verdict verdict(String line, Set<String> registeredTools, LongHashSet seen, ObjectMapper json) {
         if (line.isBlank()) return Verdict.BLANK;
-        var node = parse(line, json);
-        if (node == null || !node.isObject()) return Verdict.INVALID_JSON;
-        if (node.has("discarded")) return Verdict.TOMBSTONE; // of the previous release, inside a batch file
-        for (var e : node.path("tool_stats").properties())
-            if (e.getValue().path("count").asInt() > 0 && !registeredTools.contains(e.getKey()))
-                return Verdict.UNKNOWN_TOOLS;
-        var key = Fingerprint.of(node.path("prompt_index").asText(), String.valueOf(promptOf(node)));
+        var facts = TrajectoryLine.read(line, registeredTools, json.getFactory());
+        if (facts == null) return Verdict.INVALID_JSON;
+        if (facts.tombstone()) return Verdict.TOMBSTONE; // of the previous release, inside a batch file
+        if (facts.unknownTool()) return Verdict.UNKNOWN_TOOLS;
+        var key = Fingerprint.of(facts.promptIndex(), String.valueOf(facts.prompt()));
         return seen.add(key) ? Verdict.KEEP : Verdict.DUPLICATE;
     }
 

@@ -366,6 +366,38 @@ class BatchPartsTest {
     }
 
     @Test
+    void theMergesStreamingReadOfALineAgreesWithItsTree() throws Exception {
+        var registered = Set.of("terminal");
+        var lines = List.of(
+                "{\"prompt_index\": 3, \"conversations\": [{\"from\": \"system\", \"value\": \"s\"}, {\"value\": \"v\", \"from\": \"human\"}, {\"from\": \"human\", \"value\": \"second\"}]}",
+                "{\"prompt_index\": 2.50, \"conversations\": [7, [\"x\"], {\"from\": \"human\", \"value\": 12}], \"tool_stats\": {\"terminal\": {\"count\": 2}}}",
+                "{\"prompt_index\": \"a\", \"conversations\": [{\"from\": \"human\", \"value\": {\"nested\": [1]}}], \"tool_stats\": {\"dream\": {\"count\": \"3\"}}}",
+                "{\"prompt_index\": [1], \"tool_stats\": {\"dream\": {\"count\": 0}, \"x\": 5, \"y\": {\"count\": 1.9}}}",
+                "{\"prompt_index\": null, \"conversations\": {}, \"tool_stats\": [], \"discarded\": \"no_reasoning\"}",
+                "{\"conversations\": [{\"from\": \"human\"}], \"extra\": {\"deep\": [{\"a\": [true, false, null]}]}}",
+                "{\"prompt_index\": 1, \"conversations\": [{\"from\": \"human\", \"value\": \"torn",
+                "[1, 2]", "\"text\"", "{} trailing", "not json");
+        for (var line : lines) {
+            var facts = TrajectoryLine.read(line, registered, JSON.getFactory());
+            com.fasterxml.jackson.databind.JsonNode node;
+            try {
+                node = JSON.readTree(line);
+            } catch (java.io.IOException e) {
+                node = null;
+            }
+            if (node == null || !node.isObject()) {
+                assertEquals(null, facts, line);
+                continue;
+            }
+            boolean unknown = false;
+            for (var e : node.path("tool_stats").properties())
+                if (e.getValue().path("count").asInt() > 0 && !registered.contains(e.getKey())) unknown = true;
+            assertEquals(new TrajectoryLine(node.has("discarded"), unknown, node.path("prompt_index").asText(),
+                    node.has("discarded") ? facts.prompt() : RunFolder.promptOf(node)), facts, line);
+        }
+    }
+
+    @Test
     void aMergeThatFailsLeavesThePreviousOutputAndEveryBatchFile() throws Exception {
         var folder = new RunFolder(Files.createDirectories(dir.resolve("f")));
         String ok = "{\"prompt_index\": %d, \"conversations\": [{\"from\": \"human\", \"value\": \"p%d\"}]}\n";
