@@ -26,9 +26,7 @@ final class AtomicFiles {
     private AtomicFiles() {}
 
     static void replace(Path target, String content) throws IOException {
-        var temp = target.resolveSibling(target.getFileName() + ".tmp");
-        write(temp, content, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        moveIntoPlace(temp, target);
+        replace(target, out -> out.write(content));
     }
 
     /** What {@link #replace(Path, Content)} writes: text handed to a writer, never held whole. */
@@ -83,7 +81,7 @@ final class AtomicFiles {
         return new BufferedReader(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8), 1 << 16);
     }
 
-    static void moveIntoPlace(Path temp, Path target) throws IOException {
+    private static void moveIntoPlace(Path temp, Path target) throws IOException {
         try {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
@@ -105,14 +103,6 @@ final class AtomicFiles {
     /** Forces a file's content to disk. */
     static void force(Path file) throws IOException {
         try (var channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.force(false);
-        }
-    }
-
-    private static void write(Path file, String content, StandardOpenOption... options) throws IOException {
-        try (var channel = FileChannel.open(file, options)) {
-            var buffer = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
-            while (buffer.hasRemaining()) channel.write(buffer);
             channel.force(false);
         }
     }

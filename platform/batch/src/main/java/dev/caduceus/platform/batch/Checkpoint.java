@@ -3,7 +3,6 @@ package dev.caduceus.platform.batch;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.support.json.ToolJson;
@@ -75,18 +74,8 @@ final class Checkpoint {
         return batchStats.computeIfAbsent(num, n -> new BatchStat());
     }
 
-    /** The whole checkpoint as a tree, keys in file order (see {@link #write} for the runner's rewrites). */
-    ObjectNode toJson() {
-        var o = toJsonWithout();
-        completed.stream().forEach(((ArrayNode) o.get("completed_prompts"))::add);
-        var stats = (ObjectNode) o.get("batch_stats");
-        batchStats.forEach((num, s) -> stats.set(String.valueOf(num), statJson(s)));
-        discarded.stream().forEach(((ArrayNode) o.get("discarded_prompts"))::add);
-        return o;
-    }
-
     /** The checkpoint with its three long members left empty, each in its place. */
-    private ObjectNode toJsonWithout() {
+    private ObjectNode smallFields() {
         var o = JsonNodeFactory.instance.objectNode();
         o.put("run_name", runName);
         o.putArray("completed_prompts");
@@ -218,11 +207,12 @@ final class Checkpoint {
     }
 
     /**
-     * Writes this checkpoint as {@code ToolJson.indented(toJson())} would, without building it: the
-     * index lists and the batch stats one entry at a time, for the runner's frequent rewrites.
+     * Writes this checkpoint as {@code ToolJson.indented} writes JSON (Python's {@code indent=2}), without
+     * building it as one tree: the index lists and the batch stats one entry at a time, for the runner's
+     * frequent rewrites.
      */
     void write(Writer out) throws IOException {
-        var whole = toJsonWithout();
+        var whole = smallFields();
         out.write('{');
         boolean first = true;
         for (var field : whole.properties()) {

@@ -44,7 +44,7 @@ final class Resume {
         for (var e : dataset.entries()) {
             var key = e.prompt().strip();
             if (recorded.contains(key)) {
-                if (counted.add(Fingerprint.of(key))) {
+                if (counted.add(PromptFingerprint.of(key))) {
                     into.completed.set(e.promptIndex());
                     if (recorded.discarded(key)) into.discarded.set(e.promptIndex());
                 }

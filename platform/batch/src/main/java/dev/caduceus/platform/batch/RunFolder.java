@@ -1,6 +1,5 @@
 package dev.caduceus.platform.batch;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,30 +69,28 @@ record RunFolder(Path dir) {
         for (var file : files)
             try (var in = AtomicFiles.lines(file)) {
                 for (String line; (line = in.readLine()) != null; ) {
-                    var node = parse(line, json);
-                    if (node == null) continue;
-                    var prompt = promptOf(node);
-                    if (prompt == null) continue;
-                    long key = Fingerprint.of(prompt.strip());
+                    var facts = TrajectoryLine.read(line, Set.of(), json.getFactory());
+                    if (facts == null || facts.prompt() == null) continue;
+                    long key = PromptFingerprint.of(facts.prompt().strip());
                     recorded.all().add(key);
-                    if (!node.has("discarded")) recorded.kept().add(key);
+                    if (!facts.tombstone()) recorded.kept().add(key);
                 }
             }
         return recorded;
     }
 
     /**
-     * Fingerprints ({@link Fingerprint#of(String)}) of the trimmed prompts of a folder: {@code all}
+     * Fingerprints ({@link PromptFingerprint#of(String)}) of the trimmed prompts of a folder: {@code all}
      * recorded, and those {@code kept} as a trajectory at least once (the others were only discarded).
      */
     record RecordedPrompts(LongHashSet all, LongHashSet kept) {
         boolean contains(String trimmedPrompt) {
-            return all.contains(Fingerprint.of(trimmedPrompt));
+            return all.contains(PromptFingerprint.of(trimmedPrompt));
         }
 
         /** Recorded, and every record of it is a tombstone. */
         boolean discarded(String trimmedPrompt) {
-            long key = Fingerprint.of(trimmedPrompt);
+            long key = PromptFingerprint.of(trimmedPrompt);
             return all.contains(key) && !kept.contains(key);
         }
     }
@@ -151,23 +148,7 @@ record RunFolder(Path dir) {
         if (facts == null) return Verdict.INVALID_JSON;
         if (facts.tombstone()) return Verdict.TOMBSTONE; // of the previous release, inside a batch file
         if (facts.unknownTool()) return Verdict.UNKNOWN_TOOLS;
-        var key = Fingerprint.of(facts.promptIndex(), String.valueOf(facts.prompt()));
+        var key = PromptFingerprint.of(facts.promptIndex(), String.valueOf(facts.prompt()));
         return seen.add(key) ? Verdict.KEEP : Verdict.DUPLICATE;
     }
-
-    static String promptOf(JsonNode node) {
-        if (node.has("discarded")) return node.path("prompt").isTextual() ? node.path("prompt").asText() : null;
-        for (var c : node.path("conversations"))
-            if ("human".equals(c.path("from").asText())) return c.path("value").asText();
-        return null;
-    }
-
-    private static JsonNode parse(String line, ObjectMapper json) {
-        try {
-            return json.readTree(line);
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
 }

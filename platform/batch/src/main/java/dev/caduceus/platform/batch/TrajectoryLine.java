@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.util.Set;
 
 /**
- * What the merge needs of one batch-file line, read with a streaming parser instead of a tree (a
+ * What the merge and a resume by content need of one batch-file line, read with a streaming parser instead of a tree (a
  * trajectory is ~7 KB, a run 10⁵–10⁶ of them): whether it is one JSON object at all, a tombstone,
  * whether it called a tool that is not registered, and its {@code prompt_index} and prompt as
  * {@code JsonNode.asText()} would give them. Stateless.
@@ -15,7 +15,8 @@ import java.util.Set;
  * @param tombstone   it has a {@code discarded} key (a tombstone of the previous release)
  * @param unknownTool a {@code tool_stats} entry with {@code count > 0} names no registered tool
  * @param promptIndex {@code prompt_index} as text ({@code ""} when missing or not a scalar)
- * @param prompt      the first {@code human} turn's value, or null without one
+ * @param prompt      of a trajectory the first {@code human} turn's value, of a tombstone its
+ *                    {@code prompt} string; null without one
  */
 record TrajectoryLine(boolean tombstone, boolean unknownTool, String promptIndex, String prompt) {
 
@@ -24,7 +25,7 @@ record TrajectoryLine(boolean tombstone, boolean unknownTool, String promptIndex
         try (var p = factory.createParser(line)) {
             if (p.nextToken() != JsonToken.START_OBJECT) return null;
             boolean tombstone = false, unknown = false;
-            String index = "", prompt = null;
+            String index = "", human = null, tombstonePrompt = null;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 var name = p.currentName();
                 var value = p.nextToken();
@@ -39,13 +40,17 @@ record TrajectoryLine(boolean tombstone, boolean unknownTool, String promptIndex
                         else p.skipChildren();
                     }
                     case "conversations" -> {
-                        if (value == JsonToken.START_ARRAY) prompt = firstHuman(p);
+                        if (value == JsonToken.START_ARRAY) human = firstHuman(p);
                         else p.skipChildren();
+                    }
+                    case "prompt" -> {
+                        tombstonePrompt = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        p.skipChildren();
                     }
                     default -> p.skipChildren();
                 }
             }
-            return new TrajectoryLine(tombstone, unknown, index, prompt);
+            return new TrajectoryLine(tombstone, unknown, index, tombstone ? tombstonePrompt : human);
         } catch (IOException e) {
             return null;
         }

@@ -278,15 +278,13 @@ class BatchPartsTest {
         c.batch(0).processed = 4;
         c.seed = -5;
         c.datasetSha256 = "abc";
-        var text = ToolJson.indented(c.toJson());
+        var text = written(c);
         assertTrue(text.startsWith("{\n  \"run_name\": \"r\",\n  \"completed_prompts\": [\n    0,\n    2\n  ],\n  \"batch_stats\": {"), text);
+        assertEquals(ToolJson.indented(JSON.readTree(text)), text, "written as ToolJson indents (Python's indent=2)");
         var back = Checkpoint.fromJson(JSON.readTree(text), "r");
-        assertEquals(text, ToolJson.indented(back.toJson()));
-        var streamed = new java.io.StringWriter();
-        c.write(streamed);
-        assertEquals(text, streamed.toString(), "the runner's streamed rewrite is the same text");
+        assertEquals(text, written(back));
         var file = Files.writeString(dir.resolve("streamed.json"), text);
-        assertEquals(text, ToolJson.indented(Checkpoint.read(file, "r", JSON).toJson()), "read streaming, the same");
+        assertEquals(text, written(Checkpoint.read(file, "r", JSON)), "read streaming, the same");
         assertTrue(back.matches("abc"));
         assertFalse(back.matches("other"));
         var target = dir.resolve("checkpoint.json");
@@ -321,6 +319,12 @@ class BatchPartsTest {
         assertEquals("{9}", c.discarded.toString());
         var torn = Files.writeString(dir.resolve("torn.json"), "{\"run_name\": \"r\", \"completed_prompts\": [1, 2");
         assertThrows(java.io.IOException.class, () -> Checkpoint.read(torn, "r", JSON));
+    }
+
+    private static String written(Checkpoint c) throws java.io.IOException {
+        var out = new java.io.StringWriter();
+        c.write(out);
+        return out.toString();
     }
 
     @Test
@@ -374,6 +378,8 @@ class BatchPartsTest {
                 "{\"prompt_index\": \"a\", \"conversations\": [{\"from\": \"human\", \"value\": {\"nested\": [1]}}], \"tool_stats\": {\"dream\": {\"count\": \"3\"}}}",
                 "{\"prompt_index\": [1], \"tool_stats\": {\"dream\": {\"count\": 0}, \"x\": 5, \"y\": {\"count\": 1.9}}}",
                 "{\"prompt_index\": null, \"conversations\": {}, \"tool_stats\": [], \"discarded\": \"no_reasoning\"}",
+                "{\"prompt\": \"p\", \"conversations\": [{\"from\": \"human\", \"value\": \"h\"}], \"discarded\": \"no_reasoning\"}",
+                "{\"prompt_index\": 4, \"discarded\": \"no_reasoning\", \"prompt\": 5}",
                 "{\"conversations\": [{\"from\": \"human\"}], \"extra\": {\"deep\": [{\"a\": [true, false, null]}]}}",
                 "{\"prompt_index\": 1, \"conversations\": [{\"from\": \"human\", \"value\": \"torn",
                 "[1, 2]", "\"text\"", "{} trailing", "not json");
@@ -392,8 +398,12 @@ class BatchPartsTest {
             boolean unknown = false;
             for (var e : node.path("tool_stats").properties())
                 if (e.getValue().path("count").asInt() > 0 && !registered.contains(e.getKey())) unknown = true;
-            assertEquals(new TrajectoryLine(node.has("discarded"), unknown, node.path("prompt_index").asText(),
-                    node.has("discarded") ? facts.prompt() : RunFolder.promptOf(node)), facts, line);
+            String prompt = null; // what the tree says: a tombstone's prompt string, else the first human turn's value
+            if (node.has("discarded")) prompt = node.path("prompt").isTextual() ? node.path("prompt").asText() : null;
+            else for (var turn : node.path("conversations"))
+                if (prompt == null && "human".equals(turn.path("from").asText())) prompt = turn.path("value").asText();
+            assertEquals(new TrajectoryLine(node.has("discarded"), unknown, node.path("prompt_index").asText(), prompt),
+                    facts, line);
         }
     }
 

@@ -10,8 +10,8 @@ import java.security.NoSuchAlgorithmException;
  * and a resume by content (prompts already recorded) remember instead of the text. Two different
  * prompts share a fingerprint with odds of about n²/2⁶⁵ (below 10⁻⁷ at a million prompts). Stateless.
  */
-final class Fingerprint {
-    private Fingerprint() {}
+final class PromptFingerprint {
+    private PromptFingerprint() {}
 
     /** Of a prompt (a resume compares stripped prompts). */
     static long of(String prompt) {
