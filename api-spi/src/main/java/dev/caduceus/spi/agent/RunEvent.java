@@ -1,6 +1,8 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.message.Usage;
+import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
@@ -20,6 +22,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
         @JsonSubTypes.Type(value = RunEvent.ReasoningDelta.class, name = "reasoning_delta"),
         @JsonSubTypes.Type(value = RunEvent.ToolCallStarted.class, name = "tool_call_started"),
         @JsonSubTypes.Type(value = RunEvent.ToolCallFinished.class, name = "tool_call_finished"),
+        @JsonSubTypes.Type(value = RunEvent.ToolCallsRequired.class, name = "tool_calls_required"),
         @JsonSubTypes.Type(value = RunEvent.ApprovalRequested.class, name = "approval_requested"),
         @JsonSubTypes.Type(value = RunEvent.ApprovalResolved.class, name = "approval_resolved"),
         @JsonSubTypes.Type(value = RunEvent.Steered.class, name = "steered"),
@@ -75,6 +78,17 @@ public sealed interface RunEvent {
         /** Without an output preview (the constructor before there was one; it stays for binary compatibility). */
         public ToolCallFinished(String callId, String tool, long durationMillis, boolean error, String result) {
             this(callId, tool, durationMillis, error, result, null);
+        }
+    }
+
+    /**
+     * The model called the caller's own functions ({@link RunRequest.ClientTools}): the host does not run them; the caller
+     * does and answers with their results. Written just before the terminal event of a turn that ends with
+     * {@link StopReason#TOOL_CALLS}. The ids are the host's, issued for these calls.
+     */
+    record ToolCallsRequired(List<Message.ToolCallRef> calls) implements RunEvent {
+        public ToolCallsRequired {
+            calls = List.copyOf(calls);
         }
     }
 

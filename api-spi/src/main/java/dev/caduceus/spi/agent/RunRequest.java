@@ -1,5 +1,7 @@
 package dev.caduceus.spi.agent;
 
+import dev.caduceus.spi.tool.ToolSpec;
+import dev.caduceus.spi.model.ModelRequest.ToolChoice;
 import dev.caduceus.spi.message.Message;
 import static java.util.Objects.requireNonNull;
 
@@ -29,10 +31,12 @@ import java.util.Map;
  *                      job's runs: {@code job:<id>}), or null for a caller's own run. Stored with the
  *                      run ({@link RunRecord#origin()}, {@link RunQuery#origin()}); runs of one origin
  *                      share its memory scope, and count as background runs in {@code /health/detailed}
+ * @param clientTools   the caller's own functions and its {@code tool_choice}; {@link ClientTools#NONE} when none
  */
 public record RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
                          String sessionId, String sessionKey, ModelOptions options, int maxIterations,
-                         Map<String, String> metadata, boolean stream, String owner, String origin) {
+                         Map<String, String> metadata, boolean stream, String owner, String origin,
+                         ClientTools clientTools) {
     public RunRequest {
         requireNonNull(owner, "owner");
         messages = List.copyOf(messages);
@@ -41,6 +45,15 @@ public record RunRequest(String model, List<Message> messages, String instructio
         metadata = Map.copyOf(metadata);
         if (maxIterations < 0) throw new IllegalArgumentException("maxIterations must be >= 0");
         if (origin != null && origin.isBlank()) throw new IllegalArgumentException("origin must not be blank");
+        requireNonNull(clientTools, "clientTools");
+    }
+
+    /** A request without client tools. */
+    public RunRequest(String model, List<Message> messages, String instructions, List<String> toolsets,
+                      String sessionId, String sessionKey, ModelOptions options, int maxIterations,
+                      Map<String, String> metadata, boolean stream, String owner, String origin) {
+        this(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations, metadata, stream,
+                owner, origin, ClientTools.NONE);
     }
 
     /** A caller's own run (no {@code origin}). */
@@ -69,12 +82,53 @@ public record RunRequest(String model, List<Message> messages, String instructio
     /** This request on behalf of key {@code name}. */
     public RunRequest ownedBy(String name) {
         return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
-                metadata, stream, name, origin);
+                metadata, stream, name, origin, clientTools);
     }
 
     /** This request started on the owner's behalf by {@code origin} ({@code <kind>:<id>}, e.g. {@code job:<id>}). */
     public RunRequest from(String origin) {
         return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
-                metadata, stream, owner, origin);
+                metadata, stream, owner, origin, clientTools);
+    }
+
+    /** This request with the caller's own functions. */
+    public RunRequest withClientTools(ClientTools tools) {
+        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
+                metadata, stream, owner, origin, tools);
+    }
+
+    /**
+     * The caller's own functions for one turn (an OpenAI request's {@code tools} of type {@code function}) and how
+     * the model may use tools. The host offers them to the model next to its own tools but never executes them:
+     * when the model calls one, the turn ends with {@link StopReason#TOOL_CALLS} and a {@link RunEvent.ToolCallsRequired}
+     * naming the calls, and the caller answers them in its next request. Immutable.
+     *
+     * @param tools             the functions, as specs of toolset {@value #TOOLSET}; names never equal a host tool's
+     * @param choice            the caller's {@code tool_choice}: {@code none} holds for every model call of the turn,
+     *                          {@code required} and a named tool for its first call only (then {@code auto}, or the agent
+     *                          could never stop calling tools)
+     * @param parallelToolCalls the caller's {@code parallel_tool_calls}, or null for the model's default
+     */
+    public record ClientTools(List<ToolSpec> tools, ToolChoice choice, Boolean parallelToolCalls) {
+        /** The toolset of every client tool's spec. */
+        public static final String TOOLSET = "client";
+        /** No client tools, {@code auto}, the model's default parallelism. */
+        public static final ClientTools NONE = new ClientTools(List.of(), ToolChoice.AUTO, null);
+
+        public ClientTools {
+            tools = List.copyOf(tools);
+            requireNonNull(choice, "choice");
+        }
+
+        /** Whether {@code name} is one of the caller's functions. */
+        public boolean has(String name) {
+            for (var tool : tools) if (tool.name().equals(name)) return true;
+            return false;
+        }
+
+        /** Whether the caller changed nothing: no functions, {@code auto}, default parallelism. */
+        public boolean isEmpty() {
+            return tools.isEmpty() && choice instanceof ToolChoice.Auto && parallelToolCalls == null;
+        }
     }
 }

@@ -32,7 +32,7 @@ public record RunResult(RunStatus status, StopReason stopReason, String output, 
     public static RunResult of(StopReason reason, String output, Usage usage, String errorCode, String error,
                                List<Message> messages) {
         var status = switch (reason) {
-            case STOP, ITERATION_LIMIT, OUTPUT_LENGTH, CONTEXT_LENGTH -> RunStatus.COMPLETED;
+            case STOP, TOOL_CALLS, ITERATION_LIMIT, OUTPUT_LENGTH, CONTEXT_LENGTH -> RunStatus.COMPLETED;
             case INTERRUPTED -> RunStatus.CANCELLED;
             case UPSTREAM_ERROR, EMPTY_RESPONSE, INTERNAL_ERROR -> RunStatus.FAILED;
         };

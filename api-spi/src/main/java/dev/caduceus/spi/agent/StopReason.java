@@ -9,6 +9,11 @@ import java.util.Locale;
 public enum StopReason {
     /** A final answer. */
     STOP(true, false, false),
+    /**
+     * The model called the caller's own functions ({@link RunRequest.ClientTools}); the turn waits for their results, which
+     * the caller sends in its next request. The wire name is {@code tool_calls}, OpenAI's {@code finish_reason}.
+     */
+    TOOL_CALLS(true, false, false),
     /** The iteration cap was reached; the answer comes from one last call without tools. */
     ITERATION_LIMIT(false, true, false),
     /** The model's output was cut at {@code max_tokens}. */

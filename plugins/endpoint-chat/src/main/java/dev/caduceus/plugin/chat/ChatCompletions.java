@@ -26,8 +26,19 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
     ObjectNode completion(TurnOutcome outcome) {
         var body = head("chat.completion");
         var choice = body.putArray("choices").addObject().put("index", 0);
-        choice.putObject("message").put("role", "assistant").put("content", outcome.output() == null ? ""
-                : outcome.output()).putNull("refusal");
+        var message = choice.putObject("message").put("role", "assistant");
+        if (outcome.toolCalls().isEmpty()) {
+            message.put("content", outcome.output() == null ? "" : outcome.output());
+        } else { // OpenAI's: content null unless the model also wrote text, then the calls
+            if (outcome.output() == null || outcome.output().isEmpty()) message.putNull("content");
+            else message.put("content", outcome.output());
+            var calls = message.putArray("tool_calls");
+            for (var call : outcome.toolCalls()) {
+                var entry = calls.addObject().put("id", call.id()).put("type", "function");
+                entry.putObject("function").put("name", call.name()).put("arguments", ToolTurns.argumentsText(call.arguments()));
+            }
+        }
+        message.putNull("refusal");
         choice.putNull("logprobs");
         choice.put("finish_reason", outcome.finishReason());
         body.set("usage", usage(outcome.usage()));
@@ -55,6 +66,27 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return finishNull(chunk);
     }
 
+    /**
+     * The chunks of the client's tool calls, as OpenAI streams them: per call, one chunk with its index, id, type,
+     * name and empty arguments, then one with its arguments.
+     */
+    java.util.List<ObjectNode> toolCallChunks(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls) {
+        var chunks = new java.util.ArrayList<ObjectNode>();
+        for (int i = 0; i < calls.size(); i++) {
+            var call = calls.get(i);
+            var first = chunk();
+            var entry = choice(first).putObject("delta").putArray("tool_calls").addObject().put("index", i)
+                    .put("id", call.id()).put("type", "function");
+            entry.putObject("function").put("name", call.name()).put("arguments", "");
+            chunks.add(finishNull(first));
+            var arguments = chunk();
+            choice(arguments).putObject("delta").putArray("tool_calls").addObject().put("index", i)
+                    .putObject("function").put("arguments", ToolTurns.argumentsText(call.arguments()));
+            chunks.add(finishNull(arguments));
+        }
+        return chunks;
+    }
+
     /** A chunk with {@code delta.reasoning_content}: tool progress in {@code reasoning} mode. */
     ObjectNode reasoningChunk(String text) {
         var chunk = chunk();
@@ -62,7 +94,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return finishNull(chunk);
     }
 
-    /** The finish chunk: usage always, {@code hermes} unless {@code stop}, {@code error} only for {@code error}. */
+    /** The finish chunk: usage always, {@code hermes} unless {@code stop} or {@code tool_calls}, {@code error} only for {@code error}. */
     ObjectNode finishChunk(TurnOutcome outcome) {
         var chunk = chunk();
         var finish = outcome.finishReason();
@@ -70,7 +102,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         choice.putObject("delta");
         choice.put("finish_reason", finish);
         chunk.set("usage", usage(outcome.usage()));
-        if (!finish.equals("stop")) chunk.set("hermes", outcome.hermes(true));
+        if (!finish.equals("stop") && !finish.equals("tool_calls")) chunk.set("hermes", outcome.hermes(true));
         if (finish.equals("error"))
             chunk.putObject("error").put("message", outcome.errorText()).put("type", "agent_error");
         return chunk;

@@ -25,6 +25,7 @@ record ChatFamily(HttpHandler handler, ChatSettings settings) implements Endpoin
                 .put("chat_completions_streaming", true)
                 .put("tool_progress_events", true)
                 .put("model_options", true)
+                .put("client_tools", true)
                 .put("session_continuity_header", SessionHeaders.SESSION_ID)
                 .put("session_key_header", SessionHeaders.SESSION_KEY)
                 .put("tool_progress_opt_in_header", ToolProgress.OPT_IN_HEADER);

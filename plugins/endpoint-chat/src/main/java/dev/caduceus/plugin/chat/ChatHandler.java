@@ -37,12 +37,19 @@ final class ChatHandler implements HttpHandler {
 
     private final PlatformContext ctx;
     private final ChatSettings settings;
+    /** How long the server's side of a turn that ended with the client's tool calls waits for their answers. */
+    static final java.time.Duration PENDING_TTL = java.time.Duration.ofMinutes(30);
+    /** At most this many such turns are kept (the oldest go first). */
+    static final int PENDING_TURNS = 4096;
+
     private final IdempotencyCache idempotency;
+    private final PendingToolCalls pending;
 
     ChatHandler(PlatformContext ctx, ChatSettings settings, IdempotencyCache idempotency) {
         this.ctx = ctx;
         this.settings = settings;
         this.idempotency = idempotency;
+        this.pending = new PendingToolCalls(ctx.clock(), PENDING_TTL, PENDING_TURNS);
     }
 
     @Override
@@ -58,7 +65,7 @@ final class ChatHandler implements HttpHandler {
         var session = full == null ? SessionHeaders.from(exchange) : null;
         if (settings.plainHousekeeping() && housekeeping(exchange, full)) return;
         if (full != null) throw rejected(full);
-        var request = ChatRequest.parse(exchange.body(), ctx.global().modelName());
+        var request = ChatRequest.parse(exchange.body(), ctx.global().modelName(), this::hostTool);
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
         var run = runRequest(request, session, sessionId, exchange.caller().name());
         exchange.header(SessionHeaders.SESSION_ID, sessionId);
@@ -67,6 +74,11 @@ final class ChatHandler implements HttpHandler {
                 request.model(), request.includeUsage());
         if (request.stream()) stream(exchange, run, shapes);
         else complete(exchange, request, session, run, shapes);
+    }
+
+    /** Whether {@code name} is one of this deployment's own tools (a client's function may not take its name). */
+    private boolean hostTool(String name) {
+        return ctx.deployment().tool(name).isPresent();
     }
 
     /**
@@ -110,7 +122,8 @@ final class ChatHandler implements HttpHandler {
         var run = start(request);
         exchange.onClientGone(() -> run.cancel(ChatStream.CANCEL_REASON));
         var mode = settings.toolProgress().resolve(exchange.header(ToolProgress.OPT_IN_HEADER));
-        new ChatStream(shapes, new ToolProgress(mode, shapes)).run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
+        ChatStream.Handoff handoff = calls -> pending.remember(request.owner(), calls, awaitMessages(run));
+        new ChatStream(shapes, new ToolProgress(mode, shapes), handoff).run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
     }
 
     private void complete(HttpExchange exchange, ChatRequest request, SessionHeaders session, RunRequest run,
@@ -144,7 +157,19 @@ final class ChatHandler implements HttpHandler {
         } catch (ClientLeft e) {
             return;
         }
-        answer(exchange, TurnOutcome.of(result), shapes);
+        var outcome = TurnOutcome.of(result, run.clientTools());
+        pending.remember(run.owner(), outcome.toolCalls(), result.messages());
+        answer(exchange, outcome, shapes);
+    }
+
+    /** The messages of a run whose terminal event has been written (its result follows at once). */
+    private static List<Message> awaitMessages(RunHandle run) {
+        try {
+            return run.await().messages();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
     }
 
     static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes) {
@@ -173,13 +198,19 @@ final class ChatHandler implements HttpHandler {
 
     /** @param owner the caller's key name: the run, its session and its memory are that key's */
     private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, String owner) {
+        // A continuation: the server's own steps of the turn the client answers go back where the client's view of
+        // them (its calls) stood, then the history is paired and split.
+        var turn = ToolTurns.split(pending.splice(owner, request.messages()));
+        if (turn.input().isEmpty())
+            throw ApiError.badRequest("no_user_message", "No user message found in messages", null).exception();
         var messages = new ArrayList<Message>();
         // The stored transcript replaces the body history when the client names its session ({@code X-Hermes-Session-Id}).
-        messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(owner, sessionId) : request.history());
-        messages.add(request.turn());
+        messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(owner, sessionId) : turn.history());
+        messages.addAll(turn.input());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
         return new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream(), owner);
+                session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream(), owner)
+                .withClientTools(request.clientTools());
     }
 
     /**

@@ -8,7 +8,9 @@ import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.support.wire.Flags;
+import dev.caduceus.spi.agent.RunRequest.ClientTools;
 import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.support.wire.ClientToolsField;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,27 +23,43 @@ import java.util.Locale;
  * @param stream         whether to answer with server-sent events
  * @param includeUsage   {@code stream_options.include_usage}
  * @param systemText     the flattened system messages ({@code ""} when none)
- * @param history        user and assistant messages before the turn input, oldest first
- * @param turn           the last kept message: this turn's input
+ * @param messages       user, assistant (with their tool calls) and tool messages, oldest first: the history and
+ *                       then this turn's input ({@link ToolTurns#split}), as the client sent them
  * @param firstUserText  text of the first user message ({@code ""} when none), for the derived session id
- * @param options        {@code reasoning_effort} and {@code service_tier} from {@code model_options}
+ * @param options        {@code reasoning_effort} and {@code service_tier} from {@code model_options}, and the
+ *                       {@code response_format} for the model
+ * @param clientTools    the client's own functions, {@code tool_choice} and {@code parallel_tool_calls}
  * @param body           the raw body, for the idempotency fingerprint
  */
-record ChatRequest(String model, boolean stream, boolean includeUsage, String systemText, List<Message> history,
-                   Message turn, String firstUserText, ModelOptions options, JsonNode body) {
+record ChatRequest(String model, boolean stream, boolean includeUsage, String systemText, List<Message> messages,
+                   String firstUserText, ModelOptions options, ClientTools clientTools, JsonNode body) {
     static final int MAX_SYSTEM_BYTES = 64 * 1024;
 
     ChatRequest {
         requireNonNull(model, "model");
         requireNonNull(systemText, "systemText");
-        history = List.copyOf(history);
-        requireNonNull(turn, "turn");
+        messages = List.copyOf(messages);
         requireNonNull(firstUserText, "firstUserText");
         requireNonNull(options, "options");
+        requireNonNull(clientTools, "clientTools");
     }
 
-    /** Validates {@code body}; every problem is a 400 in the contract's words. */
+    /** Validates {@code body} without client tools (a housekeeping request); every problem is a 400 in the contract's words. */
     static ChatRequest parse(JsonNode body, String advertisedModel) {
+        return parse(body, advertisedModel, name -> false);
+    }
+
+    /** The history and the turn input, paired as the model needs them ({@link ToolTurns#split}). */
+    ToolTurns.Split turn() {
+        return ToolTurns.split(messages);
+    }
+
+    /**
+     * Validates {@code body}; every problem is a 400 in the contract's words.
+     *
+     * @param hostTool whether a name is one of the server's own tools (a client tool may not take it)
+     */
+    static ChatRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool) {
         var messages = body.get("messages");
         if (!body.isObject() || messages == null || !messages.isArray() || messages.isEmpty())
             throw ApiError.badRequest("missing_messages", "Missing or invalid 'messages' field", null).exception();
@@ -56,23 +74,44 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
                 if (!text.isEmpty()) systems.add(text);
             } else if (role.equals("user") || role.equals("assistant")) {
                 var parts = ContentNormalizer.normalize(m.get("content"), "messages[" + i + "].content");
-                var message = new Message(role, parts, List.of(), null, null);
+                var calls = role.equals("assistant") ? ToolTurns.calls(m.get("tool_calls"), "messages[" + i + "].tool_calls")
+                        : List.<Message.ToolCallRef>of();
+                var message = new Message(role, parts, calls, null, null);
                 if (role.equals("user") && firstUser == null) firstUser = textOf(parts);
                 kept.add(message);
+            } else if (role.equals("tool")) {
+                kept.add(ToolTurns.result(m, "messages[" + i + "]"));
             }
         }
-        if (kept.isEmpty() || !visible(kept.getLast()))
+        if (kept.isEmpty() || !(visible(kept.getLast()) || kept.getLast().role().equals("tool")))
             throw ApiError.badRequest("no_user_message", "No user message found in messages", null).exception();
         var model = body.path("model").isTextual() && !body.get("model").asText().isEmpty()
                 ? body.get("model").asText() : advertisedModel;
         var stream = Flags.parse(body.get("stream"), false);
         var includeUsage = stream && Flags.parse(body.path("stream_options").get("include_usage"), false);
+        var clientTools = ClientToolsField.parse(body, ClientToolsField.Shape.CHAT, hostTool);
         return new ChatRequest(model, stream, includeUsage, cutUtf8(String.join("\n", systems), MAX_SYSTEM_BYTES),
-                kept.subList(0, kept.size() - 1), kept.getLast(), firstUser == null ? "" : firstUser,
-                dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")), body);
+                kept, firstUser == null ? "" : firstUser,
+                withResponseFormat(dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
+                        body.get("response_format")), clientTools, body);
     }
 
-    private static boolean visible(Message m) {
+    /** {@code response_format} ({@code json_object}, {@code json_schema} with {@code strict}) goes to the model as sent. */
+    private static ModelOptions withResponseFormat(ModelOptions options, JsonNode format) {
+        if (format == null || format.isNull()) return options;
+        var type = format.path("type").asText("");
+        if (!format.isObject() || !(type.equals("text") || type.equals("json_object") || type.equals("json_schema")))
+            throw ApiError.badRequest("invalid_value", "Invalid 'response_format': expected an object whose 'type' is "
+                    + "'text', 'json_object' or 'json_schema'.", "response_format").exception();
+        if (type.equals("json_schema") && !format.path("json_schema").path("name").isTextual())
+            throw ApiError.badRequest("missing_required_parameter", "Missing required parameter: "
+                    + "'response_format.json_schema.name'.", "response_format.json_schema.name").exception();
+        var extra = options.extra().deepCopy(); // options stay as they were
+        extra.set("response_format", format);
+        return new ModelOptions(options.temperature(), options.maxTokens(), options.reasoningEffort(), extra);
+    }
+
+    static boolean visible(Message m) {
         return m.content().stream().anyMatch(p -> switch (p) {
             case ContentPart.Text t -> !t.text().isBlank();
             case ContentPart.ImageUrl i -> true;

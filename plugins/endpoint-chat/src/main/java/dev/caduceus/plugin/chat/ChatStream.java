@@ -7,6 +7,8 @@ import dev.caduceus.support.stream.RunEventTranslator;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
+import dev.caduceus.spi.message.Message;
+import java.util.List;
 
 /**
  * One streaming chat answer: the role chunk, then the run's events translated in
@@ -16,13 +18,28 @@ import dev.caduceus.spi.http.EventStream;
 final class ChatStream implements RunEventTranslator {
     static final String CANCEL_REASON = "client disconnected";
 
+    /** Keeps the server's side of a turn that ended with the client's calls, before the client can answer them. */
+    @FunctionalInterface
+    interface Handoff {
+        void remember(List<Message.ToolCallRef> calls);
+
+        Handoff NONE = calls -> { };
+    }
+
     private final ChatCompletions shapes;
     private final ToolProgress progress;
+    private final Handoff handoff;
+    private List<Message.ToolCallRef> toolCalls = List.of();
     private boolean ended;
 
     ChatStream(ChatCompletions shapes, ToolProgress progress) {
+        this(shapes, progress, Handoff.NONE);
+    }
+
+    ChatStream(ChatCompletions shapes, ToolProgress progress, Handoff handoff) {
         this.shapes = shapes;
         this.progress = progress;
+        this.handoff = handoff;
     }
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
@@ -56,7 +73,18 @@ final class ChatStream implements RunEventTranslator {
             }
             case RunEvent.ToolCallStarted s -> progress.started(s, out);
             case RunEvent.ToolCallFinished f -> progress.finished(f, out);
-            case RunEvent.Completed c -> finish(TurnOutcome.of(c), out);
+            case RunEvent.ToolCallsRequired t -> {
+                toolCalls = t.calls();
+                for (var chunk : shapes.toolCallChunks(t.calls())) out.event(chunk);
+            }
+            case RunEvent.Completed c -> {
+                var outcome = TurnOutcome.of(c);
+                if (c.stopReason() == dev.caduceus.spi.agent.StopReason.TOOL_CALLS) {
+                    handoff.remember(toolCalls); // before the client can see the end and answer
+                    outcome = outcome.withToolCalls(toolCalls);
+                }
+                finish(outcome, out);
+            }
             case RunEvent.Failed f -> finish(TurnOutcome.of(f), out);
             case RunEvent.Cancelled c -> finish(TurnOutcome.of(c), out);
             case RunEvent.Interrupted i -> {

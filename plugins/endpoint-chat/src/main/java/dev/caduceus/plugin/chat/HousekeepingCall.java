@@ -99,8 +99,9 @@ final class HousekeepingCall {
     private static List<Message> messages(ChatRequest request) {
         var messages = new ArrayList<Message>();
         if (!request.systemText().isEmpty()) messages.add(Message.system(request.systemText()));
-        messages.addAll(request.history());
-        messages.add(request.turn());
+        var turn = request.turn();
+        messages.addAll(turn.history());
+        messages.addAll(turn.input());
         return messages;
     }
 

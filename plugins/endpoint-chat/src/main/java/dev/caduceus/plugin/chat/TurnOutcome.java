@@ -6,19 +6,51 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.RunRequest.ClientTools;
 import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.spi.message.Message;
+import java.util.List;
 import dev.caduceus.spi.message.Usage;
 
 /**
  * How one chat turn ended, in the terms the wire needs: the answer text, the stop
- * reason that fixes {@code completed}/{@code partial}/{@code failed}, the error text and the usage.
+ * reason that fixes {@code completed}/{@code partial}/{@code failed}, the error text and the usage, and the
+ * client's own tool calls when the turn ended with them ({@code finish_reason: tool_calls}).
  * Immutable.
  */
-record TurnOutcome(String output, StopReason stopReason, String error, Usage usage) {
+record TurnOutcome(String output, StopReason stopReason, String error, Usage usage,
+                   List<Message.ToolCallRef> toolCalls) {
 
     TurnOutcome {
         requireNonNull(stopReason, "stopReason");
         usage = usage == null ? Usage.ZERO : usage;
+        toolCalls = List.copyOf(toolCalls);
+    }
+
+    TurnOutcome(String output, StopReason stopReason, String error, Usage usage) {
+        this(output, stopReason, error, usage, List.of());
+    }
+
+    /**
+     * The outcome of {@code result}; a turn that ended with the client's calls names them: the calls of the last
+     * assistant message that {@code clientTools} has.
+     */
+    static TurnOutcome of(RunResult result, ClientTools clientTools) {
+        var calls = List.<Message.ToolCallRef>of();
+        if (result.stopReason() == StopReason.TOOL_CALLS) {
+            for (var m : result.messages().reversed()) {
+                if (m.role().equals("assistant") && !m.toolCalls().isEmpty()) {
+                    calls = m.toolCalls().stream().filter(c -> clientTools.has(c.name())).toList();
+                    break;
+                }
+            }
+        }
+        return new TurnOutcome(result.output(), result.stopReason(), result.error(), result.usage(), calls);
+    }
+
+    /** This outcome naming the client's {@code calls}. */
+    TurnOutcome withToolCalls(List<Message.ToolCallRef> calls) {
+        return new TurnOutcome(output, stopReason, error, usage, calls);
     }
 
     static TurnOutcome of(RunResult result) {
@@ -40,8 +72,9 @@ record TurnOutcome(String output, StopReason stopReason, String error, Usage usa
                 : c.reason(), c.usage());
     }
 
-    /** {@code length}, {@code error} or {@code stop}. */
+    /** {@code tool_calls}, {@code length}, {@code error} or {@code stop}. */
     String finishReason() {
+        if (stopReason == StopReason.TOOL_CALLS) return "tool_calls";
         if (stopReason.truncated()) return "length";
         if (stopReason.failed()) return "error";
         return "stop";

@@ -117,8 +117,11 @@ class ChatCompletionTest {
         assertEquals(ScriptedUpstream.MODEL, sent.path("model").asText(), "other model names are ignored on chat (§14.2)");
         assertTrue(chat.lastSystemPrompt().endsWith("Be brief.\nUse metric units."), chat.lastSystemPrompt());
         assertFalse(chat.lastSystemPrompt().contains("ignored"), "developer messages are not system text");
-        assertEquals("user:first question|assistant:first answer|user:How many files?|", chat.lastModelMessages());
-        assertFalse(sent.path("messages").get(2).has("tool_calls"), "the body's tool calls are not history");
+        assertEquals("user:first question|assistant:first answer|tool:tool output|user:How many files?|",
+                chat.lastModelMessages());
+        assertEquals("c1", sent.path("messages").get(2).path("tool_calls").path(0).path("id").asText(),
+                "the body's tool calls and their results are history (issue 42: ids this host did not issue)");
+        assertEquals("c1", sent.path("messages").get(3).path("tool_call_id").asText());
         assertFalse(sent.path("stream").asBoolean(), "nobody reads a non-streaming answer while it is written");
         assertEquals("high", sent.path("reasoning_effort").asText());
         assertEquals("flex", sent.path("service_tier").asText());
@@ -135,8 +138,8 @@ class ChatCompletionTest {
         assertEquals(Optional.of(expected), ex.header("X-Hermes-Session-Id"));
         // The run appended to that session's transcript; without the header the body history still wins.
         chat.post(CONVERSATION);
-        assertEquals("user:first question|assistant:first answer|user:How many files?|", chat.lastModelMessages(),
-                "the body history is authoritative without the header");
+        assertEquals("user:first question|assistant:first answer|tool:tool output|user:How many files?|",
+                chat.lastModelMessages(), "the body history is authoritative without the header");
     }
 
     @Test

@@ -41,9 +41,15 @@ final class ChatHost implements AutoCloseable {
 
     /** A host with the chat plugin and {@code env} (name, value, …) on top of the defaults. */
     static ChatHost start(String... env) {
+        return withPlugins(List.of(), env);
+    }
+
+    /** A host with the chat plugin, the {@code plugins} and {@code env} (name, value, …) on top of the defaults. */
+    static ChatHost withPlugins(List<String> plugins, String... env) {
         var upstream = ScriptedUpstream.start();
         try {
             var builder = TestHost.builder().plugins("endpoint-chat", "provider-openai").model(upstream);
+            plugins.forEach(builder::plugins);
             for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
             return new ChatHost(upstream, builder.start());
         } catch (RuntimeException e) {

@@ -97,6 +97,7 @@ final class ResponseStream implements RunEventTranslator {
             case RunEvent.ApprovalRequested a -> { }
             case RunEvent.ApprovalResolved a -> { }
             case RunEvent.Steered s -> { }
+            case RunEvent.ToolCallsRequired t -> { } // Responses takes no client tools yet
             case RunEvent.UsageReported u -> { }
         }
     }

@@ -31,6 +31,7 @@ final class RunEventFrames implements RunEventTranslator {
         return switch (entry.event()) {
             case RunEvent.Started s -> null;
             case RunEvent.UsageReported u -> null;
+            case RunEvent.ToolCallsRequired t -> null; // the runs API takes no client tools yet
             case RunEvent.TextDelta d -> base(entry, WireEvents.MESSAGE_DELTA).put("delta", d.text());
             case RunEvent.ReasoningDelta r ->
                     base(entry, WireEvents.REASONING).put("text", TextLimit.cut(r.text(), REASONING_MAX));

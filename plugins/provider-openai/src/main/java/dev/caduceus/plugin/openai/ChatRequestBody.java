@@ -9,7 +9,8 @@ import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelRequest;
 
 /**
- * Builds the {@code POST /chat/completions} body (messages, tools sorted by name, {@code tool_choice: auto}, streaming with usage, and the optional settings) from a {@link ModelRequest} and the
+ * Builds the {@code POST /chat/completions} body (messages, tools sorted by name, the call's {@code tool_choice}
+ * ({@code auto} unless the caller chose) and {@code parallel_tool_calls}, streaming with usage, and the optional settings) from a {@link ModelRequest} and the
  * host's {@link ModelSettings}. Stateless; thread-safe.
  */
 final class ChatRequestBody {
@@ -34,7 +35,14 @@ final class ChatRequestBody {
         for (var message : request.messages()) messages.add(message(message));
         if (!request.tools().isEmpty()) {
             body.putRawValue("tools", tools.of(request.tools()));
-            body.put("tool_choice", "auto");
+            switch (request.toolChoice()) {
+                case ModelRequest.ToolChoice.Auto auto -> body.put("tool_choice", "auto");
+                case ModelRequest.ToolChoice.None none -> body.put("tool_choice", "none");
+                case ModelRequest.ToolChoice.Required required -> body.put("tool_choice", "required");
+                case ModelRequest.ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
+                        .putObject("function").put("name", named.name());
+            }
+            if (request.parallelToolCalls() != null) body.put("parallel_tool_calls", request.parallelToolCalls());
         }
         body.put("stream", stream);
         if (stream && streamOptions) body.putObject("stream_options").put("include_usage", true);

@@ -36,7 +36,7 @@ public record HostModels(ModelProvider provider, boolean ready, boolean streamAl
     public void stream(ModelRequest request, Consumer<ModelEvent> sink, Cancellation cancel) throws ModelException {
         if (!available()) throw new IllegalStateException("no upstream model is available on this host");
         var sent = request.stream() && !streamAllowed
-                ? new ModelRequest(request.model(), request.messages(), request.tools(), request.options(), false)
+                ? request.streaming(false)
                 : request;
         try {
             provider.stream(sent, sink, cancel);

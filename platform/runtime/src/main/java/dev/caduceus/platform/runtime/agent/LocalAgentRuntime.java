@@ -42,6 +42,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     private final SystemPrompt prompt;
     private final AgentSettings settings;
     private final ModelCaller caller;
+    private final Redactor redactor;
     private final Clock clock;
 
     /** @param provider the selected model provider, or null when none is contributed */
@@ -61,6 +62,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         this.prompt = prompt;
         this.settings = settings;
         this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model());
+        this.redactor = redactor;
         this.clock = clock;
     }
 
@@ -90,24 +92,30 @@ public final class LocalAgentRuntime implements AgentRuntime {
         if (caller == null || model == null)
             return RunResult.of(StopReason.UPSTREAM_ERROR, null, Usage.ZERO, "model_not_configured",
                     RunService.MODEL_NOT_CONFIGURED, List.of());
-        var specs = offered.values().stream().map(Tool::spec).toList();
+        var client = new ClientCalls(request.clientTools(), redactor);
+        var specs = client.offered(offered.values().stream().map(Tool::spec).toList());
         var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
         var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
-        var turn = new TurnState(system, request.messages(), max);
+        var turn = new TurnState(system, client.capResults(request.messages()), max);
         ctx.emit(new RunEvent.Started(model));
         boolean blankRetried = false;
         while (true) {
             if (ctx.cancellation().isCancelled()) return turn.interrupted(null);
             if (turn.apiCalls() == max) return graceCall(turn, model, request, ctx);
-            var reply = call(turn, model, specs, request, ctx);
+            var reply = call(turn, model, specs, client, request, ctx);
             switch (reply) {
                 case ModelReply.Interrupted i -> { return turn.interrupted(i.partialText()); }
                 case ModelReply.Failure f -> { return turn.failed(f); }
                 case ModelReply.Answer a -> {
                     if (a.finish() == FinishReason.LENGTH) return turn.truncated(a.text());
                     if (!a.toolCalls().isEmpty()) {
-                        if (!runTools(turn, a, offered, ctx, scope)) return turn.interrupted(null);
+                        var ran = runTools(turn, a, offered, client, ctx, scope);
+                        if (ran == null) return turn.interrupted(null);
+                        if (!ran.isEmpty()) {
+                            ctx.emit(new RunEvent.ToolCallsRequired(ran));
+                            return turn.result(StopReason.TOOL_CALLS, a.text().isBlank() ? null : a.text(), null);
+                        }
                         continue;
                     }
                     if (a.text().isBlank()) {
@@ -123,10 +131,12 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
     }
 
-    private ModelReply call(TurnState turn, String model, List<ToolSpec> specs, RunRequest request, RunContext ctx)
-            throws InterruptedException {
+    private ModelReply call(TurnState turn, String model, List<ToolSpec> specs, ClientCalls client, RunRequest request,
+                            RunContext ctx) throws InterruptedException {
         boolean stream = settings.stream() && request.stream(); // nobody reads a non-streamed answer early
-        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream), ctx);
+        var choice = specs.isEmpty() ? ModelRequest.ToolChoice.AUTO : client.choice(turn.apiCalls() == 0, specs);
+        var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream, choice,
+                specs.isEmpty() ? null : client.parallel()), ctx);
         turn.countCall();
         if (reply instanceof ModelReply.Answer a && a.usage() != null)
             ctx.emit(new RunEvent.UsageReported(a.usage(), turn.addUsage(a.usage())));
@@ -137,7 +147,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     private RunResult graceCall(TurnState turn, String model, RunRequest request, RunContext ctx)
             throws InterruptedException {
         turn.prompt(Message.user(GRACE_PROMPT));
-        var reply = call(turn, model, List.of(), request, ctx);
+        var reply = call(turn, model, List.of(), new ClientCalls(RunRequest.ClientTools.NONE, redactor), request, ctx);
         return switch (reply) {
             case ModelReply.Interrupted i -> turn.interrupted(i.partialText());
             case ModelReply.Failure f -> turn.failed(f);
@@ -149,24 +159,37 @@ public final class LocalAgentRuntime implements AgentRuntime {
         };
     }
 
-    /** Appends the assistant message and one tool message per call; false when the run was stopped. */
-    private boolean runTools(TurnState turn, ModelReply.Answer answer, Map<String, Tool> offered, RunContext ctx,
-                             TurnScope scope) throws InterruptedException {
+    /**
+     * Appends the assistant message and one tool message per host call, which run here; the caller's own calls
+     * (with the host's ids) are returned for the caller to run, and the turn ends with them (empty: the turn goes
+     * on). Null when the run was stopped.
+     */
+    private List<Message.ToolCallRef> runTools(TurnState turn, ModelReply.Answer answer, Map<String, Tool> offered,
+                                               ClientCalls client, RunContext ctx, TurnScope scope)
+            throws InterruptedException {
         var refs = new ArrayList<Message.ToolCallRef>();
         var calls = new ArrayList<ToolCall>();
+        var clients = new ArrayList<Message.ToolCallRef>();
         for (ModelEvent.ToolCall c : answer.toolCalls()) {
-            refs.add(new Message.ToolCallRef(c.id(), c.name(), c.arguments()));
-            calls.add(new ToolCall(c.id(), c.name(), c.arguments()));
+            if (client.isClients(c)) {
+                var issued = client.issue(c);
+                refs.add(issued);
+                clients.add(issued);
+            } else {
+                refs.add(new Message.ToolCallRef(c.id(), c.name(), c.arguments()));
+                calls.add(new ToolCall(c.id(), c.name(), c.arguments()));
+            }
         }
         var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
         turn.add(new Message("assistant", content, refs, null, null), answer.text());
-        var outcomes = batch.run(calls, offered, ctx, scope);
-        if (outcomes == null) return false;
+        var outcomes = calls.isEmpty() ? List.<ToolOutcome>of() : batch.run(calls, offered, ctx, scope);
+        if (outcomes == null) return null;
         for (int i = 0; i < calls.size(); i++)
             turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),
                     calls.get(i).id(), calls.get(i).name()), null);
+        if (!clients.isEmpty()) return clients; // the caller's results come with its next request
         turn.budgetNotice();
         for (var steer : ctx.drainSteering()) turn.add(Message.user(steer), null); // the run journals run.steered on acceptance
-        return true;
+        return clients;
     }
 }

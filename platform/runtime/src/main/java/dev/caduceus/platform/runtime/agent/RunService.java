@@ -397,11 +397,17 @@ public final class RunService implements Runs {
         };
     }
 
-    /** The turn input (the request's last message) and the turn's messages, in one write. */
+    /**
+     * The turn input (the request's last message, or the tool results that end it: a client's answers to its own
+     * tool calls) and the turn's messages, in one write.
+     */
     private void appendTranscript(RunRequest request, RunResult result) {
         if (sessions == null || request.sessionId() == null) return;
         var messages = new ArrayList<Message>();
-        if (!request.messages().isEmpty()) messages.add(request.messages().getLast());
+        var input = request.messages();
+        int first = input.size() - 1;
+        while (first > 0 && input.get(first).role().equals("tool") && input.get(first - 1).role().equals("tool")) first--;
+        if (first >= 0) messages.addAll(input.subList(first, input.size()));
         messages.addAll(result.messages());
         sessions.append(SessionStore.scoped(request.owner(), request.sessionId()), messages);
     }

@@ -82,7 +82,7 @@ final class TurnState {
     }
 
     RunResult result(StopReason reason, String output, String error) {
-        String code = reason == StopReason.STOP ? null : reason.truncated() ? "output_truncated" : "agent_error";
+        String code = reason.completed() ? null : reason.truncated() ? "output_truncated" : "agent_error";
         return RunResult.of(reason, output, usage, code, error, added);
     }
 
