@@ -29,21 +29,7 @@ final class NodeConsole {
     }
 
     private static Path install() throws Exception {
-        Files.createDirectories(DIR);
-        var lock = Files.readString(SOURCE.resolve("package-lock.json"));
-        var installed = DIR.resolve("package-lock.json");
-        if (!Files.isDirectory(DIR.resolve("node_modules/playwright-core")) || !Files.exists(installed)
-                || !Files.readString(installed).equals(lock)) {
-            for (var file : new String[] {"package.json", "package-lock.json"})
-                Files.copy(SOURCE.resolve(file), DIR.resolve(file), StandardCopyOption.REPLACE_EXISTING);
-            var builder = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(DIR.toFile())
-                    .redirectErrorStream(true);
-            builder.environment().put("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
-            var npm = builder.start();
-            var output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(npm.waitFor(300, TimeUnit.SECONDS), "npm ci timed out");
-            assertEquals(0, npm.exitValue(), "npm ci failed:\n" + output);
-        }
+        NpmLock.ci(SOURCE, DIR, "playwright-core", java.util.Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"));
         NpmLock.copyIfChanged(SOURCE.resolve("console.mjs"), DIR.resolve("console.mjs"));
         return DIR.resolve("console.mjs").toAbsolutePath();
     }

@@ -29,21 +29,8 @@ final class NodeMcp {
     }
 
     private static Path install() throws Exception {
-        Files.createDirectories(DIR);
-        var lock = Files.readString(SOURCE.resolve("package-lock.json"));
-        var installed = DIR.resolve("package-lock.json");
-        var modules = DIR.resolve("node_modules");
-        if (Files.isDirectory(modules.resolve("@modelcontextprotocol")) && Files.exists(installed)
-                && Files.readString(installed).equals(lock))
-            return modules.toAbsolutePath();
-        for (var file : new String[] {"package.json", "package-lock.json"})
-            Files.copy(SOURCE.resolve(file), DIR.resolve(file), StandardCopyOption.REPLACE_EXISTING);
-        var npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(DIR.toFile())
-                .redirectErrorStream(true).start();
-        var output = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(npm.waitFor(300, TimeUnit.SECONDS), "npm ci timed out");
-        assertEquals(0, npm.exitValue(), "npm ci failed:\n" + output);
-        return modules.toAbsolutePath();
+        NpmLock.ci(SOURCE, DIR, "@modelcontextprotocol", java.util.Map.of());
+        return DIR.resolve("node_modules").toAbsolutePath();
     }
 
     /** Copies {@code src/test/node/mcp/<script>} next to {@code node_modules} (installing it first), to run it there. */

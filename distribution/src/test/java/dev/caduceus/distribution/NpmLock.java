@@ -31,4 +31,28 @@ final class NpmLock {
         if (Files.exists(target) && Files.mismatch(source, target) == -1) return;
         Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
+
+    /**
+     * Installs {@code source}'s {@code package.json} and {@code package-lock.json} into {@code dir} with {@code npm ci},
+     * unless {@code node_modules/<marker>} is there and was installed from the same lockfile. Call with the lock held.
+     *
+     * @param env extra environment of npm ({@code PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD}); may be empty
+     */
+    static void ci(Path source, Path dir, String marker, java.util.Map<String, String> env) throws Exception {
+        Files.createDirectories(dir);
+        var lock = Files.readString(source.resolve("package-lock.json"));
+        var installed = dir.resolve("package-lock.json");
+        if (Files.isDirectory(dir.resolve("node_modules").resolve(marker)) && Files.exists(installed)
+                && Files.readString(installed).equals(lock))
+            return;
+        for (var file : new String[] {"package.json", "package-lock.json"})
+            Files.copy(source.resolve(file), dir.resolve(file), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        var builder = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(dir.toFile())
+                .redirectErrorStream(true);
+        builder.environment().putAll(env);
+        var npm = builder.start();
+        var output = new String(npm.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        org.junit.jupiter.api.Assertions.assertTrue(npm.waitFor(300, java.util.concurrent.TimeUnit.SECONDS), "npm ci timed out");
+        org.junit.jupiter.api.Assertions.assertEquals(0, npm.exitValue(), "npm ci failed:\n" + output);
+    }
 }
