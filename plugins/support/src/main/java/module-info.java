@@ -6,6 +6,7 @@ module dev.caduceus.support {
     requires transitive dev.caduceus.spi;
 
     exports dev.caduceus.support.cancel;
+    exports dev.caduceus.support.clienttools;
     exports dev.caduceus.support.idempotency;
     exports dev.caduceus.support.json;
     exports dev.caduceus.support.reasoning;

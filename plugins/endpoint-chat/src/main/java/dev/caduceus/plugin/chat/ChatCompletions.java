@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.Usage;
@@ -35,7 +36,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
             var calls = message.putArray("tool_calls");
             for (var call : outcome.toolCalls()) {
                 var entry = calls.addObject().put("id", call.id()).put("type", "function");
-                entry.putObject("function").put("name", call.name()).put("arguments", ToolTurns.argumentsText(call.arguments()));
+                entry.putObject("function").put("name", call.name()).put("arguments", ToolTranscript.argumentsText(call.arguments()));
             }
         }
         message.putNull("refusal");
@@ -81,7 +82,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
             chunks.add(finishNull(first));
             var arguments = chunk();
             choice(arguments).putObject("delta").putArray("tool_calls").addObject().put("index", i)
-                    .putObject("function").put("arguments", ToolTurns.argumentsText(call.arguments()));
+                    .putObject("function").put("arguments", ToolTranscript.argumentsText(call.arguments()));
             chunks.add(finishNull(arguments));
         }
         return chunks;

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.clienttools.PendingToolCalls;
+import dev.caduceus.support.clienttools.ToolTranscript;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunHandle;
@@ -200,7 +202,7 @@ final class ChatHandler implements HttpHandler {
     private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, String owner) {
         // A continuation: the server's own steps of the turn the client answers go back where the client's view of
         // them (its calls) stood, then the history is paired and split.
-        var turn = ToolTurns.split(pending.splice(owner, request.messages()));
+        var turn = ToolTranscript.split(pending.splice(owner, request.messages()));
         if (turn.input().isEmpty())
             throw ApiError.badRequest("no_user_message", "No user message found in messages", null).exception();
         var messages = new ArrayList<Message>();

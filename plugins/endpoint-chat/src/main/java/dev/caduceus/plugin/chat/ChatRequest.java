@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
 import dev.caduceus.support.wire.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
@@ -10,7 +11,7 @@ import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.support.wire.Flags;
 import dev.caduceus.spi.agent.RunRequest.ClientTools;
 import dev.caduceus.spi.model.ModelOptions;
-import dev.caduceus.support.wire.ClientToolsField;
+import dev.caduceus.support.clienttools.ClientToolsField;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import java.util.Locale;
  * @param includeUsage   {@code stream_options.include_usage}
  * @param systemText     the flattened system messages ({@code ""} when none)
  * @param messages       user, assistant (with their tool calls) and tool messages, oldest first: the history and
- *                       then this turn's input ({@link ToolTurns#split}), as the client sent them
+ *                       then this turn's input ({@link ToolTranscript#split}), as the client sent them
  * @param firstUserText  text of the first user message ({@code ""} when none), for the derived session id
  * @param options        {@code reasoning_effort} and {@code service_tier} from {@code model_options}, and the
  *                       {@code response_format} for the model
@@ -49,9 +50,9 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
         return parse(body, advertisedModel, name -> false);
     }
 
-    /** The history and the turn input, paired as the model needs them ({@link ToolTurns#split}). */
-    ToolTurns.Split turn() {
-        return ToolTurns.split(messages);
+    /** The history and the turn input, paired as the model needs them ({@link ToolTranscript#split}). */
+    ToolTranscript.Split turn() {
+        return ToolTranscript.split(messages);
     }
 
     /**

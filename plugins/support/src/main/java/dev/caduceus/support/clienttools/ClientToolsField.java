@@ -1,4 +1,4 @@
-package dev.caduceus.support.wire;
+package dev.caduceus.support.clienttools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,10 +1,9 @@
-package dev.caduceus.plugin.chat;
+package dev.caduceus.support.clienttools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.caduceus.platform.testkit.ManualClock;
 import dev.caduceus.spi.message.Message;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The server's side of client-tool turns: found by the key that ran them, for a bounded time and number. */
 class PendingToolCallsTest {
-    private final ManualClock clock = new ManualClock(Instant.parse("2026-12-04T12:00:00Z"));
+    private final ManualClock clock = new ManualClock();
     private final PendingToolCalls pending = new PendingToolCalls(clock, Duration.ofMinutes(30), 3);
 
     private static Message.ToolCallRef call(String id) {
@@ -58,5 +57,29 @@ class PendingToolCallsTest {
         assertEquals(3, pending.size());
         assertEquals(history("c2"), pending.splice("alice", history("c2")), "the oldest went first at the cap");
         assertEquals(4, pending.splice("alice", history("c5")).size());
+    }
+
+    /** A clock that moves when told. */
+    private static final class ManualClock extends java.time.Clock {
+        private Instant now = Instant.parse("2026-12-04T12:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 }

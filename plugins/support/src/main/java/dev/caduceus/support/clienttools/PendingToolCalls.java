@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.chat;
+package dev.caduceus.support.clienttools;
 
 import dev.caduceus.spi.message.Message;
 import java.time.Clock;
@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The server's side of chat turns that ended with the client's own tool calls: the steps the client never saw (the
+ * The server's side of turns that ended with the client's own tool calls: the steps the client never saw (the
  * agent's calls of the server's tools and their results, before and beside the client's calls), kept under the ids
  * the host issued for the client's calls, so that the continuation that answers them shows the model the whole
  * turn. A continuation names the calls in its history (the assistant message with {@code tool_calls}); {@link #splice}
@@ -20,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code ttl} and at most {@code maxTurns} turns (the oldest go first); a continuation after that, or on another
  * node, is ordinary history: the model sees what the client sent. Thread-safe.
  */
-final class PendingToolCalls {
+public final class PendingToolCalls {
     private final Clock clock;
     private final Duration ttl;
     private final int maxTurns;
@@ -31,14 +31,14 @@ final class PendingToolCalls {
 
     private record Turn(String owner, List<Message> steps, List<String> callIds, Instant expires) {}
 
-    PendingToolCalls(Clock clock, Duration ttl, int maxTurns) {
+    public PendingToolCalls(Clock clock, Duration ttl, int maxTurns) {
         this.clock = clock;
         this.ttl = ttl;
         this.maxTurns = maxTurns;
     }
 
     /** Keeps {@code steps} (the turn's messages, ending with the client's calls) for the continuation of {@code calls}. */
-    void remember(String owner, List<Message.ToolCallRef> calls, List<Message> steps) {
+    public void remember(String owner, List<Message.ToolCallRef> calls, List<Message> steps) {
         if (calls.isEmpty()) return;
         var now = clock.instant();
         var turn = new Turn(owner, List.copyOf(steps), calls.stream().map(Message.ToolCallRef::id).toList(), now.plus(ttl));
@@ -57,7 +57,7 @@ final class PendingToolCalls {
      * {@code messages} with each assistant message that calls tools whose ids this host issued to {@code owner}
      * replaced by the kept steps of that turn (once per turn).
      */
-    List<Message> splice(String owner, List<Message> messages) {
+    public List<Message> splice(String owner, List<Message> messages) {
         List<Message> out = null;
         var now = clock.instant();
         for (int i = 0; i < messages.size(); i++) {
@@ -72,7 +72,7 @@ final class PendingToolCalls {
     }
 
     /** How many turns are kept now. */
-    int size() {
+    public int size() {
         lock.lock();
         try {
             evict(clock.instant());
