@@ -68,6 +68,8 @@ class ClientToolsIT {
         int sum = last.indexOf("{\\\"sum\\\": 42}");
         int code = last.indexOf("code-for-tea");
         assertTrue(sum > 0 && code > sum, framework + ": the model saw the server's add result, then the framework's: " + last);
+        assertEquals(1, last.split("\"name\":\"add\"", -1).length - 1,
+                framework + ": the server's step once (a resent mcp_call item is not a second one): " + last);
         var offered = upstream.chatRequests().get(before).body().path("tools").toString();
         assertTrue(offered.contains("\"lookup_code\"") && offered.contains("\"add\""), offered);
         return result;
@@ -88,6 +90,33 @@ class ClientToolsIT {
     @Test
     void theOpenAiAgentsSdkOnAChatCompletionsModel() throws Exception {
         runAndCheck("agents-chat");
+    }
+
+    @Test
+    void theAiSdkOnItsOpenAiProviderWhichSpeaksResponses() throws Exception {
+        var result = runAndCheck("ai-sdk-openai");
+        assertEquals("[\"tool-calls\",\"stop\"]", result.path("finishReasons").toString(), result.toString());
+    }
+
+    @Test
+    void theOpenAiAgentsSdkOnAResponsesModel() throws Exception {
+        runAndCheck("agents-responses");
+    }
+
+    /**
+     * Clients without tools of their own, on Responses, while the agent runs its own: the AI SDK's generateText once
+     * failed with "Invalid JSON response" and the Agents SDK with "Tool add not found in agent".
+     */
+    @Test
+    void responsesClientsWithoutToolsOfTheirOwnTakeTheServersStepsAsDone() throws Exception {
+        for (var framework : new String[] {"ai-sdk-openai", "agents-responses"}) {
+            before = upstream.chatRequests().size();
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_add", "add", "{\"a\":20,\"b\":22}")));
+            upstream.enqueue(Turn::quotingLastToolResult);
+            var result = NodeAgents.run(framework, url, Caduceus.TEST_KEY, Map.of("NO_CLIENT_TOOLS", "1"), server.stderr());
+            assertEquals("Tool result: {\"sum\": 42}", result.path("text").asText(), framework + ": " + result);
+            assertEquals(2, upstream.chatRequests().size() - before, framework);
+        }
     }
 
 }

@@ -26,6 +26,10 @@ final class CompletedTruncation {
             var type = item.path("type").asText();
             if (type.equals("function_call")) shortenArguments((ObjectNode) item);
             else if (type.equals("function_call_output")) shortenOutput((ObjectNode) item);
+            else if (type.equals("mcp_call")) {
+                shortenArguments((ObjectNode) item);
+                shortenOutput((ObjectNode) item);
+            }
         }
         return copy;
     }

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.clienttools.PendingToolCalls;
+
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
@@ -28,7 +30,11 @@ import java.util.concurrent.atomic.AtomicReference;
 final class CreateHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
-            "model_options", "tools");
+            "model_options", "tools", "tool_choice", "parallel_tool_calls");
+    /** How long the server's side of a turn that ended with the caller's own calls waits for a stateless continuation. */
+    static final java.time.Duration PENDING_TTL = java.time.Duration.ofMinutes(30);
+    /** At most this many such turns are kept (the oldest go first). */
+    static final int PENDING_TURNS = 4096;
     static final String PATH = "/v1/responses";
     static final String CANCEL_REASON = "client disconnected";
 
@@ -38,11 +44,13 @@ final class CreateHandler implements HttpHandler {
     private final IdempotencyCache idempotency;
     private final Set<String> live;
     private final ProgressReasoning progress;
+    private final PendingToolCalls pending;
 
     CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live) {
         this.ctx = ctx;
         this.store = store;
-        this.resolver = new TurnResolver(ctx, store);
+        this.pending = new PendingToolCalls(ctx.clock(), PENDING_TTL, PENDING_TURNS);
+        this.resolver = new TurnResolver(ctx, store, pending);
         this.idempotency = idempotency;
         this.live = live;
         this.progress = ProgressReasoning.from(ctx);
@@ -56,7 +64,8 @@ final class CreateHandler implements HttpHandler {
             throw rejected(e);
         }
         var session = ResponsesSessionHeaders.from(exchange);
-        var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName());
+        var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName(),
+                name -> ctx.deployment().tool(name).isPresent());
         var turn = resolver.resolve(request, session, exchange.caller());
         exchange.header(ResponsesSessionHeaders.SESSION_ID, turn.sessionId());
         if (session.sessionKey() != null) exchange.header(ResponsesSessionHeaders.SESSION_KEY, session.sessionKey());
@@ -70,7 +79,8 @@ final class CreateHandler implements HttpHandler {
         var stored = turn.request().store() ? store : null;
         live.add(turn.envelope().id());
         try {
-            new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)))
+            ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.run().owner(), calls, steps);
+            new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)), handoff)
                     .run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
         } finally {
             live.remove(turn.envelope().id());
@@ -113,7 +123,10 @@ final class CreateHandler implements HttpHandler {
             result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO, "internal_error",
                     TurnOutput.INTERNAL_ERROR, List.of());
         }
-        var body = TurnOutput.envelope(turn.envelope(), result);
+        var client = turn.run().clientTools();
+        if (result.stopReason() == StopReason.TOOL_CALLS)
+            pending.remember(turn.run().owner(), TurnOutput.clientCalls(result, client), result.messages());
+        var body = TurnOutput.envelope(turn.envelope(), result, client);
         if (turn.request().store())
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),
                     turn.request().conversation());

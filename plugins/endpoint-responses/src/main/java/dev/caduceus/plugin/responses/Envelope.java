@@ -22,7 +22,7 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         return "resp_" + hex(14);
     }
 
-    /** {@code prefix} + 24 hex ({@code msg_}, {@code fc_}, {@code fco_}, {@code rs_}). */
+    /** {@code prefix} + 24 hex ({@code msg_}, {@code fc_}, {@code fco_}, {@code rs_}, {@code mcp_}). */
     static String newItemId(String prefix) {
         return prefix + hex(12);
     }
@@ -67,6 +67,22 @@ record Envelope(String id, long createdAt, String model, String instructions, St
     static ObjectNode functionCall(String id, String status, String name, String arguments, String callId) {
         return JSON.objectNode().put("id", id).put("type", "function_call").put("status", status).put("name", name)
                 .put("arguments", arguments).put("call_id", callId);
+    }
+
+    /** The label of the server's own tools in {@code mcp_call} items. */
+    static final String SERVER_LABEL = "caduceus";
+
+    /**
+     * A step the server ran itself, as OpenAI's {@code mcp_call} item: clients take it as already executed (a
+     * {@code function_call} is a call the client must run, and {@code function_call_output} is not an output item).
+     * {@code output} null gives the in-progress form.
+     */
+    static ObjectNode mcpCall(String id, String status, String name, String arguments, String output) {
+        var item = JSON.objectNode().put("id", id).put("type", "mcp_call").put("status", status)
+                .put("server_label", SERVER_LABEL).put("name", name).put("arguments", arguments);
+        item.put("output", output);
+        item.putNull("error");
+        return item;
     }
 
     /** Non-streaming form: {@code output} is the raw result string. */

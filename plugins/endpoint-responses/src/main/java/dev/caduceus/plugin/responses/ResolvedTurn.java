@@ -21,11 +21,14 @@ import java.util.List;
  *                  its transcript), or null
  * @param sessionId the chain's session id
  * @param run       what the agent executes (history possibly truncated, plus the input)
+ * @param input     the turn's input as kept: the request's, with the server's steps spliced back where a continuation
+ *                  names calls the server issued
  */
 record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String parentId,
-            String sessionId, RunRequest run) {
+            String sessionId, RunRequest run, List<Message> input) {
     ResolvedTurn {
         requireNonNull(request, "request");
+        input = List.copyOf(input);
         requireNonNull(envelope, "envelope");
         prior = List.copyOf(prior);
         requireNonNull(sessionId, "sessionId");
@@ -40,9 +43,9 @@ record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> pr
 
     /** The chain write of this turn: its input messages, then {@code produced}. */
     TranscriptWrite write(List<Message> produced) {
-        var own = new ArrayList<Message>(request.input().size() + produced.size());
-        own.addAll(request.input());
+        var own = new ArrayList<Message>(input.size() + produced.size());
+        own.addAll(input);
         own.addAll(produced);
-        return new TranscriptWrite(parent, prior, own, request.input().size());
+        return new TranscriptWrite(parent, prior, own, input.size());
     }
 }

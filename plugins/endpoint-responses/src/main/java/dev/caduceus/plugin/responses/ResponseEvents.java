@@ -26,6 +26,16 @@ final class ResponseEvents {
         return fields;
     }
 
+    /** {@code response.function_call_arguments.delta}: a fragment of a client call's arguments. */
+    static ObjectNode argumentsDelta(String itemId, int index, String delta) {
+        return JSON.objectNode().put("item_id", itemId).put("output_index", index).put("delta", delta);
+    }
+
+    /** {@code response.function_call_arguments.done}: a client call's whole arguments. */
+    static ObjectNode argumentsDone(String itemId, int index, String arguments) {
+        return JSON.objectNode().put("item_id", itemId).put("output_index", index).put("arguments", arguments);
+    }
+
     static ObjectNode partAdded(String itemId, int index) {
         var fields = head(itemId, index);
         fields.putObject("part").put("type", "output_text").put("text", "").putArray("annotations");
@@ -95,6 +105,10 @@ final class ResponseEvents {
                 case "function_call" -> {
                     out.emit("response.output_item.added", item(i, item.deepCopy().put("status", "in_progress")));
                     out.emit("response.output_item.done", item(i, item.deepCopy().put("status", "completed")));
+                }
+                case "mcp_call" -> {
+                    out.emit("response.output_item.added", item(i, item.deepCopy().put("status", "in_progress").putNull("output")));
+                    out.emit("response.output_item.done", item(i, item.deepCopy()));
                 }
                 case "function_call_output" -> {
                     var streamed = Envelope.streamedCallOutput(item.path("id").asText(),

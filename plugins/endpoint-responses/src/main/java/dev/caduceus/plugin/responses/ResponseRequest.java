@@ -1,5 +1,9 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.agent.RunRequest.ClientTools;
+import dev.caduceus.support.clienttools.ClientToolsField;
+import dev.caduceus.support.clienttools.ToolTranscript;
+
 import dev.caduceus.support.wire.ContentNormalizer;
 import static java.util.Objects.requireNonNull;
 
@@ -29,12 +33,17 @@ import java.util.Locale;
  * @param truncateAuto       {@code truncation: "auto"}: only the last 100 history messages are sent
  * @param metadata           {@code metadata} to echo and store
  * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
+ * @param clientTools        the caller's own functions ({@code tools} of type {@code function}), {@code tool_choice}
+ *                           and {@code parallel_tool_calls}
  * @param body               the raw body, for the idempotency fingerprint and model selection
  */
 record ResponseRequest(String model, boolean stream, boolean store, List<Message> input, String instructions,
                        String previousResponseId, String conversation, List<Message> explicitHistory,
-                       boolean truncateAuto, ObjectNode metadata, ModelOptions options, JsonNode body) {
+                       boolean truncateAuto, ObjectNode metadata, ModelOptions options, ClientTools clientTools,
+                       JsonNode body) {
     static final int AUTO_TRUNCATION_MESSAGES = 100;
+    /** The {@code name} of the messages read from an {@code mcp_call} input item: a server step as the client resends it. */
+    static final String ECHOED_STEP = "mcp_call";
 
     ResponseRequest {
         requireNonNull(model, "model");
@@ -42,10 +51,20 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         if (explicitHistory != null) explicitHistory = List.copyOf(explicitHistory);
         requireNonNull(metadata, "metadata");
         requireNonNull(options, "options");
+        requireNonNull(clientTools, "clientTools");
     }
 
-    /** Validates {@code body}; every problem is a 400 in the contract's words. */
+    /** Validates {@code body} (no host tool names to keep clear of); every problem is a 400 in the contract's words. */
     static ResponseRequest parse(JsonNode body, String advertisedModel) {
+        return parse(body, advertisedModel, name -> false);
+    }
+
+    /**
+     * Validates {@code body}; every problem is a 400 in the contract's words.
+     *
+     * @param hostTool whether a name is one of the server's own tools (a client function may not take it)
+     */
+    static ResponseRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool) {
         var input = body.get("input");
         if (input == null || input.isNull())
             throw bad("missing_input", "Missing 'input' field", "input");
@@ -55,8 +74,9 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         if (conversation != null && previous != null)
             throw bad("conversation_conflict", "Cannot use both 'conversation' and 'previous_response_id'", null);
         var messages = inputMessages(input);
-        if (messages.isEmpty() || !visible(messages.getLast()))
+        if (messages.isEmpty() || !(visible(messages.getLast()) || messages.getLast().role().equals("tool")))
             throw bad("no_user_message", "No user message found in input", "input");
+        var clientTools = ClientToolsField.parse(body, ClientToolsField.Shape.RESPONSES, hostTool);
         var model = body.path("model").isTextual() && !body.get("model").asText().isEmpty()
                 ? body.get("model").asText() : advertisedModel;
         var metadata = body.path("metadata").isObject() ? ((ObjectNode) body.get("metadata")).deepCopy()
@@ -65,7 +85,7 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         return new ResponseRequest(model, Flags.parse(body.get("stream"), false), Flags.parse(body.get("store"), true), messages,
                 instructions, previous, conversation, history,
                 "auto".equals(body.path("truncation").asText(null)), metadata, dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
-                body);
+                clientTools, body);
     }
 
     private static List<Message> inputMessages(JsonNode input) {
@@ -80,12 +100,39 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
             if (item.isTextual()) {
                 messages.add(message("user", ContentNormalizer.normalize(item, "input[" + i + "]")));
             } else if (item.isObject()) {
-                var type = item.path("type").asText("message");
-                if (!type.equals("message")) continue; // function_call, reasoning, …: skipped
-                var role = item.path("role").isTextual() ? item.get("role").asText().trim().toLowerCase(Locale.ROOT)
-                        : "user";
-                messages.add(message(role.isEmpty() ? "user" : role,
-                        ContentNormalizer.normalize(item.get("content"), "input[" + i + "].content")));
+                var at = "input[" + i + "]";
+                switch (item.path("type").asText("message")) {
+                    case "message" -> {
+                        var role = item.path("role").isTextual() ? item.get("role").asText().trim().toLowerCase(Locale.ROOT)
+                                : "user";
+                        messages.add(message(role.isEmpty() ? "user" : role,
+                                ContentNormalizer.normalize(item.get("content"), at + ".content")));
+                    }
+                    case "function_call" -> { // the model's call of a client function, sent back with its output
+                        var call = new Message.ToolCallRef(required(item, "call_id", at), required(item, "name", at),
+                                ToolTranscript.arguments(item.get("arguments")));
+                        var last = messages.isEmpty() ? null : messages.getLast();
+                        if (last != null && last.role().equals("assistant")) { // calls of one model message stay together
+                            var calls = new ArrayList<>(last.toolCalls());
+                            calls.add(call);
+                            messages.set(messages.size() - 1, new Message("assistant", last.content(), calls, null, null));
+                        } else {
+                            messages.add(new Message("assistant", List.of(), List.of(call), null, null));
+                        }
+                    }
+                    case "function_call_output" -> messages.add(new Message("tool",
+                            List.of(new ContentPart.Text(outputText(item.get("output"), at))), List.of(),
+                            required(item, "call_id", at), null));
+                    case "mcp_call" -> { // a step the server ran, as a client resends it: the call and its result
+                        var id = required(item, "id", at);
+                        messages.add(new Message("assistant", List.of(), List.of(new Message.ToolCallRef(id,
+                                required(item, "name", at), ToolTranscript.arguments(item.get("arguments")))), null, ECHOED_STEP));
+                        var output = item.path("output").isTextual() ? item.get("output").asText()
+                                : item.path("error").isTextual() ? "{\"error\": " + Envelope.JSON.textNode(item.get("error").asText()) + "}" : "";
+                        messages.add(new Message("tool", List.of(new ContentPart.Text(output)), List.of(), id, ECHOED_STEP));
+                    }
+                    default -> { } // item_reference, reasoning, …: the server keeps its own side
+                }
             }
         }
         return messages;
@@ -110,6 +157,22 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
             if (role.equals("user") || role.equals("assistant")) messages.add(message(role, parts));
         }
         return messages;
+    }
+
+    /** A required string field of an input item, else a 400 naming it. */
+    private static String required(JsonNode item, String field, String at) {
+        var value = item.get(field);
+        if (value == null || !value.isTextual() || value.asText().isEmpty())
+            throw bad("missing_required_parameter", "Missing required parameter: '" + at + "." + field + "'.", at + "." + field);
+        return value.asText();
+    }
+
+    /** A {@code function_call_output}'s output: a string, or a list of {@code input_text} parts. */
+    private static String outputText(JsonNode output, String at) {
+        if (output == null || output.isNull())
+            throw bad("missing_required_parameter", "Missing required parameter: '" + at + ".output'.", at + ".output");
+        if (output.isTextual()) return output.asText();
+        return ContentNormalizer.flattenText(output);
     }
 
     private static String conversation(JsonNode node) {

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
+
 import dev.caduceus.support.stream.EventPump;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,8 +30,18 @@ import java.util.Map;
 final class ResponseStream implements RunEventTranslator {
     private static final int ERROR_LIMIT = 500;
 
+    /** Keeps the server's side of a turn that ended with the caller's calls, before the caller can answer them. */
+    @FunctionalInterface
+    interface Handoff {
+        void remember(List<Message.ToolCallRef> calls, List<Message> steps);
+
+        Handoff NONE = (calls, steps) -> { };
+    }
+
     private final ResolvedTurn turn;
     private final ResponseStore store;
+    private final Handoff handoff;
+    private List<Message.ToolCallRef> clientCalls = List.of();
     private final List<ObjectNode> items = new ArrayList<>();
     private final Map<String, Integer> openCalls = new HashMap<>();
     private final boolean reasoning;
@@ -45,14 +57,15 @@ final class ResponseStream implements RunEventTranslator {
     private boolean ended;
 
     ResponseStream(ResolvedTurn turn, ResponseStore store) {
-        this(turn, store, false);
+        this(turn, store, false, Handoff.NONE);
     }
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
-    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning) {
+    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff) {
         this.turn = turn;
         this.store = store;
         this.reasoning = reasoning;
+        this.handoff = handoff;
     }
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
@@ -97,7 +110,7 @@ final class ResponseStream implements RunEventTranslator {
             case RunEvent.ApprovalRequested a -> { }
             case RunEvent.ApprovalResolved a -> { }
             case RunEvent.Steered s -> { }
-            case RunEvent.ToolCallsRequired t -> { } // Responses takes no client tools yet
+            case RunEvent.ToolCallsRequired t -> clientCalls(t);
             case RunEvent.UsageReported u -> { }
         }
     }
@@ -134,8 +147,8 @@ final class ResponseStream implements RunEventTranslator {
     private void toolStarted(RunEvent.ToolCallStarted s) throws ClientGoneException {
         flush();
         if (reasoning && !s.callId().isBlank() && !s.tool().startsWith("_")) openStep(s);
-        var arguments = s.arguments() == null ? "{}" : s.arguments().toString();
-        var item = Envelope.functionCall(Envelope.newItemId("fc_"), "in_progress", s.tool(), arguments, s.callId());
+        var arguments = s.arguments() == null ? "{}" : ToolTranscript.argumentsText(s.arguments());
+        var item = Envelope.mcpCall(Envelope.newItemId("mcp_"), "in_progress", s.tool(), arguments, null);
         var index = items.size();
         items.add(item);
         openCalls.put(s.callId(), index);
@@ -146,18 +159,32 @@ final class ResponseStream implements RunEventTranslator {
         flush();
         var index = openCalls.remove(f.callId());
         if (index == null) return; // unmatched completions are dropped
-        var call = items.get(index).deepCopy().put("status", "completed");
+        var call = items.get(index).deepCopy().put("status", "completed").put("output", f.result() == null ? "" : f.result());
         items.set(index, call);
         writer.emit("response.output_item.done", ResponseEvents.item(index, call.deepCopy()));
-        var output = Envelope.streamedCallOutput(Envelope.newItemId("fco_"), f.callId(),
-                f.result() == null ? "" : f.result());
-        var outputIndex = items.size();
-        items.add(output);
-        writer.emit("response.output_item.added", ResponseEvents.item(outputIndex, output.deepCopy()));
-        writer.emit("response.output_item.done", ResponseEvents.item(outputIndex, output.deepCopy()));
         var step = openSteps.remove(f.callId());
         if (step != null) closeStep(step, (f.error() ? "✗ " : "✓ ")
                 + String.format(java.util.Locale.ROOT, "%.1f s", f.durationMillis() / 1000.0) + "\n\n");
+    }
+
+    /**
+     * The caller's own calls, as OpenAI streams function calls: per call, the item added (in progress, empty
+     * arguments), its arguments as one delta, their done event, and the item done.
+     */
+    private void clientCalls(RunEvent.ToolCallsRequired t) throws ClientGoneException {
+        flush();
+        clientCalls = t.calls();
+        for (var call : t.calls()) {
+            var id = Envelope.newItemId("fc_");
+            var arguments = ToolTranscript.argumentsText(call.arguments());
+            var index = items.size();
+            items.add(Envelope.functionCall(id, "in_progress", call.name(), "", call.id()));
+            writer.emit("response.output_item.added", ResponseEvents.item(index, items.get(index).deepCopy()));
+            writer.emit("response.function_call_arguments.delta", ResponseEvents.argumentsDelta(id, index, arguments));
+            writer.emit("response.function_call_arguments.done", ResponseEvents.argumentsDone(id, index, arguments));
+            items.set(index, Envelope.functionCall(id, "completed", call.name(), arguments, call.id()));
+            writer.emit("response.output_item.done", ResponseEvents.item(index, items.get(index).deepCopy()));
+        }
     }
 
     /** A reasoning item for a tool step: added, its summary part, and the start line as a delta. */
@@ -209,6 +236,10 @@ final class ResponseStream implements RunEventTranslator {
         var reason = c.stopReason() == null ? StopReason.STOP : c.stopReason();
         var answer = c.output() == null ? "" : c.output();
         var usage = c.usage() == null ? Usage.ZERO : c.usage();
+        if (reason == StopReason.TOOL_CALLS) {
+            toolCallsCompleted(answer, usage);
+            return;
+        }
         if (reason.failed() || answer.isBlank()) {
             fail(c.error() != null && !c.error().isBlank() ? c.error()
                     : "Agent did not complete (" + reason.wireName() + ")", usage);
@@ -219,6 +250,18 @@ final class ResponseStream implements RunEventTranslator {
         ended = true;
         var body = turn.envelope().build("completed", output(), usage, null);
         save(body, produced(answer));
+        writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
+    }
+
+    /** The turn ended with the caller's calls: completed, their items last; its steps kept for the continuation first. */
+    private void toolCallsCompleted(String answer, Usage usage) throws ClientGoneException {
+        if (messageId == null && !answer.isBlank()) text(answer);
+        closeMessage("completed");
+        ended = true;
+        var steps = runMessages();
+        handoff.remember(clientCalls, steps);
+        var body = turn.envelope().build("completed", output(), usage, null);
+        save(body, steps);
         writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
     }
 
@@ -286,11 +329,30 @@ final class ResponseStream implements RunEventTranslator {
         }
     }
 
-    /** The emitted tool (and reasoning) items in emission order, then the message item, as {@code response.completed} lists them. */
+    /** The run's messages (its terminal event is in: this returns at once). */
+    private List<Message> runMessages() {
+        try {
+            return run.await().messages();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    /**
+     * The emitted server steps (and reasoning) items in emission order, then the message item, then the caller's
+     * function calls, as {@code response.completed} lists them.
+     */
     private ArrayNode output() {
         var output = Envelope.JSON.arrayNode();
-        for (int i = 0; i < items.size(); i++) if (i != messageIndex) output.add(items.get(i).deepCopy());
+        var calls = new ArrayList<ObjectNode>();
+        for (int i = 0; i < items.size(); i++) {
+            if (i == messageIndex) continue;
+            if (items.get(i).path("type").asText().equals("function_call")) calls.add(items.get(i).deepCopy());
+            else output.add(items.get(i).deepCopy());
+        }
         if (messageIndex >= 0) output.add(items.get(messageIndex).deepCopy());
+        calls.forEach(output::add);
         return output;
     }
 

@@ -35,7 +35,8 @@ record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retriev
                 .put("responses_api", true)
                 .put("responses_streaming", true)
                 .put("responses_event_replay", true)
-                .put("responses_input_items", true);
+                .put("responses_input_items", true)
+                .put("client_tools", true);
         features.putObject("idempotency").putObject("responses")
                 .put("supported", true)
                 .put("durable", false)

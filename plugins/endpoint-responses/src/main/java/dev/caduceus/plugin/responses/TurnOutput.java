@@ -1,5 +1,10 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.agent.RunRequest.ClientTools;
+import dev.caduceus.spi.agent.StopReason;
+import dev.caduceus.support.clienttools.ToolTranscript;
+import java.util.HashMap;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.Message;
@@ -17,8 +22,9 @@ final class TurnOutput {
 
     private TurnOutput() {}
 
-    /** Failed, or no final text: the response's status is {@code failed}. */
+    /** Failed, or no final text (unless it ended with the client's calls): the response's status is {@code failed}. */
     static boolean failed(RunResult result) {
+        if (result.stopReason() == StopReason.TOOL_CALLS) return false;
         return result.stopReason().failed() || result.output() == null || result.output().isBlank();
     }
 
@@ -28,31 +34,55 @@ final class TurnOutput {
         return "Agent did not complete (" + result.stopReason().wireName() + ")";
     }
 
-    /** The response object for {@code result}. */
-    static ObjectNode envelope(Envelope envelope, RunResult result) {
+    /** The response object for {@code result}; {@code client} tells the caller's own calls from the server's. */
+    static ObjectNode envelope(Envelope envelope, RunResult result, ClientTools client) {
         var failed = failed(result);
-        return envelope.build(failed ? "failed" : "completed", items(result), result.usage(),
+        return envelope.build(failed ? "failed" : "completed", items(result, client), result.usage(),
                 failed ? Envelope.error(errorText(result)) : null);
     }
 
-    /** One function_call per tool call, one function_call_output per tool result, then the message if any text. */
-    static ArrayNode items(RunResult result) {
+    /** The caller's own calls a turn ended with: those of its last assistant message that {@code client} has. */
+    static List<Message.ToolCallRef> clientCalls(RunResult result, ClientTools client) {
+        for (var m : result.messages().reversed())
+            if (m.role().equals("assistant") && !m.toolCalls().isEmpty())
+                return m.toolCalls().stream().filter(c -> client.has(c.name())).toList();
+        return List.of();
+    }
+
+    /**
+     * One {@code mcp_call} per call the server ran (with its result), then the message if any text, then one
+     * {@code function_call} per call of the caller's own functions (the caller runs them).
+     */
+    static ArrayNode items(RunResult result, ClientTools client) {
+        var results = new HashMap<String, String>();
+        for (var m : result.messages())
+            if (m.role().equals("tool") && m.toolCallId() != null) results.put(m.toolCallId(), m.text());
         var items = Envelope.JSON.arrayNode();
+        var clientCalls = new ArrayList<ObjectNode>();
         for (var m : result.messages()) {
-            for (var call : m.toolCalls())
-                items.add(Envelope.functionCall(Envelope.newItemId("fc_"), "completed", call.name(),
-                        call.arguments().toString(), call.id()));
-            if (m.role().equals("tool") && m.toolCallId() != null)
-                items.add(Envelope.functionCallOutput(Envelope.newItemId("fco_"), m.toolCallId(), m.text()));
+            for (var call : m.toolCalls()) {
+                var arguments = ToolTranscript.argumentsText(call.arguments());
+                if (client.has(call.name()))
+                    clientCalls.add(Envelope.functionCall(Envelope.newItemId("fc_"), "completed", call.name(), arguments,
+                            call.id()));
+                else
+                    items.add(Envelope.mcpCall(Envelope.newItemId("mcp_"), "completed", call.name(), arguments,
+                            results.getOrDefault(call.id(), "")));
+            }
         }
         if (result.output() != null && !result.output().isBlank())
             items.add(Envelope.message(Envelope.newItemId("msg_"), "completed", result.output()));
+        clientCalls.forEach(items::add);
         return items;
     }
 
-    /** The turn's messages for the transcript; the answer (or the error text) is added when missing. */
+    /**
+     * The turn's messages for the transcript; the answer (or the error text) is added when missing, except after the
+     * caller's own calls (their answers come next).
+     */
     static List<Message> produced(RunResult result) {
         var messages = new ArrayList<>(result.messages());
+        if (result.stopReason() == StopReason.TOOL_CALLS) return messages;
         var last = messages.isEmpty() ? null : messages.getLast();
         var answered = last != null && last.role().equals("assistant") && last.toolCalls().isEmpty()
                 && !last.text().isBlank();

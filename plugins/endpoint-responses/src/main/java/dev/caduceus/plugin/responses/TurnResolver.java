@@ -1,5 +1,8 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.clienttools.PendingToolCalls;
+import dev.caduceus.support.clienttools.ToolTranscript;
+
 import dev.caduceus.support.idempotency.IdempotencyCache;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.message.Message;
@@ -23,10 +26,13 @@ import java.util.UUID;
 final class TurnResolver {
     private final PlatformContext ctx;
     private final ResponseStore store;
+    private final PendingToolCalls pending;
 
-    TurnResolver(PlatformContext ctx, ResponseStore store) {
+    /** @param pending the server's side of turns that ended with the caller's own tool calls, for their continuations */
+    TurnResolver(PlatformContext ctx, ResponseStore store, PendingToolCalls pending) {
         this.ctx = ctx;
         this.store = store;
+        this.pending = pending;
     }
 
     /**
@@ -58,14 +64,38 @@ final class TurnResolver {
                 : UUID.randomUUID().toString());
         var sent = request.truncateAuto() && prior.size() > ResponseRequest.AUTO_TRUNCATION_MESSAGES
                 ? prior.subList(prior.size() - ResponseRequest.AUTO_TRUNCATION_MESSAGES, prior.size()) : prior;
-        var messages = new ArrayList<Message>(sent);
-        messages.addAll(request.input());
+        // A client that resends its whole history (no previous_response_id) gets the server's steps of the turn it
+        // answers back where its function_call items stood; then calls and answers are paired.
+        var input = pending.splice(caller.name(), withoutEchoes(caller.name(), request.input()));
+        var all = new ArrayList<Message>(sent);
+        all.addAll(input);
+        var split = ToolTranscript.split(all);
+        if (split.input().isEmpty())
+            throw ApiError.badRequest("no_user_message", "No user message found in input", "input").exception();
+        var messages = split.all();
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), instructions, request.previousResponseId(), request.metadata());
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream(),
-                caller.name());
-        return new ResolvedTurn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run);
+                caller.name()).withClientTools(request.clientTools());
+        return new ResolvedTurn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run,
+                input);
+    }
+
+    /**
+     * {@code input} without the server steps a client resent as {@code mcp_call} items right before its calls of a
+     * turn this host keeps: the splice puts the whole steps (with their outputs, which clients may leave out) there.
+     */
+    private List<Message> withoutEchoes(String owner, List<Message> input) {
+        List<Message> out = null;
+        for (int i = 0; i < input.size(); i++) {
+            var m = input.get(i);
+            if (!m.role().equals("assistant") || m.toolCalls().isEmpty() || !pending.keeps(owner, m.toolCalls())) continue;
+            if (out == null) out = new ArrayList<>(input);
+            int drop = i - (input.size() - out.size());
+            while (drop > 0 && ResponseRequest.ECHOED_STEP.equals(out.get(drop - 1).name())) out.remove(--drop);
+        }
+        return out == null ? input : out;
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */

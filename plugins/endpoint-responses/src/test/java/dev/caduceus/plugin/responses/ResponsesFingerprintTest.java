@@ -18,9 +18,10 @@ class ResponsesFingerprintTest {
     void responsesFieldsCountOthersDoNot() throws Exception {
         var json = new ObjectMapper();
         var a = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"temperature\":1}");
-        var choice = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"tool_choice\":\"none\",\"metadata\":{}}");
-        assertEquals(fp(a), fp(choice));
-        for (var field : new String[] {"instructions", "previous_response_id", "conversation", "provider", "tools"}) {
+        var other = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"top_p\":0.5,\"metadata\":{}}");
+        assertEquals(fp(a), fp(other));
+        for (var field : new String[] {"instructions", "previous_response_id", "conversation", "provider", "tools",
+                "tool_choice", "parallel_tool_calls"}) {
             var changed = json.readTree("{\"input\":\"hi\",\"model\":\"m\",\"" + field + "\":\"x\"}");
             assertNotEquals(fp(a), fp(changed), field);
         }

@@ -19,9 +19,8 @@ class ResponsesStreamTest {
     private static final String STREAM = "{\"input\":\"what is here?\",\"stream\":true}";
     private static final List<String> TOOL_TURN = List.of("response.created", "response.in_progress",
             "response.output_item.added", "response.content_part.added", "response.output_text.delta",
-            "response.output_item.added", "response.output_item.done", "response.output_item.added",
-            "response.output_item.done", "response.output_text.delta", "response.output_text.done",
-            "response.content_part.done", "response.output_item.done", "response.completed");
+            "response.output_item.added", "response.output_item.done", "response.output_text.delta",
+            "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed");
 
     private static ResponsesHost api;
 
@@ -76,14 +75,16 @@ class ResponsesStreamTest {
         assertEquals("in_progress", call.get("status").asText());
         assertEquals("{\"command\":\"ls\"}", call.get("arguments").asText());
         assertEquals(1, data.get(5).get("output_index").asInt());
+        assertEquals("mcp_call", call.get("type").asText());
+        assertTrue(call.get("output").isNull(), "a running step has no output yet");
         assertEquals("completed", data.get(6).get("item").get("status").asText());
-        assertEquals("[{\"type\":\"input_text\",\"text\":" + ResponsesHost.JSON.writeValueAsString(ResponsesHost.UNKNOWN_TERMINAL)
-                + "}]", data.get(7).get("item").get("output").toString());
-        assertEquals("There are 2 entries.", data.get(9).get("delta").asText());
-        assertEquals("Let me look.There are 2 entries.", data.get(10).get("text").asText());
-        var done = data.get(13).get("response");
+        assertEquals(ResponsesHost.UNKNOWN_TERMINAL, data.get(6).get("item").get("output").asText(),
+                "the step's result is its output, in the same item");
+        assertEquals("There are 2 entries.", data.get(7).get("delta").asText());
+        assertEquals("Let me look.There are 2 entries.", data.get(8).get("text").asText());
+        var done = data.get(11).get("response");
         assertEquals("completed", done.get("status").asText());
-        assertEquals(List.of("function_call", "function_call_output", "message"),
+        assertEquals(List.of("mcp_call", "message"),
                 java.util.stream.StreamSupport.stream(done.get("output").spliterator(), false)
                         .map(i -> i.get("type").asText()).toList());
         assertEquals(1925, done.get("usage").get("total_tokens").asInt());
@@ -132,12 +133,12 @@ class ResponsesStreamTest {
         var completed = data.getLast().get("response");
         assertEquals("response.completed", data.getLast().get("type").asText());
         var output = completed.get("output");
-        assertEquals(List.of("function_call", "function_call_output", "function_call", "function_call_output", "message"),
+        assertEquals(List.of("mcp_call", "mcp_call", "message"),
                 java.util.stream.StreamSupport.stream(output.spliterator(), false).map(i -> i.get("type").asText()).toList());
         assertEquals("{\"path\":\"a.txt\",\"content\":\"[600 chars — truncated for response.completed]\"}",
                 output.get(0).get("arguments").asText());
-        var shown = output.get(3).get("output").get(0).get("text").asText();
-        var stored = api.get(completed.get("id").asText()).json().get("output").get(3).get("output").get(0).get("text").asText();
+        var shown = output.get(1).get("output").asText();
+        var stored = api.get(completed.get("id").asText()).json().get("output").get(1).get("output").asText();
         assertTrue(stored.length() > 1000, stored);
         assertTrue(stored.contains(longName), "the store keeps the whole output");
         assertEquals(stored.substring(0, 500) + "...[" + (stored.length() - 500) + " more chars]", shown);
@@ -157,11 +158,12 @@ class ResponsesStreamTest {
             held.release();
         }
         var stored = incompleteSnapshot(id);
-        // The snapshot lists the tool call and its output, then the unfinished message.
-        var message = stored.get("output").get(2);
+        // The snapshot lists the server's step (the call with its output), then the unfinished message.
+        var message = stored.get("output").get(1);
         assertEquals("message", message.get("type").asText(), stored.toString());
         assertEquals("incomplete", message.get("status").asText());
-        assertEquals("completed", stored.get("output").get(1).get("status").asText());
+        assertEquals("completed", stored.get("output").get(0).get("status").asText());
+        assertEquals("mcp_call", stored.get("output").get(0).get("type").asText());
         assertEquals("partial", message.get("content").get(0).get("text").asText());
         // Replay: the journal as streamed, then a synthetic incomplete numbered after it.
         var replay = ResponsesHost.data(api.replay(id, "stream", "true"));
@@ -186,8 +188,8 @@ class ResponsesStreamTest {
         var id = live.getFirst().get("response").get("id").asText();
         var all = ResponsesHost.data(api.replay(id, "stream", "true"));
         assertEquals(live.toString(), all.toString());
-        var resumed = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "9"));
-        assertEquals(live.subList(10, live.size()).toString(), resumed.toString());
+        var resumed = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "7"));
+        assertEquals(live.subList(8, live.size()).toString(), resumed.toString());
     }
 
     @Test
@@ -196,15 +198,15 @@ class ResponsesStreamTest {
         var id = api.post("{\"input\":\"what is here?\"}").json().get("id").asText();
         var data = ResponsesHost.data(api.replay(id, "stream", "1"));
         assertEquals(List.of("response.created", "response.in_progress", "response.output_item.added",
-                "response.output_item.done", "response.output_item.added", "response.output_item.done",
+                "response.output_item.done",
                 "response.output_item.added", "response.content_part.added", "response.output_text.delta",
                 "response.output_text.done", "response.content_part.done", "response.output_item.done",
                 "response.completed"), ResponsesHost.types(data));
         for (int i = 0; i < data.size(); i++) assertEquals(i, data.get(i).get("sequence_number").asInt());
-        assertEquals("There are 2 entries.", data.get(8).get("delta").asText());
-        var tail = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "11"));
+        assertEquals("There are 2 entries.", data.get(6).get("delta").asText());
+        var tail = ResponsesHost.data(api.replay(id, "stream", "true", "starting_after", "9"));
         assertEquals(List.of("response.completed"), ResponsesHost.types(tail));
-        assertEquals(12, tail.getFirst().get("sequence_number").asInt());
+        assertEquals(10, tail.getFirst().get("sequence_number").asInt());
     }
 
     @Test

@@ -51,7 +51,7 @@ class ResponsesToolProgressTest {
                 "response.output_item.added", "response.reasoning_summary_part.added",
                 "response.reasoning_summary_text.delta",
                 "response.output_item.added",
-                "response.output_item.done", "response.output_item.added", "response.output_item.done",
+                "response.output_item.done",
                 "response.reasoning_summary_text.delta", "response.reasoning_summary_text.done",
                 "response.reasoning_summary_part.done", "response.output_item.done",
                 "response.output_text.delta", "response.output_text.done", "response.content_part.done",
@@ -66,14 +66,15 @@ class ResponsesToolProgressTest {
                 + "\"summary_index\":0,\"part\":{\"type\":\"summary_text\",\"text\":\"\"},\"sequence_number\":6}",
                 data.get(6).toString());
         assertEquals("💻 terminal: ls\n", data.get(7).get("delta").asText());
-        assertEquals(2, data.get(8).get("output_index").asInt(), "the function_call follows its step");
-        assertEquals("✗ N.N s\n\n", steps(data.get(12).get("delta").asText()));
-        assertEquals("💻 terminal: ls\n✗ N.N s\n\n", steps(data.get(13).get("text").asText()));
+        assertEquals(2, data.get(8).get("output_index").asInt(), "the mcp_call follows its step");
+        assertEquals("mcp_call", data.get(8).at("/item/type").asText());
+        assertEquals("✗ N.N s\n\n", steps(data.get(10).get("delta").asText()));
+        assertEquals("💻 terminal: ls\n✗ N.N s\n\n", steps(data.get(11).get("text").asText()));
         assertEquals("{\"id\":\"" + id + "\",\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\","
-                + "\"text\":\"💻 terminal: ls\\n✗ N.N s\\n\\n\"}]}", steps(data.get(15).get("item").toString()));
+                + "\"text\":\"💻 terminal: ls\\n✗ N.N s\\n\\n\"}]}", steps(data.get(13).get("item").toString()));
         var completed = data.getLast().get("response");
-        assertEquals(List.of("reasoning", "function_call", "function_call_output", "message"), types(completed.get("output")));
-        assertEquals("Let me look.There are 2 entries.", completed.at("/output/3/content/0/text").asText());
+        assertEquals(List.of("reasoning", "mcp_call", "message"), types(completed.get("output")));
+        assertEquals("Let me look.There are 2 entries.", completed.at("/output/2/content/0/text").asText());
         // stored as sent, and a replay without the journal synthesizes the same summary
         var stored = api.get(completed.get("id").asText()).json();
         assertEquals(types(completed.get("output")), types(stored.get("output")));
@@ -86,16 +87,16 @@ class ResponsesToolProgressTest {
     @Test
     void theHeaderChoosesReasoningOrNotAndTheDefaultAddsNothing() throws Exception {
         plain.answersWithTool();
-        assertEquals(14, plain.stream(STREAM).size(), "comments by default: no reasoning");
+        assertEquals(12, plain.stream(STREAM).size(), "comments by default: no reasoning");
         plain.answersWithTool();
         assertTrue(ResponsesHost.names(plain.stream(STREAM, "X-Hermes-Tool-Progress", "reasoning"))
                 .contains("response.reasoning_summary_text.delta"));
         api.answersWithTool();
-        assertEquals(14, api.stream(STREAM, "X-Hermes-Tool-Progress", "events").size());
+        assertEquals(12, api.stream(STREAM, "X-Hermes-Tool-Progress", "events").size());
         api.answersWithTool();
-        assertEquals(14, api.stream(STREAM, "X-Hermes-Tool-Progress", "false").size());
+        assertEquals(12, api.stream(STREAM, "X-Hermes-Tool-Progress", "false").size());
         api.answersWithTool();
-        assertEquals(21, api.stream(STREAM, "X-Hermes-Tool-Progress", "bogus").size());
+        assertEquals(19, api.stream(STREAM, "X-Hermes-Tool-Progress", "bogus").size());
     }
 
     @Test

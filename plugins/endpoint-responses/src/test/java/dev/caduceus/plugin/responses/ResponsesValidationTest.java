@@ -62,8 +62,12 @@ class ResponsesValidationTest {
     void noVisibleUserMessage() {
         assertError(api.post("{\"input\":[]}"), 400, "no_user_message", "No user message found in input", null);
         assertError(api.post("{\"input\":\"   \"}"), 400, "no_user_message", null, null);
-        assertError(api.post("{\"input\":[{\"type\":\"function_call\",\"name\":\"x\"}]}"), 400, "no_user_message",
-                null, null);
+        assertError(api.post("{\"input\":[{\"type\":\"function_call\",\"name\":\"x\",\"call_id\":\"c\"}]}"), 400,
+                "no_user_message", null, null);
+        assertError(api.post("{\"input\":[{\"type\":\"function_call_output\",\"call_id\":\"c\",\"output\":\"r\"}]}"), 400,
+                "no_user_message", null, null); // an answer to no call
+        assertError(api.post("{\"input\":[{\"type\":\"function_call\",\"name\":\"x\"}]}"), 400,
+                "missing_required_parameter", null, "input[0].call_id");
     }
 
     @Test

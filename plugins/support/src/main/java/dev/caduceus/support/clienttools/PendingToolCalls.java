@@ -71,6 +71,11 @@ public final class PendingToolCalls {
         return out == null ? messages : out;
     }
 
+    /** Whether some of {@code calls} are of a turn this host keeps for {@code owner} (a continuation will splice it). */
+    public boolean keeps(String owner, List<Message.ToolCallRef> calls) {
+        return find(owner, calls, clock.instant()) != null;
+    }
+
     /** How many turns are kept now. */
     public int size() {
         lock.lock();
