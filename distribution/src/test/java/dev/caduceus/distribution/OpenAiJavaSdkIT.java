@@ -57,6 +57,71 @@ class OpenAiJavaSdkIT {
         }
     }
 
+    /**
+     * Issue 42: openai-java's documented tool loop on chat completions. The agent runs the calc plugin's {@code add}
+     * on the server, then calls the caller's {@code lookup_code}; the caller answers; the final answer uses it.
+     */
+    @Test
+    void theJavaSdkRunsItsOwnToolInATurnWhereTheServersRanFirst() throws Exception {
+        try (var upstream = ScriptedUpstream.start()) {
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_add", "add", "{\"a\":20,\"b\":22}")));
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_up", "lookup_code", "{\"topic\":\"tea\"}")));
+            upstream.enqueue(Turn::quotingLastToolResult);
+            ThirdPartyPlugins.calc(home.resolve("plugins"));
+            var env = Caduceus.upstreamEnv(upstream);
+            env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,calc");
+            try (var server = Caduceus.serve(home, env)) {
+                var client = OpenAIOkHttpClient.builder().baseUrl(server.awaitListening().resolve("/v1").toString())
+                        .apiKey(Caduceus.TEST_KEY).maxRetries(0).build();
+                try {
+                    var lookup = com.openai.models.chat.completions.ChatCompletionFunctionTool.builder()
+                            .function(com.openai.models.FunctionDefinition.builder().name("lookup_code")
+                                    .description("Looks up the code word for a topic.")
+                                    .parameters(com.openai.models.FunctionParameters.builder()
+                                            .putAdditionalProperty("type", com.openai.core.JsonValue.from("object"))
+                                            .putAdditionalProperty("properties", com.openai.core.JsonValue.from(
+                                                    java.util.Map.of("topic", java.util.Map.of("type", "string"))))
+                                            .build())
+                                    .build())
+                            .build();
+                    var params = com.openai.models.chat.completions.ChatCompletionCreateParams.builder()
+                            .model("hermes-agent").addUserMessage("Add 20 and 22, then look up the code word for tea.")
+                            .addTool(lookup);
+                    var executed = new java.util.ArrayList<String>();
+                    String answer = null;
+                    for (int step = 0; step < 4 && answer == null; step++) {
+                        var completion = client.chat().completions().create(params.build());
+                        var message = completion.choices().getFirst().message();
+                        params.addMessage(message);
+                        var calls = message.toolCalls().orElse(java.util.List.of());
+                        if (calls.isEmpty()) {
+                            answer = message.content().orElse("");
+                            continue;
+                        }
+                        assertEquals(com.openai.models.chat.completions.ChatCompletion.Choice.FinishReason.TOOL_CALLS,
+                                completion.choices().getFirst().finishReason());
+                        for (var call : calls) {
+                            var function = call.asFunction();
+                            executed.add(function.function().name() + " " + function.function().arguments());
+                            var topic = new com.fasterxml.jackson.databind.ObjectMapper()
+                                    .readTree(function.function().arguments()).path("topic").asText();
+                            params.addMessage(com.openai.models.chat.completions.ChatCompletionToolMessageParam.builder()
+                                    .toolCallId(function.id()).content("code-for-" + topic).build());
+                        }
+                    }
+                    assertEquals(java.util.List.of("lookup_code {\"topic\":\"tea\"}"), executed,
+                            "the SDK ran its own tool once; the server's add never reached it");
+                    assertEquals("Tool result: code-for-tea", answer);
+                    var last = upstream.chatRequests().getLast().body().path("messages").toString();
+                    assertTrue(last.indexOf("{\\\"sum\\\": 42}") > 0
+                            && last.indexOf("code-for-tea") > last.indexOf("{\\\"sum\\\": 42}"), last);
+                } finally {
+                    client.close();
+                }
+            }
+        }
+    }
+
     private static ResponseCreateParams params(String input, String previous) {
         var builder = ResponseCreateParams.builder().model("hermes-agent").input(input);
         if (previous != null) builder.previousResponseId(previous);

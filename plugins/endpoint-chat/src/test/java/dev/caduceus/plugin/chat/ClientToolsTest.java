@@ -371,6 +371,34 @@ class ClientToolsTest {
     }
 
     @Test
+    void proxyModeForwardsTheClientsToolsAndTheRemoteKeepsItsSideOfTheTurn() throws Exception {
+        try (var front = dev.caduceus.platform.testkit.TestHost.builder().plugins("endpoint-chat", "relay")
+                .env("GATEWAY_PROXY_URL", chat.host.baseUrl().toString()).env("GATEWAY_PROXY_KEY", chat.host.apiKey())
+                .start()) {
+            chat.upstream.enqueue(Turn.toolCalls(memoryCall("call_remote")),
+                    Turn.toolCalls(Turn.ToolCall.of("up_r", "get_weather", "{\"city\":\"Quito\"}")));
+            var first = front.http().post(ChatHost.PATH, request("[{\"role\":\"user\",\"content\":\"weather in Quito\"}]",
+                    WEATHER, ",\"tool_choice\":\"required\""));
+            assertEquals(200, first.status(), first.body());
+            assertEquals("tool_calls", first.json().at("/choices/0/finish_reason").asText(), first.body());
+            var call = first.json().at("/choices/0/message/tool_calls/0");
+            assertEquals("get_weather", call.at("/function/name").asText());
+            assertEquals("{\"city\":\"Quito\"}", call.at("/function/arguments").asText());
+            assertEquals("required", modelRequest(0).path("tool_choice").asText(), "the relay forwarded tool_choice");
+            assertTrue(toolNames(0).contains("get_weather"), "and the tools: " + toolNames(0));
+
+            chat.upstream.enqueue(Turn.text("Quito: spring."));
+            var history = "[{\"role\":\"user\",\"content\":\"weather in Quito\"},{\"role\":\"assistant\",\"tool_calls\":["
+                    + call + "]},{\"role\":\"tool\",\"tool_call_id\":\"" + call.path("id").asText() + "\",\"content\":\"spring\"}]";
+            var second = front.http().post(ChatHost.PATH, request(history, WEATHER, ""));
+            assertEquals(200, second.status(), second.body());
+            assertEquals("Quito: spring.", second.json().at("/choices/0/message/content").asText(), second.body());
+            assertTrue(transcript(2).startsWith("user weather in Quito | assistant memory#call_remote | tool ->call_remote"),
+                    "the remote spliced its own steps back: " + transcript(2));
+        }
+    }
+
+    @Test
     void capabilitiesSayClientToolsAreSupported() {
         // /v1/capabilities is not on this host; the family's features are what it merges.
         var features = chat.host.deployment().features();

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.relay;
 
+import dev.caduceus.spi.model.ModelRequest;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -45,7 +47,28 @@ final class RelayRequest {
         if (request.instructions() != null && !request.instructions().isBlank())
             messages.addObject().put("role", "system").put("content", request.instructions());
         for (var m : request.messages()) message(messages.addObject(), m);
+        clientTools(body, request.clientTools());
         return body;
+    }
+
+    /** The caller's own functions, {@code tool_choice} and {@code parallel_tool_calls}, as the caller sent them. */
+    private static void clientTools(ObjectNode body, RunRequest.ClientTools client) {
+        if (!client.tools().isEmpty()) {
+            var tools = body.putArray("tools");
+            for (var spec : client.tools()) {
+                var function = tools.addObject().put("type", "function").putObject("function").put("name", spec.name());
+                if (!spec.description().isEmpty()) function.put("description", spec.description());
+                function.set("parameters", spec.parameters());
+            }
+        }
+        switch (client.choice()) {
+            case ModelRequest.ToolChoice.Auto auto -> { }
+            case ModelRequest.ToolChoice.None none -> body.put("tool_choice", "none");
+            case ModelRequest.ToolChoice.Required required -> body.put("tool_choice", "required");
+            case ModelRequest.ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
+                    .putObject("function").put("name", named.name());
+        }
+        if (client.parallelToolCalls() != null) body.put("parallel_tool_calls", client.parallelToolCalls());
     }
 
     private static void message(ObjectNode out, Message m) {

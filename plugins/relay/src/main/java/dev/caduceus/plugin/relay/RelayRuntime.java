@@ -5,6 +5,7 @@ import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
+import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.outbound.OutboundHttp;
@@ -117,11 +118,11 @@ final class RelayRuntime implements AgentRuntime {
                         turn.output(), turn.usage());
             }
             if (exchange.cancelled()) return cancelled(turn);
-            return result(turn);
+            return result(turn, context);
         }
     }
 
-    private RunResult result(RemoteTurn turn) {
+    private RunResult result(RemoteTurn turn, RunContext context) {
         var output = turn.output();
         var messages = Outcomes.transcript(output);
         if (!turn.finished())
@@ -132,8 +133,25 @@ final class RelayRuntime implements AgentRuntime {
                     outcomes.redact(turn.error() == null ? "The remote agent failed" : turn.error()), messages);
             case "length" -> RunResult.of(StopReason.OUTPUT_LENGTH, output, turn.usage(), "output_truncated",
                     outcomes.redact(turn.error() == null ? "The remote answer was truncated" : turn.error()), messages);
+            case "tool_calls" -> clientCalls(turn, output, context);
             default -> RunResult.completed(output, turn.usage(), messages);
         };
+    }
+
+    /**
+     * The remote ended the turn with the caller's own calls (its ids: the remote keeps its side of the turn and puts
+     * it back when the caller's answers come through here).
+     */
+    private RunResult clientCalls(RemoteTurn turn, String output, RunContext context) {
+        var calls = turn.toolCalls();
+        if (calls.isEmpty())
+            return RunResult.of(StopReason.UPSTREAM_ERROR, output, turn.usage(), "proxy_error",
+                    "The remote ended with tool_calls but named no call", Outcomes.transcript(output));
+        context.emit(new RunEvent.ToolCallsRequired(calls));
+        var content = output.isEmpty() ? java.util.List.<dev.caduceus.spi.message.ContentPart>of()
+                : java.util.List.<dev.caduceus.spi.message.ContentPart>of(new dev.caduceus.spi.message.ContentPart.Text(output));
+        return RunResult.of(StopReason.TOOL_CALLS, output.isEmpty() ? null : output, turn.usage(), null, null,
+                java.util.List.of(new dev.caduceus.spi.message.Message("assistant", content, calls, null, null)));
     }
 
     private static RunResult cancelled(RemoteTurn turn) {

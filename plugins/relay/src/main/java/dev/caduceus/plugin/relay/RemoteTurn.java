@@ -1,5 +1,8 @@
 package dev.caduceus.plugin.relay;
 
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.support.clienttools.ToolTranscript;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.RunContext;
@@ -34,6 +37,8 @@ final class RemoteTurn {
     private final RunContext context;
     private final StringBuilder output = new StringBuilder();
     private final Map<String, Long> toolStarts = new HashMap<>();
+    /** The caller's own calls the remote streams ({@code delta.tool_calls}), by index: id, name, argument text. */
+    private final java.util.TreeMap<Integer, String[]> calls = new java.util.TreeMap<>();
     private String finishReason;
     private String error;
     private Usage usage = Usage.ZERO;
@@ -94,6 +99,12 @@ final class RemoteTurn {
                 output.append(text.asText());
                 context.emit(new RunEvent.TextDelta(text.asText()));
             }
+            for (var call : delta.path("tool_calls")) {
+                var entry = calls.computeIfAbsent(call.path("index").asInt(calls.size()), i -> new String[] {null, null, ""});
+                if (call.path("id").isTextual()) entry[0] = call.path("id").asText();
+                if (call.path("function").path("name").isTextual()) entry[1] = call.path("function").path("name").asText();
+                if (call.path("function").path("arguments").isTextual()) entry[2] += call.path("function").path("arguments").asText();
+            }
             var reasoning = delta.path("reasoning_content");
             if (reasoning.isTextual() && !reasoning.asText().isEmpty())
                 context.emit(new RunEvent.ReasoningDelta(reasoning.asText()));
@@ -139,6 +150,15 @@ final class RemoteTurn {
 
     String output() {
         return output.toString();
+    }
+
+    /** The caller's own calls the remote ended the turn with ({@code finish_reason: tool_calls}), in index order. */
+    java.util.List<Message.ToolCallRef> toolCalls() {
+        var out = new java.util.ArrayList<Message.ToolCallRef>();
+        for (var entry : calls.values())
+            if (entry[0] != null && entry[1] != null)
+                out.add(new Message.ToolCallRef(entry[0], entry[1], ToolTranscript.arguments(json.getNodeFactory().textNode(entry[2]))));
+        return out;
     }
 
     Usage usage() {
