@@ -54,8 +54,8 @@ class ResponsesEndToEndIT {
                 assertEquals("streamed answer", result.path("stream").asText());
                 assertEquals("Tool result: {\"sum\": 42}", result.path("helper").asText(), result.toString());
                 assertEquals("completed", result.path("helperStatus").asText());
-                assertEquals("[\"function_call\",\"function_call_output\",\"message\"]",
-                        result.path("helperItems").toString());
+                assertEquals("[\"mcp_call\",\"message\"]", result.path("helperItems").toString(),
+                        "the step the server ran is one mcp_call item (issue 42)");
 
                 var third = texts(upstream.chatRequests().get(2).body());
                 assertTrue(third.containsAll(List.of("turn one", "first answer", "turn two", "second answer", "turn three")),

@@ -132,7 +132,8 @@ class ToolProgressIT {
         }
         assertTrue(summary.toString().matches("(?s)\\S+ add(: .*)?\\n✓ \\d+\\.\\d s\\n\\n"), response.body());
         assertEquals("reasoning", completed.at("/output/0/type").asText(), completed.toString());
-        assertEquals("It is 5.", completed.at("/output/3/content/0/text").asText(), completed.toString());
+        assertEquals("mcp_call", completed.at("/output/1/type").asText(), "the step the server ran (issue 42)");
+        assertEquals("It is 5.", completed.at("/output/2/content/0/text").asText(), completed.toString());
     }
 
     @Test

@@ -42,4 +42,21 @@ public interface RunContext {
     default ToolContext.ApprovalChoice requestApproval(ToolContext.ApprovalRequest request) throws InterruptedException {
         return ToolContext.ApprovalChoice.DENY;
     }
+
+    /**
+     * Whether the caller can answer its own tool calls ({@link RunRequest.ClientTools}) while the run waits (runs and
+     * job runs: yes); without it a turn whose model calls them ends with {@link StopReason#TOOL_CALLS}.
+     */
+    default boolean toolOutputChannel() { return false; }
+
+    /**
+     * Waits for the caller's outputs of {@code calls}, which the runtime has just announced with
+     * {@link RunEvent.ToolCallsRequired} (the run's status is {@code requires_action} meanwhile): returns each call's
+     * output by call id, or null when the run was stopped, timed out or the host shut down first. Only with a
+     * {@link #toolOutputChannel()}.
+     */
+    default java.util.Map<String, String> awaitToolOutputs(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls)
+            throws InterruptedException {
+        throw new UnsupportedOperationException("this run has no tool output channel");
+    }
 }

@@ -20,11 +20,22 @@ import java.time.Instant;
  * @param pendingSteer steering text accepted after the final answer, else null
  * @param approval     the oldest pending approval request while waiting, else null
  * @param owner        the key the run belongs to ({@link RunRequest#owner()})
+ * @param toolCalls    the caller's own tool calls the run waits for ({@code requires_action}), else empty
  */
 public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
                         String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,
-                        String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner) {
+                        String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner,
+                        java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls) {
+    /** A record without pending tool calls. */
+    public RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
+                     String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,
+                     String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner) {
+        this(runId, status, createdAt, updatedAt, sessionId, model, origin, lastSeq, lastEvent, output, usage, error,
+                pendingSteer, approval, owner, java.util.List.of());
+    }
+
     public RunRecord {
+        toolCalls = toolCalls == null ? java.util.List.of() : java.util.List.copyOf(toolCalls);
         requireNonNull(owner, "owner");
         requireNonNull(runId, "runId");
         requireNonNull(status, "status");

@@ -65,4 +65,27 @@ public interface Runs {
 
     /** Queues steering text for a running run, applied after its current tool batch; says why when it cannot. */
     SteerOutcome steer(String runId, String text);
+
+    /**
+     * Hands the caller's outputs of its own tool calls (call id → output) to a run that waits for them
+     * ({@code requires_action}); the run goes on. Every pending call must be answered, and only those.
+     */
+    default ToolOutputs submitToolOutputs(String runId, java.util.Map<String, String> outputs) {
+        throw new UnsupportedOperationException("submitToolOutputs is not supported by this host");
+    }
+
+    /** What {@link #submitToolOutputs} did. A closed set. Immutable. */
+    sealed interface ToolOutputs {
+        /** The run took them and goes on. */
+        record Accepted(int count) implements ToolOutputs {}
+
+        /** No such run. */
+        record RunNotFound() implements ToolOutputs {}
+
+        /** The run does not wait for tool outputs (it runs, waits for a person, or has ended). */
+        record NotWaiting() implements ToolOutputs {}
+
+        /** The outputs do not answer exactly the pending calls: {@code message} says which. */
+        record Mismatch(String message) implements ToolOutputs {}
+    }
 }

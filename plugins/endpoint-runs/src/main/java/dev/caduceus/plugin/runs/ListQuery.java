@@ -56,7 +56,7 @@ final class ListQuery {
     private static RunStatus status(String wire, String value) {
         for (var status : RunStatus.values()) if (status.wireName().equals(wire)) return status;
         throw RunErrors.badRequest("invalid_status_filter", "Invalid status filter: " + value
-                + " (use queued, running, waiting_for_approval, stopping, completed, failed, cancelled or interrupted)",
+                + " (use queued, running, waiting_for_approval, requires_action, stopping, completed, failed, cancelled or interrupted)",
                 "status");
     }
 

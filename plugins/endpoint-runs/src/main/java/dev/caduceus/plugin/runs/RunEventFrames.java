@@ -31,7 +31,11 @@ final class RunEventFrames implements RunEventTranslator {
         return switch (entry.event()) {
             case RunEvent.Started s -> null;
             case RunEvent.UsageReported u -> null;
-            case RunEvent.ToolCallsRequired t -> null; // the runs API takes no client tools yet
+            case RunEvent.ToolCallsRequired t -> {
+                var frame = base(entry, WireEvents.TOOL_CALLS_REQUIRED);
+                frame.set("tool_calls", toolCalls(t.calls()));
+                yield frame;
+            }
             case RunEvent.TextDelta d -> base(entry, WireEvents.MESSAGE_DELTA).put("delta", d.text());
             case RunEvent.ReasoningDelta r ->
                     base(entry, WireEvents.REASONING).put("text", TextLimit.cut(r.text(), REASONING_MAX));
@@ -58,6 +62,17 @@ final class RunEventFrames implements RunEventTranslator {
             case RunEvent.Interrupted i -> base(entry, WireEvents.FAILED)
                     .put("error", RunView.INTERRUPTED_ERROR).put("interrupted", true);
         };
+    }
+
+    /** The caller's calls as OpenAI lists them: {@code [{"id","type":"function","function":{"name","arguments"}}]}. */
+    static com.fasterxml.jackson.databind.node.ArrayNode toolCalls(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls) {
+        var array = JsonNodeFactory.instance.arrayNode();
+        for (var call : calls) {
+            var entry = array.addObject().put("id", call.id()).put("type", "function");
+            entry.putObject("function").put("name", call.name())
+                    .put("arguments", dev.caduceus.support.clienttools.ToolTranscript.argumentsText(call.arguments()));
+        }
+        return array;
     }
 
     private static ObjectNode approvalRequest(ObjectNode frame, RunEvent.ApprovalRequested a) {

@@ -1,5 +1,8 @@
 package dev.caduceus.plugin.runs;
 
+import dev.caduceus.spi.agent.RunRequest.ClientTools;
+import dev.caduceus.support.clienttools.ClientToolsField;
+
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,10 +29,12 @@ import java.util.Optional;
  * @param model              the {@code model} string as sent, or null
  * @param provider           the {@code provider} string as sent, or null (recorded only: there is one upstream)
  * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
+ * @param clientTools        the caller's own functions ({@code tools}, in the Chat Completions or the Responses
+ *                           shape), {@code tool_choice} and {@code parallel_tool_calls}
  */
 record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<Message> explicitHistory,
                      String instructions, String previousResponseId, String sessionId, String model,
-                     String provider, ModelOptions options) {
+                     String provider, ModelOptions options, ClientTools clientTools) {
     RunSubmission {
         input = List.copyOf(input);
         inputHistory = List.copyOf(inputHistory);
@@ -37,8 +42,17 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         requireNonNull(options, "options");
     }
 
-    /** Validates {@code body}; every problem is a 400 in the contract's words. */
+    /** Validates {@code body} (no host tool names to keep clear of); every problem is a 400 in the contract's words. */
     static RunSubmission parse(JsonNode body) {
+        return parse(body, name -> false);
+    }
+
+    /**
+     * Validates {@code body}; every problem is a 400 in the contract's words.
+     *
+     * @param hostTool whether a name is one of the server's own tools (a client function may not take it)
+     */
+    static RunSubmission parse(JsonNode body, java.util.function.Predicate<String> hostTool) {
         var input = body.get("input");
         if (falsy(input)) throw RunErrors.badRequest("missing_input", "Missing 'input' field", "input");
         if (!input.isTextual() && !input.isArray())
@@ -49,7 +63,8 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         return new RunSubmission(content, input.isArray() ? earlier(input) : List.of(),
                 history(body.get("conversation_history")), text(body.get("instructions")),
                 text(body.get("previous_response_id")), SessionRules.sessionId(body.get("session_id")),
-                text(body.get("model")), text(body.get("provider")), dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")));
+                text(body.get("model")), text(body.get("provider")), dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
+                ClientToolsField.parse(body, ClientToolsField.Shape.of(body), hostTool));
     }
 
     /**

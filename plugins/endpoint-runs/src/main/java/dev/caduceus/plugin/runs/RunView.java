@@ -37,6 +37,10 @@ final class RunView {
             view.put("error", run.error() == null ? INTERRUPTED_ERROR : run.error());
         if (run.pendingSteer() != null) view.put("pending_steer", run.pendingSteer());
         if (run.approval() != null) view.set("approval", RunEventFrames.approvalPayload(run.approval()));
+        if (run.status() == RunStatus.REQUIRES_ACTION && !run.toolCalls().isEmpty()) { // OpenAI's Assistants shape
+            var action = view.putObject("required_action").put("type", "submit_tool_outputs");
+            action.putObject("submit_tool_outputs").set("tool_calls", RunEventFrames.toolCalls(run.toolCalls()));
+        }
         view.put("job_id", jobId(run.origin())).put("last_seq", run.lastSeq());
         view.put("owner", run.owner()); // a Caduceus addition: the key (tenant) the run belongs to
         return view;

@@ -36,6 +36,7 @@ final class RunsFamily implements EndpointFamily {
         routes.post(RUN + "/approval", "run_approval", new ApprovalHandler(ctx));
         routes.post(RUN + "/steer", "run_steer", new SteerHandler(ctx));
         routes.post(RUN + "/stop", "run_stop", new StopHandler(ctx));
+        routes.post(RUN + "/tool_outputs", "run_tool_outputs", new ToolOutputsHandler(ctx));
     }
 
     /** The host merges the nested {@code idempotency} object with the other families' keys. */
@@ -48,6 +49,8 @@ final class RunsFamily implements EndpointFamily {
                 .put("run_stop", true)
                 .put("run_approval_response", true)
                 .put("run_steer", true)
+                .put("run_tool_outputs", true)
+                .put("client_tools", true)
                 .put("approval_events", true)
                 .put("run_list", true)
                 .put("run_events_resume", true)

@@ -50,7 +50,7 @@ final class SubmissionResolver {
         metadata.put("model", submission.model() != null ? submission.model() : ctx.global().modelName());
         if (submission.provider() != null) metadata.put("provider", submission.provider());
         return new RunRequest(upstreamModel(submission.model()), messages, instructions, List.of(), sessionId,
-                sessionKey, submission.options(), 0, metadata, true, owner);
+                sessionKey, submission.options(), 0, metadata, true, owner).withClientTools(submission.clientTools());
     }
 
     private Optional<ResponseHistory.Conversation> chain(String owner, String previousResponseId) {

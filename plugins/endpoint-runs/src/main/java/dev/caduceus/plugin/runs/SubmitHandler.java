@@ -35,7 +35,8 @@ final class SubmitHandler implements HttpHandler {
         var sessionKey = SessionRules.sessionKey(exchange);
         var key = IdempotencyKeyHeader.read(exchange);
         var body = exchange.body();
-        var request = resolver.resolve(RunSubmission.parse(body), sessionKey, exchange.caller().name());
+        var request = resolver.resolve(RunSubmission.parse(body, name -> ctx.deployment().tool(name).isPresent()), sessionKey,
+                exchange.caller().name());
         var options = key.map(k -> RunOptions.journaled(k, Fingerprint.of(body, sessionKey)))
                 .orElseGet(RunOptions::journaled);
         RunStart start;

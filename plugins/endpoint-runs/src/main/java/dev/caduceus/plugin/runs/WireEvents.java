@@ -18,6 +18,8 @@ final class WireEvents {
     static final String FAILED = "run.failed";
     static final String CANCELLED = "run.cancelled";
     static final String STOPPING = "run.stopping";
+    /** The run waits for the caller's outputs of its own tool calls ({@code POST /v1/runs/{id}/tool_outputs}). */
+    static final String TOOL_CALLS_REQUIRED = "tool_calls.required";
 
     private static final Map<String, String> BY_LOGICAL_NAME = Map.ofEntries(
             Map.entry("text_delta", MESSAGE_DELTA),
@@ -27,6 +29,7 @@ final class WireEvents {
             Map.entry("approval_requested", APPROVAL_REQUEST),
             Map.entry("approval_resolved", APPROVAL_RESPONDED),
             Map.entry("steered", STEERED),
+            Map.entry("tool_calls_required", TOOL_CALLS_REQUIRED),
             Map.entry("completed", COMPLETED),
             Map.entry("failed", FAILED),
             Map.entry("interrupted", FAILED),

@@ -46,7 +46,8 @@ class RunsPluginTest {
                     "GET /v1/runs/{run_id}/events", "run_events",
                     "POST /v1/runs/{run_id}/approval", "run_approval",
                     "POST /v1/runs/{run_id}/steer", "run_steer",
-                    "POST /v1/runs/{run_id}/stop", "run_stop"), host.routesOf("endpoint-runs"), "all under /v1/runs");
+                    "POST /v1/runs/{run_id}/stop", "run_stop",
+                    "POST /v1/runs/{run_id}/tool_outputs", "run_tool_outputs"), host.routesOf("endpoint-runs"), "all under /v1/runs");
         }
     }
 

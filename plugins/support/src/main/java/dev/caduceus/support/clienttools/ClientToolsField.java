@@ -40,6 +40,11 @@ public final class ClientToolsField {
         Shape(String nest) {
             this.nest = nest;
         }
+
+        /** The shape of {@code body}'s tools: Chat Completions' when the first names a {@code function} object. */
+        public static Shape of(JsonNode body) {
+            return body.path("tools").path(0).path("function").isObject() ? CHAT : RESPONSES;
+        }
     }
 
     private ClientToolsField() {}

@@ -104,7 +104,7 @@ final class ConfigKeys {
                     + "local, or the id of a runtime a plugin contributes"),
             integer("agent.max_parallel_tools", 8, 1, 64, "tool calls of one model answer run at once"),
             str("agent.identity_file", null, "a file whose text replaces the agent's identity in the system prompt"),
-            integer("approvals.timeout", 300, 1, Integer.MAX_VALUE, "seconds an approval waits before it counts as denied"),
+            integer("approvals.timeout", 300, 1, Integer.MAX_VALUE, "seconds an approval waits before it counts as denied, and a run its caller's tool outputs before it is cancelled"),
             path("tools.workspace", "where tools work (default $CADUCEUS_HOME-workspace)"),
             new Key("gateway.proxy_url", Type.URL, null, false, 0, 0, List.of(), "a remote Hermes-compatible server that runs the turns (proxy mode)"),
             secret("gateway.proxy_key", "the remote server's API key"),

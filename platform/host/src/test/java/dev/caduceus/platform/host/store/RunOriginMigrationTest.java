@@ -31,12 +31,13 @@ class RunOriginMigrationTest {
                 return null;
             });
 
-            assertEquals(List.of(6), Migrations.apply(db, Migrations.PLATFORM, scripts).stream().map(Script::version).toList());
+            assertEquals(List.of(6, 7), Migrations.apply(db, Migrations.PLATFORM, scripts).stream().map(Script::version).toList());
 
             assertEquals("job:0123456789ab", origin(db, "run_job"));
             assertEquals("(none)", origin(db, "run_api"));
             var columns = db.read(sql -> sql.query("SELECT name FROM pragma_table_info('runs')", r -> r.getString(1)));
             assertTrue(columns.contains("origin") && !columns.contains("job_id"), columns.toString());
+            assertTrue(columns.contains("tool_calls_json"), "V7: a waiting run's pending tool calls " + columns);
         }
     }
 

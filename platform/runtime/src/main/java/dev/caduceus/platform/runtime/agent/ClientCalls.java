@@ -80,11 +80,16 @@ final class ClientCalls {
         if (first == messages.size()) return messages;
         var out = new ArrayList<Message>(messages.subList(0, first));
         for (var m : messages.subList(first, messages.size())) {
-            var text = ToolDispatcher.cap(redactor.redact(m.text()), ToolSpec.DEFAULT_MAX_RESULT_CHARS);
+            var text = capped(m.text());
             out.add(text.equals(m.text()) && m.content().size() <= 1 ? m
                     : new Message("tool", List.of(new ContentPart.Text(text)), List.of(), m.toolCallId(), m.name()));
         }
         return out;
+    }
+
+    /** A caller's result as the model gets it: redacted, cut at a tool's default result cap. */
+    String capped(String output) {
+        return ToolDispatcher.cap(redactor.redact(output == null ? "" : output), ToolSpec.DEFAULT_MAX_RESULT_CHARS);
     }
 
     private ObjectNode redacted(ObjectNode arguments) {

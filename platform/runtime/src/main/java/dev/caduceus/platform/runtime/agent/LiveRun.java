@@ -75,6 +75,9 @@ final class LiveRun implements RunHandle {
     private Usage usage;
     private String error;
     private String pendingSteer;
+    /** The caller's own calls the run waits for, and where their outputs arrive; set with ToolCallsRequired. */
+    private List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls = List.of();
+    private CompletableFuture<java.util.Map<String, String>> toolOutputs;
 
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
 
@@ -140,7 +143,7 @@ final class LiveRun implements RunHandle {
             var oldest = approvals.isEmpty() ? null : approvals.values().iterator().next().request();
             return new RunRecord(id, status, createdAt, updatedAt, request.sessionId() != null ? request.sessionId() : id,
                     request.metadata().getOrDefault("model", request.model()), request.origin(), seq, lastEvent, output, usage, error,
-                    pendingSteer, oldest, request.owner());
+                    pendingSteer, oldest, request.owner(), status == RunStatus.REQUIRES_ACTION ? toolCalls : List.of());
         } finally {
             lock.unlock();
         }
@@ -186,7 +189,7 @@ final class LiveRun implements RunHandle {
     SteerOutcome steer(String text) {
         lock.lock();
         try {
-            if (status != RunStatus.RUNNING) return SteerOutcome.NOT_RUNNING;
+            if (status != RunStatus.RUNNING && status != RunStatus.REQUIRES_ACTION) return SteerOutcome.NOT_RUNNING;
             if (cancellation.isCancelled() || result.isDone()) return SteerOutcome.NOT_ACCEPTED;
             steering.add(text);
             append(new RunEvent.Steered(text));
@@ -271,6 +274,63 @@ final class LiveRun implements RunHandle {
             if (e instanceof InterruptedException ie) throw ie;
             return ApprovalChoice.DENY;
         }
+    }
+
+    /**
+     * Waits (run thread) for the caller's outputs of the calls its {@code ToolCallsRequired} announced: null when the
+     * run is stopped, or when nobody answers within the approval timeout (then the run is cancelled, saying so).
+     */
+    java.util.Map<String, String> awaitToolOutputs() throws InterruptedException {
+        CompletableFuture<java.util.Map<String, String>> answer;
+        lock.lock();
+        try {
+            answer = toolOutputs;
+        } finally {
+            lock.unlock();
+        }
+        if (answer == null) return null;
+        try (var onStop = cancellation.onCancel(() -> answer.complete(null))) {
+            return answer.get(approvalTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            cancellation.cancel("no tool outputs within " + approvalTimeout.toSeconds() + " s");
+            return null;
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // ExecutionException, or the hook's close
+            return null;
+        }
+    }
+
+    /** Hands the caller's outputs to the waiting run thread: exactly the pending calls, else why not. */
+    dev.caduceus.spi.agent.Runs.ToolOutputs submitToolOutputs(java.util.Map<String, String> given) {
+        CompletableFuture<java.util.Map<String, String>> answer;
+        var ordered = new LinkedHashMap<String, String>();
+        lock.lock();
+        try {
+            if (status != RunStatus.REQUIRES_ACTION || toolOutputs == null || cancellation.isCancelled() || result.isDone())
+                return new dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting();
+            var pending = toolCalls.stream().map(dev.caduceus.spi.message.Message.ToolCallRef::id).toList();
+            var unknown = given.keySet().stream().filter(id -> !pending.contains(id)).sorted().toList();
+            if (!unknown.isEmpty())
+                return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch("No pending tool call " + String.join(", ", unknown)
+                        + " on run " + id + "; pending: " + String.join(", ", pending));
+            var missing = pending.stream().filter(id -> !given.containsKey(id)).toList();
+            if (!missing.isEmpty())
+                return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch("Missing outputs for tool call "
+                        + String.join(", ", missing) + " on run " + id);
+            for (var call : pending) ordered.put(call, given.get(call));
+            answer = toolOutputs;
+            toolOutputs = null;
+            toolCalls = List.of();
+            status = RunStatus.RUNNING;
+            touch();
+            log.update(record());
+        } finally {
+            lock.unlock();
+        }
+        log.flush();
+        answer.complete(ordered);
+        return new dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted(ordered.size());
     }
 
     /** Resolves every pending approval as deny ({@code by}: {@code stop}). */
@@ -358,6 +418,13 @@ final class LiveRun implements RunHandle {
             case RunEvent.ApprovalResolved a -> {
                 if (approvals.isEmpty() && status == RunStatus.WAITING_FOR_APPROVAL) status = RunStatus.RUNNING;
             }
+            case RunEvent.ToolCallsRequired t -> {
+                if (durable && status == RunStatus.RUNNING) { // the run waits; answers may come at once
+                    status = RunStatus.REQUIRES_ACTION;
+                    toolCalls = t.calls();
+                    toolOutputs = new CompletableFuture<>();
+                }
+            }
             case RunEvent.Completed c -> {
                 status = RunStatus.COMPLETED;
                 output = c.output();
@@ -424,6 +491,18 @@ final class LiveRun implements RunHandle {
             @Override
             public ApprovalChoice requestApproval(ApprovalRequest request) throws InterruptedException {
                 return LiveRun.this.requestApproval(request);
+            }
+
+            @Override
+            public boolean toolOutputChannel() {
+                return durable;
+            }
+
+            @Override
+            public java.util.Map<String, String> awaitToolOutputs(List<dev.caduceus.spi.message.Message.ToolCallRef> calls)
+                    throws InterruptedException {
+                if (!durable) throw new UnsupportedOperationException("an ephemeral run has no tool output channel");
+                return LiveRun.this.awaitToolOutputs();
             }
         };
     }

@@ -112,10 +112,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
                     if (!a.toolCalls().isEmpty()) {
                         var ran = runTools(turn, a, offered, client, ctx, scope);
                         if (ran == null) return turn.interrupted(null);
-                        if (!ran.isEmpty()) {
-                            ctx.emit(new RunEvent.ToolCallsRequired(ran));
-                            return turn.result(StopReason.TOOL_CALLS, a.text().isBlank() ? null : a.text(), null);
-                        }
+                        if (!ran.isEmpty()) return turn.result(StopReason.TOOL_CALLS, a.text().isBlank() ? null : a.text(), null);
                         continue;
                     }
                     if (a.text().isBlank()) {
@@ -160,9 +157,10 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /**
-     * Appends the assistant message and one tool message per host call, which run here; the caller's own calls
-     * (with the host's ids) are returned for the caller to run, and the turn ends with them (empty: the turn goes
-     * on). Null when the run was stopped.
+     * Appends the assistant message and one tool message per host call, which run here. The caller's own calls (with
+     * the host's ids) are announced ({@code ToolCallsRequired}); a run with a tool output channel waits for their
+     * outputs and goes on, any other returns them, and the turn ends with them. Empty: the turn goes on. Null when
+     * the run was stopped (or nobody answered in time).
      */
     private List<Message.ToolCallRef> runTools(TurnState turn, ModelReply.Answer answer, Map<String, Tool> offered,
                                                ClientCalls client, RunContext ctx, TurnScope scope)
@@ -187,9 +185,17 @@ public final class LocalAgentRuntime implements AgentRuntime {
         for (int i = 0; i < calls.size(); i++)
             turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),
                     calls.get(i).id(), calls.get(i).name()), null);
-        if (!clients.isEmpty()) return clients; // the caller's results come with its next request
+        if (!clients.isEmpty()) {
+            ctx.emit(new RunEvent.ToolCallsRequired(clients));
+            if (!ctx.toolOutputChannel()) return clients; // the caller's results come with its next request
+            var outputs = ctx.awaitToolOutputs(clients);
+            if (outputs == null) return null;
+            for (var call : clients)
+                turn.add(new Message("tool", List.of(new ContentPart.Text(client.capped(outputs.get(call.id())))), List.of(),
+                        call.id(), call.name()), null);
+        }
         turn.budgetNotice();
         for (var steer : ctx.drainSteering()) turn.add(Message.user(steer), null); // the run journals run.steered on acceptance
-        return clients;
+        return List.of();
     }
 }

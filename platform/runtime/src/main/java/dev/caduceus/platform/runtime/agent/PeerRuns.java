@@ -19,4 +19,6 @@ public interface PeerRuns {
     Optional<ApprovalAnswer.Outcome> approve(String runId, ApprovalAnswer answer);
 
     Optional<SteerOutcome> steer(String runId, String text);
+
+    Optional<dev.caduceus.spi.agent.Runs.ToolOutputs> submitToolOutputs(String runId, java.util.Map<String, String> outputs);
 }

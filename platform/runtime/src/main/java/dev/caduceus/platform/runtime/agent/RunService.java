@@ -7,7 +7,7 @@ import dev.caduceus.platform.runtime.journal.EventLog;
 import dev.caduceus.platform.runtime.journal.RunJournal;
 import dev.caduceus.spi.agent.AgentRuntime;
 import dev.caduceus.spi.agent.ApprovalAnswer;
-import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.Runs.ToolOutputs;
 import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
@@ -392,7 +392,7 @@ public final class RunService implements Runs {
         return switch (r.status()) {
             case COMPLETED -> new RunEvent.Completed(r.output(), r.stopReason(), r.error(), r.usage());
             case CANCELLED -> new RunEvent.Cancelled(cancelReason == null ? "cancelled" : cancelReason, r.output(), r.usage());
-            case FAILED, INTERRUPTED, QUEUED, RUNNING, WAITING_FOR_APPROVAL, STOPPING -> new RunEvent.Failed(
+            case FAILED, INTERRUPTED, QUEUED, RUNNING, WAITING_FOR_APPROVAL, REQUIRES_ACTION, STOPPING -> new RunEvent.Failed(
                     r.errorCode() == null ? "agent_error" : r.errorCode(), r.error(), r.stopReason(), r.output(), r.usage());
         };
     }
@@ -519,6 +519,17 @@ public final class RunService implements Runs {
         return record(runId).isPresent() ? SteerOutcome.NOT_RUNNING : SteerOutcome.RUN_NOT_FOUND;
     }
 
+
+    @Override
+    public ToolOutputs submitToolOutputs(String runId, java.util.Map<String, String> outputs) {
+        var run = live.get(runId);
+        if (run != null) return run.submitToolOutputs(outputs);
+        if (peers != null) {
+            var elsewhere = peers.submitToolOutputs(runId, outputs);
+            if (elsewhere.isPresent()) return elsewhere.get();
+        }
+        return record(runId).isPresent() ? new ToolOutputs.NotWaiting() : new ToolOutputs.RunNotFound();
+    }
 
     /** Boot recovery: runs an earlier process left live become {@code interrupted}. Returns how many. */
     public int recover() {

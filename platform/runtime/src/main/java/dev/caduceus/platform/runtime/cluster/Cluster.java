@@ -213,7 +213,7 @@ public final class Cluster implements AutoCloseable {
         long deadBefore = database.read(sql -> sql.queryOne("SELECT " + DB_NOW, r -> r.getLong(1)).orElseThrow())
                 - TimeUnit.SECONDS.toMillis(LEASE_SECONDS);
         var pending = database.read(sql -> sql.queryOne("SELECT (SELECT COUNT(*) FROM cluster_nodes WHERE renewed_at < ?), "
-                        + "(SELECT COUNT(*) FROM runs WHERE status IN ('queued', 'running', 'waiting_for_approval', 'stopping') "
+                        + "(SELECT COUNT(*) FROM runs WHERE status IN ('queued', 'running', 'waiting_for_approval', 'requires_action', 'stopping') "
                         + "AND (node_id IS NULL OR node_id NOT IN (SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?))), "
                         + "(SELECT COUNT(*) FROM cluster_nodes WHERE renewed_at >= ?)",
                 r -> new long[] {r.getLong(1), r.getLong(2), r.getLong(3)}, deadBefore, deadBefore, deadBefore).orElseThrow());

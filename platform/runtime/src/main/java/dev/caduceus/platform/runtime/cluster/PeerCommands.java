@@ -91,6 +91,17 @@ final class PeerCommands implements PeerRuns {
         return send(runId, "steer", text).map(SteerOutcome::valueOf);
     }
 
+    @Override
+    public Optional<dev.caduceus.spi.agent.Runs.ToolOutputs> submitToolOutputs(String runId, Map<String, String> outputs) {
+        String body;
+        try {
+            body = json.writeValueAsString(outputs);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return send(runId, "tool_outputs", body).map(PeerCommands::toolOutputs);
+    }
+
     /** Sends a command to the run's owner and waits for its answer; empty when no other node owns the live run. */
     private Optional<String> send(String runId, String kind, String body) {
         var placement = journal.placement(runId);
@@ -183,8 +194,34 @@ final class PeerCommands implements PeerRuns {
             case "stop" -> String.valueOf(service.stop(runId));
             case "steer" -> service.steer(runId, body).name();
             case "approve" -> encode(service.approve(runId, answer(body)));
+            case "tool_outputs" -> encode(service.submitToolOutputs(runId, outputs(body)));
             default -> throw new IllegalArgumentException("unknown command " + kind);
         };
+    }
+
+    private Map<String, String> outputs(String body) {
+        try {
+            return json.readValue(body, new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, String>>() {});
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("malformed tool_outputs command", e);
+        }
+    }
+
+    /** A {@code tool_outputs} answer on the wire between nodes: {@code accepted:N}, {@code mismatch:MESSAGE}, … */
+    static String encode(dev.caduceus.spi.agent.Runs.ToolOutputs outcome) {
+        return switch (outcome) {
+            case dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted a -> "accepted:" + a.count();
+            case dev.caduceus.spi.agent.Runs.ToolOutputs.RunNotFound n -> "run_not_found";
+            case dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting n -> "not_waiting";
+            case dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch m -> "mismatch:" + m.message();
+        };
+    }
+
+    static dev.caduceus.spi.agent.Runs.ToolOutputs toolOutputs(String text) {
+        if (text.startsWith("accepted:")) return new dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted(Integer.parseInt(text.substring(9)));
+        if (text.startsWith("mismatch:")) return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch(text.substring(9));
+        return text.equals("run_not_found") ? new dev.caduceus.spi.agent.Runs.ToolOutputs.RunNotFound()
+                : new dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting();
     }
 
     private ApprovalAnswer answer(String body) {

@@ -9,6 +9,7 @@ import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunQuery;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.store.Sql;
 import java.sql.ResultSet;
@@ -22,15 +23,15 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * The SQL of the durable run tables ({@code V2__runs.sql}, {@code V4__run_owners.sql}, {@code V6__run_origin.sql}): status rows
+ * The SQL of the durable run tables ({@code V2__runs.sql}, {@code V4__run_owners.sql}, {@code V6__run_origin.sql}, {@code V7__run_tool_calls.sql}): status rows
  * (with the key that owns each run), events, idempotency keys.
  * Events and records are stored as JSON with the SPI's logical type names. Thread-safe (stateless
  * over the {@link Database}); the {@code Sql}-taking methods run inside the caller's transaction.
  */
 final class RunStore {
     private static final String COLUMNS = "run_id, status, created_at, updated_at, session_id, model, origin, last_seq, "
-            + "last_event, output, usage_json, error, pending_steer, approval_json, owner";
-    private static final String LIVE_STATUSES = "('queued', 'running', 'waiting_for_approval', 'stopping')";
+            + "last_event, output, usage_json, error, pending_steer, approval_json, owner, tool_calls_json";
+    private static final String LIVE_STATUSES = "('queued', 'running', 'waiting_for_approval', 'requires_action', 'stopping')";
     private static final String TERMINAL_STATUSES = "('completed', 'failed', 'cancelled', 'interrupted')";
 
     private final Database database;
@@ -71,10 +72,11 @@ final class RunStore {
                 sql.update("INSERT INTO run_idempotency_keys (idempotency_key, fingerprint, run_id, created_at) "
                         + "VALUES (?, ?, ?, ?)", key, fingerprint, run.runId(), run.createdAt().toEpochMilli());
             }
-            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
                     run.sessionId(), run.model(), run.origin(), run.lastSeq(), run.lastEvent(), run.output(),
-                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(), nodeId);
+                    toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(),
+                    toolCallsJson(run), nodeId);
             return Optional.empty();
         });
     }
@@ -87,9 +89,9 @@ final class RunStore {
                     e.runId(), e.seq(), e.timestamp().toEpochMilli(), toJson(e.event()));
         for (var r : records)
             sql.update("UPDATE runs SET status = ?, updated_at = ?, last_seq = ?, last_event = ?, output = ?, usage_json = ?, "
-                            + "error = ?, pending_steer = ?, approval_json = ? WHERE run_id = ?",
+                            + "error = ?, pending_steer = ?, approval_json = ?, tool_calls_json = ? WHERE run_id = ?",
                     r.status().wireName(), r.updatedAt().toEpochMilli(), r.lastSeq(), r.lastEvent(), r.output(),
-                    toJson(r.usage()), r.error(), r.pendingSteer(), toJson(r.approval()), r.runId());
+                    toJson(r.usage()), r.error(), r.pendingSteer(), toJson(r.approval()), toolCallsJson(r), r.runId());
     }
 
     Optional<RunRecord> record(String runId) {
@@ -146,7 +148,7 @@ final class RunStore {
                 r -> new Placement(r.getString(1), LIVE.contains(r.getString(2))), runId));
     }
 
-    private static final java.util.Set<String> LIVE = java.util.Set.of("queued", "running", "waiting_for_approval", "stopping");
+    private static final java.util.Set<String> LIVE = java.util.Set.of("queued", "running", "waiting_for_approval", "requires_action", "stopping");
 
     /**
      * Boot recovery: every run not in a terminal status becomes {@code interrupted} with a final
@@ -173,7 +175,7 @@ final class RunStore {
                 sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?)", id, seq,
                         now.toEpochMilli(), toJson(new RunEvent.Interrupted(RunJournal.INTERRUPTED_ERROR)));
                 sql.update("UPDATE runs SET status = 'interrupted', updated_at = ?, last_seq = ?, last_event = 'interrupted', "
-                        + "error = ?, approval_json = NULL WHERE run_id = ?", now.toEpochMilli(), seq, RunJournal.INTERRUPTED_ERROR, id);
+                        + "error = ?, approval_json = NULL, tool_calls_json = NULL WHERE run_id = ?", now.toEpochMilli(), seq, RunJournal.INTERRUPTED_ERROR, id);
                 ids.add(id);
             }
             return ids;
@@ -201,7 +203,20 @@ final class RunStore {
                 Instant.ofEpochMilli(r.getLong(3)), Instant.ofEpochMilli(r.getLong(4)), r.getString(5), r.getString(6),
                 r.getString(7), r.getLong(8), r.getString(9), r.getString(10), fromJson(r.getString(11), Usage.class),
                 r.getString(12), r.getString(13), (RunEvent.ApprovalRequested) fromJson(r.getString(14), RunEvent.class),
-                r.getString(15));
+                r.getString(15), toolCalls(r.getString(16)));
+    }
+
+    private String toolCallsJson(RunRecord run) {
+        return run.toolCalls().isEmpty() ? null : toJson(run.toolCalls());
+    }
+
+    private List<Message.ToolCallRef> toolCalls(String text) {
+        if (text == null) return List.of();
+        try {
+            return json.readValue(text, new com.fasterxml.jackson.core.type.TypeReference<List<Message.ToolCallRef>>() {});
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable tool_calls_json", e);
+        }
     }
 
     private String toJson(Object value) {

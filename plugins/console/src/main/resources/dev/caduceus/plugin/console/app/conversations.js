@@ -121,6 +121,9 @@ function renderItem(item) {
     case 'function_call':
       return h('li', { class: 'bubble tool' }, h('span', { class: 'who' }, 'tool call ', code(item.name)),
         longText(item.arguments, 300));
+    case 'mcp_call': // a step the server ran: the call and its output in one item
+      return h('li', { class: 'bubble tool' }, h('span', { class: 'who' }, 'tool call ', code(item.name)),
+        longText(item.arguments, 300), longText(item.error ?? item.output ?? '', 300));
     case 'function_call_output':
       return h('li', { class: 'bubble tool' }, h('span', { class: 'who' }, 'tool output'),
         longText(typeof item.output === 'string' ? item.output : partsText(item.output), 300));

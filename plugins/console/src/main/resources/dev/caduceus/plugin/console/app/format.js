@@ -39,7 +39,7 @@ export function badge(status) {
 }
 
 /** Statuses of a run that can still change. */
-export const LIVE = ['queued', 'running', 'waiting_for_approval', 'stopping'];
+export const LIVE = ['queued', 'running', 'waiting_for_approval', 'requires_action', 'stopping'];
 
 export function isLive(status) {
   return LIVE.includes(status);

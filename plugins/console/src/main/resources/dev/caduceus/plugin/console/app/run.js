@@ -187,6 +187,15 @@ export function mount(main, scope, { id }) {
   const approvalStatus = h('div', { 'aria-live': 'polite' });
   let shownApproval = null;
   function renderApproval(value) {
+    if (value === 'requires_action') { // the caller's own tool calls: the caller answers them, an operator may stop
+      const calls = status?.required_action?.submit_tool_outputs?.tool_calls ?? [];
+      approvals.hidden = false;
+      shownApproval = null;
+      replace(approvals, h('h2', { id: 'approval-h' }, "Waiting for the caller's tool outputs"),
+        h('p', {}, 'The caller runs these functions of its own and answers with POST /v1/runs/{id}/tool_outputs; Stop ends the run.'),
+        calls.map((call) => longText(`${call.function?.name ?? '?'}(${call.function?.arguments ?? ''})`, 600)));
+      return;
+    }
     const pending = value === 'waiting_for_approval' ? pendingApproval(state, status) : null;
     approvals.hidden = !pending;
     const key = pending ? `${pending.request}|${pending.command}` : null;
@@ -253,7 +262,7 @@ export function mount(main, scope, { id }) {
   renderControls(null);
 
   function renderControls(value) {
-    const running = value === 'running';
+    const running = value === 'running' || value === 'requires_action'; // steering waits for the outputs too
     steerText.disabled = !running;
     steerButton.disabled = !running;
     stopButton.disabled = !isLive(value);
@@ -307,6 +316,7 @@ export function mount(main, scope, { id }) {
           state.last = seq;
           mark(apply(state, event));
           if (event.event === 'approval.request') showStatus('waiting_for_approval');
+          else if (event.event === 'tool_calls.required') refreshStatus();
           else if (event.event === 'approval.responded' && status?.status === 'waiting_for_approval') showStatus('running');
           if (TERMINAL.includes(event.event)) {
             state.ended = true;

@@ -4,7 +4,7 @@ import { field, h, notice, replace, table, whenChanged } from './dom.js';
 import { badge, code, LIVE, snippet, time } from './format.js';
 import * as router from './router.js';
 
-const STATUSES = ['queued', 'running', 'waiting_for_approval', 'stopping', 'completed', 'failed', 'cancelled', 'interrupted'];
+const STATUSES = ['queued', 'running', 'waiting_for_approval', 'requires_action', 'stopping', 'completed', 'failed', 'cancelled', 'interrupted'];
 const JOB_ID = /^[0-9a-f]{12}$/;
 const PAGE = 25;
 
