@@ -399,6 +399,18 @@ class ClientToolsTest {
     }
 
     @Test
+    void aKeysToolsetLimitLeavesTheCallersOwnFunctionsAlone() {
+        var limited = chat.host.addKeyWithToolsets("limited-" + System.nanoTime(), List.of("memory"));
+        chat.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("up_l", "get_weather", "{\"city\":\"Lima\"}")));
+        var response = chat.http().withKey(limited).post(ChatHost.PATH,
+                request("[{\"role\":\"user\",\"content\":\"weather\"}]", WEATHER, ""));
+        assertEquals(200, response.status(), response.body());
+        assertEquals("get_weather", response.json().at("/choices/0/message/tool_calls/0/function/name").asText(), response.body());
+        assertEquals("get_weather,memory", String.join(",", java.util.Arrays.stream(toolNames(0).split(",")).sorted().toList()),
+                "the key's toolsets limit the server's tools only");
+    }
+
+    @Test
     void capabilitiesSayClientToolsAreSupported() {
         // /v1/capabilities is not on this host; the family's features are what it merges.
         var features = chat.host.deployment().features();
