@@ -146,6 +146,37 @@ class RelayRunsIT {
         }
     }
 
+    /**
+     * Issue 42 through the relay: the front's run waits (requires_action) for the caller's own function while the
+     * back's run waits for it too; the caller answers on the front, the front hands the output to the back, and the
+     * back's turn goes on with its own terminal step before it.
+     */
+    @Test
+    void theCallersOwnFunctionIsAnsweredOnTheFrontAndTheBacksTurnGoesOn() throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_t", "terminal", "{\"command\":\"echo back-step\"}")));
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("up_1", "lookup_code", "{\"topic\":\"tea\"}")));
+        upstream.enqueue(Turn::quotingLastToolResult);
+        var runId = submit("{\"input\":\"look it up\",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"lookup_code\","
+                + "\"parameters\":{\"type\":\"object\",\"properties\":{\"topic\":{\"type\":\"string\"}}}}}]}");
+        var waiting = frontRun(runId, "requires_action");
+        var call = waiting.at("/required_action/submit_tool_outputs/tool_calls/0");
+        assertEquals("lookup_code", call.at("/function/name").asText(), waiting.toString());
+        var answered = post("/v1/runs/" + runId + "/tool_outputs", "{\"tool_outputs\":[{\"tool_call_id\":\""
+                + call.path("id").asText() + "\",\"output\":\"code-for-tea\"}]}");
+        assertEquals(200, answered.statusCode(), answered.body());
+        var done = frontRun(runId, "completed");
+        assertEquals("Tool result: code-for-tea", done.path("output").asText(), String.valueOf(done));
+        var last = upstream.chatRequests().getLast().body().path("messages").toString();
+        assertTrue(last.contains("back-step") && last.indexOf("code-for-tea") > last.indexOf("back-step"), last);
+    }
+
+    /** The front's run status once it is {@code status} (polled, 30 s at most). */
+    static JsonNode frontRun(String runId, String status) throws Exception {
+        return dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(30), "run " + runId + " becomes " + status,
+                () -> json(front.send("GET", "/v1/runs/" + runId, null, FRONT_AUTH)),
+                run -> run.path("status").asText().equals(status));
+    }
+
     static HttpResponse<String> post(String path, String body) throws Exception {
         var all = new LinkedHashMap<String, String>(FRONT_AUTH);
         all.put("Content-Type", "application/json");

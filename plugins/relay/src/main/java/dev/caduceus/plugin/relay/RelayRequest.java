@@ -52,7 +52,7 @@ final class RelayRequest {
     }
 
     /** The caller's own functions, {@code tool_choice} and {@code parallel_tool_calls}, as the caller sent them. */
-    private static void clientTools(ObjectNode body, RunRequest.ClientTools client) {
+    static void clientTools(ObjectNode body, RunRequest.ClientTools client) {
         if (!client.tools().isEmpty()) {
             var tools = body.putArray("tools");
             for (var spec : client.tools()) {

@@ -33,6 +33,7 @@ final class RemoteRun {
     private final BiConsumer<String, ApprovalRequest> approvals;
     private final StringBuilder output = new StringBuilder();
     private final Map<String, ArrayDeque<String>> unnamedTools = new HashMap<>();
+    private final java.util.function.Consumer<java.util.List<dev.caduceus.spi.message.Message.ToolCallRef>> toolCalls;
     private long lastSeq;
     private Outcome outcome;
     private String finalOutput;
@@ -44,9 +45,16 @@ final class RemoteRun {
      *                  null when the remote sent none); must not block
      */
     RemoteRun(ObjectMapper json, RunContext context, BiConsumer<String, ApprovalRequest> approvals) {
+        this(json, context, approvals, calls -> { });
+    }
+
+    /** @param toolCalls receives the caller's own calls of each {@code tool_calls.required} event; must not block */
+    RemoteRun(ObjectMapper json, RunContext context, BiConsumer<String, ApprovalRequest> approvals,
+              java.util.function.Consumer<java.util.List<dev.caduceus.spi.message.Message.ToolCallRef>> toolCalls) {
         this.json = json;
         this.context = context;
         this.approvals = approvals;
+        this.toolCalls = toolCalls;
     }
 
     /** Feeds one event; returns true once a terminal event was read. */
@@ -115,6 +123,17 @@ final class RemoteRun {
                 approvals.accept(requestId, new ApprovalRequest(node.path("command").asText(""),
                         node.path("description").asText(""), text(node, "pattern_key"),
                         node.path("allow_permanent").asBoolean(true)));
+            }
+            case "tool_calls.required" -> {
+                var calls = new java.util.ArrayList<dev.caduceus.spi.message.Message.ToolCallRef>();
+                for (var call : node.path("tool_calls")) {
+                    var callId = text(call, "id");
+                    var name = call.path("function").path("name").asText("");
+                    if (callId == null || name.isEmpty()) continue;
+                    calls.add(new dev.caduceus.spi.message.Message.ToolCallRef(callId, name,
+                            dev.caduceus.support.clienttools.ToolTranscript.arguments(call.path("function").path("arguments"))));
+                }
+                if (!calls.isEmpty()) toolCalls.accept(calls);
             }
             case "run.completed" -> {
                 outcome = Outcome.COMPLETED;

@@ -57,6 +57,15 @@ final class RunsRequest {
         return control(settings, sessionKey, runId, "approval", json.writeValueAsBytes(body));
     }
 
+    /** The caller's outputs of its own tool calls, in the runs API's {@code tool_outputs} shape. */
+    static OutboundHttp.Request toolOutputs(RelaySettings settings, ObjectMapper json, String sessionKey, String runId,
+                                            java.util.Map<String, String> outputs) throws Exception {
+        var body = json.createObjectNode();
+        var list = body.putArray("tool_outputs");
+        outputs.forEach((id, output) -> list.addObject().put("tool_call_id", id).put("output", output));
+        return control(settings, sessionKey, runId, "tool_outputs", json.writeValueAsBytes(body));
+    }
+
     static OutboundHttp.Request stop(RelaySettings settings, String sessionKey, String runId) {
         return control(settings, sessionKey, runId, "stop", "{}".getBytes(StandardCharsets.UTF_8));
     }
@@ -85,6 +94,7 @@ final class RunsRequest {
             }
         }
         if (!system.isEmpty()) body.put("instructions", String.join("\n", system));
+        RelayRequest.clientTools(body, request.clientTools()); // the caller's own functions, as it sent them
         var sessionId = request.sessionId();
         if (sessionId != null && SESSION_ID.matcher(sessionId).matches() && !sessionId.contains(".."))
             body.put("session_id", sessionId);

@@ -77,7 +77,7 @@ final class RunsTurn {
         this.outcomes = outcomes;
         this.request = request;
         this.context = context;
-        this.run = new RemoteRun(json, context, this::approvalRequested);
+        this.run = new RemoteRun(json, context, this::approvalRequested, this::toolCallsRequired);
     }
 
     RunResult execute() throws Exception {
@@ -272,6 +272,35 @@ final class RunsTurn {
                 LOG.log(System.Logger.Level.WARNING, "Stopping remote run " + id + " failed: " + e);
             } finally {
                 stopTaken.complete(null);
+            }
+        });
+    }
+
+    /**
+     * Called on the run's thread by {@link RemoteRun}: the remote waits for the caller's outputs of its own calls. The
+     * front's run announces them (it waits too, {@code requires_action}) and a thread of its own posts the answers to
+     * the remote with the remote's ids; a front stop stops the remote as ever.
+     */
+    private void toolCallsRequired(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls) {
+        context.emit(new dev.caduceus.spi.agent.RunEvent.ToolCallsRequired(calls));
+        if (!context.toolOutputChannel()) return;
+        Thread.ofVirtual().name("relay-tool-outputs-" + remoteId).start(() -> {
+            java.util.Map<String, String> outputs;
+            try {
+                outputs = context.awaitToolOutputs(calls);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (outputs == null || cancelled.isDone() || over) return; // the stop reaches the remote on its own
+            var id = remoteId;
+            try (var response = http.send(RunsRequest.toolOutputs(settings, json, request.sessionKey(), id, outputs))) {
+                if (response.status() / 100 != 2)
+                    LOG.log(System.Logger.Level.WARNING, "The remote refused the tool outputs of run " + id + ": "
+                            + outcomes.redact(outcomes.answered(response.status(), response)));
+                else response.text(CONTROL_BODY);
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "Sending the tool outputs of remote run " + id + " failed: "
+                        + e.getClass().getSimpleName());
             }
         });
     }
