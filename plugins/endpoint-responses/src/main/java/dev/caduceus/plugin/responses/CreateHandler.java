@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class CreateHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
-            "model_options", "tools", "tool_choice", "parallel_tool_calls");
+            "model_options", "tools", "tool_choice", "parallel_tool_calls", "text");
     /** How long the server's side of a turn that ended with the caller's own calls waits for a stateless continuation. */
     static final java.time.Duration PENDING_TTL = java.time.Duration.ofMinutes(30);
     /** At most this many such turns are kept (the oldest go first). */

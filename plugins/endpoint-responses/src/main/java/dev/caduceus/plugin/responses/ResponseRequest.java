@@ -84,7 +84,8 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         var instructions = body.path("instructions").isTextual() ? body.get("instructions").asText() : null;
         return new ResponseRequest(model, Flags.parse(body.get("stream"), false), Flags.parse(body.get("store"), true), messages,
                 instructions, previous, conversation, history,
-                "auto".equals(body.path("truncation").asText(null)), metadata, dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
+                "auto".equals(body.path("truncation").asText(null)), metadata,
+                withTextFormat(dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")), body.path("text").get("format")),
                 clientTools, body);
     }
 
@@ -157,6 +158,34 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
             if (role.equals("user") || role.equals("assistant")) messages.add(message(role, parts));
         }
         return messages;
+    }
+
+    /**
+     * {@code text.format} (Responses' structured output: {@code json_object}, or {@code json_schema} with {@code name},
+     * {@code schema} and {@code strict}) as the model's {@code response_format}; {@code text} (the default) adds nothing.
+     */
+    private static ModelOptions withTextFormat(ModelOptions options, JsonNode format) {
+        if (format == null || format.isNull()) return options;
+        var type = format.path("type").asText("");
+        var responseFormat = JsonNodeFactory.instance.objectNode();
+        switch (type) {
+            case "text" -> { return options; }
+            case "json_object" -> responseFormat.put("type", "json_object");
+            case "json_schema" -> {
+                if (!format.path("name").isTextual())
+                    throw bad("missing_required_parameter", "Missing required parameter: 'text.format.name'.", "text.format.name");
+                if (!format.path("schema").isObject())
+                    throw bad("missing_required_parameter", "Missing required parameter: 'text.format.schema'.", "text.format.schema");
+                var schema = responseFormat.put("type", "json_schema").putObject("json_schema");
+                for (var field : new String[] {"name", "description", "schema", "strict"})
+                    if (format.has(field)) schema.set(field, format.get(field));
+            }
+            default -> throw bad("invalid_value", "Invalid 'text.format.type': expected 'text', 'json_object' or "
+                    + "'json_schema'.", "text.format.type");
+        }
+        var extra = options.extra().deepCopy();
+        extra.set("response_format", responseFormat);
+        return new ModelOptions(options.temperature(), options.maxTokens(), options.reasoningEffort(), extra);
     }
 
     /** A required string field of an input item, else a 400 naming it. */

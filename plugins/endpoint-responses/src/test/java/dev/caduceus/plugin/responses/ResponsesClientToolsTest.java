@@ -148,6 +148,23 @@ class ResponsesClientToolsTest {
     }
 
     @Test
+    void toolChoiceAndStructuredOutputReachTheModel() {
+        api.upstream.enqueue(Turn.text("{\"ok\":true}"));
+        var response = api.post("{\"input\":\"x\",\"tools\":[" + WEATHER + "],\"tool_choice\":{\"type\":\"function\","
+                + "\"name\":\"get_weather\"},\"parallel_tool_calls\":false,\"text\":{\"format\":{\"type\":\"json_schema\","
+                + "\"name\":\"answer\",\"schema\":{\"type\":\"object\"},\"strict\":true}}}");
+        assertEquals(200, response.status(), response.body());
+        var sent = api.lastModelRequest();
+        assertEquals("{\"type\":\"function\",\"function\":{\"name\":\"get_weather\"}}", sent.path("tool_choice").toString());
+        assertEquals(false, sent.path("parallel_tool_calls").asBoolean(true));
+        assertEquals("{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"answer\",\"schema\":{\"type\":\"object\"},"
+                + "\"strict\":true}}", sent.path("response_format").toString(), "text.format becomes the model's response_format");
+        var bad = api.post("{\"input\":\"x\",\"text\":{\"format\":{\"type\":\"yaml\"}}}");
+        assertEquals(400, bad.status(), bad.body());
+        assertEquals("text.format.type", bad.error().path("param").asText());
+    }
+
+    @Test
     void badToolsAre400sNamingThem() {
         int before = api.modelCalls();
         var cases = List.of(
