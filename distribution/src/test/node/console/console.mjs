@@ -191,6 +191,19 @@ const scenarios = {
     return { shots: [steered, await shot('steer-and-stop')] };
   },
 
+  /** A run that waits for its caller's own tool outputs shows the pending call, and the operator stops it. */
+  async 'requires-action'() {
+    await signIn();
+    await go(`#/runs/${env.WAITING_RUN}`);
+    await runStatus('requires action');
+    await page.getByRole('heading', { name: "Waiting for the caller's tool outputs" }).waitFor();
+    await page.getByText('get_weather({"city":"Oslo"})').waitFor();
+    const waiting = await shot('requires-action');
+    await page.getByRole('button', { name: 'Stop run' }).click();
+    await runStatus('cancelled');
+    return { shots: [waiting, await shot('requires-action-stopped')] };
+  },
+
   /** A job: an invalid schedule, then a valid one with its next 5 times, run now, its history entry. */
   async job() {
     await signIn();

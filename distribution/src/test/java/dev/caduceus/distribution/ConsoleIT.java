@@ -136,6 +136,22 @@ class ConsoleIT {
         assertEquals("cancelled", status(stopped).path("status").asText());
     }
 
+    /** Issue 42: a run waiting for its caller's own tool outputs shows them, and an operator can stop it. */
+    @Test
+    void aRunWaitingForTheCallersToolOutputsShowsThemAndIsStoppedFromThePage() throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("up_w", "get_weather", "{\"city\":\"Oslo\"}")));
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var created = server.send("POST", "/v1/runs", "{\"input\":\"weather?\",\"tools\":[{\"type\":\"function\","
+                + "\"function\":{\"name\":\"get_weather\",\"parameters\":{\"type\":\"object\"}}}]}", headers);
+        assertEquals(202, created.statusCode(), created.body());
+        var runId = json(created.body()).path("run_id").asText();
+        Eventually.await(Duration.ofSeconds(20), "the run waits for the caller",
+                () -> "requires_action".equals(status(runId).path("status").asText()));
+        browse("requires-action", Map.of("WAITING_RUN", runId));
+        assertEquals("cancelled", status(runId).path("status").asText());
+    }
+
     @Test
     void aJobWithAnInvalidThenAValidScheduleRunsNowAndShowsItsHistory() throws Exception {
         upstream.setDefault(Turn.text("Report ready."));
