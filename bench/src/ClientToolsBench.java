@@ -50,7 +50,7 @@ public final class ClientToolsBench {
                     if (keep) { plain.add(a); serverTool.add(b); clientTool.add(c); }
                 }
                 System.out.printf("turns: %d per kind after %d warm-up each (one client, interleaved)%n", turns, warmup);
-                System.out.printf("%-38s %10s %10s%n", "kind", "p50 ms", "p90 ms");
+                System.out.printf("%-46s %10s %10s%n", "kind", "p50 ms", "p90 ms");
                 row("plain turn (1 request, 1 model call)", plain);
                 row("server tool turn (1 request, 2 calls)", serverTool);
                 row("client tool round trip (2 requests, 2 calls)", clientTool);
@@ -102,7 +102,7 @@ public final class ClientToolsBench {
     }
 
     private static void row(String name, List<Double> ms) {
-        System.out.printf("%-38s %10.2f %10.2f%n", name, pct(ms, 50), pct(ms, 90));
+        System.out.printf("%-46s %10.2f %10.2f%n", name, pct(ms, 50), pct(ms, 90));
     }
 
     private static double pct(List<Double> values, int p) {
