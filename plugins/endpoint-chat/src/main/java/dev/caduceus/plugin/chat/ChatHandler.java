@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class ChatHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
-    static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("model", "provider", "model_options", "messages", "tools", "tool_choice", "stream");
+    static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("model", "provider", "model_options", "messages", "tools",
+            "tool_choice", "parallel_tool_calls", "response_format", "stream");
     static final String PATH = "/v1/chat/completions";
     static final String HOUSEKEEPING_HEADER = "X-Hermes-Housekeeping";
     private static final System.Logger LOG = System.getLogger(ChatHandler.class.getName());

@@ -20,7 +20,8 @@ class ChatFingerprintTest {
         var a = json.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\"temperature\":1}");
         var other = json.readTree("{\"model\":\"m\",\"messages\":[{\"content\":\"hi\",\"role\":\"user\"}],\"user\":\"u\"}");
         assertEquals(fp(a), fp(other));
-        for (var field : new String[] {"provider", "model_options", "tools", "tool_choice", "stream"}) {
+        for (var field : new String[] {"provider", "model_options", "tools", "tool_choice", "parallel_tool_calls",
+                "response_format", "stream"}) {
             var changed = json.readTree("{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"model\":\"m\",\""
                     + field + "\":\"x\"}");
             assertNotEquals(fp(a), fp(changed), field);
