@@ -168,7 +168,7 @@ const scenarios = {
     return { shots: [waiting, await shot('approval')], runId };
   },
 
-  /** Steer one run (the guidance reaches the model) and stop another. */
+  /** Steer one run (the guidance reaches the model), stop another, and stop a third that waits for its caller. */
   async 'steer-and-stop'() {
     await signIn();
     await go(`#/runs/${env.STEER_RUN}`);
@@ -188,12 +188,9 @@ const scenarios = {
     await page.getByRole('button', { name: 'Stop run' }).click();
     await runStatus('cancelled');
     await page.locator('.event.cancelled').waitFor();
-    return { shots: [steered, await shot('steer-and-stop')] };
-  },
+    const stopped = await shot('steer-and-stop');
 
-  /** A run that waits for its caller's own tool outputs shows the pending call, and the operator stops it. */
-  async 'requires-action'() {
-    await signIn();
+    // A run that waits for its caller's own tool outputs (issue 42) shows the pending call, and is stopped too.
     await go(`#/runs/${env.WAITING_RUN}`);
     await runStatus('requires action');
     await page.getByRole('heading', { name: "Waiting for the caller's tool outputs" }).waitFor();
@@ -201,7 +198,7 @@ const scenarios = {
     const waiting = await shot('requires-action');
     await page.getByRole('button', { name: 'Stop run' }).click();
     await runStatus('cancelled');
-    return { shots: [waiting, await shot('requires-action-stopped')] };
+    return { shots: [steered, stopped, waiting] };
   },
 
   /** A job: an invalid schedule, then a valid one with its next 5 times, run now, its history entry. */

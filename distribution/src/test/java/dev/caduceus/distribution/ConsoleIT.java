@@ -111,7 +111,7 @@ class ConsoleIT {
     }
 
     @Test
-    void oneRunIsSteeredAndAnotherStoppedFromThePage() throws Exception {
+    void oneRunIsSteeredAndAnotherStoppedAndOneWaitingForItsCallerStoppedFromThePage() throws Exception {
         var held = new HeldTurn(Turn.toolCalls(Turn.ToolCall.of("call_s", "terminal", "{\"command\":\"echo step one\"}")));
         upstream.enqueue(held);
         var steered = submit("work on it");
@@ -120,10 +120,20 @@ class ConsoleIT {
         var stopped = submit("sleep for a minute");
         Eventually.await(Duration.ofSeconds(20), "the second run's tool runs",
                 () -> "tool.started".equals(status(stopped).path("last_event").asText()));
+        // Issue 42: a third run waits for its caller's own tool outputs; the page shows the call and stops it.
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("up_w", "get_weather", "{\"city\":\"Oslo\"}")));
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var created = server.send("POST", "/v1/runs", "{\"input\":\"weather?\",\"tools\":[{\"type\":\"function\","
+                + "\"function\":{\"name\":\"get_weather\",\"parameters\":{\"type\":\"object\"}}}]}", headers);
+        assertEquals(202, created.statusCode(), created.body());
+        var waiting = json(created.body()).path("run_id").asText();
+        Eventually.await(Duration.ofSeconds(20), "the third run waits for its caller",
+                () -> "requires_action".equals(status(waiting).path("status").asText()));
         upstream.enqueue(body -> Turn.text("saw: " + body.path("messages").get(body.path("messages").size() - 1)
                 .path("content").asText()));
 
-        var browsing = browseAsync("steer-and-stop", Map.of("STEER_RUN", steered, "STOP_RUN", stopped));
+        var browsing = browseAsync("steer-and-stop", Map.of("STEER_RUN", steered, "STOP_RUN", stopped, "WAITING_RUN", waiting));
         try {
             Eventually.await(Duration.ofSeconds(60), "the page steered the first run",
                     () -> browsing.isDone() || "run.steered".equals(status(steered).path("last_event").asText()));
@@ -134,22 +144,7 @@ class ConsoleIT {
         assertEquals("completed", status(steered).path("status").asText());
         assertEquals("saw: also check the logs", status(steered).path("output").asText());
         assertEquals("cancelled", status(stopped).path("status").asText());
-    }
-
-    /** Issue 42: a run waiting for its caller's own tool outputs shows them, and an operator can stop it. */
-    @Test
-    void aRunWaitingForTheCallersToolOutputsShowsThemAndIsStoppedFromThePage() throws Exception {
-        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("up_w", "get_weather", "{\"city\":\"Oslo\"}")));
-        var headers = new HashMap<>(Caduceus.KEY_AUTH);
-        headers.put("Content-Type", "application/json");
-        var created = server.send("POST", "/v1/runs", "{\"input\":\"weather?\",\"tools\":[{\"type\":\"function\","
-                + "\"function\":{\"name\":\"get_weather\",\"parameters\":{\"type\":\"object\"}}}]}", headers);
-        assertEquals(202, created.statusCode(), created.body());
-        var runId = json(created.body()).path("run_id").asText();
-        Eventually.await(Duration.ofSeconds(20), "the run waits for the caller",
-                () -> "requires_action".equals(status(runId).path("status").asText()));
-        browse("requires-action", Map.of("WAITING_RUN", runId));
-        assertEquals("cancelled", status(runId).path("status").asText());
+        assertEquals("cancelled", status(waiting).path("status").asText());
     }
 
     @Test
