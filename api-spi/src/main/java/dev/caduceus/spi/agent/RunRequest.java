@@ -91,6 +91,12 @@ public record RunRequest(String model, List<Message> messages, String instructio
                 metadata, stream, owner, origin, clientTools);
     }
 
+    /** This request with {@code toolsets} enabled instead of its own. */
+    public RunRequest withToolsets(List<String> toolsets) {
+        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
+                metadata, stream, owner, origin, clientTools);
+    }
+
     /** This request with the caller's own functions. */
     public RunRequest withClientTools(ClientTools tools) {
         return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,

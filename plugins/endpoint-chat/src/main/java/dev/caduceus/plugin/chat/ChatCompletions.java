@@ -33,11 +33,7 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         } else { // OpenAI's: content null unless the model also wrote text, then the calls
             if (outcome.output() == null || outcome.output().isEmpty()) message.putNull("content");
             else message.put("content", outcome.output());
-            var calls = message.putArray("tool_calls");
-            for (var call : outcome.toolCalls()) {
-                var entry = calls.addObject().put("id", call.id()).put("type", "function");
-                entry.putObject("function").put("name", call.name()).put("arguments", ToolTranscript.argumentsText(call.arguments()));
-            }
+            message.set("tool_calls", ToolTranscript.toolCallsJson(outcome.toolCalls()));
         }
         message.putNull("refusal");
         choice.putNull("logprobs");

@@ -40,11 +40,6 @@ final class ChatHandler implements HttpHandler {
 
     private final PlatformContext ctx;
     private final ChatSettings settings;
-    /** How long the server's side of a turn that ended with the client's tool calls waits for their answers. */
-    static final java.time.Duration PENDING_TTL = java.time.Duration.ofMinutes(30);
-    /** At most this many such turns are kept (the oldest go first). */
-    static final int PENDING_TURNS = 4096;
-
     private final IdempotencyCache idempotency;
     private final PendingToolCalls pending;
 
@@ -52,7 +47,7 @@ final class ChatHandler implements HttpHandler {
         this.ctx = ctx;
         this.settings = settings;
         this.idempotency = idempotency;
-        this.pending = new PendingToolCalls(ctx.clock(), PENDING_TTL, PENDING_TURNS);
+        this.pending = new PendingToolCalls(ctx.clock());
     }
 
     @Override

@@ -107,9 +107,7 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
         if (type.equals("json_schema") && !format.path("json_schema").path("name").isTextual())
             throw ApiError.badRequest("missing_required_parameter", "Missing required parameter: "
                     + "'response_format.json_schema.name'.", "response_format.json_schema.name").exception();
-        var extra = options.extra().deepCopy(); // options stay as they were
-        extra.set("response_format", format);
-        return new ModelOptions(options.temperature(), options.maxTokens(), options.reasoningEffort(), extra);
+        return dev.caduceus.support.wire.ModelOptionsField.withExtra(options, "response_format", format);
     }
 
     static boolean visible(Message m) {

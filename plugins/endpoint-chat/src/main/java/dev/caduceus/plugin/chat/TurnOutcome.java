@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -36,15 +37,8 @@ record TurnOutcome(String output, StopReason stopReason, String error, Usage usa
      * assistant message that {@code clientTools} has.
      */
     static TurnOutcome of(RunResult result, ClientTools clientTools) {
-        var calls = List.<Message.ToolCallRef>of();
-        if (result.stopReason() == StopReason.TOOL_CALLS) {
-            for (var m : result.messages().reversed()) {
-                if (m.role().equals("assistant") && !m.toolCalls().isEmpty()) {
-                    calls = m.toolCalls().stream().filter(c -> clientTools.has(c.name())).toList();
-                    break;
-                }
-            }
-        }
+        var calls = result.stopReason() == StopReason.TOOL_CALLS
+                ? ToolTranscript.clientCalls(result.messages(), clientTools) : List.<Message.ToolCallRef>of();
         return new TurnOutcome(result.output(), result.stopReason(), result.error(), result.usage(), calls);
     }
 

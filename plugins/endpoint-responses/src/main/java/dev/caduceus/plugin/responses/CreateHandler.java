@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
 import dev.caduceus.support.clienttools.PendingToolCalls;
 
 import dev.caduceus.spi.PlatformContext;
@@ -31,10 +32,6 @@ final class CreateHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
             "model_options", "tools", "tool_choice", "parallel_tool_calls", "text");
-    /** How long the server's side of a turn that ended with the caller's own calls waits for a stateless continuation. */
-    static final java.time.Duration PENDING_TTL = java.time.Duration.ofMinutes(30);
-    /** At most this many such turns are kept (the oldest go first). */
-    static final int PENDING_TURNS = 4096;
     static final String PATH = "/v1/responses";
     static final String CANCEL_REASON = "client disconnected";
 
@@ -49,7 +46,7 @@ final class CreateHandler implements HttpHandler {
     CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live) {
         this.ctx = ctx;
         this.store = store;
-        this.pending = new PendingToolCalls(ctx.clock(), PENDING_TTL, PENDING_TURNS);
+        this.pending = new PendingToolCalls(ctx.clock());
         this.resolver = new TurnResolver(ctx, store, pending);
         this.idempotency = idempotency;
         this.live = live;
@@ -125,7 +122,7 @@ final class CreateHandler implements HttpHandler {
         }
         var client = turn.run().clientTools();
         if (result.stopReason() == StopReason.TOOL_CALLS)
-            pending.remember(turn.run().owner(), TurnOutput.clientCalls(result, client), result.messages());
+            pending.remember(turn.run().owner(), ToolTranscript.clientCalls(result.messages(), client), result.messages());
         var body = TurnOutput.envelope(turn.envelope(), result, client);
         if (turn.request().store())
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),

@@ -54,11 +54,6 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         requireNonNull(clientTools, "clientTools");
     }
 
-    /** Validates {@code body} (no host tool names to keep clear of); every problem is a 400 in the contract's words. */
-    static ResponseRequest parse(JsonNode body, String advertisedModel) {
-        return parse(body, advertisedModel, name -> false);
-    }
-
     /**
      * Validates {@code body}; every problem is a 400 in the contract's words.
      *
@@ -183,9 +178,7 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
             default -> throw bad("invalid_value", "Invalid 'text.format.type': expected 'text', 'json_object' or "
                     + "'json_schema'.", "text.format.type");
         }
-        var extra = options.extra().deepCopy();
-        extra.set("response_format", responseFormat);
-        return new ModelOptions(options.temperature(), options.maxTokens(), options.reasoningEffort(), extra);
+        return dev.caduceus.support.wire.ModelOptionsField.withExtra(options, "response_format", responseFormat);
     }
 
     /** A required string field of an input item, else a 400 naming it. */

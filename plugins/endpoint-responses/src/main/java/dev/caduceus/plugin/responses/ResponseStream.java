@@ -34,8 +34,6 @@ final class ResponseStream implements RunEventTranslator {
     @FunctionalInterface
     interface Handoff {
         void remember(List<Message.ToolCallRef> calls, List<Message> steps);
-
-        Handoff NONE = (calls, steps) -> { };
     }
 
     private final ResolvedTurn turn;
@@ -55,10 +53,6 @@ final class ResponseStream implements RunEventTranslator {
     private int messageIndex = -1;
     private int flushed;
     private boolean ended;
-
-    ResponseStream(ResolvedTurn turn, ResponseStore store) {
-        this(turn, store, false, Handoff.NONE);
-    }
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
     ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff) {

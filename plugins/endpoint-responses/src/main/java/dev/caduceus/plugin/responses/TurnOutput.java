@@ -41,14 +41,6 @@ final class TurnOutput {
                 failed ? Envelope.error(errorText(result)) : null);
     }
 
-    /** The caller's own calls a turn ended with: those of its last assistant message that {@code client} has. */
-    static List<Message.ToolCallRef> clientCalls(RunResult result, ClientTools client) {
-        for (var m : result.messages().reversed())
-            if (m.role().equals("assistant") && !m.toolCalls().isEmpty())
-                return m.toolCalls().stream().filter(c -> client.has(c.name())).toList();
-        return List.of();
-    }
-
     /**
      * One {@code mcp_call} per call the server ran (with its result), then the message if any text, then one
      * {@code function_call} per call of the caller's own functions (the caller runs them).

@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.runs;
 
+import dev.caduceus.support.clienttools.ToolTranscript;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.agent.JournalEntry;
@@ -33,7 +34,7 @@ final class RunEventFrames implements RunEventTranslator {
             case RunEvent.UsageReported u -> null;
             case RunEvent.ToolCallsRequired t -> {
                 var frame = base(entry, WireEvents.TOOL_CALLS_REQUIRED);
-                frame.set("tool_calls", toolCalls(t.calls()));
+                frame.set("tool_calls", ToolTranscript.toolCallsJson(t.calls()));
                 yield frame;
             }
             case RunEvent.TextDelta d -> base(entry, WireEvents.MESSAGE_DELTA).put("delta", d.text());
@@ -62,17 +63,6 @@ final class RunEventFrames implements RunEventTranslator {
             case RunEvent.Interrupted i -> base(entry, WireEvents.FAILED)
                     .put("error", RunView.INTERRUPTED_ERROR).put("interrupted", true);
         };
-    }
-
-    /** The caller's calls as OpenAI lists them: {@code [{"id","type":"function","function":{"name","arguments"}}]}. */
-    static com.fasterxml.jackson.databind.node.ArrayNode toolCalls(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls) {
-        var array = JsonNodeFactory.instance.arrayNode();
-        for (var call : calls) {
-            var entry = array.addObject().put("id", call.id()).put("type", "function");
-            entry.putObject("function").put("name", call.name())
-                    .put("arguments", dev.caduceus.support.clienttools.ToolTranscript.argumentsText(call.arguments()));
-        }
-        return array;
     }
 
     private static ObjectNode approvalRequest(ObjectNode frame, RunEvent.ApprovalRequested a) {

@@ -42,11 +42,6 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
         requireNonNull(options, "options");
     }
 
-    /** Validates {@code body} (no host tool names to keep clear of); every problem is a 400 in the contract's words. */
-    static RunSubmission parse(JsonNode body) {
-        return parse(body, name -> false);
-    }
-
     /**
      * Validates {@code body}; every problem is a 400 in the contract's words.
      *

@@ -39,7 +39,7 @@ final class RunView {
         if (run.approval() != null) view.set("approval", RunEventFrames.approvalPayload(run.approval()));
         if (run.status() == RunStatus.REQUIRES_ACTION && !run.toolCalls().isEmpty()) { // OpenAI's Assistants shape
             var action = view.putObject("required_action").put("type", "submit_tool_outputs");
-            action.putObject("submit_tool_outputs").set("tool_calls", RunEventFrames.toolCalls(run.toolCalls()));
+            action.putObject("submit_tool_outputs").set("tool_calls", dev.caduceus.support.clienttools.ToolTranscript.toolCallsJson(run.toolCalls()));
         }
         view.put("job_id", jobId(run.origin())).put("last_seq", run.lastSeq());
         view.put("owner", run.owner()); // a Caduceus addition: the key (tenant) the run belongs to

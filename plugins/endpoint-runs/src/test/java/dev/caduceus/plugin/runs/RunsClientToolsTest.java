@@ -118,6 +118,28 @@ class RunsClientToolsTest {
     }
 
     @Test
+    void badToolsAreRefusedAndOnlyTheRunsOwnKeyAnswersIt() throws Exception {
+        int calls = api.upstream.chatRequests().size();
+        RunsHost.assertError(api.submit("{\"input\":\"x\",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"terminal\"}}]}"),
+                400, "tool_name_conflict", null);
+        RunsHost.assertError(api.submit("{\"input\":\"x\",\"tools\":[{\"type\":\"function\",\"name\":\"no spaces\"}]}"),
+                400, "invalid_value", null);
+        RunsHost.assertError(api.submit("{\"input\":\"x\",\"tools\":[" + WEATHER + "],\"tool_choice\":\"sometimes\"}"),
+                400, "invalid_value", null);
+        assertEquals(calls, api.upstream.chatRequests().size(), "no bad submission reached the model");
+
+        var id = waitingRun(false);
+        var call = pendingCalls(id).path(0).path("id").asText();
+        var path = "/v1/runs/" + id + "/tool_outputs";
+        var other = api.host.addKey("other-" + System.nanoTime());
+        RunsHost.assertError(api.http.withKey(other).post(path, outputs(call, "mine")), 404, "run_not_found", null);
+        assertEquals(401, api.http.withoutKey().post(path, outputs(call, "nobody")).status());
+        assertEquals("requires_action", api.status(id).json().path("status").asText(), "neither answer reached the run");
+        assertEquals(200, api.stop(id, "{}").status());
+        api.awaitStatus(id, "cancelled");
+    }
+
+    @Test
     void stopAndSteerApplyWhileItWaits() throws Exception {
         var stopped = waitingRun(false);
         assertEquals(200, api.stop(stopped, "{}").status());

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.openai;
 
+import dev.caduceus.support.clienttools.ClientToolsField;
+import dev.caduceus.support.clienttools.ToolTranscript;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -35,14 +37,8 @@ final class ChatRequestBody {
         for (var message : request.messages()) messages.add(message(message));
         if (!request.tools().isEmpty()) {
             body.putRawValue("tools", tools.of(request.tools()));
-            switch (request.toolChoice()) {
-                case ModelRequest.ToolChoice.Auto auto -> body.put("tool_choice", "auto");
-                case ModelRequest.ToolChoice.None none -> body.put("tool_choice", "none");
-                case ModelRequest.ToolChoice.Required required -> body.put("tool_choice", "required");
-                case ModelRequest.ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
-                        .putObject("function").put("name", named.name());
-            }
-            if (request.parallelToolCalls() != null) body.put("parallel_tool_calls", request.parallelToolCalls());
+            body.put("tool_choice", "auto"); // said, as ever; another choice replaces it
+            ClientToolsField.writeChoice(body, request.toolChoice(), request.parallelToolCalls());
         }
         body.put("stream", stream);
         if (stream && streamOptions) body.putObject("stream_options").put("include_usage", true);
@@ -61,13 +57,7 @@ final class ChatRequestBody {
         boolean allText = message.content().stream().allMatch(p -> p instanceof ContentPart.Text);
         if (allText) node.put("content", message.text());
         else node.set("content", parts(message));
-        if (!message.toolCalls().isEmpty()) {
-            var calls = node.putArray("tool_calls");
-            for (var call : message.toolCalls()) {
-                var entry = calls.addObject().put("id", call.id()).put("type", "function");
-                entry.putObject("function").put("name", call.name()).put("arguments", arguments(call.arguments()));
-            }
-        }
+        if (!message.toolCalls().isEmpty()) node.set("tool_calls", ToolTranscript.toolCallsJson(message.toolCalls()));
         if (message.toolCallId() != null) node.put("tool_call_id", message.toolCallId());
         return node;
     }
@@ -84,16 +74,5 @@ final class ChatRequestBody {
             }
         }
         return parts;
-    }
-
-    /** The arguments as a JSON string; a call the model sent with invalid arguments goes back verbatim. */
-    private String arguments(ObjectNode arguments) {
-        var raw = arguments.get(ToolCallBuffer.INVALID_ARGUMENTS);
-        if (raw != null && raw.isTextual()) return raw.asText();
-        try {
-            return json.writeValueAsString(arguments);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize tool arguments", e); // a tree always serializes
-        }
     }
 }

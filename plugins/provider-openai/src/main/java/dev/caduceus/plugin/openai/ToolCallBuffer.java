@@ -23,7 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class ToolCallBuffer {
     /** The key holding the raw arguments of a call whose arguments were not a JSON object. */
-    static final String INVALID_ARGUMENTS = "__invalid_arguments__";
+    static final String INVALID_ARGUMENTS = dev.caduceus.support.clienttools.ToolTranscript.INVALID_ARGUMENTS;
     /** The key holding the parser message of such a call. */
     static final String ARGUMENTS_ERROR = "__error__";
 

@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.relay;
 
-import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.support.clienttools.ClientToolsField;
+import dev.caduceus.support.clienttools.ToolTranscript;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -61,26 +62,13 @@ final class RelayRequest {
                 function.set("parameters", spec.parameters());
             }
         }
-        switch (client.choice()) {
-            case ModelRequest.ToolChoice.Auto auto -> { }
-            case ModelRequest.ToolChoice.None none -> body.put("tool_choice", "none");
-            case ModelRequest.ToolChoice.Required required -> body.put("tool_choice", "required");
-            case ModelRequest.ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
-                    .putObject("function").put("name", named.name());
-        }
-        if (client.parallelToolCalls() != null) body.put("parallel_tool_calls", client.parallelToolCalls());
+        ClientToolsField.writeChoice(body, client.choice(), client.parallelToolCalls());
     }
 
     private static void message(ObjectNode out, Message m) {
         out.put("role", m.role());
         content(out, m);
-        if (!m.toolCalls().isEmpty()) {
-            var calls = out.putArray("tool_calls");
-            for (var call : m.toolCalls()) {
-                var entry = calls.addObject().put("id", call.id()).put("type", "function");
-                entry.putObject("function").put("name", call.name()).put("arguments", call.arguments().toString());
-            }
-        }
+        if (!m.toolCalls().isEmpty()) out.set("tool_calls", ToolTranscript.toolCallsJson(m.toolCalls()));
         if (m.toolCallId() != null) out.put("tool_call_id", m.toolCallId());
         if (m.name() != null) out.put("name", m.name());
     }

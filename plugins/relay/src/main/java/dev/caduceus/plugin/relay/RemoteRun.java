@@ -1,5 +1,8 @@
 package dev.caduceus.plugin.relay;
 
+import dev.caduceus.spi.message.Message.ToolCallRef;
+import java.util.List;
+import java.util.function.Consumer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.RunContext;
@@ -33,7 +36,7 @@ final class RemoteRun {
     private final BiConsumer<String, ApprovalRequest> approvals;
     private final StringBuilder output = new StringBuilder();
     private final Map<String, ArrayDeque<String>> unnamedTools = new HashMap<>();
-    private final java.util.function.Consumer<java.util.List<dev.caduceus.spi.message.Message.ToolCallRef>> toolCalls;
+    private final Consumer<List<ToolCallRef>> toolCalls;
     private long lastSeq;
     private Outcome outcome;
     private String finalOutput;
@@ -43,14 +46,10 @@ final class RemoteRun {
     /**
      * @param approvals receives {@code (request_id, request)} for each {@code approval.request} (the id
      *                  null when the remote sent none); must not block
+     * @param toolCalls receives the caller's own calls of each {@code tool_calls.required} event; must not block
      */
-    RemoteRun(ObjectMapper json, RunContext context, BiConsumer<String, ApprovalRequest> approvals) {
-        this(json, context, approvals, calls -> { });
-    }
-
-    /** @param toolCalls receives the caller's own calls of each {@code tool_calls.required} event; must not block */
     RemoteRun(ObjectMapper json, RunContext context, BiConsumer<String, ApprovalRequest> approvals,
-              java.util.function.Consumer<java.util.List<dev.caduceus.spi.message.Message.ToolCallRef>> toolCalls) {
+              Consumer<List<ToolCallRef>> toolCalls) {
         this.json = json;
         this.context = context;
         this.approvals = approvals;
@@ -125,12 +124,12 @@ final class RemoteRun {
                         node.path("allow_permanent").asBoolean(true)));
             }
             case "tool_calls.required" -> {
-                var calls = new java.util.ArrayList<dev.caduceus.spi.message.Message.ToolCallRef>();
+                var calls = new java.util.ArrayList<ToolCallRef>();
                 for (var call : node.path("tool_calls")) {
                     var callId = text(call, "id");
                     var name = call.path("function").path("name").asText("");
                     if (callId == null || name.isEmpty()) continue;
-                    calls.add(new dev.caduceus.spi.message.Message.ToolCallRef(callId, name,
+                    calls.add(new ToolCallRef(callId, name,
                             dev.caduceus.support.clienttools.ToolTranscript.arguments(call.path("function").path("arguments"))));
                 }
                 if (!calls.isEmpty()) toolCalls.accept(calls);

@@ -1,5 +1,9 @@
 package dev.caduceus.plugin.relay;
 
+import dev.caduceus.spi.message.Message.ToolCallRef;
+import java.util.List;
+import java.util.Map;
+import dev.caduceus.spi.agent.RunEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.spi.agent.RunContext;
 import dev.caduceus.spi.agent.RunRequest;
@@ -281,11 +285,11 @@ final class RunsTurn {
      * front's run announces them (it waits too, {@code requires_action}) and a thread of its own posts the answers to
      * the remote with the remote's ids; a front stop stops the remote as ever.
      */
-    private void toolCallsRequired(java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> calls) {
-        context.emit(new dev.caduceus.spi.agent.RunEvent.ToolCallsRequired(calls));
+    private void toolCallsRequired(List<ToolCallRef> calls) {
+        context.emit(new RunEvent.ToolCallsRequired(calls));
         if (!context.toolOutputChannel()) return;
         Thread.ofVirtual().name("relay-tool-outputs-" + remoteId).start(() -> {
-            java.util.Map<String, String> outputs;
+            Map<String, String> outputs;
             try {
                 outputs = context.awaitToolOutputs(calls);
             } catch (InterruptedException e) {

@@ -78,6 +78,21 @@ public final class ClientToolsField {
         return result.isEmpty() ? ClientTools.NONE : result;
     }
 
+    /**
+     * Writes {@code choice} (unless {@code auto}, the default) and {@code parallel} (unless null) into a Chat Completions
+     * request {@code body}, as OpenAI spells them.
+     */
+    public static void writeChoice(ObjectNode body, ToolChoice choice, Boolean parallel) {
+        switch (choice) {
+            case ToolChoice.Auto auto -> { }
+            case ToolChoice.None none -> body.put("tool_choice", "none");
+            case ToolChoice.Required required -> body.put("tool_choice", "required");
+            case ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
+                    .putObject("function").put("name", named.name());
+        }
+        if (parallel != null) body.put("parallel_tool_calls", parallel);
+    }
+
     private static ToolSpec tool(JsonNode tool, String at, Shape shape, Predicate<String> hostTool, Set<String> names) {
         if (tool == null || !tool.isObject()) throw invalid("invalid_type", "Invalid '" + at + "': expected an object.", at);
         var type = tool.path("type").asText("");

@@ -1,7 +1,7 @@
 package dev.caduceus.support.clienttools;
 
 import dev.caduceus.spi.message.Message;
-import java.time.Clock;
+import java.time.InstantSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -21,7 +21,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * node, is ordinary history: the model sees what the client sent. Thread-safe.
  */
 public final class PendingToolCalls {
-    private final Clock clock;
+    /** How long a turn's side waits for its continuation by default. */
+    public static final Duration DEFAULT_TTL = Duration.ofMinutes(30);
+    /** How many turns are kept by default (the oldest go first). */
+    public static final int DEFAULT_TURNS = 4096;
+
+    private final InstantSource clock;
     private final Duration ttl;
     private final int maxTurns;
     private final ReentrantLock lock = new ReentrantLock();
@@ -31,7 +36,12 @@ public final class PendingToolCalls {
 
     private record Turn(String owner, List<Message> steps, List<String> callIds, Instant expires) {}
 
-    public PendingToolCalls(Clock clock, Duration ttl, int maxTurns) {
+    /** Turns kept for {@link #DEFAULT_TTL}, at most {@link #DEFAULT_TURNS}. */
+    public PendingToolCalls(InstantSource clock) {
+        this(clock, DEFAULT_TTL, DEFAULT_TURNS);
+    }
+
+    public PendingToolCalls(InstantSource clock, Duration ttl, int maxTurns) {
         this.clock = clock;
         this.ttl = ttl;
         this.maxTurns = maxTurns;

@@ -3,7 +3,10 @@ package dev.caduceus.support.clienttools;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.message.Message;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -101,6 +104,27 @@ public final class ToolTranscript {
             // kept verbatim below
         }
         return JSON.createObjectNode().put(INVALID_ARGUMENTS, text);
+    }
+
+    /**
+     * The caller's own calls a turn ended with ({@code StopReason.TOOL_CALLS}): those of the last assistant message
+     * with calls in {@code messages} that {@code client} has; empty when there is none.
+     */
+    public static List<Message.ToolCallRef> clientCalls(List<Message> messages, RunRequest.ClientTools client) {
+        for (var m : messages.reversed())
+            if (m.role().equals("assistant") && !m.toolCalls().isEmpty())
+                return m.toolCalls().stream().filter(c -> client.has(c.name())).toList();
+        return List.of();
+    }
+
+    /** Calls as OpenAI's chat wire lists them: {@code [{"id","type":"function","function":{"name","arguments"}}]}. */
+    public static ArrayNode toolCallsJson(List<Message.ToolCallRef> calls) {
+        var array = JsonNodeFactory.instance.arrayNode();
+        for (var call : calls) {
+            var entry = array.addObject().put("id", call.id()).put("type", "function");
+            entry.putObject("function").put("name", call.name()).put("arguments", argumentsText(call.arguments()));
+        }
+        return array;
     }
 
     /** The arguments as the wire's JSON text (verbatim when they were not an object). */

@@ -30,4 +30,11 @@ public final class ModelOptionsField {
             extra = JsonNodeFactory.instance.objectNode().put("service_tier", node.get("service_tier").asText());
         return new ModelOptions(null, null, effort, extra);
     }
+
+    /** {@code options} with {@code key} set to {@code value} in the upstream body's extra keys ({@code options} unchanged). */
+    public static ModelOptions withExtra(ModelOptions options, String key, JsonNode value) {
+        var extra = options.extra().deepCopy();
+        extra.set(key, value);
+        return new ModelOptions(options.temperature(), options.maxTokens(), options.reasoningEffort(), extra);
+    }
 }

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** The server's side of client-tool turns: found by the key that ran them, for a bounded time and number. */
 class PendingToolCallsTest {
-    private final ManualClock clock = new ManualClock();
-    private final PendingToolCalls pending = new PendingToolCalls(clock, Duration.ofMinutes(30), 3);
+    private Instant now = Instant.parse("2026-12-04T12:00:00Z");
+    private final PendingToolCalls pending = new PendingToolCalls(() -> now, Duration.ofMinutes(30), 3);
 
     private static Message.ToolCallRef call(String id) {
         return new Message.ToolCallRef(id, "get_weather", JsonNodeFactory.instance.objectNode());
@@ -45,9 +45,9 @@ class PendingToolCallsTest {
     @Test
     void stepsAreFreedAfterTheirTimeAndTheOldestGoFirst() {
         pending.remember("alice", List.of(call("c1")), steps("c1"));
-        clock.advance(Duration.ofMinutes(20));
+        now = now.plus(Duration.ofMinutes(20));
         pending.remember("alice", List.of(call("c2")), steps("c2"));
-        clock.advance(Duration.ofMinutes(11));
+        now = now.plus(Duration.ofMinutes(11));
         assertEquals(1, pending.size(), "c1 is older than 30 minutes");
         assertEquals(history("c1"), pending.splice("alice", history("c1")));
         assertEquals(4, pending.splice("alice", history("c2")).size());
@@ -57,29 +57,5 @@ class PendingToolCallsTest {
         assertEquals(3, pending.size());
         assertEquals(history("c2"), pending.splice("alice", history("c2")), "the oldest went first at the cap");
         assertEquals(4, pending.splice("alice", history("c5")).size());
-    }
-
-    /** A clock that moves when told. */
-    private static final class ManualClock extends java.time.Clock {
-        private Instant now = Instant.parse("2026-12-04T12:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return java.time.ZoneOffset.UTC;
-        }
-
-        @Override
-        public java.time.Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

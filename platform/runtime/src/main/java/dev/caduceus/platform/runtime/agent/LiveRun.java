@@ -1,5 +1,8 @@
 package dev.caduceus.platform.runtime.agent;
 
+import dev.caduceus.spi.message.Message.ToolCallRef;
+import dev.caduceus.spi.agent.Runs.ToolOutputs;
+import java.util.Map;
 import dev.caduceus.platform.runtime.journal.EventLog;
 import dev.caduceus.platform.runtime.journal.EventTypes;
 import dev.caduceus.spi.tool.Cancellation;
@@ -76,8 +79,8 @@ final class LiveRun implements RunHandle {
     private String error;
     private String pendingSteer;
     /** The caller's own calls the run waits for, and where their outputs arrive; set with ToolCallsRequired. */
-    private List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls = List.of();
-    private CompletableFuture<java.util.Map<String, String>> toolOutputs;
+    private List<ToolCallRef> toolCalls = List.of();
+    private CompletableFuture<Map<String, String>> toolOutputs;
 
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
 
@@ -280,8 +283,8 @@ final class LiveRun implements RunHandle {
      * Waits (run thread) for the caller's outputs of the calls its {@code ToolCallsRequired} announced: null when the
      * run is stopped, or when nobody answers within the approval timeout (then the run is cancelled, saying so).
      */
-    java.util.Map<String, String> awaitToolOutputs() throws InterruptedException {
-        CompletableFuture<java.util.Map<String, String>> answer;
+    Map<String, String> awaitToolOutputs() throws InterruptedException {
+        CompletableFuture<Map<String, String>> answer;
         lock.lock();
         try {
             answer = toolOutputs;
@@ -302,21 +305,21 @@ final class LiveRun implements RunHandle {
     }
 
     /** Hands the caller's outputs to the waiting run thread: exactly the pending calls, else why not. */
-    dev.caduceus.spi.agent.Runs.ToolOutputs submitToolOutputs(java.util.Map<String, String> given) {
-        CompletableFuture<java.util.Map<String, String>> answer;
+    ToolOutputs submitToolOutputs(Map<String, String> given) {
+        CompletableFuture<Map<String, String>> answer;
         var ordered = new LinkedHashMap<String, String>();
         lock.lock();
         try {
             if (status != RunStatus.REQUIRES_ACTION || toolOutputs == null || cancellation.isCancelled() || result.isDone())
-                return new dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting();
-            var pending = toolCalls.stream().map(dev.caduceus.spi.message.Message.ToolCallRef::id).toList();
+                return new ToolOutputs.NotWaiting();
+            var pending = toolCalls.stream().map(ToolCallRef::id).toList();
             var unknown = given.keySet().stream().filter(id -> !pending.contains(id)).sorted().toList();
             if (!unknown.isEmpty())
-                return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch("No pending tool call " + String.join(", ", unknown)
+                return new ToolOutputs.Mismatch("No pending tool call " + String.join(", ", unknown)
                         + " on run " + id + "; pending: " + String.join(", ", pending));
             var missing = pending.stream().filter(id -> !given.containsKey(id)).toList();
             if (!missing.isEmpty())
-                return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch("Missing outputs for tool call "
+                return new ToolOutputs.Mismatch("Missing outputs for tool call "
                         + String.join(", ", missing) + " on run " + id);
             for (var call : pending) ordered.put(call, given.get(call));
             answer = toolOutputs;
@@ -330,7 +333,7 @@ final class LiveRun implements RunHandle {
         }
         log.flush();
         answer.complete(ordered);
-        return new dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted(ordered.size());
+        return new ToolOutputs.Accepted(ordered.size());
     }
 
     /** Resolves every pending approval as deny ({@code by}: {@code stop}). */
@@ -499,7 +502,7 @@ final class LiveRun implements RunHandle {
             }
 
             @Override
-            public java.util.Map<String, String> awaitToolOutputs(List<dev.caduceus.spi.message.Message.ToolCallRef> calls)
+            public Map<String, String> awaitToolOutputs(List<ToolCallRef> calls)
                     throws InterruptedException {
                 if (!durable) throw new UnsupportedOperationException("an ephemeral run has no tool output channel");
                 return LiveRun.this.awaitToolOutputs();

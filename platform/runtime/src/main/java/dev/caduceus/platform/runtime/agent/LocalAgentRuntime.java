@@ -102,7 +102,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         boolean blankRetried = false;
         while (true) {
             if (ctx.cancellation().isCancelled()) return turn.interrupted(null);
-            if (turn.apiCalls() == max) return graceCall(turn, model, request, ctx);
+            if (turn.apiCalls() == max) return graceCall(turn, model, client, request, ctx);
             var reply = call(turn, model, specs, client, request, ctx);
             switch (reply) {
                 case ModelReply.Interrupted i -> { return turn.interrupted(i.partialText()); }
@@ -141,10 +141,10 @@ public final class LocalAgentRuntime implements AgentRuntime {
     }
 
     /** The last call, without tools, after the iteration cap; ends with ITERATION_LIMIT. */
-    private RunResult graceCall(TurnState turn, String model, RunRequest request, RunContext ctx)
+    private RunResult graceCall(TurnState turn, String model, ClientCalls client, RunRequest request, RunContext ctx)
             throws InterruptedException {
         turn.prompt(Message.user(GRACE_PROMPT));
-        var reply = call(turn, model, List.of(), new ClientCalls(RunRequest.ClientTools.NONE, redactor), request, ctx);
+        var reply = call(turn, model, List.of(), client, request, ctx); // no tools: no tool choice either
         return switch (reply) {
             case ModelReply.Interrupted i -> turn.interrupted(i.partialText());
             case ModelReply.Failure f -> turn.failed(f);

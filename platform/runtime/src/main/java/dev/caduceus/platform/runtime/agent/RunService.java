@@ -211,9 +211,7 @@ public final class RunService implements Runs {
         var toolsets = request.toolsets().isEmpty() ? allowed
                 : request.toolsets().stream().filter(allowed::contains).toList();
         if (toolsets.isEmpty()) toolsets = List.of(NO_TOOLSET);
-        return new RunRequest(request.model(), request.messages(), request.instructions(), toolsets, request.sessionId(),
-                request.sessionKey(), request.options(), request.maxIterations(), request.metadata(), request.stream(),
-                request.owner(), request.origin(), request.clientTools()); // the caller's own functions are never limited
+        return request.withToolsets(toolsets); // the caller's own functions are never limited
     }
 
     /** A toolset no plugin defines: a turn limited to it is offered no tools. */

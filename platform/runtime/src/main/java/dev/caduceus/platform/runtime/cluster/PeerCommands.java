@@ -1,5 +1,6 @@
 package dev.caduceus.platform.runtime.cluster;
 
+import dev.caduceus.spi.agent.Runs.ToolOutputs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.runtime.agent.PeerRuns;
 import dev.caduceus.platform.runtime.agent.RunService;
@@ -92,7 +93,7 @@ final class PeerCommands implements PeerRuns {
     }
 
     @Override
-    public Optional<dev.caduceus.spi.agent.Runs.ToolOutputs> submitToolOutputs(String runId, Map<String, String> outputs) {
+    public Optional<ToolOutputs> submitToolOutputs(String runId, Map<String, String> outputs) {
         String body;
         try {
             body = json.writeValueAsString(outputs);
@@ -208,20 +209,20 @@ final class PeerCommands implements PeerRuns {
     }
 
     /** A {@code tool_outputs} answer on the wire between nodes: {@code accepted:N}, {@code mismatch:MESSAGE}, … */
-    static String encode(dev.caduceus.spi.agent.Runs.ToolOutputs outcome) {
+    static String encode(ToolOutputs outcome) {
         return switch (outcome) {
-            case dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted a -> "accepted:" + a.count();
-            case dev.caduceus.spi.agent.Runs.ToolOutputs.RunNotFound n -> "run_not_found";
-            case dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting n -> "not_waiting";
-            case dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch m -> "mismatch:" + m.message();
+            case ToolOutputs.Accepted a -> "accepted:" + a.count();
+            case ToolOutputs.RunNotFound n -> "run_not_found";
+            case ToolOutputs.NotWaiting n -> "not_waiting";
+            case ToolOutputs.Mismatch m -> "mismatch:" + m.message();
         };
     }
 
-    static dev.caduceus.spi.agent.Runs.ToolOutputs toolOutputs(String text) {
-        if (text.startsWith("accepted:")) return new dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted(Integer.parseInt(text.substring(9)));
-        if (text.startsWith("mismatch:")) return new dev.caduceus.spi.agent.Runs.ToolOutputs.Mismatch(text.substring(9));
-        return text.equals("run_not_found") ? new dev.caduceus.spi.agent.Runs.ToolOutputs.RunNotFound()
-                : new dev.caduceus.spi.agent.Runs.ToolOutputs.NotWaiting();
+    static ToolOutputs toolOutputs(String text) {
+        if (text.startsWith("accepted:")) return new ToolOutputs.Accepted(Integer.parseInt(text.substring(9)));
+        if (text.startsWith("mismatch:")) return new ToolOutputs.Mismatch(text.substring(9));
+        return text.equals("run_not_found") ? new ToolOutputs.RunNotFound()
+                : new ToolOutputs.NotWaiting();
     }
 
     private ApprovalAnswer answer(String body) {
