@@ -13,6 +13,7 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.HttpStatusException;
@@ -31,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 final class CreateHandler implements HttpHandler {
     /** The body fields of the idempotency fingerprint (with the session headers, they make a request the same one). */
     static final java.util.List<String> FINGERPRINT_FIELDS = java.util.List.of("input", "instructions", "previous_response_id", "conversation", "model", "provider",
-            "model_options", "tools", "tool_choice", "parallel_tool_calls", "text");
+            "model_options", "tools", "tool_choice", "parallel_tool_calls", "text", "background");
     static final String PATH = "/v1/responses";
     static final String CANCEL_REASON = "client disconnected";
 
@@ -42,9 +43,14 @@ final class CreateHandler implements HttpHandler {
     private final Set<String> live;
     private final ProgressReasoning progress;
     private final PendingToolCalls pending;
+    private final BackgroundResponses background;
+    private final JournalFollower follower;
 
-    CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live) {
+    CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live,
+                  BackgroundResponses background) {
         this.ctx = ctx;
+        this.background = background;
+        this.follower = new JournalFollower(ctx, store, live);
         this.store = store;
         this.pending = new PendingToolCalls(ctx.clock());
         this.resolver = new TurnResolver(ctx, store, pending);
@@ -55,19 +61,53 @@ final class CreateHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) throws Exception {
+        RunRejectedException atCapacity = null;
         try {
             ctx.runs().checkAdmission();
         } catch (RunRejectedException e) {
-            throw rejected(e);
+            if (e.reason() != RunRejectedException.Reason.AT_CAPACITY) throw rejected(e);
+            atCapacity = e; // a background response waits for its turn instead; the body says which this is
         }
-        var session = ResponsesSessionHeaders.from(exchange);
-        var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName(),
-                name -> ctx.deployment().tool(name).isPresent());
+        ResponsesSessionHeaders session;
+        ResponseRequest request;
+        try {
+            session = ResponsesSessionHeaders.from(exchange);
+            request = ResponseRequest.parse(exchange.body(), ctx.global().modelName(),
+                    name -> ctx.deployment().tool(name).isPresent());
+        } catch (HttpStatusException e) {
+            if (atCapacity != null) throw rejected(atCapacity); // at the cap, the cap is the answer, as before the body
+            throw e;
+        }
+        if (atCapacity != null && !request.background()) throw rejected(atCapacity);
         var turn = resolver.resolve(request, session, exchange.caller());
         exchange.header(ResponsesSessionHeaders.SESSION_ID, turn.sessionId());
         if (session.sessionKey() != null) exchange.header(ResponsesSessionHeaders.SESSION_KEY, session.sessionKey());
-        if (request.stream()) stream(exchange, turn);
+        if (request.background()) background(exchange, turn);
+        else if (request.stream()) stream(exchange, turn);
         else complete(exchange, turn, session);
+    }
+
+    /**
+     * A background response: queued and answered at once, or with {@code stream} its journal followed from the
+     * start; a client that leaves the stream leaves the response running.
+     */
+    private void background(HttpExchange exchange, ResolvedTurn turn) throws Exception {
+        var body = background.submit(turn, newStream(exchange, turn, store));
+        if (!turn.request().stream()) {
+            exchange.respond(200, body);
+            return;
+        }
+        try (var out = exchange.openEventStream()) {
+            follower.follow(turn.envelope().id(), exchange.caller(), -1, out);
+        } catch (ClientGoneException e) {
+            // The client left; the response goes on (GET …?stream=true&starting_after=N picks it up again).
+        }
+    }
+
+    private ResponseStream newStream(HttpExchange exchange, ResolvedTurn turn, ResponseStore stored) {
+        ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.run().owner(), calls, steps);
+        return new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)), handoff,
+                ctx.clock());
     }
 
     private void stream(HttpExchange exchange, ResolvedTurn turn) throws Exception {
@@ -76,9 +116,7 @@ final class CreateHandler implements HttpHandler {
         var stored = turn.request().store() ? store : null;
         live.add(turn.envelope().id());
         try {
-            ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.run().owner(), calls, steps);
-            new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)), handoff)
-                    .run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
+            newStream(exchange, turn, stored).run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
         } finally {
             live.remove(turn.envelope().id());
         }
@@ -123,7 +161,7 @@ final class CreateHandler implements HttpHandler {
         var client = turn.run().clientTools();
         if (result.stopReason() == StopReason.TOOL_CALLS)
             pending.remember(turn.run().owner(), ToolTranscript.clientCalls(result.messages(), client), result.messages());
-        var body = TurnOutput.envelope(turn.envelope(), result, client);
+        var body = TurnOutput.envelope(turn.envelope(), result, client, ctx.clock().instant().getEpochSecond());
         if (turn.request().store())
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),
                     turn.request().conversation());

@@ -13,7 +13,7 @@ import java.util.HexFormat;
  * OpenAI's order. Immutable; {@code metadata} is copied into every envelope.
  */
 record Envelope(String id, long createdAt, String model, String instructions, String previousResponseId,
-                ObjectNode metadata) {
+                ObjectNode metadata, boolean background) {
     private static final SecureRandom RANDOM = new SecureRandom();
     static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -33,10 +33,15 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         return HexFormat.of().formatHex(b);
     }
 
-    /** The response object; {@code usage} and {@code error} may be null. */
+    /**
+     * The response object; {@code usage} and {@code error} may be null. {@code completed_at} is null until
+     * {@link #completedAt} sets it.
+     */
     ObjectNode build(String status, ArrayNode output, Usage usage, ObjectNode error) {
         var body = JSON.objectNode().put("id", id).put("object", "response").put("status", status)
-                .put("created_at", createdAt).put("model", model);
+                .put("created_at", createdAt);
+        body.putNull("completed_at");
+        body.put("background", background).put("model", model);
         body.set("output", output);
         body.set("usage", usage == null ? JSON.nullNode() : usage(usage));
         body.set("error", error == null ? JSON.nullNode() : error);
@@ -48,6 +53,11 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         body.putArray("tools");
         body.putNull("temperature").putNull("top_p");
         return body;
+    }
+
+    /** {@code body} with {@code completed_at} set to {@code epochSecond} (a completed response's). */
+    static ObjectNode completedAt(ObjectNode body, long epochSecond) {
+        return body.put("completed_at", epochSecond);
     }
 
     static ObjectNode usage(Usage usage) {

@@ -37,7 +37,9 @@ record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> pr
 
     /** The store row for {@code body} (its transcript is written from {@link #write}). */
     StoredResponse snapshot(ObjectNode body, long createdAt) {
-        return new StoredResponse(envelope.id(), run.owner(), body, envelope.instructions(), sessionId, request.stream(), createdAt,
+        // A background response journals its events as a streamed one does, whether or not its creator streams.
+        return new StoredResponse(envelope.id(), run.owner(), body, envelope.instructions(), sessionId,
+                request.stream() || request.background(), createdAt,
                 null, parentId);
     }
 

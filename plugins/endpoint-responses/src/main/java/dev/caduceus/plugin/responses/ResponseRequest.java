@@ -24,6 +24,7 @@ import java.util.Locale;
  *
  * @param model              the {@code model} string to echo
  * @param stream             answer with server-sent events
+ * @param background         run detached from the connection ({@code background: true}); needs {@code store}
  * @param store              keep the response (default true)
  * @param input              the input messages, oldest first; the last one is the turn input
  * @param instructions       explicit {@code instructions}, or null (then inherited from the chain)
@@ -37,7 +38,7 @@ import java.util.Locale;
  *                           and {@code parallel_tool_calls}
  * @param body               the raw body, for the idempotency fingerprint and model selection
  */
-record ResponseRequest(String model, boolean stream, boolean store, List<Message> input, String instructions,
+record ResponseRequest(String model, boolean stream, boolean background, boolean store, List<Message> input, String instructions,
                        String previousResponseId, String conversation, List<Message> explicitHistory,
                        boolean truncateAuto, ObjectNode metadata, ModelOptions options, ClientTools clientTools,
                        JsonNode body) {
@@ -77,7 +78,14 @@ record ResponseRequest(String model, boolean stream, boolean store, List<Message
         var metadata = body.path("metadata").isObject() ? ((ObjectNode) body.get("metadata")).deepCopy()
                 : JsonNodeFactory.instance.objectNode();
         var instructions = body.path("instructions").isTextual() ? body.get("instructions").asText() : null;
-        return new ResponseRequest(model, Flags.parse(body.get("stream"), false), Flags.parse(body.get("store"), true), messages,
+        var store = Flags.parse(body.get("store"), true);
+        var backgroundField = body.get("background");
+        if (backgroundField != null && !backgroundField.isNull() && !backgroundField.isBoolean())
+            throw bad("invalid_type", "Invalid type for 'background': expected a boolean.", "background");
+        var background = Flags.parse(backgroundField, false);
+        if (background && !store)
+            throw bad("background_requires_store", "Background mode requires 'store' to be true.", "background");
+        return new ResponseRequest(model, Flags.parse(body.get("stream"), false), background, store, messages,
                 instructions, previous, conversation, history,
                 "auto".equals(body.path("truncation").asText(null)), metadata,
                 withTextFormat(dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")), body.path("text").get("format")),

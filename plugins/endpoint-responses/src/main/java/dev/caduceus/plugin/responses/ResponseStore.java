@@ -42,6 +42,9 @@ import java.util.Optional;
 final class ResponseStore {
     private static final TypeReference<List<Message>> MESSAGES = new TypeReference<>() {};
     private static final String IN_PROGRESS = "in_progress";
+    private static final String QUEUED = "queued";
+    /** The error of a background response whose server stopped before it finished. */
+    static final String SERVER_STOPPED = "The server running this background response stopped before it finished.";
     /** How long a stream lease lasts without renewal; renewed every {@link #STREAM_RENEWAL}. */
     static final Duration STREAM_LEASE = Duration.ofSeconds(60);
     static final Duration STREAM_RENEWAL = Duration.ofSeconds(15);
@@ -54,6 +57,7 @@ final class ResponseStore {
     private final int maxStored;
     private final ChainMessages chain;
     private final Clock clock;
+    private final AppendSignals appended = new AppendSignals();
 
     ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored, Clock clock) {
         this.db = db;
@@ -68,7 +72,7 @@ final class ResponseStore {
      * messages), see {@link ChainMessages}), points {@code conversation} (if any) of the response's
      * owner at it, then evicts. The owner is set when the row is first inserted and never changes. A
      * response saved {@code in_progress} gets a stream lease of {@link #STREAM_LEASE}; any other status
-     * ends it.
+     * ends it; a {@code queued} (background) one gets one too, since a process holds it in its queue.
      */
     void save(StoredResponse response, TranscriptWrite transcript, String conversation) {
         String envelope;
@@ -78,7 +82,7 @@ final class ResponseStore {
             throw new IllegalStateException("cannot serialize response " + response.id(), e);
         }
         var summary = ResponseSummary.of(response.envelope(), transcript.own().subList(0, transcript.inputs()));
-        Long lease = IN_PROGRESS.equals(summary.status()) ? clock.instant().plus(STREAM_LEASE).toEpochMilli() : null;
+        Long lease = IN_PROGRESS.equals(summary.status()) || QUEUED.equals(summary.status()) ? clock.instant().plus(STREAM_LEASE).toEpochMilli() : null;
         db.write(sql -> {
             var previous = chainOf(sql, response.id());
             var at = chain.append(sql, response.id(), transcript);
@@ -205,33 +209,37 @@ final class ResponseStore {
      * when an earlier process died (a {@code kill -9} skips the disconnect snapshot), and
      * would read {@code in_progress} forever. Each becomes {@code incomplete}, as a client that left
      * would have left it, with its unfinished items {@code incomplete} too; like runs that become
-     * {@code interrupted}. Its journal stays as it is, so a replay ends with the synthetic
-     * {@code response.incomplete}. Only responses whose stream lease ended before {@code leaseEnded}
-     * (or that have none) are taken: on SQLite, where this process is the only one, pass
-     * {@link Instant#MAX} (every lease is a dead process's); on a shared PostgreSQL pass now, since
+     * {@code interrupted}. A background response (also one still {@code queued}) becomes {@code failed}
+     * with {@link #SERVER_STOPPED}: nobody left it, its server did. Its journal stays as it is, so a
+     * replay ends with a synthetic terminal event. Only responses whose stream lease ended before
+     * {@code leaseEnded} (or that have none) are taken: on SQLite, where this process is the only one,
+     * pass {@link Instant#MAX} (every lease is a dead process's); on a shared PostgreSQL pass now, since
      * other nodes are streaming theirs. Returns the ids recovered.
      *
-     * <p>The status lives only inside the envelope, so candidates are found with a text match (one
-     * pass over the table, once per start) and confirmed on the parsed envelope's own status.
+     * <p>Candidates are found by their list column {@code status} or a text match on the envelope (one pass over
+     * the table, once per start) and confirmed on the parsed envelope's own status.
      */
     List<String> interruptInProgress(Instant leaseEnded) {
         long before = leaseEnded.equals(Instant.MAX) ? Long.MAX_VALUE : leaseEnded.toEpochMilli();
-        return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE envelope LIKE ? "
-                        + "AND (streaming_until IS NULL OR streaming_until < ?)",
-                r -> new String[] {r.getString(1), r.getString(2)}, "%\"in_progress\"%", before)));
+        return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE (status IN (?, ?) "
+                        + "OR envelope LIKE ?) AND (streaming_until IS NULL OR streaming_until < ?)",
+                r -> new String[] {r.getString(1), r.getString(2)}, IN_PROGRESS, QUEUED, "%\"in_progress\"%", before)));
     }
 
     /**
      * While running, on a shared PostgreSQL: the responses whose stream lease ran out before {@code now}
-     * (their node died, or stopped renewing) become {@code incomplete}, as {@link #interruptInProgress}
-     * makes them at start. Reads only leased rows (an index). Returns the ids recovered.
+     * (their node died, or stopped renewing) end as {@link #interruptInProgress} ends them at start.
+     * Reads only leased rows (an index). Returns the ids recovered.
      */
     List<String> interruptAbandoned(Instant now) {
         return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE streaming_until < ?",
                 r -> new String[] {r.getString(1), r.getString(2)}, now.toEpochMilli())));
     }
 
-    /** Makes each candidate whose envelope says {@code in_progress} {@code incomplete}; every candidate's lease ends. */
+    /**
+     * Ends each candidate still {@code in_progress} or {@code queued}: {@code failed} for a background one,
+     * else {@code incomplete}; every candidate's lease ends.
+     */
     private List<String> interrupt(Sql sql, List<String[]> candidates) {
         var recovered = new ArrayList<String>();
         for (var row : candidates) {
@@ -243,15 +251,18 @@ final class ResponseStore {
             } catch (Exception e) {
                 continue; // a corrupt row is dropped on its next read
             }
-            if (!IN_PROGRESS.equals(envelope.path("status").asText())) continue;
-            envelope.put("status", "incomplete");
+            var was = envelope.path("status").asText();
+            if (!IN_PROGRESS.equals(was) && !QUEUED.equals(was)) continue;
+            var status = envelope.path("background").asBoolean(false) ? "failed" : "incomplete";
+            envelope.put("status", status);
+            if (status.equals("failed")) envelope.set("error", Envelope.error(SERVER_STOPPED));
             for (var item : envelope.path("output")) {
                 if (item instanceof ObjectNode o && IN_PROGRESS.equals(o.path("status").asText()))
                     o.put("status", "incomplete");
             }
             try {
                 sql.update("UPDATE responses SET envelope = ?, status = ? WHERE id = ?", json.writeValueAsString(envelope),
-                        "incomplete", row[0]);
+                        status, row[0]);
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
             }
@@ -373,11 +384,46 @@ final class ResponseStore {
         db.write(sql -> remove(sql, id));
     }
 
-    /** Appends one sent frame to the response's journal. */
+    /** Appends one sent frame to the response's journal and wakes this process's readers of it ({@link #awaitFrames}). */
     void append(String id, long seq, String type, String frame) {
         db.write(sql -> sql.update("""
                 INSERT INTO response_events (response_id, seq, type, frame) VALUES (?, ?, ?, ?)
                 ON CONFLICT (response_id, seq) DO NOTHING""", id, seq, type, frame));
+        appended.wake(id);
+    }
+
+    /**
+     * Waits up to {@code timeout} for a frame of {@code id} appended in this process after {@code generation}
+     * ({@link #appendGeneration}); appends by another node are not signalled (readers poll for those).
+     */
+    void awaitFrames(String id, Object generation, Duration timeout) throws InterruptedException {
+        appended.await(id, generation, timeout);
+    }
+
+    /** A token to pass to {@link #awaitFrames}: take it before reading the journal, so no append is missed. */
+    Object appendGeneration(String id) {
+        return appended.generation(id);
+    }
+
+    /**
+     * Marks a cancel of background response {@code id} for the node running it (another one: {@link #cancelRequested});
+     * false when the response is no longer {@code queued} or {@code in_progress}.
+     */
+    boolean requestCancel(String id) {
+        return db.write(sql -> sql.update("UPDATE responses SET cancel_requested = ? WHERE id = ? AND status IN (?, ?)",
+                clock.millis(), id, IN_PROGRESS, QUEUED) > 0);
+    }
+
+    /** Which of {@code ids} (responses this node runs) another node asked to cancel. */
+    List<String> cancelRequested(Collection<String> ids) {
+        if (ids.isEmpty()) return List.of();
+        return db.read(sql -> {
+            var marked = new ArrayList<String>();
+            for (var id : ids)
+                if (sql.queryOne("SELECT cancel_requested FROM responses WHERE id = ?",
+                        r -> r.getObject(1) != null, id).orElse(false)) marked.add(id);
+            return marked;
+        });
     }
 
     /** The journal frames with {@code seq > afterSeq}, in order. */

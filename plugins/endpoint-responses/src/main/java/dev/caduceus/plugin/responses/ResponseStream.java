@@ -36,9 +36,13 @@ final class ResponseStream implements RunEventTranslator {
         void remember(List<Message.ToolCallRef> calls, List<Message> steps);
     }
 
+    /** The first journal number of a background response's run: {@code response.created} and {@code response.queued} come before. */
+    static final long BACKGROUND_FIRST_SEQ = 2;
+
     private final ResolvedTurn turn;
     private final ResponseStore store;
     private final Handoff handoff;
+    private final java.time.InstantSource clock;
     private List<Message.ToolCallRef> clientCalls = List.of();
     private final List<ObjectNode> items = new ArrayList<>();
     private final Map<String, Integer> openCalls = new HashMap<>();
@@ -55,8 +59,9 @@ final class ResponseStream implements RunEventTranslator {
     private boolean ended;
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
-    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff) {
+    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, java.time.InstantSource clock) {
         this.turn = turn;
+        this.clock = clock;
         this.store = store;
         this.reasoning = reasoning;
         this.handoff = handoff;
@@ -64,13 +69,27 @@ final class ResponseStream implements RunEventTranslator {
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
     void run(RunHandle run, EventStream out, EventPump pump) throws InterruptedException {
+        stream(run, out, pump, 0);
+    }
+
+    /**
+     * Runs a background response's {@code run} to its end with nobody attached: every frame goes to the journal
+     * only (the store is required), numbered after the {@code response.created} and {@code response.queued} its
+     * creation journaled.
+     */
+    void runDetached(RunHandle run, EventPump pump) throws InterruptedException {
+        if (store == null) throw new IllegalStateException("a background response is stored");
+        stream(run, DetachedStream.INSTANCE, pump, BACKGROUND_FIRST_SEQ);
+    }
+
+    private void stream(RunHandle run, EventStream out, EventPump pump, long firstSeq) throws InterruptedException {
         this.run = run;
-        this.writer = new EventWriter(out, store, turn.envelope().id(), 0, -1);
+        this.writer = new EventWriter(out, store, turn.envelope().id(), firstSeq, -1);
         try (out) {
             try {
                 var created = turn.envelope().build("in_progress", Envelope.JSON.arrayNode(), null, null);
                 save(created, List.of());
-                writer.emit("response.created", ResponseEvents.response(created));
+                if (firstSeq == 0) writer.emit("response.created", ResponseEvents.response(created));
                 writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
                 try (var batch = new TextBatch(run.subscribe(0), this)) {
                     var result = pump.pump(batch, this, out);
@@ -242,7 +261,7 @@ final class ResponseStream implements RunEventTranslator {
         if (messageId == null) text(answer); // nothing was streamed: one delta with the whole answer
         closeMessage("completed");
         ended = true;
-        var body = turn.envelope().build("completed", output(), usage, null);
+        var body = Envelope.completedAt(turn.envelope().build("completed", output(), usage, null), clock.instant().getEpochSecond());
         save(body, produced(answer));
         writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
     }
@@ -254,7 +273,7 @@ final class ResponseStream implements RunEventTranslator {
         ended = true;
         var steps = runMessages();
         handoff.remember(clientCalls, steps);
-        var body = turn.envelope().build("completed", output(), usage, null);
+        var body = Envelope.completedAt(turn.envelope().build("completed", output(), usage, null), clock.instant().getEpochSecond());
         save(body, steps);
         writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
     }
@@ -273,6 +292,10 @@ final class ResponseStream implements RunEventTranslator {
      * sends {@code response.incomplete}, so the client gets {@code response.failed}.
      */
     private void cancelled(String reason, Usage usage) throws ClientGoneException {
+        if (turn.envelope().background()) {
+            backgroundCancelled(reason, usage);
+            return;
+        }
         if (CreateHandler.CANCEL_REASON.equals(reason)) {
             // The client left and the host noticed before this stream did: it is a disconnect, whose
             // journal ends without a terminal event, so a replay ends with response.incomplete (§8.7).
@@ -286,6 +309,24 @@ final class ResponseStream implements RunEventTranslator {
         saveIncomplete();
         writer.emit("response.failed", ResponseEvents.response(turn.envelope().build("failed", output(),
                 usage == null ? Usage.ZERO : usage, Envelope.error(message))));
+    }
+
+    /**
+     * A background response's run stopped: {@code cancelled} (with {@code response.cancelled}) when its caller
+     * cancelled it, else (the server shutting down) {@code failed}, since nobody left it.
+     */
+    private void backgroundCancelled(String reason, Usage usage) throws ClientGoneException {
+        if (!BackgroundResponses.CANCEL_REASON.equals(reason)) {
+            fail(reason == null || reason.isBlank() ? ResponseStore.SERVER_STOPPED : reason, usage == null ? Usage.ZERO : usage);
+            return;
+        }
+        closeMessage("incomplete");
+        ended = true;
+        for (var item : items)
+            if (item.path("status").asText().equals("in_progress")) item.put("status", "incomplete"); // a tool stopped mid-way
+        var body = turn.envelope().build("cancelled", output(), usage == null ? Usage.ZERO : usage, null);
+        save(body, text.isEmpty() ? List.of() : List.of(Message.assistant(text.toString())));
+        writer.emit("response.cancelled", ResponseEvents.response(body));
     }
 
     private void disconnected() {

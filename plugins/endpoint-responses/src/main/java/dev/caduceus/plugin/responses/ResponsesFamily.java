@@ -7,13 +7,14 @@ import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.Routes;
 
 /**
- * The {@code responses} family: create, list, retrieve (or replay), delete and list input items, and
- * its capability flags.
+ * The {@code responses} family: create (also in the background), list, retrieve (or replay), delete, cancel
+ * and list input items, and its capability flags.
  */
 record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retrieve, HttpHandler delete,
-                       HttpHandler inputItems, ResponsesSettings settings) implements EndpointFamily {
+                       HttpHandler inputItems, HttpHandler cancel, ResponsesSettings settings) implements EndpointFamily {
     static final String ITEM = CreateHandler.PATH + "/{response_id}";
     static final String INPUT_ITEMS = ITEM + "/input_items";
+    static final String CANCEL = ITEM + "/cancel";
 
     @Override public String id() { return "responses"; }
 
@@ -26,6 +27,7 @@ record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retriev
         routes.get(ITEM, "response", retrieve);
         routes.delete(ITEM, null, delete);
         routes.get(INPUT_ITEMS, "response_input_items", inputItems);
+        routes.post(CANCEL, "response_cancel", cancel);
     }
 
     /** The host merges the nested {@code idempotency} object with endpoint-chat's key by key. */
@@ -36,7 +38,9 @@ record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retriev
                 .put("responses_streaming", true)
                 .put("responses_event_replay", true)
                 .put("responses_input_items", true)
-                .put("client_tools", true);
+                .put("client_tools", true)
+                .put("responses_background", true)
+                .put("responses_cancel", true);
         features.putObject("idempotency").putObject("responses")
                 .put("supported", true)
                 .put("durable", false)

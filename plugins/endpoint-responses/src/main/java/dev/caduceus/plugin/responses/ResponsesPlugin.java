@@ -27,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ResponsesPlugin implements PlatformPlugin {
     private static final System.Logger LOG = System.getLogger(ResponsesPlugin.class.getName());
 
+    /** How often a node looks for cancels of its background responses asked on another node. */
+    private static final java.time.Duration CANCEL_POLL = java.time.Duration.ofMillis(250);
+
     private ResponsesSettings settings;
 
     /** What {@link ResponsesSettings} and {@link ProgressReasoning} read. */
@@ -36,6 +39,8 @@ public final class ResponsesPlugin implements PlatformPlugin {
                         "stored responses kept at most (the oldest go first; 0: none kept)"),
                 Setting.integer("responses.event_retention_hours", 24, 0,
                         "a stored response's stream events are replayable this long"),
+                Setting.integer("responses.background_queue", 1000, 0,
+                        "background responses that may wait for a free run slot at once (one more is a 429)"),
                 SharedSettings.IDEMPOTENCY_TTL, SharedSettings.IDEMPOTENCY_MAX_ENTRIES,
                 SharedSettings.TOOL_PROGRESS, SharedSettings.TOOL_PROGRESS_EVENTS);
     }
@@ -67,10 +72,14 @@ public final class ResponsesPlugin implements PlatformPlugin {
         ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
                 java.time.Duration.ofHours(1), () -> store.pruneJournals(
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
+        var background = new BackgroundResponses(ctx, store, live, settings.backgroundQueue());
+        if (shared(ctx)) // a cancel asked on another node is a mark in the store
+            ctx.scheduler().scheduleWithFixedDelay("background-cancels", CANCEL_POLL, CANCEL_POLL, background::pollCancels);
         var catalog = new ResponseCatalog(ctx.database());
-        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live), new ListHandler(catalog),
-                        new RetrieveHandler(ctx, store, live, settings.eventRetention()), new DeleteHandler(store),
-                        new InputItemsHandler(store), settings),
+        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live, background),
+                        new ListHandler(catalog), new RetrieveHandler(ctx, store, live, settings.eventRetention()),
+                        new DeleteHandler(store), new InputItemsHandler(store), new CancelHandler(ctx, store, background),
+                        settings),
                 new ConversationsFamily(new ConversationListHandler(catalog), new ConversationDeleteHandler(store)));
     }
 

@@ -34,11 +34,15 @@ final class TurnOutput {
         return "Agent did not complete (" + result.stopReason().wireName() + ")";
     }
 
-    /** The response object for {@code result}; {@code client} tells the caller's own calls from the server's. */
-    static ObjectNode envelope(Envelope envelope, RunResult result, ClientTools client) {
+    /**
+     * The response object for {@code result}; {@code client} tells the caller's own calls from the server's; a
+     * completed one gets {@code completedAt} (unix seconds).
+     */
+    static ObjectNode envelope(Envelope envelope, RunResult result, ClientTools client, long completedAt) {
         var failed = failed(result);
-        return envelope.build(failed ? "failed" : "completed", items(result, client), result.usage(),
+        var body = envelope.build(failed ? "failed" : "completed", items(result, client), result.usage(),
                 failed ? Envelope.error(errorText(result)) : null);
+        return failed ? body : Envelope.completedAt(body, completedAt);
     }
 
     /**

@@ -189,6 +189,51 @@ class ResponsesClusterTest {
     }
 
     /**
+     * A background response node one runs (its model held) is read, followed and cancelled from node two: the
+     * stream node two serves resumes after the last event the client saw and follows node one's writes; the cancel
+     * asked on node two is a mark node one picks up, and node two answers the response once it is cancelled.
+     */
+    @Test
+    void aBackgroundResponseIsFollowedAndCancelledFromTheOtherNode() throws Exception {
+        var first = new HeldTurn(Turn.textChunks("one ", "two").usage(1, 1));
+        one.upstream.enqueue(Turn.textChunks("Looking.").withToolCalls(Turn.ToolCall.of("call_1", "terminal", "{}")));
+        one.upstream.enqueue(first);
+        try {
+            var created = one.post("{\"input\":\"long work\",\"background\":true}").json();
+            var id = created.get("id").asText();
+            first.awaitArrival(); // node one waits for its model, after the tool step
+            assertEquals("in_progress", two.get(id).json().get("status").asText());
+            List<SseStream.Frame> seen;
+            try (var sse = two.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true")) {
+                seen = sse.until("response.output_item.done");
+            } // the client drops its stream on node two
+            long cursor = seen.getLast().data().get("sequence_number").asLong();
+            try (var resumed = two.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true&starting_after=" + cursor)) {
+                first.release(); // node one writes the rest only now
+                var rest = resumed.rest();
+                assertEquals(cursor + 1, rest.getFirst().data().get("sequence_number").asLong());
+                assertEquals("response.completed", rest.getLast().event());
+                var all = new ArrayList<>(seen);
+                all.addAll(rest);
+                assertEquals(ResponsesHost.data(one.replay(id, "stream", "true")), ResponsesHost.data(all),
+                        "nothing lost, nothing twice");
+            }
+
+            var held = new HeldTurn(Turn.text("never"));
+            one.upstream.enqueue(held);
+            var second = one.post("{\"input\":\"more work\",\"background\":true}").json().get("id").asText();
+            held.awaitArrival();
+            var cancelled = two.http().post(ResponsesHost.PATH + "/" + second + "/cancel", "");
+            assertEquals(200, cancelled.status(), cancelled.body());
+            assertEquals("cancelled", cancelled.json().get("status").asText(), "answered once node one stopped it");
+            assertEquals("cancelled", one.get(second).json().get("status").asText());
+            held.release();
+        } finally {
+            first.release();
+        }
+    }
+
+    /**
      * On a database of its own, two hosts on manual clocks, so that leases run out when the test says.
      * Node one streams a response (its model held): saved {@code in_progress} with a 60 s lease, renewed
      * every 15 s of real time from node one's clock. Node two's start leaves it; 90 s after the save, with

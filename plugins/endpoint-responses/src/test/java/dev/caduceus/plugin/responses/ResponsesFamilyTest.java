@@ -27,11 +27,12 @@ class ResponsesFamilyTest {
             var capabilities = host.http().get("/v1/capabilities").json();
             var features = capabilities.path("features");
             JSON.readTree("{\"responses_api\":true,\"responses_streaming\":true,\"responses_event_replay\":true,"
-                    + "\"responses_input_items\":true,\"idempotency\":{\"responses\":{\"supported\":true,\"durable\":false,\"retention_seconds\":300}}}")
+                    + "\"responses_input_items\":true,\"responses_background\":true,\"responses_cancel\":true,\"idempotency\":{\"responses\":{\"supported\":true,\"durable\":false,\"retention_seconds\":300}}}")
                     .fields().forEachRemaining(f -> assertEquals(f.getValue(), features.get(f.getKey()), f.getKey() + " in " + features));
             assertEquals(Map.of("POST /v1/responses", "responses", "GET /v1/responses", "response_list",
                     "GET /v1/responses/{response_id}", "response", "DELETE /v1/responses/{response_id}", "",
                     "GET /v1/responses/{response_id}/input_items", "response_input_items",
+                    "POST /v1/responses/{response_id}/cancel", "response_cancel",
                     "GET /api/conversations", "conversation_list",
                     "DELETE /api/conversations/{name}", "conversation_delete"), host.routesOf("endpoint-responses"));
             // the conversations family adds routes and no feature of its own
