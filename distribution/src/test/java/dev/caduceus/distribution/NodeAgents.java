@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Agent frameworks that bring their own tools (the AI SDK with its openai-compatible and OpenAI providers, LangChain
- * JS, the OpenAI Agents SDK), pinned by the lockfile in {@code src/test/node/agents}, installed with {@code npm ci}
- * into {@code target/agents-npm} on first use, and the script {@code client-tools.mjs} that runs one tool loop with
- * one of them and prints one JSON line.
+ * JS, the OpenAI Agents SDK) and the openai SDK itself, pinned by the lockfile in {@code src/test/node/agents},
+ * installed with {@code npm ci} into {@code target/agents-npm} on first use, and the scripts beside it that drive them
+ * and print one JSON line: {@code client-tools.mjs} (one tool loop with one framework), {@code background.mjs}.
  */
 final class NodeAgents {
     static final Path DIR = Path.of("target/agents-npm");
@@ -32,23 +32,29 @@ final class NodeAgents {
      */
     static JsonNode run(String framework, URI server, String apiKey, Map<String, String> env, String serverLog)
             throws Exception {
-        var script = install();
-        var node = new ProcessBuilder("node", script.toString(), framework).directory(DIR.toFile()).redirectErrorStream(true);
+        return script(SCRIPT, framework, server, apiKey, env, serverLog);
+    }
+
+    /** Runs {@code script} (a script of {@code src/test/node/agents}) with {@code argument}; returns the line it printed. */
+    static JsonNode script(String script, String argument, URI server, String apiKey, Map<String, String> env,
+                           String serverLog) throws Exception {
+        var path = install(script);
+        var node = new ProcessBuilder("node", path.toString(), argument).directory(DIR.toFile()).redirectErrorStream(true);
         node.environment().put("BASE_URL", server.resolve("/v1").toString());
         node.environment().put("API_KEY", apiKey);
         node.environment().putAll(env);
         var process = node.start();
         var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue(), framework + ":\n" + output + "\nserver log:\n" + serverLog);
+        assertEquals(0, process.exitValue(), argument + ":\n" + output + "\nserver log:\n" + serverLog);
         return new ObjectMapper().readTree(output.lines().reduce((a, b) -> b).orElseThrow());
     }
 
-    private static synchronized Path install() throws Exception {
+    private static synchronized Path install(String script) throws Exception {
         return NpmLock.holding(DIR, () -> {
             NpmLock.ci(SOURCE, DIR, "@openai/agents", Map.of());
-            NpmLock.copyIfChanged(SOURCE.resolve(SCRIPT), DIR.resolve(SCRIPT));
-            return DIR.resolve(SCRIPT).toAbsolutePath();
+            NpmLock.copyIfChanged(SOURCE.resolve(script), DIR.resolve(script));
+            return DIR.resolve(script).toAbsolutePath();
         });
     }
 }
