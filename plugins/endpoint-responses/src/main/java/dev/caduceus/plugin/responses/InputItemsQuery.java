@@ -28,12 +28,17 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
         return new InputItemsQuery(limit(exchange), descending(exchange), id(exchange, "after"), id(exchange, "before"));
     }
 
-    /** One page of {@code items} (oldest first) in OpenAI's list shape. */
+    /** One page of {@code items} (oldest first) of a response's input in OpenAI's list shape. */
     Page page(List<ObjectNode> items) {
+        return page(items, "in this response");
+    }
+
+    /** One page of {@code items} (oldest first) in OpenAI's list shape; {@code where} ends a bad cursor's message. */
+    Page page(List<ObjectNode> items, String where) {
         var ordered = new ArrayList<>(items);
         if (descending) Collections.reverse(ordered);
-        int start = after == null ? 0 : index(ordered, after, "after") + 1;
-        int end = before == null ? ordered.size() : index(ordered, before, "before");
+        int start = after == null ? 0 : index(ordered, after, "after", where) + 1;
+        int end = before == null ? ordered.size() : index(ordered, before, "before", where);
         if (end < start) end = start;
         int stop = Math.min(end, start + limit);
         return new Page(List.copyOf(ordered.subList(start, stop)), stop < end);
@@ -52,10 +57,10 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
         }
     }
 
-    private static int index(List<ObjectNode> items, String id, String param) {
+    private static int index(List<ObjectNode> items, String id, String param, String where) {
         for (int i = 0; i < items.size(); i++) if (id.equals(items.get(i).path("id").asText())) return i;
-        throw ApiError.badRequest("invalid_" + param, "Invalid '" + param + "': no input item " + id
-                + " in this response", param).exception();
+        throw ApiError.badRequest("invalid_" + param, "Invalid '" + param + "': no item " + id + " " + where, param)
+                .exception();
     }
 
     private static int limit(HttpExchange exchange) {

@@ -92,7 +92,8 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
                 clientTools, body);
     }
 
-    private static List<Message> inputMessages(JsonNode input) {
+    /** {@code input} (a string or an array of items, as sent or as a conversation lists them) as messages. */
+    static List<Message> inputMessages(JsonNode input) {
         var messages = new ArrayList<Message>();
         if (input.isTextual()) {
             messages.add(message("user", ContentNormalizer.normalize(input, "input")));

@@ -58,6 +58,7 @@ final class ResponseStore {
     private final ChainMessages chain;
     private final Clock clock;
     private final AppendSignals appended = new AppendSignals();
+    private final ConversationObjects conversationObjects;
 
     ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored, Clock clock) {
         this.db = db;
@@ -65,6 +66,12 @@ final class ResponseStore {
         this.maxStored = Math.max(1, maxStored);
         this.chain = new ChainMessages(json);
         this.clock = clock;
+        this.conversationObjects = new ConversationObjects(db, json, clock);
+    }
+
+    /** OpenAI's conversation objects, in the same database ({@code conversation: "conv_…"} turns add their items there). */
+    ConversationObjects conversationObjects() {
+        return conversationObjects;
     }
 
     /**
@@ -107,14 +114,26 @@ final class ResponseStore {
                     summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(),
                     lease);
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
-            if (conversation != null)
+            if (ConversationObjects.isObjectId(conversation)) {
+                if ("completed".equals(summary.status())) // its input, then its output, once it completed (as OpenAI)
+                    conversationObjects.appendTurn(sql, conversation, response.owner(), turnItems(response, transcript));
+            } else if (conversation != null) {
                 sql.update("""
                         INSERT INTO conversations (owner, name, response_id) VALUES (?, ?, ?)
                         ON CONFLICT (owner, name) DO UPDATE SET response_id = excluded.response_id""",
                         response.owner(), conversation, response.id());
+            }
             evict(sql);
             return null;
         });
+    }
+
+    /** A completed turn's conversation items: its input messages as input items, then its output items. */
+    private static List<ObjectNode> turnItems(StoredResponse response, TranscriptWrite transcript) {
+        var items = new ArrayList<>(InputItems.of(response.id(), transcript.own().subList(0, transcript.inputs())));
+        for (var item : response.envelope().path("output"))
+            if (item instanceof ObjectNode o) items.add(o.deepCopy());
+        return items;
     }
 
     /**

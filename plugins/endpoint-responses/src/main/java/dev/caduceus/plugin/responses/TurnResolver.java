@@ -41,11 +41,16 @@ final class TurnResolver {
      *               unknown one) or a conversation name of its own
      */
     ResolvedTurn resolve(ResponseRequest request, ResponsesSessionHeaders session, Caller caller) {
-        var chain = chain(request, caller);
+        var object = conversationObject(request, caller);
+        var chain = object.isPresent() ? Optional.<StoredResponse>empty() : chain(request, caller);
         List<Message> prior = List.of();
         ChainPosition parent = null;
         if (request.explicitHistory() != null) {
             prior = request.explicitHistory();
+        } else if (object.isPresent()) { // its items are the history; the turn starts a chain of its own
+            var items = Envelope.JSON.arrayNode();
+            store.conversationObjects().items(object.get().id()).forEach(items::add);
+            prior = ResponseRequest.inputMessages(items);
         } else if (chain.isPresent()) {
             var history = store.history(chain.get(), request.truncateAuto()
                     ? ResponseRequest.AUTO_TRUNCATION_MESSAGES : Integer.MAX_VALUE);
@@ -59,7 +64,7 @@ final class TurnResolver {
         }
         var instructions = request.instructions() != null ? request.instructions()
                 : chain.map(StoredResponse::instructions).orElse(null);
-        var sessionId = chain.map(StoredResponse::sessionId).orElseGet(() -> session.sessionKey() != null
+        var sessionId = object.isPresent() ? object.get().id() : chain.map(StoredResponse::sessionId).orElseGet(() -> session.sessionKey() != null
                 ? "key-" + IdempotencyCache.sha256Hex(session.sessionKey()).substring(0, 16)
                 : UUID.randomUUID().toString());
         var sent = request.truncateAuto() && prior.size() > ResponseRequest.AUTO_TRUNCATION_MESSAGES
@@ -96,6 +101,13 @@ final class TurnResolver {
             while (drop > 0 && ResponseRequest.ECHOED_STEP.equals(out.get(drop - 1).name())) out.remove(--drop);
         }
         return out == null ? input : out;
+    }
+
+    /** The conversation object ({@code conversation: "conv_…"}) the turn continues: the caller's, else a 404. */
+    private Optional<ConversationObjects.Conversation> conversationObject(ResponseRequest request, Caller caller) {
+        if (!ConversationObjects.isObjectId(request.conversation())) return Optional.empty();
+        return Optional.of(store.conversationObjects().find(request.conversation(), caller)
+                .orElseThrow(() -> ConversationObjectsApi.notFound(request.conversation())));
     }
 
     /** The stored response this turn continues; an unknown {@code previous_response_id} is a 404 unless history is explicit. */

@@ -29,12 +29,22 @@ class ResponsesFamilyTest {
             JSON.readTree("{\"responses_api\":true,\"responses_streaming\":true,\"responses_event_replay\":true,"
                     + "\"responses_input_items\":true,\"responses_background\":true,\"responses_cancel\":true,\"idempotency\":{\"responses\":{\"supported\":true,\"durable\":false,\"retention_seconds\":300}}}")
                     .fields().forEachRemaining(f -> assertEquals(f.getValue(), features.get(f.getKey()), f.getKey() + " in " + features));
-            assertEquals(Map.of("POST /v1/responses", "responses", "GET /v1/responses", "response_list",
-                    "GET /v1/responses/{response_id}", "response", "DELETE /v1/responses/{response_id}", "",
-                    "GET /v1/responses/{response_id}/input_items", "response_input_items",
-                    "POST /v1/responses/{response_id}/cancel", "response_cancel",
-                    "GET /api/conversations", "conversation_list",
-                    "DELETE /api/conversations/{name}", "conversation_delete"), host.routesOf("endpoint-responses"));
+            assertEquals(Map.ofEntries(Map.entry("POST /v1/responses", "responses"),
+                    Map.entry("GET /v1/responses", "response_list"), Map.entry("GET /v1/responses/{response_id}", "response"),
+                    Map.entry("DELETE /v1/responses/{response_id}", ""),
+                    Map.entry("GET /v1/responses/{response_id}/input_items", "response_input_items"),
+                    Map.entry("POST /v1/responses/{response_id}/cancel", "response_cancel"),
+                    Map.entry("GET /api/conversations", "conversation_list"),
+                    Map.entry("DELETE /api/conversations/{name}", "conversation_delete"),
+                    Map.entry("POST /v1/conversations", "conversation_create"),
+                    Map.entry("GET /v1/conversations/{conversation_id}", "conversation"),
+                    Map.entry("POST /v1/conversations/{conversation_id}", ""),
+                    Map.entry("DELETE /v1/conversations/{conversation_id}", ""),
+                    Map.entry("GET /v1/conversations/{conversation_id}/items", "conversation_items"),
+                    Map.entry("POST /v1/conversations/{conversation_id}/items", ""),
+                    Map.entry("GET /v1/conversations/{conversation_id}/items/{item_id}", "conversation_item"),
+                    Map.entry("DELETE /v1/conversations/{conversation_id}/items/{item_id}", "")),
+                    host.routesOf("endpoint-responses"));
             // the conversations family adds routes and no feature of its own
             assertEquals("/api/conversations", capabilities.path("endpoints").path("conversation_list").path("path").asText());
             assertTrue(capabilities.path("endpoints").has("response_input_items"), capabilities.toString());
