@@ -47,13 +47,13 @@ final class CreateHandler implements HttpHandler {
     private final JournalFollower follower;
 
     CreateHandler(PlatformContext ctx, ResponseStore store, IdempotencyCache idempotency, Set<String> live,
-                  BackgroundResponses background) {
+                  BackgroundResponses background, PendingToolCalls pending, TurnResolver resolver) {
         this.ctx = ctx;
         this.background = background;
         this.follower = new JournalFollower(ctx, store, live);
         this.store = store;
-        this.pending = new PendingToolCalls(ctx.clock());
-        this.resolver = new TurnResolver(ctx, store, pending);
+        this.pending = pending;
+        this.resolver = resolver;
         this.idempotency = idempotency;
         this.live = live;
         this.progress = ProgressReasoning.from(ctx);

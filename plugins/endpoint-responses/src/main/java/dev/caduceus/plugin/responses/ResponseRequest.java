@@ -36,13 +36,21 @@ import java.util.Locale;
  * @param options            {@code reasoning_effort} and {@code service_tier} from {@code model_options}
  * @param clientTools        the caller's own functions ({@code tools} of type {@code function}), {@code tool_choice}
  *                           and {@code parallel_tool_calls}
+ * @param maxIterations      the agent loop's cap from {@code max_tool_calls}: that many model steps may call tools
+ *                           (a step's parallel calls count as one), then the answer comes from a call without
+ *                           tools; 0 for the deployment's {@code agent.max_iterations}
  * @param body               the raw body, for the idempotency fingerprint and model selection
  */
 record ResponseRequest(String model, boolean stream, boolean background, boolean store, List<Message> input, String instructions,
                        String previousResponseId, String conversation, List<Message> explicitHistory,
                        boolean truncateAuto, ObjectNode metadata, ModelOptions options, ClientTools clientTools,
-                       JsonNode body) {
+                       int maxIterations, JsonNode body) {
     static final int AUTO_TRUNCATION_MESSAGES = 100;
+    private static final java.util.Set<String> TRUNCATIONS = java.util.Set.of("auto", "disabled");
+    /** {@code include} values this server can honour: input images are kept with their URLs anyway. */
+    static final java.util.Set<String> INCLUDES = java.util.Set.of("message.input_image.image_url");
+    /** Request fields passed to the model as they came. */
+    static final List<String> PASSED_THROUGH = List.of("prompt_cache_key", "safety_identifier", "service_tier");
     /** The {@code name} of the messages read from an {@code mcp_call} input item: a server step as the client resends it. */
     static final String ECHOED_STEP = "mcp_call";
 
@@ -85,11 +93,27 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
         var background = Flags.parse(backgroundField, false);
         if (background && !store)
             throw bad("background_requires_store", "Background mode requires 'store' to be true.", "background");
+        var truncation = body.get("truncation");
+        if (truncation != null && !truncation.isNull() && !(truncation.isTextual() && TRUNCATIONS.contains(truncation.asText())))
+            throw bad("invalid_value", "Invalid value for 'truncation': expected 'auto' or 'disabled'.", "truncation");
+        checkInclude(body.get("include"));
+        var maxToolCalls = count(body.get("max_tool_calls"), "max_tool_calls", 1); // 0: tool_choice "none" says it
+        var options = withTextFormat(dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")),
+                body.path("text").get("format"));
+        var maxOutputTokens = count(body.get("max_output_tokens"), "max_output_tokens", 1);
+        if (maxOutputTokens != null)
+            options = new ModelOptions(options.temperature(), maxOutputTokens, options.reasoningEffort(), options.extra());
+        for (var field : PASSED_THROUGH) { // sent to the model as they came (an OpenAI-compatible upstream knows them)
+            var value = body.get(field);
+            if (value == null || value.isNull()) continue;
+            if (!value.isTextual())
+                throw bad("invalid_type", "Invalid type for '" + field + "': expected a string.", field);
+            options = dev.caduceus.support.wire.ModelOptionsField.withExtra(options, field, value);
+        }
         return new ResponseRequest(model, Flags.parse(body.get("stream"), false), background, store, messages,
                 instructions, previous, conversation, history,
-                "auto".equals(body.path("truncation").asText(null)), metadata,
-                withTextFormat(dev.caduceus.support.wire.ModelOptionsField.parse(body.get("model_options")), body.path("text").get("format")),
-                clientTools, body);
+                truncation != null && "auto".equals(truncation.asText(null)), metadata, options,
+                clientTools, maxToolCalls == null ? 0 : maxToolCalls, body);
     }
 
     /** {@code input} (a string or an array of items, as sent or as a conversation lists them) as messages. */
@@ -188,6 +212,29 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
                     + "'json_schema'.", "text.format.type");
         }
         return dev.caduceus.support.wire.ModelOptionsField.withExtra(options, "response_format", responseFormat);
+    }
+
+    /** {@code include}: an array of the values in {@link #INCLUDES}; anything else is refused, never dropped. */
+    private static void checkInclude(JsonNode include) {
+        if (include == null || include.isNull()) return;
+        if (!include.isArray()) throw bad("invalid_type", "Invalid type for 'include': expected an array.", "include");
+        for (int i = 0; i < include.size(); i++) {
+            var value = include.get(i).asText("");
+            if (!INCLUDES.contains(value))
+                throw bad("unsupported_value", "'include' value '" + value + "' is not supported by this server (it supports: "
+                        + String.join(", ", INCLUDES) + ").", "include[" + i + "]");
+        }
+    }
+
+    /** An integer field of at least {@code min}, or null when absent; anything else is a 400 naming it. */
+    private static Integer count(JsonNode node, String field, int min) {
+        if (node == null || node.isNull()) return null;
+        if (!node.isIntegralNumber() || !node.canConvertToInt())
+            throw bad("invalid_type", "Invalid type for '" + field + "': expected an integer.", field);
+        if (node.asInt() < min)
+            throw bad("integer_below_min_value", "Invalid '" + field + "': expected a value >= " + min + ", but got "
+                    + node.asInt() + " instead.", field);
+        return node.asInt();
     }
 
     /** A required string field of an input item, else a 400 naming it. */

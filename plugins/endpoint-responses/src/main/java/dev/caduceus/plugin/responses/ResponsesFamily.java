@@ -11,7 +11,8 @@ import dev.caduceus.spi.http.Routes;
  * and list input items, and its capability flags.
  */
 record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retrieve, HttpHandler delete,
-                       HttpHandler inputItems, HttpHandler cancel, ResponsesSettings settings) implements EndpointFamily {
+                       HttpHandler inputItems, HttpHandler cancel, HttpHandler inputTokens, ResponsesSettings settings)
+        implements EndpointFamily {
     static final String ITEM = CreateHandler.PATH + "/{response_id}";
     static final String INPUT_ITEMS = ITEM + "/input_items";
     static final String CANCEL = ITEM + "/cancel";
@@ -28,6 +29,7 @@ record ResponsesFamily(HttpHandler create, HttpHandler list, HttpHandler retriev
         routes.delete(ITEM, null, delete);
         routes.get(INPUT_ITEMS, "response_input_items", inputItems);
         routes.post(CANCEL, "response_cancel", cancel);
+        routes.post(InputTokensHandler.PATH, "response_input_tokens", inputTokens);
     }
 
     /** The host merges the nested {@code idempotency} object with endpoint-chat's key by key. */

@@ -76,10 +76,12 @@ public final class ResponsesPlugin implements PlatformPlugin {
         if (shared(ctx)) // a cancel asked on another node is a mark in the store
             ctx.scheduler().scheduleWithFixedDelay("background-cancels", CANCEL_POLL, CANCEL_POLL, background::pollCancels);
         var catalog = new ResponseCatalog(ctx.database());
-        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live, background),
+        var pending = new dev.caduceus.support.clienttools.PendingToolCalls(ctx.clock());
+        var resolver = new TurnResolver(ctx, store, pending);
+        return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live, background, pending, resolver),
                         new ListHandler(catalog), new RetrieveHandler(ctx, store, live, settings.eventRetention()),
                         new DeleteHandler(store), new InputItemsHandler(store), new CancelHandler(ctx, store, background),
-                        settings),
+                        new InputTokensHandler(ctx, resolver), settings),
                 new ConversationsFamily(new ConversationListHandler(catalog), new ConversationDeleteHandler(store)),
                 new ConversationObjectsFamily(new ConversationObjectsApi(store.conversationObjects())));
     }

@@ -81,7 +81,7 @@ final class TurnResolver {
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), instructions, request.previousResponseId(), request.metadata(), request.background());
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
-                session.sessionKey(), request.options(), 0, Map.of("source", "responses"), request.stream(),
+                session.sessionKey(), request.options(), request.maxIterations(), Map.of("source", "responses"), request.stream(),
                 caller.name()).withClientTools(request.clientTools());
         return new ResolvedTurn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run,
                 input);

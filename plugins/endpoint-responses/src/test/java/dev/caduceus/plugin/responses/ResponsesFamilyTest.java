@@ -34,6 +34,7 @@ class ResponsesFamilyTest {
                     Map.entry("DELETE /v1/responses/{response_id}", ""),
                     Map.entry("GET /v1/responses/{response_id}/input_items", "response_input_items"),
                     Map.entry("POST /v1/responses/{response_id}/cancel", "response_cancel"),
+                    Map.entry("POST /v1/responses/input_tokens", "response_input_tokens"),
                     Map.entry("GET /api/conversations", "conversation_list"),
                     Map.entry("DELETE /api/conversations/{name}", "conversation_delete"),
                     Map.entry("POST /v1/conversations", "conversation_create"),
