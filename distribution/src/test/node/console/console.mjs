@@ -233,10 +233,21 @@ const scenarios = {
       expected: [{ method: 'POST', path: '/api/jobs/preview', status: 400 }] };
   },
 
-  /** A conversation chain made of two /v1/responses turns, as a transcript; then deleted. */
+  /**
+   * The lists: a conversation object (CONV_ID) is shown and deleted, a running background response
+   * (BACKGROUND_ID) cancelled; then a conversation chain made of two /v1/responses turns, as a transcript;
+   * then deleted.
+   */
   async conversation() {
     await signIn();
     await page.getByRole('link', { name: 'Conversations' }).click();
+    const objects = page.locator('section', { has: page.getByRole('heading', { name: 'Conversation objects' }) });
+    await objects.getByText(env.CONV_ID).waitFor();
+    await page.getByRole('button', { name: `Cancel response ${env.BACKGROUND_ID}` }).click();
+    await page.locator('tr', { hasText: env.BACKGROUND_ID }).getByText('cancelled').waitFor();
+    const lists = await shot('conversations');
+    await page.getByRole('button', { name: `Delete conversation ${env.CONV_ID}` }).click();
+    await objects.getByText('No conversation objects').waitFor();
     await page.getByRole('link', { name: 'intro' }).click();
     const transcript = page.locator('ol.transcript');
     for (const text of ['My name is Ana.', 'Nice to meet you, Ana.', 'What is my name?', 'Your name is Ana.']) {
@@ -249,7 +260,7 @@ const scenarios = {
     await page.waitForURL(/#\/conversations$/);
     await page.getByText('No named conversations').waitFor();
     // a poll of the chain's page may still be answered after the delete, before the page is left
-    return { shots: [chain], expected: [{ method: 'GET', path: '/v1/responses/resp_[0-9a-f]+(/input_items)?', status: 404 }] };
+    return { shots: [lists, chain], expected: [{ method: 'GET', path: '/v1/responses/resp_[0-9a-f]+(/input_items)?', status: 404 }] };
   },
 
   /** The chat playground: a streamed answer with the tool's progress shown as it happens. */

@@ -49,6 +49,7 @@ class ConsoleIT {
             "GET /v1/models", "GET /v1/toolsets", "GET /v1/capabilities",
             "POST /v1/chat/completions",
             "GET /v1/responses", "GET /v1/responses/{id}", "DELETE /v1/responses/{id}", "GET /v1/responses/{id}/input_items",
+            "POST /v1/responses/{id}/cancel", "DELETE /v1/conversations/{id}",
             "GET /api/conversations", "DELETE /api/conversations/{name}",
             "POST /v1/runs", "GET /v1/runs", "GET /v1/runs/{id}", "GET /v1/runs/{id}/events",
             "POST /v1/runs/{id}/approval", "POST /v1/runs/{id}/steer", "POST /v1/runs/{id}/stop",
@@ -168,9 +169,25 @@ class ConsoleIT {
         upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_n", "terminal", "{\"command\":\"echo Ana from the tool\"}")),
                 Turn.text("Your name is Ana."));
         respond("{\"input\":\"What is my name?\",\"conversation\":\"intro\"}");
-        browse("conversation", Map.of());
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var conversation = json(server.send("POST", "/v1/conversations", "{\"metadata\":{\"topic\":\"console\"}}",
+                headers).body()).path("id").asText();
+        var held = new dev.caduceus.platform.testkit.HeldTurn(Turn.text("never shown"));
+        upstream.enqueue(held);
+        try {
+            var background = json(server.send("POST", "/v1/responses", "{\"input\":\"long work\",\"background\":true}",
+                    headers).body()).path("id").asText();
+            held.awaitArrival(); // in progress: the list offers to cancel it
+            browse("conversation", Map.of("CONV_ID", conversation, "BACKGROUND_ID", background));
+            assertEquals("cancelled", json(server.get("/v1/responses/" + background, Caduceus.KEY_AUTH).body())
+                    .path("status").asText());
+        } finally {
+            held.release();
+        }
         var left = json(server.get("/api/conversations", Caduceus.KEY_AUTH).body());
         assertEquals(0, left.path("conversations").size(), left.toString());
+        assertEquals(0, left.path("conversation_objects").size(), left.toString());
     }
 
     @Test

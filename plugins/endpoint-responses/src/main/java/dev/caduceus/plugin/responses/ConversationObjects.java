@@ -49,6 +49,26 @@ final class ConversationObjects {
         return conversation != null && conversation.startsWith(PREFIX);
     }
 
+    /**
+     * Up to {@code limit} conversation objects, newest first, each as {@code {"id","created_at","metadata","items",
+     * "owner"}} ({@code items}: how many it holds), for the console's list ({@code GET /api/conversations}).
+     *
+     * @param owner only this key's, or null for every key's
+     */
+    List<ObjectNode> list(String owner, int limit) {
+        return db.read(sql -> {
+            var rows = sql.query("SELECT o.id, o.created_at, o.metadata, o.owner, (SELECT COUNT(*) FROM conversation_items i "
+                    + "WHERE i.conversation_id = o.id) FROM conversation_objects o" + (owner == null ? "" : " WHERE o.owner = ?")
+                    + " ORDER BY o.created_at DESC, o.id LIMIT ?",
+                    r -> {
+                        var row = Envelope.JSON.objectNode().put("id", r.getString(1)).put("created_at", r.getLong(2));
+                        row.set("metadata", parse(r.getString(3)).orElse(Envelope.JSON.objectNode()));
+                        return row.put("items", r.getLong(5)).put("owner", r.getString(4));
+                    }, owner == null ? new Object[] {limit} : new Object[] {owner, limit});
+            return rows;
+        });
+    }
+
     /** A new conversation of {@code owner} with {@code metadata} and {@code items}, in one transaction. */
     Conversation create(String owner, ObjectNode metadata, List<ObjectNode> items) {
         var bytes = new byte[24];

@@ -82,7 +82,8 @@ public final class ResponsesPlugin implements PlatformPlugin {
                         new ListHandler(catalog), new RetrieveHandler(ctx, store, live, settings.eventRetention()),
                         new DeleteHandler(store), new InputItemsHandler(store), new CancelHandler(ctx, store, background),
                         new InputTokensHandler(ctx, resolver), settings),
-                new ConversationsFamily(new ConversationListHandler(catalog), new ConversationDeleteHandler(store)),
+                new ConversationsFamily(new ConversationListHandler(catalog, store.conversationObjects()),
+                        new ConversationDeleteHandler(store)),
                 new ConversationObjectsFamily(new ConversationObjectsApi(store.conversationObjects())));
     }
 

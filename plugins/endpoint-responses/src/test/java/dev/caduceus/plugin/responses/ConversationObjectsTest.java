@@ -126,6 +126,25 @@ class ConversationObjectsTest {
     }
 
     @Test
+    void theConsolesListShowsConversationObjectsOfTheCallerBesideTheNames() throws Exception {
+        var mine = create("{\"metadata\":{\"topic\":\"listed\"},\"items\":[" + messages(1, 2) + "]}");
+        var key = api.host.addKey("lister");
+        var theirs = api.as(key).http().post(PATH, "{}").json().get("id").asText();
+        var all = get("/api/conversations").json().get("conversation_objects");
+        var listed = new ArrayList<String>();
+        all.forEach(o -> listed.add(o.get("id").asText()));
+        assertTrue(listed.contains(mine) && listed.contains(theirs), "the admin key sees every key's: " + all);
+        for (var o : all)
+            if (o.get("id").asText().equals(mine)) {
+                assertEquals(2, o.get("items").asInt());
+                assertEquals("listed", o.get("metadata").get("topic").asText());
+            }
+        var own = api.as(key).http().get("/api/conversations").json().get("conversation_objects");
+        assertEquals(1, own.size(), own.toString());
+        assertEquals(theirs, own.get(0).get("id").asText(), "a named key sees its own only");
+    }
+
+    @Test
     void anotherKeysConversationIsUnknownEverywhere() throws Exception {
         var id = create("{\"items\":[" + messages(1, 1) + "]}");
         var other = api.as(api.host.addKey("mallory")).http();

@@ -99,7 +99,8 @@ class ConversationsTest {
         assertEquals(200, answer.status(), answer.body());
         var keys = new ArrayList<String>();
         answer.json().fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("conversations"), keys);
+        assertEquals(List.of("conversations", "conversation_objects"), keys);
+        assertEquals(0, answer.json().path("conversation_objects").size(), "no Conversations API objects here");
         var list = answer.json().path("conversations");
         assertEquals(List.of("a", "b"), names(list));
         var a = entry(list, "a");

@@ -1,4 +1,5 @@
-// Conversations: named conversations and stored responses (the Responses API's state), and a
+// Conversations: named conversations, conversation objects (the Conversations API) and stored responses
+// (the Responses API's state; a queued or running one has a Cancel button), and a
 // chain shown as a chat transcript, tool calls included.
 import * as api from './api.js';
 import { action, h, notice, replace, table, whenChanged } from './dom.js';
@@ -28,8 +29,11 @@ function mountLists(main, scope) {
   const showStored = whenChanged(stored);
   let limit = PAGE;
 
+  const objects = h('div', { 'aria-live': 'polite' }, notice('info', 'Loading…'));
+  const showObjects = whenChanged(objects);
   replace(main, h('h1', {}, 'Conversations'), problem,
     h('section', { 'aria-labelledby': 'named-h' }, h('h2', { id: 'named-h' }, 'Named conversations'), named),
+    h('section', { 'aria-labelledby': 'objects-h' }, h('h2', { id: 'objects-h' }, 'Conversation objects'), objects),
     h('section', { 'aria-labelledby': 'stored-h' }, h('h2', { id: 'stored-h' }, 'Stored responses'), stored, more));
 
   const refresh = async () => {
@@ -37,7 +41,23 @@ function mountLists(main, scope) {
   };
   const refreshNamed = async () => {
     try {
-      const { conversations } = await api.get('/api/conversations?limit=50', { signal: scope.signal });
+      const { conversations, conversation_objects: convObjects = [] } = await api.get('/api/conversations?limit=50',
+        { signal: scope.signal });
+      showObjects(convObjects, () => convObjects.length === 0
+        ? notice('empty', 'No conversation objects. POST /v1/conversations (the Conversations API) creates one.')
+        : table('Conversation objects, newest first', ['Conversation', 'Created', 'Items', 'Metadata', 'Actions'],
+          convObjects.map((c) => [
+            code(c.id), time(c.created_at), count(c.items), snippet(JSON.stringify(c.metadata ?? {}), 60),
+            action('Delete', async () => {
+              if (!confirmDelete(`the conversation ${c.id} and its ${c.items} items`)) return;
+              try {
+                await api.del(`/v1/conversations/${encodeURIComponent(c.id)}`, { signal: scope.signal });
+                await refresh();
+              } catch (error) {
+                if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
+              }
+            }, { class: 'danger', 'aria-label': `Delete conversation ${c.id}` }),
+          ])));
       showNamed(conversations, () => conversations.length === 0
         ? notice('empty', 'No named conversations. A POST /v1/responses with "conversation": "name" starts one.')
         : table('Named conversations, most recent first', ['Name', 'Turns', 'Updated', 'Actions'], conversations.map((c) => [
@@ -69,7 +89,14 @@ function mountLists(main, scope) {
             h('a', { href: router.href(`/conversations/${encodeURIComponent(r.id)}`, { name: r.conversation }) }, code(r.id)),
             time(r.created_at), badge(r.status), r.conversation ?? '—',
             snippet(r.input_preview, 60), snippet(r.output_preview, 60),
-            action('Delete', async () => {
+            h('span', {}, r.status === 'queued' || r.status === 'in_progress' ? action('Cancel', async () => {
+              try { // only a background response can be cancelled: the server says so for the others
+                await api.post(`/v1/responses/${encodeURIComponent(r.id)}/cancel`, {}, { signal: scope.signal });
+                await refresh();
+              } catch (error) {
+                if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
+              }
+            }, { 'aria-label': `Cancel response ${r.id}` }) : null, action('Delete', async () => {
               if (!confirmDelete(`the response ${r.id}`)) return;
               try {
                 await api.del(`/v1/responses/${encodeURIComponent(r.id)}`, { signal: scope.signal });
@@ -77,7 +104,7 @@ function mountLists(main, scope) {
               } catch (error) {
                 if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
               }
-            }, { class: 'danger', 'aria-label': `Delete response ${r.id}` }),
+            }, { class: 'danger', 'aria-label': `Delete response ${r.id}` })),
           ])));
       more.hidden = !page.has_more || limit >= 100;
     } catch (error) {
