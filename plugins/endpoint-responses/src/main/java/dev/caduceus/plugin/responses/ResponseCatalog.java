@@ -19,7 +19,8 @@ import java.util.Optional;
  */
 final class ResponseCatalog {
     private static final String ITEM_COLUMNS = "id, owner, created_at, created_seq, status, model, previous_response_id, "
-            + "conversation, input_preview, output_preview";
+            + "conversation, input_preview, output_preview, metadata";
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final PluginDatabase db;
 
@@ -35,7 +36,8 @@ final class ResponseCatalog {
      *
      * @param conversation the conversation name the turn was sent with, or null
      */
-    record Item(String id, String owner, long createdAt, long createdSeq, String conversation, ResponseSummary summary) {
+    record Item(String id, String owner, long createdAt, long createdSeq, String conversation, ResponseSummary summary,
+                String metadata) {
         Item {
             requireNonNull(id, "id");
             requireNonNull(owner, "owner");
@@ -47,7 +49,17 @@ final class ResponseCatalog {
             return Envelope.JSON.objectNode().put("id", id).put("created_at", createdAt).put("status", summary.status())
                     .put("model", summary.model()).put("previous_response_id", summary.previousResponseId())
                     .put("conversation", conversation).put("input_preview", summary.inputPreview())
-                    .put("output_preview", summary.outputPreview()).put("owner", owner);
+                    .put("output_preview", summary.outputPreview()).put("owner", owner)
+                    .set("metadata", metadata());
+        }
+
+        /** The response's {@code metadata} column as an object ({} when unset or unreadable). */
+        private ObjectNode metadata() {
+            try {
+                return metadata != null && JSON.readTree(metadata) instanceof ObjectNode o ? o : Envelope.JSON.objectNode();
+            } catch (Exception e) {
+                return Envelope.JSON.objectNode();
+            }
         }
     }
 
@@ -112,7 +124,7 @@ final class ResponseCatalog {
                     + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
                     + " ORDER BY created_at DESC, created_seq DESC LIMIT ?", r -> new Item(r.getString(1), r.getString(2),
                     r.getLong(3), r.getLong(4), r.getString(8), new ResponseSummary(r.getString(5), r.getString(6),
-                    r.getString(7), r.getString(9), r.getString(10))), args.toArray());
+                    r.getString(7), r.getString(9), r.getString(10)), r.getString(11)), args.toArray());
             boolean more = items.size() > limit;
             return new Page(more ? items.subList(0, limit) : items, more);
         });

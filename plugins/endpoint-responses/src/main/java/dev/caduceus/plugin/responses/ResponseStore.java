@@ -97,9 +97,10 @@ final class ResponseStore {
             sql.update("""
                     INSERT INTO responses (id, owner, envelope, transcript, instructions, session_id, streamed,
                         created_at, accessed_at, chain_id, base_seq, last_seq, input_seq, created_seq, parent_id,
-                        conversation, status, model, previous_response_id, input_preview, output_preview, streaming_until)
+                        conversation, status, model, previous_response_id, input_preview, output_preview, streaming_until,
+                        metadata)
                     VALUES (?, ?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses),
-                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?, ?)
+                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
@@ -107,12 +108,12 @@ final class ResponseStore {
                         input_seq = excluded.input_seq, status = excluded.status, model = excluded.model,
                         previous_response_id = excluded.previous_response_id,
                         input_preview = excluded.input_preview, output_preview = excluded.output_preview,
-                        streaming_until = excluded.streaming_until""",
+                        streaming_until = excluded.streaming_until, metadata = excluded.metadata""",
                     response.id(), response.owner(), envelope, response.instructions(), response.sessionId(),
                     response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
                     at.baseSeq() + transcript.inputs(), response.parentId(), conversation, summary.status(),
                     summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(),
-                    lease);
+                    lease, response.envelope().path("metadata").toString());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
             if (ConversationObjects.isObjectId(conversation)) {
                 if ("completed".equals(summary.status())) // its input, then its output, once it completed (as OpenAI)

@@ -105,6 +105,25 @@ class ResponsesBackgroundTest {
     }
 
     @Test
+    void cancelWhileTheModelStreamsKeepsTheTextSoFar() throws Exception {
+        api.upstream.enqueue(Turn.textChunks("one ", "two ", "three ", "four ", "five").chunkDelayMillis(400));
+        String id;
+        try (var sse = api.postStream("{\"input\":\"write slowly\",\"background\":true,\"stream\":true}")) {
+            var frames = sse.until("response.output_text.delta"); // the model is mid-answer
+            id = frames.getFirst().data().get("response").get("id").asText();
+            var cancelled = cancel(id);
+            assertEquals("cancelled", cancelled.json().get("status").asText(), cancelled.body());
+            var rest = sse.rest(); // the creator's stream ends with the cancel
+            assertEquals("response.cancelled", rest.getLast().event(), rest.toString());
+        }
+        var stored = api.get(id).json();
+        var message = stored.get("output").get(0);
+        assertEquals("incomplete", message.get("status").asText(), stored.toString());
+        var text = message.get("content").get(0).get("text").asText();
+        assertTrue(text.startsWith("one ") && !text.contains("five"), "the text so far, not the rest: " + text);
+    }
+
+    @Test
     void cancelIsForBackgroundResponsesOfTheCaller() throws Exception {
         api.answers("done");
         var foreground = api.post("{\"input\":\"x\"}").json().get("id").asText();
@@ -210,6 +229,8 @@ class ResponsesBackgroundTest {
                 var replay = ResponsesHost.data(restarted.replay(id, "stream", "true"));
                 assertEquals("response.failed", replay.getLast().get("type").asText(), replay.toString());
                 assertEquals(replay.size() - 1, replay.getLast().get("sequence_number").asInt());
+                var resumed = ResponsesHost.data(restarted.replay(id, "stream", "true", "starting_after", "1"));
+                assertEquals(replay.subList(2, replay.size()), resumed, "resumed after a restart: the rest, gap-free");
                 var again = cancel(restarted, id);
                 assertEquals("failed", again.json().get("status").asText(), "an ended response is left as it is");
             } finally {

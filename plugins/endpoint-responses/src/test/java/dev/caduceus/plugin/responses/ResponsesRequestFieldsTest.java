@@ -52,6 +52,17 @@ class ResponsesRequestFieldsTest {
     }
 
     @Test
+    void metadataIsStoredReturnedAndListed() throws Exception {
+        api.answers("ok");
+        var created = api.post("{\"input\":\"tagged\",\"metadata\":{\"ticket\":\"T-1\"}}").json();
+        assertEquals("T-1", created.get("metadata").get("ticket").asText());
+        assertEquals("T-1", api.get(created.get("id").asText()).json().get("metadata").get("ticket").asText());
+        var listed = api.http().get("/v1/responses?limit=1").json().get("data").get(0);
+        assertEquals(created.get("id"), listed.get("id"));
+        assertEquals("T-1", listed.get("metadata").get("ticket").asText(), listed.toString());
+    }
+
+    @Test
     void maxToolCallsCapsTheAgentsToolSteps() throws Exception {
         api.upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal", "{}")),
                 Turn.toolCalls(Turn.ToolCall.of("call_2", "terminal", "{}")), Turn.text("done"));
