@@ -39,6 +39,16 @@ function mountLists(main, scope) {
   const refresh = async () => {
     await Promise.all([refreshNamed(), refreshStored()]);
   };
+  // A Delete button: asks, deletes, refreshes the lists; a failure is shown above them.
+  const remove = (what, path, label) => action('Delete', async () => {
+    if (!confirmDelete(what)) return;
+    try {
+      await api.del(path, { signal: scope.signal });
+      await refresh();
+    } catch (error) {
+      if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
+    }
+  }, { class: 'danger', 'aria-label': label });
   const refreshNamed = async () => {
     try {
       const { conversations, conversation_objects: convObjects = [] } = await api.get('/api/conversations?limit=50',
@@ -48,30 +58,16 @@ function mountLists(main, scope) {
         : table('Conversation objects, newest first', ['Conversation', 'Created', 'Items', 'Metadata', 'Actions'],
           convObjects.map((c) => [
             code(c.id), time(c.created_at), count(c.items), snippet(JSON.stringify(c.metadata ?? {}), 60),
-            action('Delete', async () => {
-              if (!confirmDelete(`the conversation ${c.id} and its ${c.items} items`)) return;
-              try {
-                await api.del(`/v1/conversations/${encodeURIComponent(c.id)}`, { signal: scope.signal });
-                await refresh();
-              } catch (error) {
-                if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
-              }
-            }, { class: 'danger', 'aria-label': `Delete conversation ${c.id}` }),
+            remove(`the conversation ${c.id} and its ${c.items} items`, `/v1/conversations/${encodeURIComponent(c.id)}`,
+              `Delete conversation ${c.id}`),
           ])));
       showNamed(conversations, () => conversations.length === 0
         ? notice('empty', 'No named conversations. A POST /v1/responses with "conversation": "name" starts one.')
         : table('Named conversations, most recent first', ['Name', 'Turns', 'Updated', 'Actions'], conversations.map((c) => [
           h('a', { href: router.href(`/conversations/${encodeURIComponent(c.response_id)}`, { name: c.name }) }, c.name),
           count(c.turns), time(c.updated_at),
-          action('Delete', async () => {
-            if (!confirmDelete(`the conversation "${c.name}" and its ${c.turns} stored responses`)) return;
-            try {
-              await api.del(`/api/conversations/${encodeURIComponent(c.name)}`, { signal: scope.signal });
-              await refresh();
-            } catch (error) {
-              if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
-            }
-          }, { class: 'danger', 'aria-label': `Delete conversation ${c.name}` }),
+          remove(`the conversation "${c.name}" and its ${c.turns} stored responses`,
+            `/api/conversations/${encodeURIComponent(c.name)}`, `Delete conversation ${c.name}`),
         ])));
     } catch (error) {
       if (error.name === 'AbortError') throw error;
@@ -96,15 +92,8 @@ function mountLists(main, scope) {
               } catch (error) {
                 if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
               }
-            }, { 'aria-label': `Cancel response ${r.id}` }) : null, action('Delete', async () => {
-              if (!confirmDelete(`the response ${r.id}`)) return;
-              try {
-                await api.del(`/v1/responses/${encodeURIComponent(r.id)}`, { signal: scope.signal });
-                await refresh();
-              } catch (error) {
-                if (error.name !== 'AbortError') replace(problem, notice('error', error.message));
-              }
-            }, { class: 'danger', 'aria-label': `Delete response ${r.id}` })),
+            }, { 'aria-label': `Cancel response ${r.id}` }) : null, remove(`the response ${r.id}`, `/v1/responses/${encodeURIComponent(r.id)}`,
+              `Delete response ${r.id}`)),
           ])));
       more.hidden = !page.has_more || limit >= 100;
     } catch (error) {
