@@ -82,7 +82,7 @@ final class CreateHandler implements HttpHandler {
         var turn = resolver.resolve(request, session, exchange.caller());
         exchange.header(ResponsesSessionHeaders.SESSION_ID, turn.sessionId());
         if (session.sessionKey() != null) exchange.header(ResponsesSessionHeaders.SESSION_KEY, session.sessionKey());
-        if (request.background()) background(exchange, turn);
+        if (request.background()) background(exchange, turn, session);
         else if (request.stream()) stream(exchange, turn);
         else complete(exchange, turn, session);
     }
@@ -91,14 +91,46 @@ final class CreateHandler implements HttpHandler {
      * A background response: queued and answered at once, or with {@code stream} its journal followed from the
      * start; a client that leaves the stream leaves the response running.
      */
-    private void background(HttpExchange exchange, ResolvedTurn turn) throws Exception {
-        var body = background.submit(turn, newStream(exchange, turn, store));
-        if (!turn.request().stream()) {
+    private void background(HttpExchange exchange, ResolvedTurn turn, ResponsesSessionHeaders session) throws Exception {
+        var owner = turn.run().owner();
+        var key = exchange.header("Idempotency-Key").filter(k -> !k.isBlank()).orElse(null);
+        var id = turn.envelope().id();
+        if (key != null) { // a retried create gets the response it started, from any node, while that is stored
+            var fingerprint = IdempotencyCache.fingerprint(turn.request().body(), FINGERPRINT_FIELDS, session.sessionId(),
+                    session.sessionKey());
+            var earlier = store.backgroundKey(owner, key);
+            if (earlier.isEmpty() && !store.claimBackgroundKey(owner, key, fingerprint, id))
+                earlier = store.backgroundKey(owner, key); // a concurrent create with this key won
+            if (earlier.isPresent()) {
+                var started = earlier.get();
+                if (!started.fingerprint().equals(fingerprint))
+                    throw new RunRejectedException(RunRejectedException.Reason.IDEMPOTENCY_CONFLICT,
+                            RunRejectedException.IDEMPOTENCY_CONFLICT_MESSAGE).toApiError().exception();
+                answer(exchange, turn.request().stream(), started.responseId(),
+                        store.find(started.responseId(), exchange.caller())
+                                .orElseThrow(() -> RetrieveHandler.notFound(started.responseId())).envelope());
+                return;
+            }
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode body;
+        try {
+            body = background.submit(turn, newStream(exchange, turn, store));
+        } catch (RuntimeException e) {
+            if (key != null) store.releaseBackgroundKey(owner, key, id);
+            throw e;
+        }
+        answer(exchange, turn.request().stream(), id, body);
+    }
+
+    /** A background response's answer: {@code body}, or with {@code stream} its journal followed from the start. */
+    private void answer(HttpExchange exchange, boolean stream, String id, com.fasterxml.jackson.databind.JsonNode body)
+            throws InterruptedException {
+        if (!stream) {
             exchange.respond(200, body);
             return;
         }
         try (var out = exchange.openEventStream()) {
-            follower.follow(turn.envelope().id(), exchange.caller(), -1, out);
+            follower.follow(id, exchange.caller(), -1, out);
         } catch (ClientGoneException e) {
             // The client left; the response goes on (GET …?stream=true&starting_after=N picks it up again).
         }

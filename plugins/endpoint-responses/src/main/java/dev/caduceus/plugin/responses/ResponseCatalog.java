@@ -50,11 +50,11 @@ final class ResponseCatalog {
                     .put("model", summary.model()).put("previous_response_id", summary.previousResponseId())
                     .put("conversation", conversation).put("input_preview", summary.inputPreview())
                     .put("output_preview", summary.outputPreview()).put("owner", owner)
-                    .set("metadata", metadata());
+                    .set("metadata", metadataObject());
         }
 
         /** The response's {@code metadata} column as an object ({} when unset or unreadable). */
-        private ObjectNode metadata() {
+        private ObjectNode metadataObject() {
             try {
                 return metadata != null && JSON.readTree(metadata) instanceof ObjectNode o ? o : Envelope.JSON.objectNode();
             } catch (Exception e) {

@@ -434,6 +434,28 @@ final class ResponseStore {
                 clock.millis(), id, IN_PROGRESS, QUEUED) > 0);
     }
 
+    /** The response an {@code Idempotency-Key} of {@code owner} started in the background, and that request's fingerprint. */
+    record BackgroundKey(String responseId, String fingerprint) {}
+
+    /** What key {@code key} of {@code owner} started, if it started a background response still stored. */
+    Optional<BackgroundKey> backgroundKey(String owner, String key) {
+        return db.read(sql -> sql.queryOne("SELECT response_id, fingerprint FROM background_keys WHERE owner = ? AND key = ?",
+                r -> new BackgroundKey(r.getString(1), r.getString(2)), owner, key));
+    }
+
+    /** Records that {@code key} of {@code owner} starts response {@code responseId}; false when another request took it first. */
+    boolean claimBackgroundKey(String owner, String key, String fingerprint, String responseId) {
+        return db.write(sql -> sql.update("""
+                INSERT INTO background_keys (owner, key, fingerprint, response_id) VALUES (?, ?, ?, ?)
+                ON CONFLICT (owner, key) DO NOTHING""", owner, key, fingerprint, responseId) > 0);
+    }
+
+    /** Forgets a claim whose response never started (its create failed). */
+    void releaseBackgroundKey(String owner, String key, String responseId) {
+        db.write(sql -> sql.update("DELETE FROM background_keys WHERE owner = ? AND key = ? AND response_id = ?", owner, key,
+                responseId));
+    }
+
     /** Which of {@code ids} (responses this node runs) another node asked to cancel. */
     List<String> cancelRequested(Collection<String> ids) {
         if (ids.isEmpty()) return List.of();
@@ -487,6 +509,7 @@ final class ResponseStore {
         sql.update("UPDATE responses SET parent_id = ? WHERE parent_id = ?", parent, id);
         sql.update("DELETE FROM response_events WHERE response_id = ?", id);
         sql.update("DELETE FROM conversations WHERE response_id = ?", id);
+        sql.update("DELETE FROM background_keys WHERE response_id = ?", id);
         var removed = sql.update("DELETE FROM responses WHERE id = ?", id) > 0;
         if (chainId != null) chain.prune(sql, chainId);
         return removed;

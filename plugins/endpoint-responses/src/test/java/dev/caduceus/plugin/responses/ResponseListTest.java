@@ -107,7 +107,7 @@ class ResponseListTest {
         var fields = new ArrayList<String>();
         entry.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("id", "created_at", "status", "model", "previous_response_id", "conversation",
-                "input_preview", "output_preview", "owner"), fields);
+                "input_preview", "output_preview", "owner", "metadata"), fields);
         assertEquals(k.host().get(third).json().path("created_at").asLong(), entry.path("created_at").asLong());
         assertEquals("completed", entry.path("status").asText());
         assertEquals("my-model", entry.path("model").asText());

@@ -74,6 +74,34 @@ class ResponsesBackgroundTest {
     }
 
     @Test
+    void aRetriedCreateWithItsIdempotencyKeyGetsTheResponseItStarted() throws Exception {
+        var held = new HeldTurn(Turn.text("once"));
+        api.upstream.enqueue(held);
+        int asked = api.upstream.requests().size();
+        var body = "{\"input\":\"do it once\",\"background\":true}";
+        var first = api.post(body, "Idempotency-Key", "create-1");
+        assertEquals(200, first.status(), first.body());
+        var id = first.json().get("id").asText();
+        held.awaitArrival();
+        var retried = api.post(body, "Idempotency-Key", "create-1");
+        assertEquals(200, retried.status(), retried.body());
+        assertEquals(id, retried.json().get("id").asText(), "the same response, not a second one");
+        var other = api.post("{\"input\":\"something else\",\"background\":true}", "Idempotency-Key", "create-1");
+        assertEquals(409, other.status(), other.body());
+        assertEquals("idempotency_key_conflict", other.json().get("error").get("code").asText());
+        held.release();
+        assertEquals("completed", awaitEnd(id).get("status").asText());
+        var afterEnd = api.post(body, "Idempotency-Key", "create-1");
+        assertEquals(id, afterEnd.json().get("id").asText());
+        assertEquals("completed", afterEnd.json().get("status").asText(), "a retry after the end gets the end");
+        assertEquals(asked + 1, api.upstream.requests().size(), "the model was asked once");
+        var anotherKey = api.as(api.host.addKey("retrier")).post(body, "Idempotency-Key", "create-1");
+        assertEquals(200, anotherKey.status(), anotherKey.body());
+        assertFalse(anotherKey.json().get("id").asText().equals(id), "keys are per caller");
+        awaitEnd(anotherKey.json().get("id").asText());
+    }
+
+    @Test
     void backgroundNeedsStoreAndABoolean() {
         int asked = api.upstream.requests().size();
         var noStore = api.post("{\"input\":\"x\",\"background\":true,\"store\":false}");
