@@ -13,7 +13,28 @@ import java.util.HexFormat;
  * OpenAI's order. Immutable; {@code metadata} is copied into every envelope.
  */
 record Envelope(String id, long createdAt, String model, String instructions, String previousResponseId,
-                ObjectNode metadata, boolean background) {
+                ObjectNode metadata, boolean background, ObjectNode echoed) {
+    /** The request fields a response object repeats as they were sent, when they were (else its defaults stand). */
+    static final java.util.List<String> ECHOED = java.util.List.of("parallel_tool_calls", "tool_choice", "store",
+            "max_output_tokens", "max_tool_calls", "truncation", "text", "prompt_cache_key", "safety_identifier",
+            "service_tier");
+
+    Envelope {
+        echoed = echoed == null ? JSON.objectNode() : echoed.deepCopy();
+    }
+
+    /**
+     * The fields of {@link #ECHOED} that {@code body} (a validated create) sets, and {@code conversation} as
+     * {@code {"id": …}} when it names a conversation object.
+     */
+    static ObjectNode echoed(JsonNode body, String conversation) {
+        var echoed = JSON.objectNode();
+        for (var field : ECHOED)
+            if (body.hasNonNull(field)) echoed.set(field, body.get(field).deepCopy());
+        if (ConversationObjects.isObjectId(conversation)) echoed.putObject("conversation").put("id", conversation);
+        return echoed;
+    }
+
     private static final SecureRandom RANDOM = new SecureRandom();
     static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -52,6 +73,7 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         body.put("parallel_tool_calls", true).put("tool_choice", "auto");
         body.putArray("tools");
         body.putNull("temperature").putNull("top_p");
+        body.setAll(echoed.deepCopy());
         return body;
     }
 

@@ -79,7 +79,8 @@ final class TurnResolver {
             throw ApiError.badRequest("no_user_message", "No user message found in input", "input").exception();
         var messages = split.all();
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
-                request.model(), instructions, request.previousResponseId(), request.metadata(), request.background());
+                request.model(), instructions, request.previousResponseId(), request.metadata(), request.background(),
+                Envelope.echoed(request.body(), request.conversation()));
         var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), request.maxIterations(), Map.of("source", "responses"), request.stream(),
                 caller.name()).withClientTools(request.clientTools());

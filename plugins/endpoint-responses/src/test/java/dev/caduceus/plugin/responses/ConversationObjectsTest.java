@@ -116,6 +116,7 @@ class ConversationObjectsTest {
         assertEquals("What is my name?", items.get(2).get("content").get(0).get("text").asText());
         assertEquals("Your name is Ana.", items.get(3).get("content").get(0).get("text").asText());
         assertEquals(first.json().get("output").get(0).get("id"), items.get(3).get("id"), "the output item as the response lists it");
+        assertEquals(id, first.json().get("conversation").get("id").asText(), "the response names its conversation");
 
         api.answers("Still Ana.");
         var second = api.post("{\"input\":\"And now?\",\"conversation\":{\"id\":\"" + id + "\"}}");

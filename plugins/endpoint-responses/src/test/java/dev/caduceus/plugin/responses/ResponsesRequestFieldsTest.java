@@ -49,6 +49,12 @@ class ResponsesRequestFieldsTest {
         assertEquals("k-1", sent.path("prompt_cache_key").asText());
         assertEquals("user-7", sent.path("safety_identifier").asText());
         assertEquals("flex", sent.path("service_tier").asText());
+        var response = created.json(); // the response object repeats them as sent
+        assertEquals(50, response.get("max_output_tokens").asInt(), response.toString());
+        assertEquals("disabled", response.get("truncation").asText());
+        assertEquals("k-1", response.get("prompt_cache_key").asText());
+        assertEquals("flex", response.get("service_tier").asText());
+        assertEquals(response, api.get(response.get("id").asText()).json(), "and so does the stored one");
     }
 
     @Test
