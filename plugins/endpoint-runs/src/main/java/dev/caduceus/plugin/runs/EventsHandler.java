@@ -29,10 +29,12 @@ final class EventsHandler implements HttpHandler {
 
     private final PlatformContext ctx;
     private final Duration cursorGrace;
+    private final RunEventFrames frames;
 
     EventsHandler(PlatformContext ctx, Duration cursorGrace) {
         this.ctx = ctx;
         this.cursorGrace = cursorGrace;
+        this.frames = new RunEventFrames(new EncodedFrames(ctx.json()));
     }
 
     @Override
@@ -50,7 +52,7 @@ final class EventsHandler implements HttpHandler {
         var handle = runs.find(id).orElseThrow(() -> RunErrors.runNotFound(id));
         try (var subscription = handle.subscribe(cursor); var out = exchange.openEventStream()) {
             var pump = new EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
-            if (pump.pump(subscription, new RunEventFrames(), out) == EventPump.Result.FINISHED) out.comment(CLOSED);
+            if (pump.pump(subscription, frames, out) == EventPump.Result.FINISHED) out.comment(CLOSED);
         } catch (ClientGoneException e) {
             // The client left after the last frame; the run is not affected.
         }

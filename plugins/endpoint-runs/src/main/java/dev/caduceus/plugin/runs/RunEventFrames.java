@@ -16,14 +16,22 @@ import java.util.Locale;
  * and one unnamed {@code data:} object {@code {"event", "run_id", "timestamp", "seq", …}} with the
  * catalogue's extra fields. {@code Started} and {@code UsageReported} have no frame (the host does
  * not journal them for durable runs; skipping them keeps a replay honest if it ever does).
- * Stateless; called on the stream's thread by {@link EventStream#pump}.
+ * Each frame is built and serialized once for all the streams of a run ({@link EncodedFrames}).
+ * Thread-safe; one instance serves every stream of the handler.
  */
 final class RunEventFrames implements RunEventTranslator {
     static final int REASONING_MAX = 500;
 
+    private final EncodedFrames encoded;
+
+    /** Frames taken from {@code encoded}, shared by every stream of the handler. */
+    RunEventFrames(EncodedFrames encoded) {
+        this.encoded = encoded;
+    }
+
     @Override
     public void translate(JournalEntry entry, EventStream out) throws ClientGoneException {
-        var frame = frame(entry);
+        var frame = encoded.frame(entry);
         if (frame != null) out.event(entry.seq(), null, frame);
     }
 

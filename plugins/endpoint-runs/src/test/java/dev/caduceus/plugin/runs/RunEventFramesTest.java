@@ -1,6 +1,8 @@
 package dev.caduceus.plugin.runs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -23,7 +25,7 @@ class RunEventFramesTest {
 
     private String frame(RunEvent event) throws Exception {
         var out = new RecordingEventStream();
-        new RunEventFrames().translate(new JournalEntry(RUN, 12, AT, event), out);
+        new RunEventFrames(new EncodedFrames(JSON)).translate(new JournalEntry(RUN, 12, AT, event), out);
         assertEquals(1, out.frames().size());
         var frame = out.frames().getFirst();
         assertEquals("event", frame.kind());
@@ -124,10 +126,32 @@ class RunEventFramesTest {
         assertEquals(head("run.cancelled") + "}", frame(new RunEvent.Cancelled("stopped", "partial", Usage.ZERO)));
     }
 
+    /** Issue 41: every stream of a run sends the frame encoded by the first; another entry is its own frame. */
+    @Test
+    void aFrameIsEncodedOnceForEveryStreamOfTheRun() throws Exception {
+        var frames = new RunEventFrames(new EncodedFrames(JSON));
+        var first = new RecordingEventStream();
+        var second = new RecordingEventStream();
+        var entry = new JournalEntry(RUN, 12, AT, new RunEvent.TextDelta("once"));
+        frames.translate(entry, first);
+        frames.translate(entry, second);
+        assertSame(first.frames().getFirst().data(), second.frames().getFirst().data(), "encoded once, sent twice");
+        assertEquals(head("message.delta") + ",\"delta\":\"once\"}", JSON.writeValueAsString(second.frames().getFirst().data()));
+        for (int seq = 13; seq < 13 + 2 * EncodedFrames.SLOTS; seq++) // other entries, other runs: slots are taken over
+            frames.translate(new JournalEntry(seq % 2 == 0 ? RUN : "run_other", seq, AT, new RunEvent.TextDelta("x" + seq)), first);
+        var again = new RecordingEventStream();
+        frames.translate(entry, again);
+        assertEquals(head("message.delta") + ",\"delta\":\"once\"}", JSON.writeValueAsString(again.frames().getFirst().data()),
+                "a frame pushed out of the table is encoded again, the same");
+        var other = new RecordingEventStream();
+        frames.translate(new JournalEntry("run_other", 12, AT, new RunEvent.TextDelta("theirs")), other);
+        assertTrue(JSON.writeValueAsString(other.frames().getFirst().data()).contains("theirs"), "another run's seq 12");
+    }
+
     @Test
     void startedAndUsageHaveNoFrame() throws Exception {
         var out = new RecordingEventStream();
-        var frames = new RunEventFrames();
+        var frames = new RunEventFrames(new EncodedFrames(JSON));
         frames.translate(new JournalEntry(RUN, 1, AT, new RunEvent.Started("m")), out);
         frames.translate(new JournalEntry(RUN, 2, AT, new RunEvent.UsageReported(Usage.ZERO, Usage.ZERO)), out);
         assertEquals(0, out.frames().size());
