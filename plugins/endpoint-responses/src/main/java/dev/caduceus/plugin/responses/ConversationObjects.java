@@ -154,6 +154,9 @@ final class ConversationObjects {
     }
 
     private void append(Sql sql, String id, List<ObjectNode> items) {
+        // Takes the conversation's row lock first (a no-op write; SQLite has one writer anyway), so that two nodes
+        // appending to one conversation on PostgreSQL number their items one after the other, not both from one MAX.
+        sql.update("UPDATE conversation_objects SET metadata = metadata WHERE id = ?", id);
         long seq = sql.queryOne("SELECT COALESCE(MAX(seq), 0) FROM conversation_items WHERE conversation_id = ?",
                 r -> r.getLong(1), id).orElse(0L);
         for (var item : items) {

@@ -12,7 +12,6 @@ import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
-import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;

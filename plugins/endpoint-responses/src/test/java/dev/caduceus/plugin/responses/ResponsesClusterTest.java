@@ -189,6 +189,39 @@ class ResponsesClusterTest {
     }
 
     /**
+     * Items added to one conversation object from both nodes at once (20 requests each, all started together) are
+     * all kept, each once. (The appends take the conversation's row lock so that two transactions cannot number an
+     * item alike; this run does not always make them overlap, so it shows the outcome, not the race.)
+     */
+    @Test
+    void itemsAddedToOneConversationFromBothNodesAtOnceAreAllKept() throws Exception {
+        var id = one.http().post("/v1/conversations", "{}").json().get("id").asText();
+        var start = new CountDownLatch(1);
+        var statuses = new ConcurrentLinkedQueue<Integer>();
+        var threads = new ArrayList<Thread>();
+        for (int i = 0; i < 40; i++) {
+            var node = i % 2 == 0 ? one : two;
+            var body = "{\"items\":[{\"type\":\"message\",\"role\":\"user\",\"content\":\"m" + i + "\"}]}";
+            threads.add(Thread.ofVirtual().start(() -> {
+                try {
+                    start.await();
+                    statuses.add(node.http().post("/v1/conversations/" + id + "/items", body).status());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        start.countDown();
+        for (var t : threads) t.join();
+        assertEquals(40, statuses.stream().filter(s -> s == 200).count(), statuses.toString());
+        var items = two.http().get("/v1/conversations/" + id + "/items?limit=100&order=asc").json().get("data");
+        var texts = new HashSet<String>();
+        items.forEach(item -> texts.add(item.get("content").get(0).get("text").asText()));
+        assertEquals(40, items.size());
+        assertEquals(40, texts.size(), "each once");
+    }
+
+    /**
      * A background response node one runs (its model held) is read, followed and cancelled from node two: the
      * stream node two serves resumes after the last event the client saw and follows node one's writes; the cancel
      * asked on node two is a mark node one picks up, and node two answers the response once it is cancelled.
