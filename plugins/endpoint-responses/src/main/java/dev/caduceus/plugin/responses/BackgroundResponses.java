@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.http.ClientGoneException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
@@ -50,7 +52,7 @@ final class BackgroundResponses {
      * runs {@code stream} once admitted; returns the response object as saved. 429 when
      * {@code responses.background_queue} responses already wait.
      */
-    com.fasterxml.jackson.databind.node.ObjectNode submit(ResolvedTurn turn, ResponseStream stream) {
+    ObjectNode submit(ResolvedTurn turn, ResponseStream stream) {
         if (queued.incrementAndGet() > maxQueued) {
             queued.decrementAndGet();
             throw new ApiError(429, "Too many background responses are waiting to start (max " + maxQueued + "); retry later.",
@@ -170,7 +172,7 @@ final class BackgroundResponses {
         }
 
         /** Ends the response before its run started: its snapshot and terminal frame. */
-        private void end(String status, com.fasterxml.jackson.databind.node.ObjectNode error) {
+        private void end(String status, ObjectNode error) {
             var body = turn.envelope().build(status, Envelope.JSON.arrayNode(), Usage.ZERO, error);
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.request().conversation());
             journal(turn.envelope().id(), ResponseStream.BACKGROUND_FIRST_SEQ,
@@ -179,10 +181,10 @@ final class BackgroundResponses {
     }
 
     /** Journals one frame numbered {@code seq} of response {@code id}, sent to nobody. */
-    private void journal(String id, long seq, String type, com.fasterxml.jackson.databind.node.ObjectNode response) {
+    private void journal(String id, long seq, String type, ObjectNode response) {
         try {
             new EventWriter(DetachedStream.INSTANCE, store, id, seq, Long.MAX_VALUE).emit(type, ResponseEvents.response(response));
-        } catch (dev.caduceus.spi.http.ClientGoneException e) {
+        } catch (ClientGoneException e) {
             throw new IllegalStateException(e); // a detached stream never reports a client gone
         }
     }

@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
@@ -44,7 +45,7 @@ final class CancelHandler implements HttpHandler {
     }
 
     /** Polls the store until another node has ended response {@code id}, or {@link #WAIT} has passed. */
-    private void awaitEnd(String id, dev.caduceus.spi.http.Caller caller) throws InterruptedException {
+    private void awaitEnd(String id, Caller caller) throws InterruptedException {
         var deadline = ctx.clock().instant().plus(WAIT);
         while (ctx.clock().instant().isBefore(deadline)) {
             var now = store.find(id, caller);

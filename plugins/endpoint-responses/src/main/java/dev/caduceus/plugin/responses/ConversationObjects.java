@@ -56,17 +56,14 @@ final class ConversationObjects {
      * @param owner only this key's, or null for every key's
      */
     List<ObjectNode> list(String owner, int limit) {
-        return db.read(sql -> {
-            var rows = sql.query("SELECT o.id, o.created_at, o.metadata, o.owner, (SELECT COUNT(*) FROM conversation_items i "
+        return db.read(sql -> sql.query("SELECT o.id, o.created_at, o.metadata, o.owner, (SELECT COUNT(*) FROM conversation_items i "
                     + "WHERE i.conversation_id = o.id) FROM conversation_objects o" + (owner == null ? "" : " WHERE o.owner = ?")
                     + " ORDER BY o.created_at DESC, o.id LIMIT ?",
                     r -> {
                         var row = Envelope.JSON.objectNode().put("id", r.getString(1)).put("created_at", r.getLong(2));
                         row.set("metadata", parse(r.getString(3)).orElse(Envelope.JSON.objectNode()));
                         return row.put("items", r.getLong(5)).put("owner", r.getString(4));
-                    }, owner == null ? new Object[] {limit} : new Object[] {owner, limit});
-            return rows;
-        });
+                    }, owner == null ? new Object[] {limit} : new Object[] {owner, limit}));
     }
 
     /** A new conversation of {@code owner} with {@code metadata} and {@code items}, in one transaction. */

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.responses;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.support.clienttools.ToolTranscript;
 import dev.caduceus.support.clienttools.PendingToolCalls;
 
@@ -111,7 +113,7 @@ final class CreateHandler implements HttpHandler {
                 return;
             }
         }
-        com.fasterxml.jackson.databind.node.ObjectNode body;
+        ObjectNode body;
         try {
             body = background.submit(turn, newStream(exchange, turn, store));
         } catch (RuntimeException e) {
@@ -122,7 +124,7 @@ final class CreateHandler implements HttpHandler {
     }
 
     /** A background response's answer: {@code body}, or with {@code stream} its journal followed from the start. */
-    private void answer(HttpExchange exchange, boolean stream, String id, com.fasterxml.jackson.databind.JsonNode body)
+    private void answer(HttpExchange exchange, boolean stream, String id, JsonNode body)
             throws InterruptedException {
         if (!stream) {
             exchange.respond(200, body);

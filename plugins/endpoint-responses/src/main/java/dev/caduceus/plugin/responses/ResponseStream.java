@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import java.time.InstantSource;
 import dev.caduceus.support.clienttools.ToolTranscript;
 
 import dev.caduceus.support.stream.EventPump;
@@ -42,7 +43,7 @@ final class ResponseStream implements RunEventTranslator {
     private final ResolvedTurn turn;
     private final ResponseStore store;
     private final Handoff handoff;
-    private final java.time.InstantSource clock;
+    private final InstantSource clock;
     private List<Message.ToolCallRef> clientCalls = List.of();
     private final List<ObjectNode> items = new ArrayList<>();
     private final Map<String, Integer> openCalls = new HashMap<>();
@@ -59,7 +60,7 @@ final class ResponseStream implements RunEventTranslator {
     private boolean ended;
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
-    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, java.time.InstantSource clock) {
+    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, InstantSource clock) {
         this.turn = turn;
         this.clock = clock;
         this.store = store;
