@@ -57,7 +57,9 @@ class ResponsesBackgroundTest {
         assertTrue(body.get("background").asBoolean());
         assertTrue(body.get("completed_at").isNull());
         held.awaitArrival();
-        assertEquals("in_progress", api.get(id).json().get("status").asText());
+        // The run starts before its stream saves in_progress: the status follows within moments of the model call.
+        Eventually.await(DEADLINE, id + " in_progress", () -> api.get(id).json(),
+                r -> r.get("status").asText().equals("in_progress"));
         held.release();
         var done = awaitEnd(id);
         assertEquals("completed", done.get("status").asText(), done.toString());

@@ -235,7 +235,9 @@ class ResponsesClusterTest {
             var created = one.post("{\"input\":\"long work\",\"background\":true}").json();
             var id = created.get("id").asText();
             first.awaitArrival(); // node one waits for its model, after the tool step
-            assertEquals("in_progress", two.get(id).json().get("status").asText());
+            // The run starts before its stream saves in_progress, so a fast run can reach its model first.
+            Eventually.await(Duration.ofSeconds(10), id + " in_progress on node two", () -> two.get(id).json(),
+                    r -> r.get("status").asText().equals("in_progress"));
             List<SseStream.Frame> seen;
             try (var sse = two.http().sse(ResponsesHost.PATH + "/" + id + "?stream=true")) {
                 seen = sse.until("response.output_item.done");
