@@ -245,6 +245,28 @@ abstract class AgentAttacks {
         assertNoLeak(seen);
     }
 
+    /**
+     * The system prompt names one workspace, the directory the terminal's commands run in ({@code pwd}
+     * prints it): {@code /workspace} in the sandbox, where the host's layout never reaches the upstream.
+     */
+    @Test
+    void theSystemPromptNamesTheWorkspaceTheTerminalRunsIn() throws Exception {
+        int seen = upstream.chatRequests().size();
+        var answer = attack("terminal", terminal("pwd"));
+        var system = upstream.chatRequests().get(seen).body().path("messages").get(0).path("content").asText();
+        var named = java.util.regex.Pattern.compile("Workspace: (.+)\\.$", java.util.regex.Pattern.MULTILINE).matcher(system);
+        assertTrue(named.find(), system);
+        var pwd = JSON.readTree(answer.substring("Tool result: ".length())).path("output").asText().strip();
+        assertEquals(pwd, named.group(1), "the named workspace is where commands run; " + system);
+        assertEquals(1, system.split("Workspace: ", -1).length - 1, system);
+        if (containsTheFilesystem()) {
+            assertEquals("/workspace", pwd);
+            for (var request : upstream.chatRequests().subList(seen, upstream.chatRequests().size()))
+                assertFalse(request.body().toString().contains(root.toString()), "a host path reached the upstream: "
+                        + request.body());
+        }
+    }
+
     // ---- helpers -------------------------------------------------------------------------------
 
     /**

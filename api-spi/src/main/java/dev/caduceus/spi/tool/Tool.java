@@ -47,6 +47,14 @@ public interface Tool {
     default String systemPromptSection(String memoryScope) { return null; }
 
     /**
+     * The path under which this tool's calls see the workspace when it is not the workspace's path on the
+     * host (a sandbox mounts it elsewhere, e.g. {@code /workspace}); empty, the default, when they see the
+     * host path. The system prompt names one workspace, the path the agent's tools use: the first offered
+     * tool's mount, else the host path. Fixed after the plugin's start.
+     */
+    default java.util.Optional<String> workspaceMount() { return java.util.Optional.empty(); }
+
+    /**
      * A run in which this tool was offered was stopped or lost its client (not on normal completion): reap the
      * session's background work (the terminal kills its background processes). Not called when a
      * run completes normally. Called on the run thread with the plugin's class loader; keep it short.

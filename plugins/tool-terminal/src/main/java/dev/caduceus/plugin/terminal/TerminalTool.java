@@ -88,6 +88,12 @@ final class TerminalTool implements Tool {
                 : "Terminal backend: local.";
     }
 
+    /** The sandbox mounts the workspace at {@value SandboxBackend#WORKSPACE_PATH}; the local backend uses the host path. */
+    @Override
+    public Optional<String> workspaceMount() {
+        return backend instanceof SandboxBackend ? Optional.of(SandboxBackend.WORKSPACE_PATH) : Optional.empty();
+    }
+
     /** A stopped or disconnected run reaps its session's background processes (a completed one does not). */
     @Override
     public void runInterrupted(String sessionId) {

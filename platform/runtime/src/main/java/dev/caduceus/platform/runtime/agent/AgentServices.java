@@ -107,7 +107,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var agent = config.agent();
         return new LocalAgentRuntime(provider, selection,
                 new ToolDispatcher(catalog::loaderOf, json, redactor, workspaceOf, metrics),
-                new SystemPrompt(identity(config), config.workspace()),
+                new SystemPrompt(identity(config)),
                 new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
                 redactor, clock, metrics);

@@ -95,7 +95,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
         var client = new ClientCalls(request.clientTools(), redactor);
         var specs = client.offered(offered.values().stream().map(Tool::spec).toList());
         var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
-        var system = Message.system(prompt.build(offered.keySet(), sections, clock.instant(), request.instructions()));
+        var system = Message.system(prompt.build(offered.keySet(), sections,
+                dispatcher.workspaceShown(offered.values(), scope.sessionId()), clock.instant(), request.instructions()));
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
         var turn = new TurnState(system, client.capResults(request.messages()), max);
         ctx.emit(new RunEvent.Started(model));

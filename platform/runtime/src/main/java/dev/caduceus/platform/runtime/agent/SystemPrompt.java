@@ -1,6 +1,5 @@
 package dev.caduceus.platform.runtime.agent;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,13 +10,13 @@ import java.util.Set;
 /**
  * The system prompt of one turn, joined by blank lines: the core identity (built in,
  * or the text of {@code agent.identity_file}), one guidance paragraph per tool family present, the
- * environment line (UTC date and time, workspace; the terminal tool's own section names its backend), then the caller's instructions
- * as the ephemeral layer. The instructions never replace the core. Immutable.
+ * environment line (UTC date and time, the workspace as the turn's tools see it; the terminal tool's own section
+ * names its backend), then the caller's instructions as the ephemeral layer. The instructions never replace
+ * the core. Immutable.
  *
- * @param identity  the core identity text
- * @param workspace the workspace path shown to the model
+ * @param identity the core identity text
  */
-public record SystemPrompt(String identity, Path workspace) {
+public record SystemPrompt(String identity) {
     /** The built-in core prompt. */
     public static final String CORE_IDENTITY = """
             You are Caduceus, a capable AI agent. You help the user by answering questions and by \
@@ -33,20 +32,25 @@ public record SystemPrompt(String identity, Path workspace) {
     }
 
     /** The built-in identity. */
-    public static SystemPrompt builtIn(Path workspace) {
-        return new SystemPrompt(CORE_IDENTITY, workspace);
+    public static SystemPrompt builtIn() {
+        return new SystemPrompt(CORE_IDENTITY);
     }
 
-    /** The prompt text for a turn offering {@code tools}, at {@code now}, with optional {@code instructions}. */
-    public String build(Collection<String> tools, Instant now, String instructions) {
-        return build(tools, java.util.List.of(), now, instructions);
+    /**
+     * The prompt text for a turn offering {@code tools} whose calls see the workspace as {@code workspace},
+     * at {@code now}, with optional {@code instructions}.
+     */
+    public String build(Collection<String> tools, String workspace, Instant now, String instructions) {
+        return build(tools, java.util.List.of(), workspace, now, instructions);
     }
 
     /**
      * The prompt text, in this order: identity, tool guidance, the tools' own sections (the memory
-     * snapshot), the environment line, then the caller's instructions.
+     * snapshot), the environment line (naming {@code workspace}, the path the turn's tools use), then the
+     * caller's instructions.
      */
-    public String build(Collection<String> tools, java.util.List<String> toolSections, Instant now, String instructions) {
+    public String build(Collection<String> tools, java.util.List<String> toolSections, String workspace, Instant now,
+                        String instructions) {
         var parts = new ArrayList<String>();
         parts.add(identity);
         parts.addAll(guidance(Set.copyOf(tools)));

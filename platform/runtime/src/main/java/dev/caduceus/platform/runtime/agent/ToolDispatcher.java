@@ -86,6 +86,23 @@ public final class ToolDispatcher {
         return sections;
     }
 
+    /**
+     * The workspace as session {@code sessionId}'s calls to {@code tools} see it, for the system prompt: the
+     * first tool's {@link Tool#workspaceMount} (a sandbox's mount), else the session's host workspace.
+     */
+    String workspaceShown(java.util.Collection<Tool> tools, String sessionId) {
+        for (var tool : tools) {
+            try {
+                var mount = PluginCalls.with(loader(tool.spec().name()), tool::workspaceMount);
+                if (mount.isPresent()) return mount.get();
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(ToolDispatcher.class)
+                        .warn("Tool {} failed to name its workspace mount", tool.spec().name(), e);
+            }
+        }
+        return workspaceOf.apply(sessionId).toString();
+    }
+
     /** Tells the offered tools that the run was interrupted, each with its plugin's class loader. */
     void runInterrupted(java.util.Collection<Tool> tools, String sessionId) {
         for (var tool : tools) {

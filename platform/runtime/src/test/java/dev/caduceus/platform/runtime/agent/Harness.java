@@ -48,7 +48,7 @@ final class Harness {
         var selection = new ToolSelection(Tools.catalog(tools), ToolSelection.DEFAULT);
         runtime = new LocalAgentRuntime(model, selection,
                 new ToolDispatcher(loaders, JSON, redactor, Path.of("/work/space")),
-                SystemPrompt.builtIn(Path.of("/work/space")),
+                SystemPrompt.builtIn(),
                 new AgentSettings("test-model", maxIterations, 8, true, FAST), redactor, Clock.systemUTC());
         runs = new RunService(runtime, new InMemoryEventLog(), null, sessions, maxConcurrent, model != null, clock);
     }

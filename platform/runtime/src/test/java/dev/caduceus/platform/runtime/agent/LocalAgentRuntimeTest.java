@@ -254,6 +254,35 @@ class LocalAgentRuntimeTest {
         assertEquals("sess-1|" + scope + "|false|7", toolMessage.text(), "the string \"7\" was coerced to 7");
     }
 
+    /**
+     * The environment line names the workspace the turn's tools use: a tool's mount (a sandbox's
+     * {@code /workspace}) when one is offered, else the host path, and never both.
+     */
+    @Test
+    void thePromptNamesTheWorkspaceAsTheOfferedToolsSeeIt() throws Exception {
+        var plain = Tools.tool("plain", (c, ctx) -> new dev.caduceus.spi.tool.ToolResult.Ok(""));
+        var mounted = new dev.caduceus.spi.tool.Tool() {
+            @Override public dev.caduceus.spi.tool.ToolSpec spec() {
+                return Tools.tool("mounted", (c, ctx) -> new dev.caduceus.spi.tool.ToolResult.Ok("")).spec();
+            }
+            @Override public dev.caduceus.spi.tool.ToolResult call(dev.caduceus.spi.tool.ToolCall c,
+                                                                 dev.caduceus.spi.tool.ToolContext ctx) {
+                return new dev.caduceus.spi.tool.ToolResult.Ok("");
+            }
+            @Override public java.util.Optional<String> workspaceMount() { return java.util.Optional.of("/workspace"); }
+        };
+        var hostOnly = new ScriptedModel().answer("ok");
+        new Harness(hostOnly, plain).start("go").await();
+        var prompt = hostOnly.requests.getFirst().messages().getFirst().text();
+        assertTrue(prompt.contains("Workspace: /work/space."), prompt);
+
+        var sandboxed = new ScriptedModel().answer("ok");
+        new Harness(sandboxed, plain, mounted).start("go").await();
+        prompt = sandboxed.requests.getFirst().messages().getFirst().text();
+        assertTrue(prompt.contains("Workspace: /workspace."), prompt);
+        assertFalse(prompt.contains("/work/space"), "the host path the tools cannot use is not named: " + prompt);
+    }
+
     @Test
     void contextTooLongIsAPartialCompletion() throws Exception {
         var model = new ScriptedModel().fail(400, false, "This model's maximum context length is 8192 tokens");

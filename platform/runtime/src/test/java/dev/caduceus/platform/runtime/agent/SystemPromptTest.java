@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.caduceus.spi.tool.ToolResult;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SystemPromptTest {
     @Test
     void coreTextComesFirstThenEnvironmentThenInstructions() {
-        var text = SystemPrompt.builtIn(Path.of("/ws")).build(Set.of("read_file"), Instant.parse("2025-03-01T10:15:00Z"),
+        var text = SystemPrompt.builtIn().build(Set.of("read_file"), "/ws", Instant.parse("2025-03-01T10:15:00Z"),
                 "Answer in French.");
         assertTrue(text.startsWith(SystemPrompt.CORE_IDENTITY));
         assertTrue(text.contains("prefer read_file"));
@@ -26,7 +25,7 @@ class SystemPromptTest {
 
     @Test
     void identityFileTextReplacesTheCoreButNotTheInstructions() {
-        var text = new SystemPrompt("You are Bob.", Path.of("/ws")).build(Set.of(), Instant.EPOCH, null);
+        var text = new SystemPrompt("You are Bob.").build(Set.of(), "/ws", Instant.EPOCH, null);
         assertTrue(text.startsWith("You are Bob.\n\nCurrent date"));
         assertFalse(text.contains(SystemPrompt.CORE_IDENTITY));
     }
