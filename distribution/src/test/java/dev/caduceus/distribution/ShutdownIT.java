@@ -24,7 +24,9 @@ class ShutdownIT {
     @Test
     void sigtermLetsInFlightRequestsFinishThenStopsPlugins() throws Exception {
         ThirdPartyPlugins.lifecycle(home.resolve("plugins"));
-        var server = Caduceus.serve(home, KEY);
+        var env = new java.util.HashMap<>(KEY);
+        env.put("CADUCEUS__LOGGING__LEVELS", "dev.caduceus.platform.host.plugin=debug"); // each plugin's stop, in order
+        var server = Caduceus.serve(home, env);
         CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(() -> {
             try {
                 return server.get("/v1/slow", AUTH);
@@ -47,6 +49,7 @@ class ShutdownIT {
         assertTrue(log.contains("Stopped plugin 'lifecycle'"), log);
         assertTrue(log.indexOf("Stopped plugin 'lifecycle'") < log.indexOf("Stopped plugin 'endpoint-capabilities'"),
                 "plugins stop in reverse start order:\n" + log);
+        assertTrue(log.contains("Stopped 16 plugins"), "one line at info: " + log);
         assertTrue(log.contains("Caduceus stopped"), log);
     }
 }

@@ -61,6 +61,25 @@ class StartupIT {
         }
     }
 
+    /**
+     * The banner is the one place the start-up output lists the plugins: each shipped plugin is named once
+     * in stdout and stderr together, and the log has one summary line at info.
+     */
+    @Test
+    void theBannerIsTheOnePlaceThatListsThePlugins() throws Exception {
+        try (var server = Caduceus.serve(home, Caduceus.KEY_ENV)) {
+            var output = server.stdout() + server.stderr();
+            var plugins = java.util.regex.Pattern.compile("(?m)^            (\\S+) \\S+ \\[").matcher(server.stdout())
+                    .results().map(m -> m.group(1)).toList();
+            assertTrue(plugins.size() >= 15, server.stdout());
+            for (var plugin : plugins)
+                assertEquals(1, output.split(java.util.regex.Pattern.quote(plugin + " "), -1).length - 1
+                        + output.split(java.util.regex.Pattern.quote("'" + plugin + "'"), -1).length - 1, plugin + ":\n" + output);
+            assertTrue(server.stderr().contains("PluginHost - Plugins from "), server.stderr());
+            assertTrue(server.stderr().contains(": " + plugins.size() + " enabled, 0 off"), server.stderr());
+        }
+    }
+
     @Test
     void laterStartsReuseTheKeyFileWithoutPrintingIt() throws Exception {
         String key;

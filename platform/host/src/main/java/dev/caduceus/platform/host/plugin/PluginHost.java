@@ -140,14 +140,15 @@ public final class PluginHost implements AutoCloseable {
             var decision = selection.decision(s.id());
             if (decision.enabled()) enabled.add(s);
             else {
-                log.info("Plugin '{}' ({}) is off: {}", s.id(), s.jar().getFileName(), decision.reason());
+                log.debug("Plugin '{}' ({}) is off: {}", s.id(), s.jar().getFileName(), decision.reason());
                 reports.put(s.id(), PluginReport.disabled(s.id(), s.version(), s.jar(), decision.reason()));
             }
         }
-        log.info("Plugins from {}: enabled {}, off {} (plugins.enabled={}, plugins.disabled={})", options.roots(),
-                enabled.stream().map(PluginScanner.Scanned::id).sorted().toList(),
-                selection.decisions().stream().filter(d -> !d.enabled()).map(PluginSelection.Decision::id).sorted().toList(),
-                options.enabled(), options.disabled());
+        // The banner lists the plugins and why any is off; the log keeps one line, the names at debug.
+        var off = selection.decisions().stream().filter(d -> !d.enabled()).map(PluginSelection.Decision::id).sorted().toList();
+        log.info("Plugins from {}: {} enabled, {} off", options.roots(), enabled.size(), off.size());
+        log.debug("Plugins enabled {}, off {} (plugins.enabled={}, plugins.disabled={})",
+                enabled.stream().map(PluginScanner.Scanned::id).sorted().toList(), off, options.enabled(), options.disabled());
         var plan = StartOrder.plan(enabled);
         var byId = new HashMap<String, PluginScanner.Scanned>();
         enabled.forEach(s -> byId.put(s.id(), s));
@@ -278,6 +279,7 @@ public final class PluginHost implements AutoCloseable {
         if (stopped) return;
         stopped = true;
         for (int i = started.size() - 1; i >= 0; i--) PluginStarter.stopQuietly(started.get(i));
+        if (!started.isEmpty()) log.info("Stopped {} plugins", started.size());
         unload(manager);
     }
 

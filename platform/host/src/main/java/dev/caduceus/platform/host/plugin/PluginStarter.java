@@ -100,7 +100,7 @@ final class PluginStarter {
             if (!contributions.services().isEmpty()) kinds.add("services");
             if (!contributions.toolSources().isEmpty()) kinds.add("tool_sources");
             var started = new StartedPlugin(view, plugin, ctx, kinds);
-            log.info("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);
+            log.debug("Started plugin {} {}{}", view.label(), view.version(), kinds.isEmpty() ? "" : " " + kinds);
             return new Result(started, contributions);
         } catch (StageException | dev.caduceus.spi.config.ConfigException e) {
             stopQuietly(view, plugin);
@@ -158,7 +158,7 @@ final class PluginStarter {
     private static void stopQuietly(PluginDescriptorView view, PlatformPlugin plugin) {
         try {
             PluginCalls.run(view.classLoader(), plugin::stop);
-            log.info("Stopped plugin {}", view.label());
+            log.debug("Stopped plugin {}", view.label());
         } catch (Exception | LinkageError e) {
             log.warn("Plugin {} failed to stop; continuing", view.label(), e);
         }
