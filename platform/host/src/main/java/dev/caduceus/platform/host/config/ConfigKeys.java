@@ -78,6 +78,11 @@ final class ConfigKeys {
             integer("server.drain_timeout_seconds", 30, 0, Integer.MAX_VALUE, "how long shutdown waits for running turns"),
             integer("server.idle_timeout_seconds", 30, 1, Integer.MAX_VALUE, "idle time after which a connection is closed"),
             integer("server.header_timeout_seconds", 20, 1, Integer.MAX_VALUE, "time allowed to send a request's headers"),
+            integer("server.body_min_rate", 256, 0, Integer.MAX_VALUE, "the lowest average rate, in bytes per second, at which"
+                    + " a request body must arrive once reading began; slower, or stalled past its credit, is 408 request_timeout"
+                    + " with the connection closed (0: no minimum; the idle timeout still applies)"),
+            integer("server.body_grace_seconds", 10, 1, Integer.MAX_VALUE, "how long a request body may stall without a byte,"
+                    + " and the most credit a fast start earns against server.body_min_rate"),
             integer("server.max_idle_connections_per_client", 64, 0, Integer.MAX_VALUE, "kept-alive connections one client address may hold"),
             new Key("model.base_url", Type.URL, null, false, 0, 0, List.of(),
                     "the upstream's OpenAI-compatible base URL, with /v1 (https://api.openai.com/v1 when only an API key is set)"),

@@ -68,7 +68,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     public record Server(String host, int port, Optional<Secret> apiKey, List<String> corsOrigins, String modelName,
                          long maxBodyBytes, int maxConcurrentRuns, int sseKeepaliveSeconds, int drainTimeoutSeconds,
                          int idleTimeoutSeconds, int headerTimeoutSeconds, int maxIdleConnectionsPerClient,
-                         int bodyMemoryPercent) {
+                         int bodyMemoryPercent, int bodyMinRate, int bodyGraceSeconds) {
         public Server {
             requireNonNull(host, "host");
             requireNonNull(apiKey, "apiKey");
@@ -263,7 +263,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 (int) v.get("server.max_concurrent_runs"), (int) v.get("server.sse_keepalive_seconds"),
                 (int) v.get("server.drain_timeout_seconds"), (int) v.get("server.idle_timeout_seconds"),
                 (int) v.get("server.header_timeout_seconds"), (int) v.get("server.max_idle_connections_per_client"),
-                (int) v.get("server.body_memory_percent"));
+                (int) v.get("server.body_memory_percent"), (int) v.get("server.body_min_rate"),
+                (int) v.get("server.body_grace_seconds"));
         var model = new Model(baseUrl, modelKey, opt(v, "model.name"), (int) v.get("model.timeout_seconds"),
                 (boolean) v.get("model.health_probe"), (boolean) v.get("model.direct_model_requests"),
                 Optional.ofNullable((Integer) v.get("model.max_tokens")), (boolean) v.get("model.stream"),

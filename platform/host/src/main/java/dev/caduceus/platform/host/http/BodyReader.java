@@ -26,13 +26,15 @@ final class BodyReader {
      *
      * @param share what this exchange holds of the {@link BodyBudget}: the body waits for room first
      *              (or, without a length, takes it as it arrives)
+     * @param pace  the pace the body must keep once room was found ({@link BodyPace})
      * @throws HttpStatusException 413 {@code body_too_large} past {@code maxBytes}; 503
      *                             {@code server_busy} when the budget has no room in time; 400
      *                             {@code invalid_body} when the body's framing is broken (a malformed
      *                             chunk) or the client stopped sending; 408 {@code request_timeout}
-     *                             when the body stopped arriving for the idle timeout
+     *                             when the body stopped arriving for the idle timeout or fell behind
+     *                             its pace
      */
-    static byte[] read(Request request, long maxBytes, BodyBudget.Share share) {
+    static byte[] read(Request request, long maxBytes, BodyBudget.Share share, BodyPace pace) {
         // With a Content-Length (what clients send) the bytes go straight into one array of that size:
         // a growing buffer and its final copy held up to 2.6 times the body at once (a near-limit
         // body is 10 MB, and 10 may be read at a time under a 128 MiB heap)
@@ -42,12 +44,15 @@ final class BodyReader {
         var sized = length > 0 ? new byte[(int) length] : null;
         var grown = sized == null ? new ByteArrayOutputStream() : null;
         long total = 0;
+        var clock = pace.off() ? null : pace.start(System.nanoTime());
         while (true) {
             var chunk = request.read();
             if (chunk == null) {
-                awaitContent(request);
+                if (clock == null) awaitContent(request);
+                else awaitContent(request, clock);
                 continue;
             }
+            if (clock != null) clock.arrived(chunk.remaining(), System.nanoTime());
             if (Content.Chunk.isFailure(chunk)) throw readFailure(chunk.getFailure());
             try {
                 var buffer = chunk.getByteBuffer();
@@ -82,6 +87,20 @@ final class BodyReader {
             demand.block();
         } catch (IOException e) {
             throw readFailure(e);
+        }
+    }
+
+    /** Waits for more of the body until the pace's deadline; past it, 408 (the connection is closed after). */
+    private static void awaitContent(Request request, BodyPace.Clock clock) {
+        var arrived = new java.util.concurrent.CountDownLatch(1);
+        request.demand(arrived::countDown);
+        try {
+            long left = clock.remaining(System.nanoTime());
+            if (left <= 0 || !arrived.await(left, java.util.concurrent.TimeUnit.NANOSECONDS))
+                throw ApiErrors.requestTimeout().exception();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiErrors.requestTimeout().exception();
         }
     }
 

@@ -29,8 +29,9 @@ final class DispatchHandler extends Handler.Abstract {
     private final long maxBodyBytes;
     private final RequestRecorder recorder;
     private final BodyBudget budget;
+    private final BodyPace pace;
 
-    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, BodyBudget budget,
+    DispatchHandler(ObjectMapper hostMapper, ErrorBodies errors, long maxBodyBytes, BodyBudget budget, BodyPace pace,
                     RequestRecorder recorder) {
         super(InvocationType.BLOCKING);
         this.recorder = recorder;
@@ -38,6 +39,7 @@ final class DispatchHandler extends Handler.Abstract {
         this.errors = errors;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
+        this.pace = pace;
     }
 
     @Override
@@ -45,7 +47,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new InboundExchange(request, out, match, hostMapper, maxBodyBytes, budget, recorder);
+        var exchange = new InboundExchange(request, out, match, hostMapper, maxBodyBytes, budget, pace, recorder);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();

@@ -157,7 +157,8 @@ public final class HttpServer implements AutoCloseable {
             var errors = new ErrorBodies(hostMapper);
             var cors = new CorsPolicy(settings.corsOrigins());
             var budget = BodyBudget.ofHeap(settings.bodyMemoryPercent(), Runtime.getRuntime().maxMemory());
-            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), budget, recorder);
+            Handler dispatch = new DispatchHandler(hostMapper, errors, settings.maxBodyBytes(), budget, settings.bodyPace(),
+                    recorder);
             var auth = new AuthHandler(keys, errors, dispatch);
             var limit = new BodyLimitHandler(settings.maxBodyBytes(), errors, auth);
             var gate = new OriginGateHandler(cors, limit);

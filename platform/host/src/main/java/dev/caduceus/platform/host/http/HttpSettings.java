@@ -22,10 +22,13 @@ import java.util.List;
  *                                    ({@code server.max_idle_connections_per_client})
  * @param bodyMemoryPercent           the share of the maximum heap request bodies may hold at once;
  *                                    0 = no limit ({@code server.body_memory_percent}, {@link BodyBudget})
+ * @param bodyPace                    the pace a request body must keep ({@code server.body_min_rate},
+ *                                    {@code server.body_grace_seconds})
  */
 public record HttpSettings(String host, int port, long maxBodyBytes, List<String> corsOrigins,
                            int sseKeepaliveSeconds, Duration drainTimeout, Duration idleTimeout,
-                           Duration headerTimeout, int maxIdleConnectionsPerClient, int bodyMemoryPercent) {
+                           Duration headerTimeout, int maxIdleConnectionsPerClient, int bodyMemoryPercent,
+                           BodyPace bodyPace) {
     /**
      * Which key a presented bearer token is: the admin key or a named one, or none (given to
      * {@link HttpServer.Unstarted#start}, since the named keys live in the database, which opens while Jetty is built). The server may
@@ -51,6 +54,7 @@ public record HttpSettings(String host, int port, long maxBodyBytes, List<String
             throw new IllegalArgumentException("maxIdleConnectionsPerClient must be >= 0");
         if (bodyMemoryPercent < 0 || bodyMemoryPercent > 100)
             throw new IllegalArgumentException("bodyMemoryPercent must be 0..100");
+        requireNonNull(bodyPace, "bodyPace");
     }
 
     private static void requirePositive(Duration d, String name) {

@@ -36,9 +36,11 @@ final class InboundExchange implements HttpExchange {
     private SseEventStream stream;
     private final RequestRecorder recorder;
     private final BodyBudget budget;
+    private final BodyPace pace;
 
     InboundExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
-                  long maxBodyBytes, BodyBudget budget, RequestRecorder recorder) {
+                  long maxBodyBytes, BodyBudget budget, BodyPace pace, RequestRecorder recorder) {
+        this.pace = pace;
         this.recorder = recorder;
         this.budget = budget;
         this.request = request;
@@ -93,7 +95,7 @@ final class InboundExchange implements HttpExchange {
         if (body == null) {
             var share = budget.share(); // held until the exchange completes: the tree lives as long
             if (budget.limited()) Request.addCompletionListener(request, failure -> share.release());
-            var bytes = BodyReader.read(request, maxBodyBytes, share);
+            var bytes = BodyReader.read(request, maxBodyBytes, share, pace);
             body = parse(bytes);
         }
         return body;

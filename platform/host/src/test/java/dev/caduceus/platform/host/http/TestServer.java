@@ -22,6 +22,8 @@ import java.util.List;
 final class TestServer implements AutoCloseable {
     static final String KEY = "test-key-0123456789abcdef";
     static final ObjectMapper MAPPER = Json.newMapper();
+    /** The defaults of {@code server.body_min_rate} and {@code server.body_grace_seconds}. */
+    static final BodyPace PACE = new BodyPace(256, Duration.ofSeconds(10));
 
     final HttpServer server;
     final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -44,8 +46,13 @@ final class TestServer implements AutoCloseable {
 
     static HttpSettings settings(int port, long maxBody, List<String> origins, int keepalive, Duration idleTimeout,
                                  Duration headerTimeout, int maxIdlePerClient) {
+        return settings(port, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient, PACE);
+    }
+
+    static HttpSettings settings(int port, long maxBody, List<String> origins, int keepalive, Duration idleTimeout,
+                                 Duration headerTimeout, int maxIdlePerClient, BodyPace pace) {
         return new HttpSettings("127.0.0.1", port, maxBody, origins, keepalive, Duration.ofSeconds(5),
-                idleTimeout, headerTimeout, maxIdlePerClient, 15);
+                idleTimeout, headerTimeout, maxIdlePerClient, 15, pace);
     }
 
     int port() {
@@ -148,6 +155,7 @@ final class TestServer implements AutoCloseable {
         private Duration headerTimeout = Duration.ofSeconds(20);
         private int maxIdlePerClient = 64;
         private RequestRecorder recorder = RequestRecorder.none();
+        private BodyPace pace = PACE;
 
         Builder route(String method, String template, HttpHandler handler) {
             routes.add(new ServedRoute(method, template, null, "test", "test-plugin", handler, MAPPER));
@@ -162,6 +170,11 @@ final class TestServer implements AutoCloseable {
 
         Builder recorder(RequestRecorder r) {
             recorder = r;
+            return this;
+        }
+
+        Builder bodyPace(BodyPace p) {
+            pace = p;
             return this;
         }
 
@@ -197,7 +210,7 @@ final class TestServer implements AutoCloseable {
 
         TestServer start() {
             var router = Router.of(routes);
-            var settings = settings(0, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient);
+            var settings = settings(0, maxBody, origins, keepalive, idleTimeout, headerTimeout, maxIdlePerClient, pace);
             return new TestServer(HttpServer.prepare(settings, MAPPER).start(KEYS, router, recorder));
         }
     }

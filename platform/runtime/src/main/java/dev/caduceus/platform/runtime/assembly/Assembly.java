@@ -18,6 +18,7 @@ import dev.caduceus.platform.host.health.GatewayState;
 import dev.caduceus.platform.host.health.HealthRoutes;
 import dev.caduceus.platform.host.health.Readiness;
 import dev.caduceus.platform.host.http.HttpServer;
+import dev.caduceus.platform.host.http.BodyPace;
 import dev.caduceus.platform.host.http.HttpSettings;
 import dev.caduceus.platform.host.http.PortInUseException;
 import dev.caduceus.platform.host.http.RequestRecorder;
@@ -203,7 +204,8 @@ public final class Assembly {
         return new HttpSettings(server.host(), server.port(), server.maxBodyBytes(), server.corsOrigins(),
                 server.sseKeepaliveSeconds(), Duration.ofSeconds(server.drainTimeoutSeconds()),
                 Duration.ofSeconds(server.idleTimeoutSeconds()), Duration.ofSeconds(server.headerTimeoutSeconds()),
-                server.maxIdleConnectionsPerClient(), server.bodyMemoryPercent());
+                server.maxIdleConnectionsPerClient(), server.bodyMemoryPercent(),
+                new BodyPace(server.bodyMinRate(), Duration.ofSeconds(server.bodyGraceSeconds())));
     }
 
     /** This node among the nodes on the same database; one that cannot listen to the others does not start. */
