@@ -44,6 +44,7 @@ module dev.caduceus.platform.host {
     exports dev.caduceus.platform.host.metrics to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.host.json to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.host.outbound to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;
+    exports dev.caduceus.platform.host.webhooks to dev.caduceus.platform.runtime, dev.caduceus.platform.server;
     exports dev.caduceus.platform.host.plugin to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.host.schedule to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.host.store to dev.caduceus.platform.runtime, dev.caduceus.platform.batch, dev.caduceus.platform.server;

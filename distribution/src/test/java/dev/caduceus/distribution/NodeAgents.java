@@ -50,7 +50,8 @@ final class NodeAgents {
         return new ObjectMapper().readTree(output.lines().reduce((a, b) -> b).orElseThrow());
     }
 
-    private static synchronized Path install(String script) throws Exception {
+    /** Installs the lockfile (once) and {@code script}; returns the script's path in {@link #DIR}. */
+    static synchronized Path install(String script) throws Exception {
         return NpmLock.holding(DIR, () -> {
             NpmLock.ci(SOURCE, DIR, "@openai/agents", Map.of());
             NpmLock.copyIfChanged(SOURCE.resolve(script), DIR.resolve(script));

@@ -15,7 +15,9 @@ import java.util.Set;
  */
 final class ConfigKeys {
     /** The form a value must take. */
-    enum Type { STRING, INT, LONG, BOOL, CHOICE, LIST, URL, PATH, OBJECT,
+    enum Type { STRING, INT, LONG, BOOL, CHOICE, LIST, URL, PATH, OBJECT, DURATION,
+        /** A YAML list of mappings ({@code webhooks.endpoints}). */
+        OBJECT_LIST,
         /** A mapping of names to one of {@code choices} each ({@code logging.levels}); from the environment {@code name=value,…}. */
         CHOICE_MAP }
 
@@ -48,6 +50,11 @@ final class ConfigKeys {
                     yield values.node().deepCopy();
                 }
                 case CHOICE_MAP -> values.choiceMap(choices);
+                case DURATION -> values.duration();
+                case OBJECT_LIST -> {
+                    values.requireObjectList();
+                    yield values.node().deepCopy();
+                }
             };
         }
     }
@@ -57,7 +64,7 @@ final class ConfigKeys {
      * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
-            "runs", "sessions", "plugins", "http", "metrics", "logging", "database");
+            "runs", "sessions", "plugins", "http", "metrics", "logging", "database", "webhooks");
 
     /** The levels {@code logging.level} and {@code logging.levels} accept, least severe first. */
     static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
@@ -117,6 +124,18 @@ final class ConfigKeys {
             integer("runs.retention_days", 7, 0, Integer.MAX_VALUE, "finished runs and their events are kept this long"),
             integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE, "a run's Idempotency-Key is remembered this long"),
             integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE, "chat session transcripts are kept this long"),
+            secret("webhooks.secret", "signs the webhooks a request, key or endpoint without its own secret names (Standard "
+                    + "Webhooks): whsec_ and the base64 of 24 to 64 random bytes; several, separated by spaces, while rotating"),
+            new Key("webhooks.endpoints", Type.OBJECT_LIST, null, false, 0, 0, List.of(), "the deployment's webhook "
+                    + "endpoints, each {url, events (omitted: all), secret (default webhooks.secret), allow_private (false)}"),
+            list("webhooks.allow_private_hosts", List.of(), "hosts a per-request webhook may name although they are private, "
+                    + "loopback or link-local (never a cloud metadata address)"),
+            new Key("webhooks.retry.initial", Type.DURATION, java.time.Duration.ofSeconds(5), false, 0, 0, List.of(),
+                    "the wait before a failed delivery's first retry; each next one waits twice as long, with jitter"),
+            new Key("webhooks.retry.max", Type.DURATION, java.time.Duration.ofHours(1), false, 0, 0, List.of(),
+                    "the longest wait between two attempts (a receiver's Retry-After counts, up to this)"),
+            new Key("webhooks.retry.for", Type.DURATION, java.time.Duration.ofHours(24), false, 0, 0, List.of(),
+                    "how long a delivery is retried before it counts as failed"),
             bool("metrics.enabled", true, "serve GET /metrics (Prometheus text format; OpenMetrics when asked); false: 404"),
             bool("metrics.public", false, "GET /metrics without the API key (for a scraper on a trusted network)"),
             bool("logging.requests", true, "one log line per request (logger dev.caduceus.requests): method, route, status, "

@@ -64,6 +64,7 @@ public final class ConfigReference {
         return switch (key.type()) {
             case CHOICE -> String.join(" \\| ", key.choices());
             case CHOICE_MAP -> "mapping of names to " + String.join(" \\| ", key.choices());
+            case OBJECT_LIST -> "list of mappings";
             case INT, LONG -> key.max() >= Integer.MAX_VALUE ? "integer ≥ " + key.min() : "integer " + key.min() + "–" + key.max();
             default -> key.type().name().toLowerCase(Locale.ROOT);
         };
@@ -80,6 +81,10 @@ public final class ConfigReference {
     private static String defaultOf(ConfigKeys.Key key) {
         var d = key.defaultValue();
         if (d == null) return "";
+        if (d instanceof java.time.Duration duration) {
+            long s = duration.toSeconds();
+            return "`" + (s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s") + "`";
+        }
         if (d instanceof List<?> list) return "`[" + String.join(", ", list.stream().map(String::valueOf).toList()) + "]`";
         return "`" + d + "`";
     }

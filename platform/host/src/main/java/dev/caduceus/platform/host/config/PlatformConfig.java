@@ -21,7 +21,7 @@ import java.util.Optional;
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
                              Approvals approvals, Path workspace, Gateway gateway,
                              Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv,
-                             Observability observability, Storage storage) {
+                             Observability observability, Storage storage, Webhooks webhooks) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
 
@@ -32,6 +32,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         requireNonNull(model, "model");
         requireNonNull(agent, "agent");
         requireNonNull(approvals, "approvals");
+        requireNonNull(webhooks, "webhooks");
         requireNonNull(workspace, "workspace");
         requireNonNull(gateway, "gateway");
         requireNonNull(retention, "retention");
@@ -61,6 +62,81 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         /** The embedded default. */
         public static Storage embedded() {
             return new Storage(Optional.empty(), Optional.empty(), Optional.empty(), 8);
+        }
+    }
+
+    /**
+     * {@code webhooks.*}: who is told when a run, job or background response ends or waits.
+     *
+     * @param secrets           {@code webhooks.secret}: the signing keys (several while rotating), raw bytes
+     * @param endpoints         {@code webhooks.endpoints}
+     * @param allowPrivateHosts hosts a per-request webhook may name although they are not public
+     * @param retryInitial      the first retry's wait; doubled (with jitter) for each next one
+     * @param retryMax          the longest wait between two attempts
+     * @param retryFor          how long a delivery is retried before it counts as failed
+     */
+    public record Webhooks(List<Secret> secrets, List<Endpoint> endpoints, List<String> allowPrivateHosts,
+                           java.time.Duration retryInitial, java.time.Duration retryMax, java.time.Duration retryFor) {
+        /** The event types, as {@code events} names them. */
+        public static final List<String> EVENTS = List.of("run.completed", "run.failed", "run.cancelled",
+                "run.requires_action", "approval.requested", "job.run.completed", "job.run.failed",
+                "response.completed", "response.failed", "response.cancelled");
+        private static final String PREFIX = "whsec_";
+
+        public Webhooks {
+            secrets = List.copyOf(secrets);
+            endpoints = List.copyOf(endpoints);
+            allowPrivateHosts = List.copyOf(allowPrivateHosts);
+        }
+
+        /** None configured. */
+        public static Webhooks none() {
+            return new Webhooks(List.of(), List.of(), List.of(), java.time.Duration.ofSeconds(5),
+                    java.time.Duration.ofHours(1), java.time.Duration.ofHours(24));
+        }
+
+        /**
+         * One endpoint of {@code webhooks.endpoints}.
+         *
+         * @param events the event types it is sent; empty: all
+         * @param secrets its signing keys ({@code secret}, else {@code webhooks.secret})
+         */
+        public record Endpoint(java.net.URI url, List<String> events, List<Secret> secrets, boolean allowPrivate) {
+            public Endpoint {
+                requireNonNull(url, "url");
+                events = List.copyOf(events);
+                secrets = List.copyOf(secrets);
+            }
+
+            public boolean wants(String event) {
+                return events.isEmpty() || events.contains(event);
+            }
+        }
+
+        /**
+         * The Standard Webhooks secrets in {@code text} (separated by spaces): each {@code whsec_} and the base64
+         * of 24 to 64 bytes; a malformed one is a ConfigException naming {@code key} and its file. Each comes
+         * back as the base64 text after the prefix, in a {@link Secret}.
+         */
+        static List<Secret> secrets(String key, String text, ConfigTree tree) {
+            var out = new java.util.ArrayList<Secret>();
+            for (var part : text.trim().split("\\s+")) {
+                if (part.isEmpty()) continue;
+                byte[] bytes = null;
+                if (part.startsWith(PREFIX)) {
+                    try {
+                        bytes = java.util.Base64.getDecoder().decode(part.substring(PREFIX.length()));
+                    } catch (IllegalArgumentException e) {
+                        bytes = null;
+                    }
+                }
+                if (bytes == null || bytes.length < 24 || bytes.length > 64)
+                    throw new Values(key, com.fasterxml.jackson.databind.node.TextNode.valueOf(part), tree.source(key), true)
+                            .invalid("is not a Standard Webhooks secret: whsec_ and the base64 of 24 to 64 random bytes "
+                                    + "(e.g. whsec_$(head -c 32 /dev/urandom | base64))");
+                out.add(new Secret(part.substring(PREFIX.length())));
+            }
+            return out;
         }
     }
 
@@ -284,7 +360,45 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var storage = new Storage(secret(v, "database.url"), opt(v, "database.user"), secret(v, "database.password"),
                 (int) v.get("database.pool_size"));
         return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
-                dotenv, observability, storage);
+                dotenv, observability, storage, webhooks(v, tree));
+    }
+
+    /**
+     * {@code webhooks.*}: the secrets parsed and checked (a malformed one names its key and file), the endpoints
+     * with their URL, events, secrets and {@code allow_private}.
+     */
+    private static Webhooks webhooks(Map<String, Object> v, ConfigTree tree) {
+        var secrets = secret(v, "webhooks.secret").map(s -> Webhooks.secrets("webhooks.secret", s.reveal(), tree))
+                .orElse(List.of());
+        var endpoints = new java.util.ArrayList<Webhooks.Endpoint>();
+        var list = (com.fasterxml.jackson.databind.JsonNode) v.get("webhooks.endpoints");
+        if (list != null) {
+            for (int i = 0; i < list.size(); i++) {
+                var key = "webhooks.endpoints[" + i + "]";
+                var entry = list.get(i);
+                var url = new Values(key + ".url", entry.path("url"), tree.source("webhooks.endpoints"), false).url();
+                var events = entry.has("events")
+                        ? new Values(key + ".events", entry.get("events"), tree.source("webhooks.endpoints"), false).list()
+                        : List.<String>of();
+                for (var event : events)
+                    if (!Webhooks.EVENTS.contains(event))
+                        throw new Values(key + ".events", entry.get("events"), tree.source("webhooks.endpoints"), false)
+                                .invalid("names " + event + ", not an event (one of " + String.join(", ", Webhooks.EVENTS) + ")");
+                var own = entry.hasNonNull("secret")
+                        ? Webhooks.secrets(key + ".secret", new Values(key + ".secret", entry.get("secret"),
+                                tree.source("webhooks.endpoints"), true).string(), tree)
+                        : secrets;
+                if (own.isEmpty())
+                    throw new Values(key + ".secret", entry.path("secret"), tree.source("webhooks.endpoints"), true)
+                            .invalid("is missing, and webhooks.secret is not set: a webhook endpoint needs a secret to sign with");
+                boolean allowPrivate = entry.has("allow_private") && new Values(key + ".allow_private",
+                        entry.get("allow_private"), tree.source("webhooks.endpoints"), false).bool();
+                endpoints.add(new Webhooks.Endpoint(java.net.URI.create(url), events, own, allowPrivate));
+            }
+        }
+        return new Webhooks(secrets, endpoints, list(v, "webhooks.allow_private_hosts"),
+                (java.time.Duration) v.get("webhooks.retry.initial"), (java.time.Duration) v.get("webhooks.retry.max"),
+                (java.time.Duration) v.get("webhooks.retry.for"));
     }
 
     private static Optional<String> opt(Map<String, Object> v, String key) {

@@ -148,6 +148,11 @@ record Values(String key, JsonNode node, String source, boolean secret) {
         };
     }
 
+    void requireObjectList() {
+        if (!node.isArray()) throw invalid("is not a list of mappings");
+        for (var item : node) if (!item.isObject()) throw invalid("is not a list of mappings");
+    }
+
     void requireObject() {
         if (!node.isObject()) throw invalid("is not a mapping");
     }

@@ -1,0 +1,43 @@
+// A webhook receiver for WebhooksIT: verifies every request with the Standard Webhooks library
+// (standardwebhooks, as a receiver would), answers 204 when the signature holds and 401 when it does
+// not, and prints one JSON line per request. The first line is {"port": N}.
+// WEBHOOK_SECRET: the whsec_ secret to verify with. The path may ask for an answer:
+//   /status/<code>          answer <code> (and Retry-After: 1 for 429 and 503)
+//   /fail-first/<n>/<code>  answer <code> to the first n requests of each webhook-id, then verify
+import http from 'node:http';
+import { Webhook } from 'standardwebhooks';
+
+const verifier = new Webhook(process.env.WEBHOOK_SECRET);
+const seen = new Map();
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    const id = req.headers['webhook-id'];
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    const line = { id, path: req.url, attempt: count, type: null, verified: false, error: null };
+    let status = 204;
+    const forced = req.url.match(/^\/status\/(\d+)/);
+    const failFirst = req.url.match(/^\/fail-first\/(\d+)\/(\d+)/);
+    if (forced) status = Number(forced[1]);
+    else if (failFirst && count <= Number(failFirst[1])) status = Number(failFirst[2]);
+    try {
+      const payload = verifier.verify(body, req.headers);
+      line.verified = true;
+      line.type = payload.type;
+      line.payload = payload;
+    } catch (e) {
+      line.error = String(e.message ?? e);
+      if (!forced && !failFirst) status = 401;
+    }
+    line.status = status;
+    console.log(JSON.stringify(line));
+    if (status === 429 || status === 503) res.setHeader('Retry-After', '1');
+    res.writeHead(status);
+    res.end(status === 204 ? undefined : JSON.stringify({ status }));
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: server.address().port })));
