@@ -17,6 +17,7 @@ module dev.caduceus.spi {
     exports dev.caduceus.spi.config;
     exports dev.caduceus.spi.outbound;
     exports dev.caduceus.spi.metrics;
+    exports dev.caduceus.spi.webhook;
 
     // Value records are (de)serialized by the platform's mapper (journal, wire formats).
     opens dev.caduceus.spi to com.fasterxml.jackson.databind;

@@ -4,6 +4,8 @@
 // WEBHOOK_SECRET: the whsec_ secret to verify with. The path may ask for an answer:
 //   /status/<code>          answer <code> (and Retry-After: 1 for 429 and 503)
 //   /fail-first/<n>/<code>  answer <code> to the first n requests of each webhook-id, then verify
+//   /gated                  answer 503 while the file named by WEBHOOK_GATE does not exist, then verify
+import fs from 'node:fs';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
@@ -23,6 +25,7 @@ const server = http.createServer((req, res) => {
     const forced = req.url.match(/^\/status\/(\d+)/);
     const failFirst = req.url.match(/^\/fail-first\/(\d+)\/(\d+)/);
     if (forced) status = Number(forced[1]);
+    else if (req.url.startsWith('/gated') && !fs.existsSync(process.env.WEBHOOK_GATE ?? '')) status = 503;
     else if (failFirst && count <= Number(failFirst[1])) status = Number(failFirst[2]);
     try {
       const payload = verifier.verify(body, req.headers);
@@ -31,7 +34,7 @@ const server = http.createServer((req, res) => {
       line.payload = payload;
     } catch (e) {
       line.error = String(e.message ?? e);
-      if (!forced && !failFirst) status = 401;
+      if (status === 204) status = 401;
     }
     line.status = status;
     console.log(JSON.stringify(line));

@@ -48,9 +48,15 @@ final class WebhookReceiver implements AutoCloseable {
 
     /** Starts a receiver that verifies with {@code secret} (a {@code whsec_} secret). */
     static WebhookReceiver start(String secret) throws Exception {
+        return start(secret, null);
+    }
+
+    /** As {@link #start(String)}; {@code /gated} answers 503 until {@code gate} exists. */
+    static WebhookReceiver start(String secret, java.nio.file.Path gate) throws Exception {
         var script = NodeAgents.install("webhook-receiver.mjs");
         var builder = new ProcessBuilder("node", script.toString()).directory(NodeAgents.DIR.toFile()).redirectErrorStream(true);
         builder.environment().put("WEBHOOK_SECRET", secret);
+        if (gate != null) builder.environment().put("WEBHOOK_GATE", gate.toString());
         return new WebhookReceiver(builder.start());
     }
 

@@ -11,9 +11,16 @@ package dev.caduceus.spi.agent;
  * @param durable        whether the run is journaled in the database
  * @param idempotencyKey the caller's {@code Idempotency-Key}, or null (durable runs only)
  * @param fingerprint    the request fingerprint stored with the key (a replay must match it, else 409), or null
+ * @param webhook        where the run's events are also sent (durable runs only), or null
  */
-public record RunOptions(boolean durable, String idempotencyKey, String fingerprint) {
+public record RunOptions(boolean durable, String idempotencyKey, String fingerprint,
+                         dev.caduceus.spi.webhook.Webhook webhook) {
+    public RunOptions(boolean durable, String idempotencyKey, String fingerprint) {
+        this(durable, idempotencyKey, fingerprint, null);
+    }
+
     public RunOptions {
+        if (webhook != null && !durable) throw new IllegalArgumentException("only durable runs take a webhook");
         if ((idempotencyKey == null) != (fingerprint == null))
             throw new IllegalArgumentException("idempotencyKey and fingerprint go together");
         if (idempotencyKey != null && !durable) throw new IllegalArgumentException("only durable runs take an idempotency key");
@@ -27,6 +34,11 @@ public record RunOptions(boolean durable, String idempotencyKey, String fingerpr
     /** A journaled run without an idempotency key. */
     public static RunOptions journaled() {
         return new RunOptions(true, null, null);
+    }
+
+    /** These options with the run's events also sent to {@code hook} (checked by {@link Runs#start}). */
+    public RunOptions withWebhook(dev.caduceus.spi.webhook.Webhook hook) {
+        return new RunOptions(durable, idempotencyKey, fingerprint, hook);
     }
 
     /** A journaled run recorded under {@code key} with the request's {@code fingerprint}. */

@@ -38,6 +38,9 @@ public final class RunRejectedException extends Exception {
                     .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
             case KEY_REVOKED -> new dev.caduceus.spi.http.ApiError(403, message,
                     dev.caduceus.spi.http.ApiError.AUTH, null, "key_revoked").withHeader("x-should-retry", "false");
+            case WEBHOOK_NOT_ALLOWED -> new dev.caduceus.spi.http.ApiError(400, message,
+                    dev.caduceus.spi.http.ApiError.INVALID_REQUEST, "webhook", "webhook_not_allowed")
+                    .withHeader("x-should-retry", "false");
             case IDEMPOTENCY_CONFLICT -> new dev.caduceus.spi.http.ApiError(409, message,
                     dev.caduceus.spi.http.ApiError.INVALID_REQUEST, null, "idempotency_key_conflict")
                     .withHeader("x-should-retry", "false");
@@ -47,8 +50,12 @@ public final class RunRejectedException extends Exception {
     /** The contract's draining message. */
     public static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
 
-    /** Why; {@code KEY_REVOKED}: the run's owner is a named key that was revoked (a job of that key firing). */
-    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED }
+    /**
+     * Why; {@code KEY_REVOKED}: the run's owner is a named key that was revoked (a job of that key firing);
+     * {@code WEBHOOK_NOT_ALLOWED}: the run's webhook names a private, loopback or link-local host that
+     * {@code webhooks.allow_private_hosts} does not list, or one that does not resolve.
+     */
+    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED, WEBHOOK_NOT_ALLOWED }
 
     /** The answer to a runs {@code Idempotency-Key} reused with a different request. */
     public static final String IDEMPOTENCY_CONFLICT_MESSAGE =

@@ -39,6 +39,14 @@ final class SubmitHandler implements HttpHandler {
                 exchange.caller().name());
         var options = key.map(k -> RunOptions.journaled(k, Fingerprint.of(body, sessionKey)))
                 .orElseGet(RunOptions::journaled);
+        var webhook = body.get("webhook");
+        if (webhook != null && !webhook.isNull()) {
+            try {
+                options = options.withWebhook(dev.caduceus.spi.webhook.Webhook.fromJson(webhook));
+            } catch (IllegalArgumentException e) {
+                throw RunErrors.badRequest("invalid_webhook", e.getMessage(), "webhook");
+            }
+        }
         RunStart start;
         try {
             start = ctx.runs().start(request, options);

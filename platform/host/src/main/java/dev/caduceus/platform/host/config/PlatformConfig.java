@@ -78,9 +78,7 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
     public record Webhooks(List<Secret> secrets, List<Endpoint> endpoints, List<String> allowPrivateHosts,
                            java.time.Duration retryInitial, java.time.Duration retryMax, java.time.Duration retryFor) {
         /** The event types, as {@code events} names them. */
-        public static final List<String> EVENTS = List.of("run.completed", "run.failed", "run.cancelled",
-                "run.requires_action", "approval.requested", "job.run.completed", "job.run.failed",
-                "response.completed", "response.failed", "response.cancelled");
+        public static final List<String> EVENTS = dev.caduceus.spi.webhook.Webhook.EVENTS;
         private static final String PREFIX = "whsec_";
 
         public Webhooks {

@@ -51,11 +51,26 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                        String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed,
                                        OwnerPolicies policies)
             throws BootException {
+        return create(config, registries, database, json, env, clock, knownSecrets, metrics, nodeId, feed, policies,
+                null, dev.caduceus.platform.runtime.journal.JournalListener.NONE);
+    }
+
+    /**
+     * As above, with the deployment's {@code webhooks} (runs may name one) and the {@code listener} of the
+     * run journal's commits (which writes the runs' webhook events).
+     */
+    public static AgentServices create(PlatformConfig config, Registries registries, Database database,
+                                       ObjectMapper json, Map<String, String> env, Clock clock,
+                                       Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics,
+                                       String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed,
+                                       OwnerPolicies policies, dev.caduceus.platform.host.webhooks.Webhooks webhooks,
+                                       dev.caduceus.platform.runtime.journal.JournalListener listener)
+            throws BootException {
         var agentMetrics = AgentMetrics.on(metrics);
         var sessions = new SessionStore(database, json, clock);
-        var journal = new RunJournal(database, json, metrics, nodeId, feed);
+        var journal = new RunJournal(database, json, metrics, nodeId, feed, listener);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
-                Duration.ofHours(config.retention().runsIdempotencyRetentionHours()));
+                Duration.ofHours(config.retention().runsIdempotencyRetentionHours()), webhooks);
         var plugin = pluginRuntime(config, registries);
         if (plugin.isPresent())
             return new AgentServices(new RunService(plugin.get(), new InMemoryEventLog(), durability, sessions,

@@ -71,7 +71,13 @@ public final class RunService implements Runs {
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
 
     /** Durable-run settings. */
-    public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {}
+    public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
+                             dev.caduceus.platform.host.webhooks.Webhooks webhooks) {
+        /** Without webhooks: a run that names one is refused. */
+        public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {
+            this(journal, approvalTimeout, idempotencyRetention, null);
+        }
+    }
 
     private final AgentRuntime runtime;
     private final EventLog log;
@@ -280,10 +286,11 @@ public final class RunService implements Runs {
             var recorded = journal.findKey(key, keyNotBefore);
             if (recorded.isPresent()) return replay(recorded.get(), options);
         }
+        var webhookJson = webhookJson(options.webhook());
         request = admit(request);
         var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout(), metrics);
         try {
-            var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore);
+            var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore, webhookJson);
             if (raced.isPresent()) {
                 release(request.owner());
                 return replay(raced.get(), options);
@@ -294,6 +301,22 @@ public final class RunService implements Runs {
         }
         launch(run);
         return new RunStart(run, RunStatus.QUEUED, false);
+    }
+
+    /**
+     * The run's webhook as stored ({@code {url, events}}), or null without one; refused
+     * ({@link RunRejectedException.Reason#WEBHOOK_NOT_ALLOWED}) when webhooks are off or its host may not be used.
+     */
+    private String webhookJson(dev.caduceus.spi.webhook.Webhook hook) throws RunRejectedException {
+        if (hook == null) return null;
+        var webhooks = durability.webhooks();
+        var refusal = webhooks == null ? java.util.Optional.of("webhooks are not enabled on this server")
+                : webhooks.refusal(hook);
+        if (refusal.isPresent())
+            throw new RunRejectedException(RunRejectedException.Reason.WEBHOOK_NOT_ALLOWED, refusal.get());
+        var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("url", hook.url().toString());
+        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
+        return node.toString();
     }
 
     private RunStart replay(RunJournal.RecordedKey key, RunOptions options) throws RunRejectedException {

@@ -19,6 +19,10 @@ import dev.caduceus.platform.host.health.HealthRoutes;
 import dev.caduceus.platform.host.health.Readiness;
 import dev.caduceus.platform.host.http.HttpServer;
 import dev.caduceus.platform.host.http.BodyPace;
+import dev.caduceus.platform.host.webhooks.WebhookDispatcher;
+import dev.caduceus.platform.host.webhooks.WebhookSender;
+import dev.caduceus.platform.host.webhooks.Webhooks;
+import dev.caduceus.platform.runtime.webhooks.RunWebhooks;
 import dev.caduceus.platform.host.http.HttpSettings;
 import dev.caduceus.platform.host.http.PortInUseException;
 import dev.caduceus.platform.host.http.RequestRecorder;
@@ -155,10 +159,14 @@ public final class Assembly {
         var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
         var keyCheck = new KeyCheckers(apiKey.orElseThrow(), namedKeys);        //    the admin key, then named ones
         var cluster = teardown.add(joinCluster(database, clock, config));        //    this node among the others
+        var webhooks = new Webhooks(config.webhooks(), json, clock, options.nameLookup()); // their outbox, and who sends it
+        var dispatcher = new WebhookDispatcher(database, webhooks, new WebhookSender(outbound, clock,
+                "caduceus/" + Version.CURRENT), clock, cluster.nodeId(), metrics.host(), new SecureRandom());
         var agents = AgentServices.create(config, registries, database, json, env, clock,
                 apiKey.orElseThrow().clearValue().stream().toList(), metrics.host(), cluster.nodeId(), cluster.feed(),
-                ownerPolicies(namedKeys));                                        //    and their run limits
+                ownerPolicies(namedKeys), webhooks, new RunWebhooks(webhooks, dispatcher, json)); // and their run limits
         teardown.add(agents.journal());                                          //    commits the last events
+        teardown.add(dispatcher);                                                //    stops sending before that
         cluster.start(agents.runs(), agents.journal(), json);                   //    runs left live → interrupted
         readiness.register("cluster", cluster.check());
         var health = new HealthRoutes(json, readiness, state, agents.runs()::activeRuns, Version.CURRENT, clock,
@@ -190,6 +198,7 @@ public final class Assembly {
         timer.lap("http");
         LOG.info("Booted in {}", timer);
         scheduler.open();
+        dispatcher.start();                                                      // webhooks, also those left pending
         state.set(GatewayState.State.RUNNING);
         var serving = new Assembled.Serving(server, state, agents, cluster, deployment, apiKey.orElseThrow(), toolNotes,
                 scheduler);

@@ -46,9 +46,12 @@ final class JournalWriter implements AutoCloseable {
     private final dev.caduceus.spi.metrics.Metrics.Histogram commitLatency;
 
     private final RunFeed feed;
+    private final JournalListener listener;
 
-    JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics, RunFeed feed) {
+    JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics, RunFeed feed,
+                  JournalListener listener) {
         this.feed = feed;
+        this.listener = listener;
         this.batchSize = metrics.histogram("journal_commit_batch_size", "Run journal operations committed in one "
                 + "transaction (group commit)", java.util.List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0,
                 512.0, 1024.0, 2048.0));
@@ -135,6 +138,7 @@ final class JournalWriter implements AutoCloseable {
             try {
                 database.write(sql -> {
                     store.write(sql, entries, records.values());
+                    listener.committing(sql, entries);
                     if (feed != RunFeed.LOCAL) {
                         var changed = new java.util.LinkedHashSet<String>(records.keySet());
                         entries.forEach(e -> changed.add(e.runId()));
@@ -142,6 +146,7 @@ final class JournalWriter implements AutoCloseable {
                     }
                     return null;
                 });
+                listener.committed();
                 return;
             } catch (RuntimeException e) {
                 if (attempt >= ATTEMPTS) {

@@ -47,10 +47,16 @@ public final class RunJournal implements EventLog, AutoCloseable {
      */
     public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics, String nodeId,
                       RunFeed feed) {
+        this(database, json, metrics, nodeId, feed, JournalListener.NONE);
+    }
+
+    /** @param listener told of each group commit, in its transaction (the runs' webhooks) */
+    public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics, String nodeId,
+                      RunFeed feed, JournalListener listener) {
         this.database = database;
         this.feed = feed;
         this.store = new RunStore(database, json, nodeId);
-        this.writer = new JournalWriter(database, store, tail, metrics, feed);
+        this.writer = new JournalWriter(database, store, tail, metrics, feed, listener);
     }
 
     /** Where a run is: the node executing it ({@code null} for runs from before nodes were recorded), and whether it is live. */
@@ -111,7 +117,13 @@ public final class RunJournal implements EventLog, AutoCloseable {
      * meanwhile, nothing is written and that key is returned.
      */
     public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore) {
-        var existing = store.insert(run, key, fingerprint, keyNotBefore);
+        return create(run, key, fingerprint, keyNotBefore, null);
+    }
+
+    /** As {@link #create(RunRecord, String, String, Instant)}, with the webhook the run's request named (JSON), or null. */
+    public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore,
+                                        String webhookJson) {
+        var existing = store.insert(run, key, fingerprint, keyNotBefore, webhookJson);
         if (existing.isPresent()) return existing.map(k -> new RecordedKey(k.fingerprint(), k.runId()));
         tail.open(run.runId(), run.lastSeq());
         return Optional.empty();

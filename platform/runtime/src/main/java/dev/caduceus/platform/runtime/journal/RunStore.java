@@ -63,7 +63,7 @@ final class RunStore {
      * Inserts a new run's row, and its idempotency key when given, in one transaction. Returns the
      * key's existing row instead (and inserts nothing) when a live key was recorded meanwhile.
      */
-    Optional<KeyRow> insert(RunRecord run, String key, String fingerprint, Instant keyNotBefore) {
+    Optional<KeyRow> insert(RunRecord run, String key, String fingerprint, Instant keyNotBefore, String webhookJson) {
         return database.write(sql -> {
             if (key != null) {
                 var existing = findKey(sql, key, keyNotBefore);
@@ -72,11 +72,11 @@ final class RunStore {
                 sql.update("INSERT INTO run_idempotency_keys (idempotency_key, fingerprint, run_id, created_at) "
                         + "VALUES (?, ?, ?, ?)", key, fingerprint, run.runId(), run.createdAt().toEpochMilli());
             }
-            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id, webhook_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
                     run.sessionId(), run.model(), run.origin(), run.lastSeq(), run.lastEvent(), run.output(),
                     toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(),
-                    toolCallsJson(run), nodeId);
+                    toolCallsJson(run), nodeId, webhookJson);
             return Optional.empty();
         });
     }

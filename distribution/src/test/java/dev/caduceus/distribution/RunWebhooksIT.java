@@ -1,0 +1,171 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The webhooks of runs, from the assembled server to a receiver that verifies each with the npm Standard
+ * Webhooks library ({@link WebhookReceiver}): a run's own webhook and a configured endpoint hear of its end;
+ * webhooks naming private, loopback, link-local or metadata hosts (also by a name that resolves to loopback)
+ * are refused with 400 before a run starts; a receiver that fails is tried again with the same
+ * {@code webhook-id}; and deliveries pending when the server is killed with {@code kill -9} all arrive after
+ * it starts again.
+ */
+@Timeout(300)
+class RunWebhooksIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String SECRET = WebhooksIT.SECRET;
+
+    @TempDir Path home;
+    ScriptedUpstream upstream;
+
+    @BeforeEach
+    void upstream() {
+        upstream = ScriptedUpstream.start();
+        upstream.setDefault(Turn.text("Done.").usage(3, 2));
+    }
+
+    @AfterEach
+    void stop() {
+        upstream.close();
+    }
+
+    Caduceus serve(String endpoints) throws Exception {
+        Files.writeString(home.resolve("config.yaml"), "webhooks:\n  secret: " + SECRET + "\n"
+                + "  allow_private_hosts: [127.0.0.1]\n  retry: {initial: 1s, max: 2s, for: 1h}\n" + endpoints);
+        var env = Caduceus.upstreamEnv(upstream);
+        env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0");
+        return Caduceus.serve(home, env);
+    }
+
+    static String startRun(Caduceus server, String webhook) throws Exception {
+        var response = post(server, "{\"input\":\"work\",\"webhook\":" + webhook + "}");
+        assertEquals(202, response.statusCode(), response.body());
+        return JSON.readTree(response.body()).path("run_id").asText();
+    }
+
+    static java.net.http.HttpResponse<String> post(Caduceus server, String body) throws Exception {
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        return server.send("POST", "/v1/runs", body, headers);
+    }
+
+    @Test
+    void aRunsWebhookAndAConfiguredEndpointHearOfItsEndSignedTheStandardWay() throws Exception {
+        upstream.enqueue(Turn.text("Hello from the run").usage(5, 4));
+        try (var receiver = WebhookReceiver.start(SECRET);
+             var server = serve("  endpoints:\n    - url: " + receiver.url("/endpoint") + "\n      allow_private: true\n"
+                     + "      events: [run.completed]\n")) {
+            var id = startRun(server, "{\"url\":\"" + receiver.url("/hook") + "\",\"events\":[\"run.completed\",\"run.failed\"]}");
+            var seen = new HashMap<String, JsonNode>();
+            for (int i = 0; i < 2; i++) {
+                var line = receiver.next(Duration.ofSeconds(60));
+                seen.put(line.path("path").asText(), line);
+            }
+            assertEquals(Set.of("/hook", "/endpoint"), seen.keySet());
+            for (var line : seen.values()) {
+                assertTrue(line.path("verified").asBoolean(), line.toString());
+                assertEquals("run.completed", line.path("type").asText());
+                var data = line.path("payload").path("data");
+                assertEquals(id, data.path("run_id").asText());
+                assertEquals("completed", data.path("status").asText());
+                assertEquals("Hello from the run", data.path("output_preview").asText());
+                assertEquals(9, data.path("usage").path("total_tokens").asInt(), data.toString());
+            }
+            assertEquals(seen.get("/hook").path("id"), seen.get("/endpoint").path("id"), "one event, one webhook-id");
+        }
+    }
+
+    @Test
+    void webhooksToPrivateLoopbackLinkLocalOrMetadataHostsAreRefusedBeforeARunStarts() throws Exception {
+        try (var server = serve("")) {
+            for (var url : List.of("http://localhost:9/x", "http://10.1.2.3/x", "http://169.254.169.254/latest/meta-data/",
+                    "http://[::1]:9/x", "http://127.0.0.2:9/x", "http://[fd00::1]/x")) {
+                var response = post(server, "{\"input\":\"work\",\"webhook\":\"" + url + "\"}");
+                assertEquals(400, response.statusCode(), url + ": " + response.body());
+                var error = JSON.readTree(response.body()).path("error");
+                assertEquals("webhook_not_allowed", error.path("code").asText(), response.body());
+                assertEquals("webhook", error.path("param").asText(), response.body());
+            }
+            for (var webhook : List.of("42", "{\"url\":\"ftp://example.com/x\"}", "{\"events\":[\"run.completed\"]}",
+                    "{\"url\":\"https://example.com/x\",\"events\":[\"run.finished\"]}",
+                    "{\"url\":\"https://example.com/x\",\"secret\":\"mine\"}")) {
+                var response = post(server, "{\"input\":\"work\",\"webhook\":" + webhook + "}");
+                assertEquals(400, response.statusCode(), webhook + ": " + response.body());
+                assertEquals("invalid_webhook", JSON.readTree(response.body()).path("error").path("code").asText());
+            }
+            var runs = JSON.readTree(server.get("/v1/runs", Caduceus.KEY_AUTH).body());
+            assertEquals(0, runs.path("data").size(), "no run started: " + runs);
+        }
+    }
+
+    @Test
+    void aFailingReceiverIsTriedAgainWithTheSameWebhookIdHonouringRetryAfter() throws Exception {
+        try (var receiver = WebhookReceiver.start(SECRET); var server = serve("")) {
+            startRun(server, "\"" + receiver.url("/fail-first/2/503") + "\"");
+            var attempts = new ArrayList<JsonNode>();
+            for (int i = 0; i < 3; i++) attempts.add(receiver.next(Duration.ofSeconds(60)));
+            assertEquals(List.of(503, 503, 204), attempts.stream().map(a -> a.path("status").asInt()).toList());
+            assertEquals(1, attempts.stream().map(a -> a.path("id").asText()).distinct().count(), "the same webhook-id");
+            assertTrue(attempts.stream().allMatch(a -> a.path("verified").asBoolean()), attempts.toString());
+
+            startRun(server, "\"" + receiver.url("/fail-first/1/429") + "\"");
+            assertEquals(429, receiver.next(Duration.ofSeconds(60)).path("status").asInt());
+            assertEquals(204, receiver.next(Duration.ofSeconds(60)).path("status").asInt(), "tried again after Retry-After: 1");
+        }
+    }
+
+    @Test
+    void deliveriesPendingWhenTheServerIsKilledArriveAfterItStartsAgain() throws Exception {
+        var gate = home.resolveSibling(home.getFileName() + "-gate");
+        Files.deleteIfExists(gate);
+        int runs = 100;
+        try (var receiver = WebhookReceiver.start(SECRET, gate)) {
+            var ids = new HashSet<String>();
+            var first = serve("");
+            try {
+                for (int i = 0; i < runs; i++) ids.add(startRun(first, "\"" + receiver.url("/gated") + "\""));
+                for (var id : ids)
+                    dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(60), id + " ended",
+                            () -> JSON.readTree(first.get("/v1/runs/" + id, Caduceus.KEY_AUTH).body()).path("status").asText(),
+                            "completed"::equals);
+                receiver.next(Duration.ofSeconds(60)); // at least one attempt was refused (503) before the kill
+            } finally {
+                first.process.destroyForcibly(); // kill -9 with the deliveries pending
+                first.process.waitFor();
+            }
+            Files.writeString(gate, "open");
+            try (var second = serve("")) {
+                var delivered = new HashSet<String>();
+                long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+                while (delivered.size() < runs && System.nanoTime() < deadline) {
+                    var line = receiver.next(Duration.ofSeconds(60));
+                    if (line.path("status").asInt() == 204 && line.path("verified").asBoolean())
+                        delivered.add(line.path("payload").path("data").path("run_id").asText());
+                }
+                assertEquals(ids, delivered, "every run's run.completed reached the receiver after the restart");
+            }
+        } finally {
+            Files.deleteIfExists(gate);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.caduceus.platform.host.webhooks;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.host.config.PlatformConfig;
+import dev.caduceus.platform.host.outbound.EgressPolicy;
+import dev.caduceus.platform.host.outbound.GuardedResolver;
+import dev.caduceus.spi.store.Sql;
+import dev.caduceus.spi.webhook.Webhook;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The deployment's webhooks ({@code webhooks.*}): whether a webhook a request names may be used, and the
+ * deliveries an event makes, written in the caller's transaction (to the request's webhook and to each
+ * configured endpoint that wants the event), for {@link WebhookDispatcher} to send. Thread-safe.
+ */
+public final class Webhooks {
+    /** {@code target} of a delivery to the webhook a request named, signed with {@code webhooks.secret}. */
+    static final String REQUEST = "request";
+    /** {@code target} of a delivery to one of {@code webhooks.endpoints}, signed with its secret. */
+    static final String ENDPOINT = "endpoint";
+
+    private final PlatformConfig.Webhooks settings;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final GuardedResolver.Lookup lookup;
+
+    public Webhooks(PlatformConfig.Webhooks settings, ObjectMapper json, Clock clock, GuardedResolver.Lookup lookup) {
+        this.settings = settings;
+        this.json = json;
+        this.clock = clock;
+        this.lookup = lookup;
+    }
+
+    PlatformConfig.Webhooks settings() {
+        return settings;
+    }
+
+    /**
+     * Why {@code hook} may not be used, or empty when it may: no {@code webhooks.secret} to sign with; a host
+     * that does not resolve; one that resolves to a cloud metadata address; or one that resolves to any private,
+     * loopback or link-local address and is not in {@code webhooks.allow_private_hosts} (a name is resolved
+     * here, and again, under the egress policy, at each delivery).
+     */
+    public Optional<String> refusal(Webhook hook) {
+        if (settings.secrets().isEmpty())
+            return Optional.of("webhooks are not enabled on this server (webhooks.secret is not set)");
+        var host = hook.url().getHost().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        java.net.InetAddress[] addresses;
+        try {
+            addresses = lookup.all(host);
+        } catch (UnknownHostException e) {
+            return Optional.of("webhook host " + host + " does not resolve");
+        }
+        boolean allowed = settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(hook.url().getHost()));
+        for (var address : addresses) {
+            if (EgressPolicy.isMetadata(address))
+                return Optional.of("webhook host " + host + " is a cloud metadata address");
+            if (!allowed && EgressPolicy.isInternal(address))
+                return Optional.of("webhook host " + host + " is a private, loopback or link-local address ("
+                        + address.getHostAddress() + "); webhooks.allow_private_hosts may list it");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Writes {@code event}'s deliveries in {@code sql}'s transaction: to {@code requested} (the webhook the
+     * request named, or null) when it wants the event, and to each configured endpoint that does. Nothing when
+     * no one does.
+     */
+    public void enqueue(Sql sql, WebhookEvent event, Webhook requested) {
+        String payload = null;
+        var now = clock.instant();
+        if (requested != null && requested.wants(event.type())) {
+            payload = payload(event);
+            WebhookOutbox.insert(sql, newId(), event, requested.url().toString(), REQUEST,
+                    settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(requested.url().getHost())),
+                    payload, now);
+        }
+        for (var endpoint : settings.endpoints()) {
+            if (!endpoint.wants(event.type())) continue;
+            if (payload == null) payload = payload(event);
+            WebhookOutbox.insert(sql, newId(), event, endpoint.url().toString(), ENDPOINT, endpoint.allowPrivate(), payload, now);
+        }
+    }
+
+    /** Whether any event could be delivered at all: a secret for requests' webhooks, or an endpoint. */
+    public boolean enabled() {
+        return !settings.secrets().isEmpty() || !settings.endpoints().isEmpty();
+    }
+
+    /** How a stored delivery is sent now: its signer from the current configuration; empty when there is none. */
+    Optional<WebhookSender.Target> target(WebhookOutbox.Row row) {
+        var url = java.net.URI.create(row.url());
+        if (row.target().equals(ENDPOINT)) {
+            return settings.endpoints().stream().filter(e -> e.url().toString().equals(row.url())).findFirst()
+                    .map(e -> new WebhookSender.Target(url, WebhookSigner.of(e.secrets()), e.allowPrivate()));
+        }
+        if (settings.secrets().isEmpty()) return Optional.empty();
+        return Optional.of(new WebhookSender.Target(url, WebhookSigner.of(settings.secrets()), row.allowPrivate()));
+    }
+
+    private String payload(WebhookEvent event) {
+        try {
+            return json.writeValueAsString(event.body(json));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String newId() {
+        return "whd_" + UUID.randomUUID().toString().replace("-", "");
+    }
+}
