@@ -134,6 +134,73 @@ class RunWebhooksIT {
         }
     }
 
+    /**
+     * {@code /api/webhooks/deliveries}: a 400 answer is not tried again (the delivery is failed after one
+     * attempt, with the receiver's status and answer); a delivered one can be sent again with its webhook-id;
+     * a named key sees only the deliveries of its own runs, the admin key all; bad parameters are 400s and
+     * unknown ids 404s.
+     */
+    @Test
+    void theDeliveriesApiShowsEachKeyItsDeliveriesAndRedeliversOne() throws Exception {
+        try (var receiver = WebhookReceiver.start(SECRET); var server = serve("")) {
+            var rejected = startRun(server, "\"" + receiver.url("/status/400") + "\"");
+            assertEquals(400, receiver.next(Duration.ofSeconds(60)).path("status").asInt());
+            var failed = dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(30), "the delivery failed",
+                    () -> deliveries(server, Caduceus.KEY_AUTH, "?status=failed").path("data"), d -> d.size() == 1).get(0);
+            assertEquals(1, failed.path("attempts").asInt(), failed.toString());
+            assertEquals(400, failed.path("last_status").asInt(), failed.toString());
+            assertTrue(failed.path("last_error").asText().startsWith("HTTP 400"), failed.toString());
+            assertTrue(failed.path("next_attempt_at").isNull(), "never tried again: " + failed);
+            assertEquals("run.completed", failed.path("event_type").asText());
+
+            var named = Caduceus.addNamedKey(home, "hooks-user");
+            var namedAuth = Map.of("Authorization", "Bearer " + named);
+            var headers = new HashMap<>(namedAuth);
+            headers.put("Content-Type", "application/json");
+            var own = server.send("POST", "/v1/runs", "{\"input\":\"mine\",\"webhook\":\"" + receiver.url("/hook") + "\"}",
+                    headers);
+            assertEquals(202, own.statusCode(), own.body());
+            var sent = receiver.next(Duration.ofSeconds(60));
+            assertEquals(204, sent.path("status").asInt(), sent.toString());
+            var mine = dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(30), "the named key's delivery",
+                    () -> deliveries(server, namedAuth, "").path("data"),
+                    d -> d.size() == 1 && d.get(0).path("status").asText().equals("delivered")).get(0);
+            assertEquals(sent.path("id").asText(), mine.path("webhook_id").asText());
+            assertEquals(2, deliveries(server, Caduceus.KEY_AUTH, "").path("data").size(), "the admin key sees both");
+            assertEquals(404, server.get(WEBHOOK_DELIVERIES + "/" + failed.path("id").asText(), namedAuth).statusCode(),
+                    "another key's delivery is not found");
+            var one = JSON.readTree(server.get(WEBHOOK_DELIVERIES + "/" + mine.path("id").asText(), namedAuth).body());
+            assertEquals(JSON.readTree(own.body()).path("run_id").asText(), one.path("payload").path("data").path("run_id").asText());
+
+            var again = server.send("POST", WEBHOOK_DELIVERIES + "/" + mine.path("id").asText() + "/redeliver", "", namedAuth);
+            assertEquals(200, again.statusCode(), again.body());
+            var resent = receiver.next(Duration.ofSeconds(60));
+            assertEquals(sent.path("id").asText(), resent.path("id").asText(), "the same webhook-id");
+            assertTrue(resent.path("verified").asBoolean());
+
+            for (var bad : List.of("?limit=0", "?limit=abc", "?status=lost", "?after=whd_nope"))
+                assertEquals(400, server.get(WEBHOOK_DELIVERIES + bad, Caduceus.KEY_AUTH).statusCode(), bad);
+            assertEquals(404, server.get(WEBHOOK_DELIVERIES + "/whd_nope", Caduceus.KEY_AUTH).statusCode());
+            assertEquals(404, server.send("POST", WEBHOOK_DELIVERIES + "/whd_nope/redeliver", "", Caduceus.KEY_AUTH).statusCode());
+            assertEquals(401, server.get(WEBHOOK_DELIVERIES, Map.of()).statusCode());
+            assertEquals(401, server.get(WEBHOOK_DELIVERIES, Map.of("Authorization", "Bearer wrong-key-0123456789")).statusCode());
+            var page = deliveries(server, Caduceus.KEY_AUTH, "?limit=1");
+            assertTrue(page.path("has_more").asBoolean(), page.toString());
+            var rest = deliveries(server, Caduceus.KEY_AUTH, "?limit=1&after=" + page.path("last_id").asText());
+            assertEquals(failed.path("id").asText(), rest.path("data").get(0).path("id").asText(), "the older one next");
+            assertEquals(rejected, JSON.readTree(server.get(WEBHOOK_DELIVERIES + "/" + failed.path("id").asText(),
+                    Caduceus.KEY_AUTH).body()).path("payload").path("data").path("run_id").asText());
+        }
+    }
+
+    static final String WEBHOOK_DELIVERIES = "/api/webhooks/deliveries";
+
+    static JsonNode deliveries(Caduceus server, Map<String, String> auth, String query) throws Exception {
+        var response = server.get(WEBHOOK_DELIVERIES + query, auth);
+        assertEquals(200, response.statusCode(), response.body());
+        return JSON.readTree(response.body());
+    }
+
     @Test
     void deliveriesPendingWhenTheServerIsKilledArriveAfterItStartsAgain() throws Exception {
         var gate = home.resolveSibling(home.getFileName() + "-gate");

@@ -72,6 +72,40 @@ final class WebhookOutbox {
         return sql.queryOne("SELECT COUNT(*) FROM webhook_deliveries WHERE status = ?", r -> r.getLong(1), PENDING).orElse(0L);
     }
 
+    /**
+     * Deliveries newest first: {@code owner}'s (all when null), of {@code status} (any when null), older than
+     * the delivery {@code after} (when not null); {@code limit} of them at most.
+     */
+    static List<Row> list(Sql sql, String owner, String status, String after, int limit) {
+        var where = new java.util.ArrayList<String>();
+        var args = new java.util.ArrayList<Object>();
+        if (owner != null) {
+            where.add("owner = ?");
+            args.add(owner);
+        }
+        if (status != null) {
+            where.add("status = ?");
+            args.add(status);
+        }
+        if (after != null) {
+            where.add("(created_at < (SELECT created_at FROM webhook_deliveries WHERE id = ?) OR (created_at = "
+                    + "(SELECT created_at FROM webhook_deliveries WHERE id = ?) AND id < ?))");
+            args.add(after);
+            args.add(after);
+            args.add(after);
+        }
+        args.add(limit);
+        return sql.query("SELECT " + COLUMNS + " FROM webhook_deliveries" + (where.isEmpty() ? "" : " WHERE "
+                + String.join(" AND ", where)) + " ORDER BY created_at DESC, id DESC LIMIT ?", WebhookOutbox::row,
+                args.toArray());
+    }
+
+    /** Makes delivery {@code id} due again at {@code now} (its attempts kept); false for an unknown one. */
+    static boolean redeliver(Sql sql, String id, Instant now) {
+        return sql.update("UPDATE webhook_deliveries SET status = ?, next_attempt_at = ?, lease_owner = NULL, "
+                + "lease_until = NULL WHERE id = ?", PENDING, now.toEpochMilli(), id) > 0;
+    }
+
     static Optional<Row> find(Sql sql, String id) {
         return sql.queryOne("SELECT " + COLUMNS + " FROM webhook_deliveries WHERE id = ?", WebhookOutbox::row, id);
     }

@@ -19,6 +19,7 @@ import dev.caduceus.platform.host.health.HealthRoutes;
 import dev.caduceus.platform.host.health.Readiness;
 import dev.caduceus.platform.host.http.HttpServer;
 import dev.caduceus.platform.host.http.BodyPace;
+import dev.caduceus.platform.host.webhooks.WebhookDeliveriesApi;
 import dev.caduceus.platform.host.webhooks.WebhookDispatcher;
 import dev.caduceus.platform.host.webhooks.WebhookSender;
 import dev.caduceus.platform.host.webhooks.Webhooks;
@@ -175,6 +176,13 @@ public final class Assembly {
         metrics.registerJvm();                                                   //    heap, GC, threads, RSS, fds
         database.observe(metrics.host());                                        //    reader pool waits
         var routes = new ArrayList<>(coreRoutes(health, json));                  //    the routes
+        var deliveries = new WebhookDeliveriesApi(database, dispatcher, json, clock);
+        routes.add(new ServedRoute("GET", WebhookDeliveriesApi.BASE, "webhook_deliveries", "webhooks", "core",
+                deliveries::list, json));
+        routes.add(new ServedRoute("GET", WebhookDeliveriesApi.BASE + "/{delivery_id}", "webhook_delivery", "webhooks",
+                "core", deliveries::get, json));
+        routes.add(new ServedRoute("POST", WebhookDeliveriesApi.BASE + "/{delivery_id}/redeliver",
+                "webhook_delivery_redeliver", "webhooks", "core", deliveries::redeliver, json));
         if (observe.metricsEnabled())
             routes.add(new ServedRoute("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
                     new MetricsRoute(metrics)::scrape, json));
