@@ -82,6 +82,12 @@ public interface PlatformContext {
      */
     OutboundHttp outbound();
 
+    /**
+     * The deployment's webhooks: check the one a request names, and write an event's deliveries in this
+     * plugin's own transaction (a job's run ended, a background response ended).
+     */
+    dev.caduceus.spi.webhook.Webhooks webhooks();
+
     /** What this deployment serves: plugins, routes, features, tools, runtime mode (after boot). */
     Deployment deployment();
 

@@ -17,12 +17,13 @@ import java.util.List;
  * @param repeatTimes   firings allowed in total, or null for no limit
  * @param nextTrigger   {@code manual} after {@code POST /run} until that firing is claimed, else {@code schedule}
  * @param currentRunId  the live run of this job, {@link #PENDING} between the claim and the run's start, or null
+ * @param webhook       where the ends of its runs are told ({@code job.run.completed}, {@code job.run.failed}), or null
  */
 public record Job(String id, String owner, String name, String prompt, String scheduleText, String tz, Schedule schedule,
                   List<String> skills, String skill, String deliver, Integer repeatTimes, int repeatCompleted,
                   boolean enabled, String state, Instant pausedAt, String pausedReason, Instant createdAt,
                   Instant nextRunAt, String nextTrigger, Instant lastRunAt, String lastStatus, String lastError,
-                  String lastRunId, String currentRunId, Instant updatedAt) {
+                  String lastRunId, String currentRunId, Instant updatedAt, dev.caduceus.spi.webhook.Webhook webhook) {
 
     /** {@link #currentRunId} of a claimed firing whose run is being started. */
     public static final String PENDING = "pending";
@@ -71,6 +72,7 @@ public record Job(String id, String owner, String name, String prompt, String sc
         public int repeatCompleted;
         public boolean enabled;
         public Instant pausedAt, nextRunAt, lastRunAt, updatedAt;
+        public dev.caduceus.spi.webhook.Webhook webhook;
         private final String id, owner;
         private final Instant createdAt;
 
@@ -80,13 +82,13 @@ public record Job(String id, String owner, String name, String prompt, String sc
             repeatCompleted = j.repeatCompleted; enabled = j.enabled; state = j.state; pausedAt = j.pausedAt;
             pausedReason = j.pausedReason; createdAt = j.createdAt; nextRunAt = j.nextRunAt; nextTrigger = j.nextTrigger;
             lastRunAt = j.lastRunAt; lastStatus = j.lastStatus; lastError = j.lastError; lastRunId = j.lastRunId;
-            currentRunId = j.currentRunId; updatedAt = j.updatedAt;
+            currentRunId = j.currentRunId; updatedAt = j.updatedAt; webhook = j.webhook;
         }
 
         public Job build() {
             return new Job(id, owner, name, prompt, scheduleText, tz, schedule, skills, skill, deliver, repeatTimes,
                     repeatCompleted, enabled, state, pausedAt, pausedReason, createdAt, nextRunAt, nextTrigger,
-                    lastRunAt, lastStatus, lastError, lastRunId, currentRunId, updatedAt);
+                    lastRunAt, lastStatus, lastError, lastRunId, currentRunId, updatedAt, webhook);
         }
     }
 }

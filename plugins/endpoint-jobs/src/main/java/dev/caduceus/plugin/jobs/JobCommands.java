@@ -39,7 +39,7 @@ public final class JobCommands {
         var job = new Job(newId(), caller.name(), f.name(), f.prompt(), f.scheduleText(), f.tz(), f.schedule(), f.skills(), f.skill(),
                 f.deliver(), f.schedule().recurring() ? f.repeatTimes() : Integer.valueOf(1), 0, true,
                 next == null ? Job.ERROR : Job.SCHEDULED, null, null, now, next, JobScheduler.SCHEDULE, null, null, null,
-                null, null, now);
+                null, null, now, f.webhook());
         store.insert(job);
         return job;
     }
@@ -60,6 +60,7 @@ public final class JobCommands {
             if (patch.skills() != null) d.skills = patch.skills();
             if (patch.skillSet()) d.skill = patch.skill();
             if (patch.repeatSet()) d.repeatTimes = patch.repeatTimes();
+            if (patch.webhookSet()) d.webhook = patch.webhook();
             if (patch.schedule() != null) {
                 d.schedule = patch.schedule();
                 d.scheduleText = patch.scheduleText();

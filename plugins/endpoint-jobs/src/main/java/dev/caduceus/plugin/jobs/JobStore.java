@@ -30,26 +30,33 @@ import java.util.function.UnaryOperator;
 public final class JobStore {
     private static final String COLUMNS = "id, name, prompt, schedule_text, tz, schedule, skills, skill, deliver, "
             + "repeat_times, repeat_completed, enabled, state, paused_at, paused_reason, created_at, next_run_at, "
-            + "next_trigger, last_run_at, last_status, last_error, last_run_id, current_run_id, updated_at, owner";
+            + "next_trigger, last_run_at, last_status, last_error, last_run_id, current_run_id, updated_at, webhook_json, owner";
     private static final String SET_ALL = "name = ?, prompt = ?, schedule_text = ?, tz = ?, schedule = ?, skills = ?, "
             + "skill = ?, deliver = ?, repeat_times = ?, repeat_completed = ?, enabled = ?, state = ?, paused_at = ?, "
             + "paused_reason = ?, created_at = ?, next_run_at = ?, next_trigger = ?, last_run_at = ?, last_status = ?, "
-            + "last_error = ?, last_run_id = ?, current_run_id = ?, updated_at = ?";
+            + "last_error = ?, last_run_id = ?, current_run_id = ?, updated_at = ?, webhook_json = ?";
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
 
     private final PluginDatabase db;
     private final ObjectMapper json;
+    private final dev.caduceus.spi.webhook.Webhooks webhooks;
 
     public JobStore(PluginDatabase db, ObjectMapper json) {
+        this(db, json, null);
+    }
+
+    /** @param webhooks told of each settled firing ({@code job.run.completed}, {@code job.run.failed}), or null */
+    public JobStore(PluginDatabase db, ObjectMapper json, dev.caduceus.spi.webhook.Webhooks webhooks) {
         this.db = db;
         this.json = json;
+        this.webhooks = webhooks;
     }
 
     // ---- HTTP side --------------------------------------------------------------------------
 
     public void insert(Job job) {
         db.write(sql -> sql.update("INSERT INTO jobs (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(job, true)));
+                + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", values(job, true)));
     }
 
     public Optional<Job> find(String id) {
@@ -199,8 +206,26 @@ public final class JobStore {
                     next.repeatCompleted(), next.enabled() ? 1 : 0, next.state(), millis(next.nextRunAt()),
                     millis(next.lastRunAt()), next.lastStatus(), next.lastError(), next.lastRunId(),
                     next.currentRunId(), next.updatedAt().toEpochMilli(), id);
+            if (webhooks != null) settled(sql, next, runId);
             return Optional.of(next);
         });
+    }
+
+    /**
+     * The webhook event of a settled firing, in its transaction: {@code job.run.completed} or
+     * {@code job.run.failed}, to the job's webhook and the endpoints that want it.
+     */
+    private void settled(Sql sql, Job job, String runId) {
+        boolean ok = "ok".equals(job.lastStatus());
+        var data = json.createObjectNode().put("job_id", job.id()).put("job_name", job.name())
+                .put("status", ok ? "completed" : "failed");
+        if (job.lastRunId() != null && !Job.PENDING.equals(runId)) data.put("run_id", job.lastRunId());
+        if (!ok && job.lastError() != null)
+            data.put("error", job.lastError().length() > 500 ? job.lastError().substring(0, 500) + "…" : job.lastError());
+        data.put("state", job.state());
+        if (job.nextRunAt() != null) data.put("next_run_at", job.nextRunAt().toString());
+        var source = "job:" + job.id() + ":" + (Job.PENDING.equals(runId) ? "pending:" + job.updatedAt().toEpochMilli() : runId);
+        webhooks.emit(sql, ok ? "job.run.completed" : "job.run.failed", source, job.owner(), data, job.webhook());
     }
 
     // ---- rows -------------------------------------------------------------------------------
@@ -214,7 +239,7 @@ public final class JobStore {
                 j.skill(), j.deliver(), j.repeatTimes(), j.repeatCompleted(), j.enabled() ? 1 : 0, j.state(),
                 millis(j.pausedAt()), j.pausedReason(), j.createdAt().toEpochMilli(), millis(j.nextRunAt()),
                 j.nextTrigger(), millis(j.lastRunAt()), j.lastStatus(), j.lastError(), j.lastRunId(),
-                j.currentRunId(), j.updatedAt().toEpochMilli()};
+                j.currentRunId(), j.updatedAt().toEpochMilli(), webhookJson(j.webhook())};
         if (idFirst) { // an insert: id, the columns, owner (COLUMNS' order)
             var all = new Object[rest.length + 2];
             all[0] = j.id();
@@ -239,10 +264,22 @@ public final class JobStore {
                     r.getString("paused_reason"), instant(r, "created_at"), instant(r, "next_run_at"),
                     r.getString("next_trigger"), instant(r, "last_run_at"), r.getString("last_status"),
                     r.getString("last_error"), r.getString("last_run_id"), r.getString("current_run_id"),
-                    instant(r, "updated_at"));
+                    instant(r, "updated_at"), webhook(r.getString("webhook_json")));
         } catch (JsonProcessingException e) {
             throw new SQLException("unreadable job row", e);
         }
+    }
+
+    /** A webhook as stored: {@code {"url", "events"}}; null for none. */
+    private String webhookJson(dev.caduceus.spi.webhook.Webhook hook) {
+        if (hook == null) return null;
+        var node = json.createObjectNode().put("url", hook.url().toString());
+        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
+        return node.toString();
+    }
+
+    private dev.caduceus.spi.webhook.Webhook webhook(String stored) throws JsonProcessingException {
+        return stored == null ? null : dev.caduceus.spi.webhook.Webhook.fromJson(json.readTree(stored));
     }
 
     private String text(Object value) {

@@ -32,7 +32,7 @@ public final class JobsPlugin implements PlatformPlugin {
     @Override
     public void start(PlatformContext ctx) {
         settings = JobsSettings.from(ctx);
-        store = new JobStore(ctx.database(), ctx.json());
+        store = new JobStore(ctx.database(), ctx.json(), ctx.webhooks());
         scheduler = new JobScheduler(store, ctx::runs, ctx.clock(), settings, ctx.global().modelName(),
                 JobMetrics.on(ctx.metrics()));
         tick = ctx.scheduler().scheduleWithFixedDelay("jobs-tick", settings.tick(), settings.tick(),
@@ -42,7 +42,7 @@ public final class JobsPlugin implements PlatformPlugin {
     @Override
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
         return List.of(new JobsFamily(store, new JobCommands(store, ctx::runs, ctx.clock()), ctx::runs, ctx.clock(),
-                settings.defaultZone()));
+                settings.defaultZone(), ctx.webhooks()));
     }
 
     @Override

@@ -55,7 +55,8 @@ class JobsApiTest {
         assertEquals(List.of("id", "name", "prompt", "skills", "skill", "model", "provider", "base_url", "script",
                 "no_agent", "context_from", "schedule", "schedule_display", "repeat", "enabled", "state", "paused_at",
                 "paused_reason", "created_at", "next_run_at", "last_run_at", "last_status", "last_error",
-                "last_delivery_error", "deliver", "origin", "enabled_toolsets", "workdir", "profile", "last_run_id", "owner"),
+                "last_delivery_error", "deliver", "origin", "enabled_toolsets", "workdir", "profile", "last_run_id", "owner",
+                "webhook"),
                 keys);
         assertEquals("Daily briefing", job.path("name").asText());
         assertEquals("{\"kind\":\"cron\",\"expr\":\"0 9 * * *\",\"tz\":\"Europe/Berlin\",\"display\":\"0 9 * * * (Europe/Berlin)\"}",

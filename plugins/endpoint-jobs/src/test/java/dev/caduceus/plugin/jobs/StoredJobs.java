@@ -14,7 +14,7 @@ final class StoredJobs {
         var created = runAt.minus(Duration.ofMinutes(1));
         return new Job(id, owner, "job " + id, "say " + id, "in 1m", null, new Schedule.Once(runAt, "once in 1m"),
                 List.of(), null, "origin", 1, 0, true, Job.SCHEDULED, null, null, created, runAt, JobScheduler.SCHEDULE,
-                null, null, null, null, null, created);
+                null, null, null, null, null, created, null);
     }
 
     /** An enabled job every {@code minutes} minutes, next due at {@code next} (null: none), any number of times. */
@@ -22,6 +22,6 @@ final class StoredJobs {
         return new Job(id, owner, "job " + id, "say " + id, "every " + minutes + "m", "Europe/Paris",
                 new Schedule.Interval(minutes), List.of("a", "b"), "a", "origin", null, 0, true,
                 next == null ? Job.ERROR : Job.SCHEDULED, null, null, created, next, JobScheduler.SCHEDULE, null, null,
-                null, null, null, created);
+                null, null, null, created, null);
     }
 }

@@ -52,7 +52,7 @@ final class BackgroundResponses {
      * runs {@code stream} once admitted; returns the response object as saved. 429 when
      * {@code responses.background_queue} responses already wait.
      */
-    ObjectNode submit(ResolvedTurn turn, ResponseStream stream) {
+    ObjectNode submit(ResolvedTurn turn, ResponseStream stream, dev.caduceus.spi.webhook.Webhook webhook) {
         if (queued.incrementAndGet() > maxQueued) {
             queued.decrementAndGet();
             throw new ApiError(429, "Too many background responses are waiting to start (max " + maxQueued + "); retry later.",
@@ -64,6 +64,7 @@ final class BackgroundResponses {
         try {
             live.add(id);
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.request().conversation());
+            if (webhook != null) store.attachWebhook(id, webhook); // before its thread can end it
             journal(id, 0, "response.created", body.deepCopy());
             journal(id, 1, "response.queued", body.deepCopy());
             jobs.put(id, job);

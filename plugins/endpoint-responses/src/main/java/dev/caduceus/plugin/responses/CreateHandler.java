@@ -80,10 +80,11 @@ final class CreateHandler implements HttpHandler {
             throw e;
         }
         if (atCapacity != null && !request.background()) throw rejected(atCapacity);
+        var webhook = webhook(request);
         var turn = resolver.resolve(request, session, exchange.caller());
         exchange.header(ResponsesSessionHeaders.SESSION_ID, turn.sessionId());
         if (session.sessionKey() != null) exchange.header(ResponsesSessionHeaders.SESSION_KEY, session.sessionKey());
-        if (request.background()) background(exchange, turn, session);
+        if (request.background()) background(exchange, turn, session, webhook);
         else if (request.stream()) stream(exchange, turn);
         else complete(exchange, turn, session);
     }
@@ -92,7 +93,30 @@ final class CreateHandler implements HttpHandler {
      * A background response: queued and answered at once, or with {@code stream} its journal followed from the
      * start; a client that leaves the stream leaves the response running.
      */
-    private void background(HttpExchange exchange, ResolvedTurn turn, ResponsesSessionHeaders session) throws Exception {
+    /**
+     * The request's {@code webhook} (a URL or {url, events}), or null: only with {@code background} (400
+     * {@code invalid_webhook} otherwise, or when malformed), and 400 {@code webhook_not_allowed} for a host the
+     * deployment refuses.
+     */
+    private dev.caduceus.spi.webhook.Webhook webhook(ResponseRequest request) {
+        var field = request.body().get("webhook");
+        if (field == null || field.isNull()) return null;
+        if (!request.background())
+            throw dev.caduceus.spi.http.ApiError.badRequest("invalid_webhook", "A webhook needs background: true.", "webhook").exception();
+        dev.caduceus.spi.webhook.Webhook hook;
+        try {
+            hook = dev.caduceus.spi.webhook.Webhook.fromJson(field);
+        } catch (IllegalArgumentException e) {
+            throw dev.caduceus.spi.http.ApiError.badRequest("invalid_webhook", e.getMessage(), "webhook").exception();
+        }
+        var refusal = ctx.webhooks().refusal(hook);
+        if (refusal.isPresent())
+            throw dev.caduceus.spi.http.ApiError.badRequest("webhook_not_allowed", refusal.get(), "webhook").exception();
+        return hook;
+    }
+
+    private void background(HttpExchange exchange, ResolvedTurn turn, ResponsesSessionHeaders session,
+                            dev.caduceus.spi.webhook.Webhook webhook) throws Exception {
         var owner = turn.run().owner();
         var key = exchange.header("Idempotency-Key").filter(k -> !k.isBlank()).orElse(null);
         var id = turn.envelope().id();
@@ -115,7 +139,7 @@ final class CreateHandler implements HttpHandler {
         }
         ObjectNode body;
         try {
-            body = background.submit(turn, newStream(exchange, turn, store));
+            body = background.submit(turn, newStream(exchange, turn, store), webhook);
         } catch (RuntimeException e) {
             if (key != null) store.releaseBackgroundKey(owner, key, id);
             throw e;

@@ -59,8 +59,15 @@ final class ResponseStore {
     private final Clock clock;
     private final AppendSignals appended = new AppendSignals();
     private final ConversationObjects conversationObjects;
+    private final dev.caduceus.spi.webhook.Webhooks webhooks;
 
     ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored, Clock clock) {
+        this(db, json, maxStored, clock, null);
+    }
+
+    /** @param webhooks told when a background response ends (in the transaction that ends it), or null */
+    ResponseStore(PluginDatabase db, ObjectMapper json, int maxStored, Clock clock, dev.caduceus.spi.webhook.Webhooks webhooks) {
+        this.webhooks = webhooks;
         this.db = db;
         this.json = json;
         this.maxStored = Math.max(1, maxStored);
@@ -115,6 +122,7 @@ final class ResponseStore {
                     summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(),
                     lease, response.envelope().path("metadata").toString());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
+            ended(sql, response.id(), response.owner(), response.envelope());
             if (ConversationObjects.isObjectId(conversation)) {
                 if ("completed".equals(summary.status())) // its input, then its output, once it completed (as OpenAI)
                     conversationObjects.appendTurn(sql, conversation, response.owner(), turnItems(response, transcript));
@@ -286,9 +294,59 @@ final class ResponseStore {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
             }
+            sql.queryOne("SELECT owner FROM responses WHERE id = ?", r -> r.getString(1), row[0])
+                    .ifPresent(owner -> ended(sql, row[0], owner, envelope));
             recovered.add(row[0]);
         }
         return recovered;
+    }
+
+    /** Remembers the webhook a background response's request named; before the response can end. */
+    void attachWebhook(String id, dev.caduceus.spi.webhook.Webhook hook) {
+        var node = json.createObjectNode().put("url", hook.url().toString());
+        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
+        db.write(sql -> sql.update("UPDATE responses SET webhook_json = ? WHERE id = ?", node.toString(), id));
+    }
+
+    /**
+     * The webhook event of a background response that has just ended, in the transaction that ended it:
+     * {@code response.completed}, {@code response.cancelled}, or {@code response.failed} (also for
+     * {@code incomplete}), to the request's webhook and the endpoints that want it. Nothing for a foreground
+     * response or one still running.
+     */
+    private void ended(Sql sql, String id, String owner, ObjectNode envelope) {
+        if (webhooks == null || !envelope.path("background").asBoolean(false)) return;
+        var status = envelope.path("status").asText();
+        var type = switch (status) {
+            case "completed" -> "response.completed";
+            case "cancelled" -> "response.cancelled";
+            case "failed", "incomplete" -> "response.failed";
+            default -> null;
+        };
+        if (type == null) return;
+        var stored = sql.queryOne("SELECT webhook_json FROM responses WHERE id = ?", r -> r.getString(1), id).orElse(null);
+        dev.caduceus.spi.webhook.Webhook hook = null;
+        if (stored != null) {
+            try {
+                hook = dev.caduceus.spi.webhook.Webhook.fromJson(json.readTree(stored));
+            } catch (Exception e) {
+                hook = null;
+            }
+        }
+        var data = json.createObjectNode().put("response_id", id).put("status", status);
+        if (envelope.hasNonNull("usage")) data.set("usage", envelope.get("usage").deepCopy());
+        var text = outputText(envelope);
+        if (!text.isEmpty()) data.put("output_preview", text.length() > 500 ? text.substring(0, 500) + "…" : text);
+        if (envelope.hasNonNull("error")) data.set("error", envelope.get("error").deepCopy());
+        webhooks.emit(sql, type, "response:" + id + ":" + status, owner, data, hook);
+    }
+
+    private static String outputText(ObjectNode envelope) {
+        var text = new StringBuilder();
+        for (var item : envelope.path("output"))
+            for (var part : item.path("content"))
+                if (part.path("type").asText().equals("output_text")) text.append(part.path("text").asText());
+        return text.toString();
     }
 
     /**

@@ -49,7 +49,7 @@ public final class ResponsesPlugin implements PlatformPlugin {
     @Override
     public void start(PlatformContext ctx) {
         settings = ResponsesSettings.from(ctx);
-        store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored(), ctx.clock());
+        store = new ResponseStore(ctx.database(), ctx.json(), settings.maxStored(), ctx.clock(), ctx.webhooks());
         var filled = store.fillSummaries(); // rows saved before the list columns (V5), once
         if (filled > 0)
             LOG.log(System.Logger.Level.INFO, "{0} stored response(s) from before V5 got their list summary", filled);

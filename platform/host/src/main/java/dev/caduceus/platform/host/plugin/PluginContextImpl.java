@@ -29,7 +29,8 @@ import java.util.Optional;
 public record PluginContextImpl(PluginInfo plugin, PluginConfigImpl config, GlobalConfig global, ObjectMapper json,
                                 PluginDatabase database, Scheduler scheduler, Clock clock, HealthChecks health,
                                 ConfigTree configTree, OutboundHttp outbound, LateServices late,
-                                Map<String, String> env, dev.caduceus.spi.metrics.Metrics metrics)
+                                Map<String, String> env, dev.caduceus.spi.metrics.Metrics metrics,
+                                dev.caduceus.spi.webhook.Webhooks webhooks)
         implements PlatformContext {
 
     @Override

@@ -34,13 +34,16 @@ public final class PluginContexts {
     private final OutboundHttp outbound;
     private final Map<String, String> env;
     private final dev.caduceus.platform.host.metrics.MetricsRegistry metrics;
+    private final dev.caduceus.spi.webhook.Webhooks webhooks;
     private final Map<String, PluginConfigImpl> configs = new ConcurrentHashMap<>();
     private volatile java.util.function.Supplier<dev.caduceus.platform.host.config.ConfigTree> tree;
 
     public PluginContexts(PlatformConfig config, String version, ObjectMapper json, Database database,
                           TaskScheduler scheduler, HealthChecks health, LateServices late, Clock clock,
                           OutboundHttp outbound, Map<String, String> env,
-                          dev.caduceus.platform.host.metrics.MetricsRegistry metrics) {
+                          dev.caduceus.platform.host.metrics.MetricsRegistry metrics,
+                          dev.caduceus.spi.webhook.Webhooks webhooks) {
+        this.webhooks = webhooks;
         this.metrics = metrics;
         this.outbound = outbound;
         this.env = Map.copyOf(env);
@@ -73,7 +76,7 @@ public final class PluginContexts {
         var loader = plugin.classLoader();
         return new PluginContextImpl(info, pluginConfig, config.global(version), Json.forLoader(json, loader),
                 new PluginDatabaseImpl(database, plugin.id()), scheduler.forOwner(plugin.id(), task -> () -> runWith(loader, task)),
-                clock, health, merged, outbound, late, env, metrics.plugin(plugin.id()));
+                clock, health, merged, outbound, late, env, metrics.plugin(plugin.id()), webhooks);
     }
 
     /** {@code plugins.<id>.<key>} settings that the plugin never read, for a start-up warning. */

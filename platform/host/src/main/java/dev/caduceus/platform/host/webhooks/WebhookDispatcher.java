@@ -32,7 +32,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     static final int CONCURRENCY = 16;
 
     private final Database database;
-    private final Webhooks webhooks;
+    private final DeploymentWebhooks webhooks;
     private final WebhookSender sender;
     private final Backoff backoff;
     private final Clock clock;
@@ -46,7 +46,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     private volatile long queued;
     private Thread thread;
 
-    public WebhookDispatcher(Database database, Webhooks webhooks, WebhookSender sender, Clock clock, String node,
+    public WebhookDispatcher(Database database, DeploymentWebhooks webhooks, WebhookSender sender, Clock clock, String node,
                              Metrics metrics, RandomGenerator random) {
         this.database = database;
         this.webhooks = webhooks;
@@ -127,7 +127,7 @@ public final class WebhookDispatcher implements AutoCloseable {
     void deliver(WebhookOutbox.Row row) {
         var target = webhooks.target(row);
         if (target.isEmpty()) {
-            finish(row, WebhookOutbox.FAILED, null, row.target().equals(Webhooks.ENDPOINT)
+            finish(row, WebhookOutbox.FAILED, null, row.target().equals(DeploymentWebhooks.ENDPOINT)
                     ? "the endpoint is no longer in webhooks.endpoints" : "webhooks.secret is no longer set", null);
             results.inc("failed");
             return;

@@ -27,9 +27,9 @@ final class WebhookOutbox {
                Instant nextAttemptAt, Integer lastStatus, String lastError, Instant deliveredAt) {}
 
     /** Adds a pending delivery due now; nothing when this message already goes to {@code url} (a retried commit). */
-    static void insert(Sql sql, String id, WebhookEvent event, String url, String target, boolean allowPrivate,
-                       String payload, Instant now) {
-        sql.update("INSERT INTO webhook_deliveries (id, message_id, event_type, owner, url, target, allow_private, payload, "
+    static void insert(Sql sql, String table, String id, WebhookEvent event, String url, String target,
+                       boolean allowPrivate, String payload, Instant now) {
+        sql.update("INSERT INTO " + table + " (id, message_id, event_type, owner, url, target, allow_private, payload, "
                         + "status, attempts, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) "
                         + "ON CONFLICT (message_id, url) DO NOTHING",
                 id, event.messageId(), event.type(), event.owner(), url, target, allowPrivate ? 1 : 0, payload, PENDING,

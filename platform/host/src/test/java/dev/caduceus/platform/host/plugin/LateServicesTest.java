@@ -17,7 +17,7 @@ class LateServicesTest {
 
     /** A plugin's context over {@link #late}; only the late services are set. */
     private PlatformContext context() {
-        return new PluginContextImpl(null, null, null, null, null, null, null, null, null, null, late, java.util.Map.of(), null);
+        return new PluginContextImpl(null, null, null, null, null, null, null, null, null, null, late, java.util.Map.of(), null, null);
     }
 
     private void bind(PluginServices services) {

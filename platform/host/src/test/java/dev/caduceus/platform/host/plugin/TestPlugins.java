@@ -109,6 +109,7 @@ final class TestPlugins {
             public dev.caduceus.spi.agent.Sessions sessions() { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.model.Models models() { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.outbound.OutboundHttp outbound() { throw new UnsupportedOperationException(); }
+            public dev.caduceus.spi.webhook.Webhooks webhooks() { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.Deployment deployment() { throw new UnsupportedOperationException(); }
             public dev.caduceus.spi.metrics.Metrics metrics() { throw new UnsupportedOperationException(); }
             public <T> java.util.Optional<T> service(Class<T> type) { throw new UnsupportedOperationException(); }

@@ -63,7 +63,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                        ObjectMapper json, Map<String, String> env, Clock clock,
                                        Collection<String> knownSecrets, dev.caduceus.spi.metrics.Metrics metrics,
                                        String nodeId, dev.caduceus.platform.runtime.journal.RunFeed feed,
-                                       OwnerPolicies policies, dev.caduceus.platform.host.webhooks.Webhooks webhooks,
+                                       OwnerPolicies policies, dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks,
                                        dev.caduceus.platform.runtime.journal.JournalListener listener)
             throws BootException {
         var agentMetrics = AgentMetrics.on(metrics);

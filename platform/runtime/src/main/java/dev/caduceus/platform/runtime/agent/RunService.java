@@ -72,7 +72,7 @@ public final class RunService implements Runs {
 
     /** Durable-run settings. */
     public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
-                             dev.caduceus.platform.host.webhooks.Webhooks webhooks) {
+                             dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks) {
         /** Without webhooks: a run that names one is refused. */
         public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {
             this(journal, approvalTimeout, idempotencyRetention, null);

@@ -22,7 +22,7 @@ import dev.caduceus.platform.host.http.BodyPace;
 import dev.caduceus.platform.host.webhooks.WebhookDeliveriesApi;
 import dev.caduceus.platform.host.webhooks.WebhookDispatcher;
 import dev.caduceus.platform.host.webhooks.WebhookSender;
-import dev.caduceus.platform.host.webhooks.Webhooks;
+import dev.caduceus.platform.host.webhooks.DeploymentWebhooks;
 import dev.caduceus.platform.runtime.webhooks.RunWebhooks;
 import dev.caduceus.platform.host.http.HttpSettings;
 import dev.caduceus.platform.host.http.PortInUseException;
@@ -135,8 +135,12 @@ public final class Assembly {
         var readiness = new Readiness();
         var metrics = new MetricsRegistry();
         var late = new LateServices();                                           //    bound below, once
+        var webhooks = new DeploymentWebhooks(config.webhooks(), json, clock, options.nameLookup(), // their outbox
+                database.dialect() == dev.caduceus.spi.store.PluginDatabase.Dialect.POSTGRESQL
+                        ? Database.schemaOf(dev.caduceus.platform.host.store.Migrations.PLATFORM) + ".webhook_deliveries"
+                        : "webhook_deliveries");
         var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
-                outbound, env, metrics);
+                outbound, env, metrics, webhooks);
         var settings = new DeclaredSettings(config.tree(), config.dotenv().under(env));
         contexts.readConfigFrom(settings::tree);                                 //    with the settings' own variables
         var booted = plugins.start(BootSteps.beforeStart(database, settings, migrations), contexts::create); // 4-5.
@@ -160,7 +164,6 @@ public final class Assembly {
         var namedKeys = new NamedKeys(database, new SecureRandom(), clock);
         var keyCheck = new KeyCheckers(apiKey.orElseThrow(), namedKeys);        //    the admin key, then named ones
         var cluster = teardown.add(joinCluster(database, clock, config));        //    this node among the others
-        var webhooks = new Webhooks(config.webhooks(), json, clock, options.nameLookup()); // their outbox, and who sends it
         var dispatcher = new WebhookDispatcher(database, webhooks, new WebhookSender(outbound, clock,
                 "caduceus/" + Version.CURRENT), clock, cluster.nodeId(), metrics.host(), new SecureRandom());
         var agents = AgentServices.create(config, registries, database, json, env, clock,

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.platform.host.webhooks.WebhookDispatcher;
 import dev.caduceus.platform.host.webhooks.WebhookEvent;
-import dev.caduceus.platform.host.webhooks.Webhooks;
+import dev.caduceus.platform.host.webhooks.DeploymentWebhooks;
 import dev.caduceus.platform.runtime.journal.JournalListener;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
@@ -25,11 +25,11 @@ import java.util.Optional;
 public final class RunWebhooks implements JournalListener {
     static final int PREVIEW_CHARS = 500;
 
-    private final Webhooks webhooks;
+    private final DeploymentWebhooks webhooks;
     private final WebhookDispatcher dispatcher;
     private final ObjectMapper json;
 
-    public RunWebhooks(Webhooks webhooks, WebhookDispatcher dispatcher, ObjectMapper json) {
+    public RunWebhooks(DeploymentWebhooks webhooks, WebhookDispatcher dispatcher, ObjectMapper json) {
         this.webhooks = webhooks;
         this.dispatcher = dispatcher;
         this.json = json;

@@ -18,8 +18,11 @@ final class JobRoutes {
     private final JobCommands commands;
     private final Clock clock;
     private final ZoneId defaultZone;
+    private final dev.caduceus.spi.webhook.Webhooks webhooks;
 
-    JobRoutes(JobStore store, JobCommands commands, Clock clock, ZoneId defaultZone) {
+    JobRoutes(JobStore store, JobCommands commands, Clock clock, ZoneId defaultZone,
+              dev.caduceus.spi.webhook.Webhooks webhooks) {
+        this.webhooks = webhooks;
         this.store = store;
         this.commands = commands;
         this.clock = clock;
@@ -44,6 +47,7 @@ final class JobRoutes {
     /** {@code POST /api/jobs}: 201. */
     void create(HttpExchange exchange) {
         var fields = JobValidation.create(JobValidation.body(exchange), defaultZone, clock.instant());
+        check(fields.webhook());
         exchange.respond(201, JobView.wrapped(commands.create(exchange.caller(), fields)));
     }
 
@@ -58,8 +62,17 @@ final class JobRoutes {
         var body = JobValidation.body(exchange);
         var current = commands.find(exchange.caller(), id).orElseThrow(JobError::notFound);
         var patch = JobValidation.patch(body, current, defaultZone, clock.instant());
+        check(patch.webhook());
         exchange.respond(200, JobView.wrapped(commands.update(exchange.caller(), id, patch)
                 .orElseThrow(JobError::notFound)));
+    }
+
+    /** A webhook that may not be used is a 400 before anything changes. */
+    private void check(dev.caduceus.spi.webhook.Webhook hook) {
+        if (hook == null) return;
+        var refusal = webhooks == null ? java.util.Optional.of("webhooks are not enabled on this server")
+                : webhooks.refusal(hook);
+        if (refusal.isPresent()) throw JobError.badRequest("webhook_not_allowed: " + refusal.get());
     }
 
     void delete(HttpExchange exchange) {

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 final class JobValidation {
     static final Pattern JOB_ID = Pattern.compile("[0-9a-f]{12}");
     static final Set<String> PATCHABLE = Set.of("name", "schedule", "tz", "prompt", "deliver", "skills", "skill",
-            "repeat", "enabled");
+            "repeat", "enabled", "webhook");
     static final int MAX_NAME = 200;
     static final int MAX_PROMPT = 5000;
 
@@ -50,7 +50,8 @@ final class JobValidation {
         var repeat = repeat(body.get("repeat"));
         var deliver = deliver(body.get("deliver"));
         return new JobFields(name, when.text(), when.tz(), when.schedule(), prompt == null ? "" : prompt, repeat,
-                deliver == null ? "local" : deliver, skills(body.get("skills")), skill(body.get("skill")));
+                deliver == null ? "local" : deliver, skills(body.get("skills")), skill(body.get("skill")),
+                webhook(body.get("webhook")));
     }
 
     /**
@@ -97,7 +98,18 @@ final class JobValidation {
         var deliver = body.has("deliver") ? deliver(body.get("deliver")) : null;
         Boolean enabled = body.has("enabled") ? flag(body.get("enabled")) : null;
         return new JobPatch(name, prompt, deliver, body.has("skills") ? skills(body.get("skills")) : null,
-                body.has("skill"), skill(body.get("skill")), repeatSet, repeat, enabled, schedule, scheduleText, tz);
+                body.has("skill"), skill(body.get("skill")), repeatSet, repeat, enabled, schedule, scheduleText, tz,
+                body.has("webhook"), webhook(body.get("webhook")));
+    }
+
+    /** The {@code webhook} field: a URL or {url, events}; absent or null: none. */
+    private static dev.caduceus.spi.webhook.Webhook webhook(JsonNode node) {
+        if (node == null || node.isNull()) return null;
+        try {
+            return dev.caduceus.spi.webhook.Webhook.fromJson(node);
+        } catch (IllegalArgumentException e) {
+            throw JobError.badRequest("Invalid webhook: " + e.getMessage());
+        }
     }
 
     private static String name(JsonNode node) {

@@ -25,7 +25,13 @@ public final class JobsFamily implements EndpointFamily {
     private final JobPreview preview;
 
     public JobsFamily(JobStore store, JobCommands commands, Supplier<Runs> runs, Clock clock, ZoneId defaultZone) {
-        this.jobs = new JobRoutes(store, commands, clock, defaultZone);
+        this(store, commands, runs, clock, defaultZone, null);
+    }
+
+    /** @param webhooks checks the webhook a create or PATCH names; null: webhooks are refused */
+    public JobsFamily(JobStore store, JobCommands commands, Supplier<Runs> runs, Clock clock, ZoneId defaultZone,
+                      dev.caduceus.spi.webhook.Webhooks webhooks) {
+        this.jobs = new JobRoutes(store, commands, clock, defaultZone, webhooks);
         this.history = new RunHistory(store, runs);
         this.preview = new JobPreview(clock, defaultZone);
     }

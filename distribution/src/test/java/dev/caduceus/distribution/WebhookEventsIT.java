@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The webhooks of runs, from the assembled server to a receiver that verifies each with the npm Standard
+ * The webhooks of runs, jobs and background responses, from the assembled server to a receiver that verifies each with the npm Standard
  * Webhooks library ({@link WebhookReceiver}): a run's own webhook and a configured endpoint hear of its end;
  * webhooks naming private, loopback, link-local or metadata hosts (also by a name that resolves to loopback)
  * are refused with 400 before a run starts; a receiver that fails is tried again with the same
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it starts again.
  */
 @Timeout(300)
-class RunWebhooksIT {
+class WebhookEventsIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String SECRET = WebhooksIT.SECRET;
 
@@ -190,6 +190,57 @@ class RunWebhooksIT {
             assertEquals(failed.path("id").asText(), rest.path("data").get(0).path("id").asText(), "the older one next");
             assertEquals(rejected, JSON.readTree(server.get(WEBHOOK_DELIVERIES + "/" + failed.path("id").asText(),
                     Caduceus.KEY_AUTH).body()).path("payload").path("data").path("run_id").asText());
+        }
+    }
+
+    /**
+     * A job's webhook hears of each of its runs' ends ({@code job.run.completed}), and a background response's
+     * of its end ({@code response.completed}); both refuse a private host with 400 before anything is kept, and
+     * a webhook on a foreground response is a 400.
+     */
+    @Test
+    void jobsAndBackgroundResponsesTellTheirWebhooks() throws Exception {
+        try (var receiver = WebhookReceiver.start(SECRET); var server = serve("")) {
+            var headers = new HashMap<>(Caduceus.KEY_AUTH);
+            headers.put("Content-Type", "application/json");
+            var refusedJob = server.send("POST", "/api/jobs", "{\"name\":\"j\",\"schedule\":\"every 1h\",\"prompt\":\"p\","
+                    + "\"webhook\":\"http://10.1.2.3/x\"}", headers);
+            assertEquals(400, refusedJob.statusCode(), refusedJob.body());
+            assertTrue(refusedJob.body().contains("webhook_not_allowed"), refusedJob.body());
+            var created = server.send("POST", "/api/jobs", "{\"name\":\"hooked\",\"schedule\":\"every 1h\",\"prompt\":\"p\","
+                    + "\"webhook\":{\"url\":\"" + receiver.url("/job") + "\",\"events\":[\"job.run.completed\"]}}", headers);
+            assertEquals(201, created.statusCode(), created.body());
+            var job = JSON.readTree(created.body()).path("job");
+            assertEquals(receiver.url("/job"), job.path("webhook").path("url").asText(), job.toString());
+            var fired = server.send("POST", "/api/jobs/" + job.path("id").asText() + "/run", "", headers);
+            assertEquals(200, fired.statusCode(), fired.body());
+            var told = receiver.next(Duration.ofSeconds(60));
+            assertTrue(told.path("verified").asBoolean(), told.toString());
+            assertEquals("job.run.completed", told.path("type").asText());
+            assertEquals(job.path("id").asText(), told.path("payload").path("data").path("job_id").asText());
+            assertTrue(told.path("payload").path("data").path("run_id").asText().startsWith("run_"), told.toString());
+
+            for (var body : List.of("{\"input\":\"x\",\"webhook\":\"" + receiver.url("/r") + "\"}",
+                    "{\"input\":\"x\",\"background\":true,\"webhook\":{\"url\":\"https://example.com\",\"events\":[\"nope\"]}}")) {
+                var response = server.send("POST", "/v1/responses", body, headers);
+                assertEquals(400, response.statusCode(), response.body());
+                assertEquals("invalid_webhook", JSON.readTree(response.body()).path("error").path("code").asText());
+            }
+            var refused = server.send("POST", "/v1/responses", "{\"input\":\"x\",\"background\":true,"
+                    + "\"webhook\":\"http://[::1]:9/x\"}", headers);
+            assertEquals(400, refused.statusCode(), refused.body());
+            assertEquals("webhook_not_allowed", JSON.readTree(refused.body()).path("error").path("code").asText());
+            upstream.enqueue(Turn.text("Background answer").usage(2, 2));
+            var background = server.send("POST", "/v1/responses", "{\"input\":\"x\",\"background\":true,"
+                    + "\"webhook\":\"" + receiver.url("/response") + "\"}", headers);
+            assertEquals(200, background.statusCode(), background.body());
+            var id = JSON.readTree(background.body()).path("id").asText();
+            var ended = receiver.next(Duration.ofSeconds(60));
+            assertTrue(ended.path("verified").asBoolean(), ended.toString());
+            assertEquals("response.completed", ended.path("type").asText());
+            var data = ended.path("payload").path("data");
+            assertEquals(id, data.path("response_id").asText());
+            assertEquals("Background answer", data.path("output_preview").asText());
         }
     }
 

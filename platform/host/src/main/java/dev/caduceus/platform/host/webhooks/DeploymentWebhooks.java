@@ -18,7 +18,7 @@ import java.util.UUID;
  * deliveries an event makes, written in the caller's transaction (to the request's webhook and to each
  * configured endpoint that wants the event), for {@link WebhookDispatcher} to send. Thread-safe.
  */
-public final class Webhooks {
+public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhooks {
     /** {@code target} of a delivery to the webhook a request named, signed with {@code webhooks.secret}. */
     static final String REQUEST = "request";
     /** {@code target} of a delivery to one of {@code webhooks.endpoints}, signed with its secret. */
@@ -28,8 +28,15 @@ public final class Webhooks {
     private final ObjectMapper json;
     private final Clock clock;
     private final GuardedResolver.Lookup lookup;
+    private final String table;
 
-    public Webhooks(PlatformConfig.Webhooks settings, ObjectMapper json, Clock clock, GuardedResolver.Lookup lookup) {
+    /**
+     * @param outbox the outbox table as named from any schema: on PostgreSQL a plugin's transaction works in the
+     *               plugin's schema, so there it is {@code caduceus_platform.webhook_deliveries}
+     */
+    public DeploymentWebhooks(PlatformConfig.Webhooks settings, ObjectMapper json, Clock clock, GuardedResolver.Lookup lookup,
+                              String outbox) {
+        this.table = outbox;
         this.settings = settings;
         this.json = json;
         this.clock = clock;
@@ -46,6 +53,7 @@ public final class Webhooks {
      * loopback or link-local address and is not in {@code webhooks.allow_private_hosts} (a name is resolved
      * here, and again, under the egress policy, at each delivery).
      */
+    @Override
     public Optional<String> refusal(Webhook hook) {
         if (settings.secrets().isEmpty())
             return Optional.of("webhooks are not enabled on this server (webhooks.secret is not set)");
@@ -78,15 +86,23 @@ public final class Webhooks {
         var now = clock.instant();
         if (requested != null && requested.wants(event.type())) {
             payload = payload(event);
-            WebhookOutbox.insert(sql, newId(), event, requested.url().toString(), REQUEST,
+            WebhookOutbox.insert(sql, table, newId(), event, requested.url().toString(), REQUEST,
                     settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(requested.url().getHost())),
                     payload, now);
         }
         for (var endpoint : settings.endpoints()) {
             if (!endpoint.wants(event.type())) continue;
             if (payload == null) payload = payload(event);
-            WebhookOutbox.insert(sql, newId(), event, endpoint.url().toString(), ENDPOINT, endpoint.allowPrivate(), payload, now);
+            WebhookOutbox.insert(sql, table, newId(), event, endpoint.url().toString(), ENDPOINT, endpoint.allowPrivate(),
+                    payload, now);
         }
+    }
+
+    @Override
+    public void emit(Sql sql, String type, String source, String owner, com.fasterxml.jackson.databind.node.ObjectNode data,
+                     Webhook hook) {
+        if (!Webhook.EVENTS.contains(type)) throw new IllegalArgumentException("not a webhook event type: " + type);
+        enqueue(sql, new WebhookEvent(type, clock.instant(), owner, source, data), hook);
     }
 
     /** Whether any event could be delivered at all: a secret for requests' webhooks, or an endpoint. */
