@@ -95,6 +95,38 @@ class WebhookEventsIT {
         }
     }
 
+    /**
+     * A run that waits for an approval says so with the routes that answer it; denied, it goes on and its end
+     * follows. The deliveries count in {@code /metrics}.
+     */
+    @Test
+    void anApprovalIsAnnouncedWithTheRoutesThatAnswerIt() throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_rm", "terminal",
+                "{\"command\":\"mkdir -p hook-victim && rm -rf hook-victim && echo removed\"}")));
+        upstream.enqueue(Turn.text("Left it alone."));
+        try (var receiver = WebhookReceiver.start(SECRET); var server = serve("")) {
+            var id = startRun(server, "{\"url\":\"" + receiver.url("/hook") + "\",\"events\":[\"approval.requested\","
+                    + "\"run.completed\"]}");
+            var asked = receiver.next(Duration.ofSeconds(60));
+            assertTrue(asked.path("verified").asBoolean(), asked.toString());
+            assertEquals("approval.requested", asked.path("type").asText());
+            var data = asked.path("payload").path("data");
+            assertEquals(id, data.path("run_id").asText());
+            assertTrue(data.path("approval").path("command_preview").asText().contains("rm -rf hook-victim"), data.toString());
+            assertEquals("POST /v1/runs/" + id + "/approval {\"choice\":\"deny\"}", data.path("routes").path("deny").asText());
+            var headers = new HashMap<>(Caduceus.KEY_AUTH);
+            headers.put("Content-Type", "application/json");
+            var denied = server.send("POST", "/v1/runs/" + id + "/approval", "{\"choice\":\"deny\"}", headers);
+            assertEquals(200, denied.statusCode(), denied.body());
+            var done = receiver.next(Duration.ofSeconds(60));
+            assertEquals("run.completed", done.path("type").asText(), done.toString());
+            assertEquals("Left it alone.", done.path("payload").path("data").path("output_preview").asText());
+            var metrics = server.get("/metrics", Caduceus.KEY_AUTH).body();
+            assertTrue(metrics.contains("caduceus_webhook_deliveries_total{result=\"delivered\"} 2.0"), metrics);
+            assertTrue(metrics.contains("caduceus_webhook_queue_depth"), metrics);
+        }
+    }
+
     @Test
     void webhooksToPrivateLoopbackLinkLocalOrMetadataHostsAreRefusedBeforeARunStarts() throws Exception {
         try (var server = serve("")) {
