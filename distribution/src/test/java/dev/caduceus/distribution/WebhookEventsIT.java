@@ -1,6 +1,7 @@
 package dev.caduceus.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -185,20 +186,30 @@ class WebhookEventsIT {
             assertTrue(failed.path("next_attempt_at").isNull(), "never tried again: " + failed);
             assertEquals("run.completed", failed.path("event_type").asText());
 
-            var named = Caduceus.addNamedKey(home, "hooks-user");
+            var named = Caduceus.addNamedKey(home, "hooks-user", "--webhook", receiver.url("/key")); // all its events
             var namedAuth = Map.of("Authorization", "Bearer " + named);
             var headers = new HashMap<>(namedAuth);
             headers.put("Content-Type", "application/json");
             var own = server.send("POST", "/v1/runs", "{\"input\":\"mine\",\"webhook\":\"" + receiver.url("/hook") + "\"}",
                     headers);
             assertEquals(202, own.statusCode(), own.body());
-            var sent = receiver.next(Duration.ofSeconds(60));
+            var byPath = new HashMap<String, JsonNode>();
+            for (int i = 0; i < 2; i++) {
+                var line = receiver.next(Duration.ofSeconds(60));
+                byPath.put(line.path("path").asText(), line);
+            }
+            assertEquals(Set.of("/hook", "/key"), byPath.keySet(), "the request's webhook and the key's");
+            var sent = byPath.get("/hook");
             assertEquals(204, sent.path("status").asInt(), sent.toString());
-            var mine = dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(30), "the named key's delivery",
+            assertTrue(byPath.get("/key").path("verified").asBoolean(), byPath.toString());
+            assertEquals(sent.path("id"), byPath.get("/key").path("id"), "one event");
+            var mineBoth = dev.caduceus.platform.testkit.Eventually.await(Duration.ofSeconds(30), "the named key's deliveries",
                     () -> deliveries(server, namedAuth, "").path("data"),
-                    d -> d.size() == 1 && d.get(0).path("status").asText().equals("delivered")).get(0);
+                    d -> d.size() == 2 && d.get(0).path("status").asText().equals("delivered")
+                            && d.get(1).path("status").asText().equals("delivered"));
+            var mine = mineBoth.get(0).path("url").asText().endsWith("/hook") ? mineBoth.get(0) : mineBoth.get(1);
             assertEquals(sent.path("id").asText(), mine.path("webhook_id").asText());
-            assertEquals(2, deliveries(server, Caduceus.KEY_AUTH, "").path("data").size(), "the admin key sees both");
+            assertEquals(3, deliveries(server, Caduceus.KEY_AUTH, "").path("data").size(), "the admin key sees all three");
             assertEquals(404, server.get(WEBHOOK_DELIVERIES + "/" + failed.path("id").asText(), namedAuth).statusCode(),
                     "another key's delivery is not found");
             var one = JSON.readTree(server.get(WEBHOOK_DELIVERIES + "/" + mine.path("id").asText(), namedAuth).body());
@@ -216,9 +227,11 @@ class WebhookEventsIT {
             assertEquals(404, server.send("POST", WEBHOOK_DELIVERIES + "/whd_nope/redeliver", "", Caduceus.KEY_AUTH).statusCode());
             assertEquals(401, server.get(WEBHOOK_DELIVERIES, Map.of()).statusCode());
             assertEquals(401, server.get(WEBHOOK_DELIVERIES, Map.of("Authorization", "Bearer wrong-key-0123456789")).statusCode());
-            var page = deliveries(server, Caduceus.KEY_AUTH, "?limit=1");
+            var page = deliveries(server, Caduceus.KEY_AUTH, "?limit=2");
             assertTrue(page.path("has_more").asBoolean(), page.toString());
-            var rest = deliveries(server, Caduceus.KEY_AUTH, "?limit=1&after=" + page.path("last_id").asText());
+            var rest = deliveries(server, Caduceus.KEY_AUTH, "?limit=2&after=" + page.path("last_id").asText());
+            assertEquals(1, rest.path("data").size(), rest.toString());
+            assertFalse(rest.path("has_more").asBoolean(), rest.toString());
             assertEquals(failed.path("id").asText(), rest.path("data").get(0).path("id").asText(), "the older one next");
             assertEquals(rejected, JSON.readTree(server.get(WEBHOOK_DELIVERIES + "/" + failed.path("id").asText(),
                     Caduceus.KEY_AUTH).body()).path("payload").path("data").path("run_id").asText());

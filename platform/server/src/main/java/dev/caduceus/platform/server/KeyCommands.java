@@ -51,6 +51,10 @@ final class KeyCommands {
         @Option(names = "--max-concurrent-runs", paramLabel = "N",
                 description = "Its own cap on agent turns at once; beyond, 429 with Retry-After.")
         String maxRuns;
+        @Option(names = "--webhook", paramLabel = "URL",
+                description = "Where the events of its runs, jobs and background responses are also sent, signed with "
+                        + "webhooks.secret (docs/webhooks.md).")
+        String webhook;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -58,7 +62,7 @@ final class KeyCommands {
         public Integer call() throws BootException {
             KeyPolicy policy;
             try {
-                policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns);
+                policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

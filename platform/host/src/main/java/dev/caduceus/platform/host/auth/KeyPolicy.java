@@ -21,13 +21,31 @@ import java.util.regex.Pattern;
  * @param maxConcurrentRuns the most agent turns it may have at once; 0: only the server's cap
  */
 public record KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute,
-                        List<String> toolsets, int maxConcurrentRuns) {
+                        List<String> toolsets, int maxConcurrentRuns, Optional<java.net.URI> webhook) {
     /** No restriction. */
-    public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), 0, List.of(), 0);
+    public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), 0, List.of(), 0, Optional.empty());
+
+    public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
+                     int maxConcurrentRuns) {
+        this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.empty());
+    }
+
+    /** This policy with {@code --webhook URL}: every event of the key's runs, jobs and responses goes there too. */
+    public KeyPolicy withWebhook(String url) {
+        if (url == null) return this;
+        java.net.URI uri;
+        try {
+            uri = new dev.caduceus.spi.webhook.Webhook(java.net.URI.create(url.strip()), List.of()).url();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--webhook: '" + url + "' is not an http or https URL");
+        }
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri));
+    }
     private static final Pattern WORD = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
 
     public KeyPolicy {
+        requireNonNull(webhook, "webhook");
         families = List.copyOf(new TreeSet<>(families));
         requireNonNull(modelName, "modelName");
         if (requestsPerMinute < 0) throw new IllegalArgumentException("requestsPerMinute must be >= 0");
@@ -91,6 +109,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         var sets = node.putArray("toolsets");
         toolsets.forEach(sets::add);
         if (maxConcurrentRuns > 0) node.put("max_concurrent_runs", maxConcurrentRuns);
+        webhook.ifPresent(w -> node.put("webhook", w.toString()));
         return node;
     }
 
@@ -100,7 +119,10 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         var model = node.path("model_name").isTextual() ? Optional.of(node.path("model_name").asText()) : Optional.<String>empty();
         var toolsets = new ArrayList<String>();
         node.path("toolsets").forEach(t -> toolsets.add(t.asText()));
-        return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0));
+        var webhook = node.path("webhook").isTextual() ? Optional.of(java.net.URI.create(node.path("webhook").asText()))
+                : Optional.<java.net.URI>empty();
+        return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0),
+                webhook);
     }
 
     /** For {@code key list}: {@code families=chat,runs model=m rpm=60}, or {@code -}. */
@@ -111,6 +133,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (requestsPerMinute > 0) parts.add("rpm=" + requestsPerMinute);
         if (!toolsets.isEmpty()) parts.add("toolsets=" + String.join(",", toolsets));
         if (maxConcurrentRuns > 0) parts.add("max-runs=" + maxConcurrentRuns);
+        webhook.ifPresent(w -> parts.add("webhook=" + w));
         return parts.isEmpty() ? "-" : String.join(" ", parts);
     }
 }

@@ -90,6 +90,13 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
                     settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(requested.url().getHost())),
                     payload, now);
         }
+        var keyHook = keyWebhook(sql, event.owner());
+        if (keyHook.isPresent() && !settings.secrets().isEmpty()
+                && (requested == null || !requested.url().toString().equals(keyHook.get()))) {
+            if (payload == null) payload = payload(event);
+            WebhookOutbox.insert(sql, table, newId(), event, keyHook.get(), REQUEST, settings.allowPrivateHosts().stream()
+                    .anyMatch(h -> h.equalsIgnoreCase(java.net.URI.create(keyHook.get()).getHost())), payload, now);
+        }
         for (var endpoint : settings.endpoints()) {
             if (!endpoint.wants(event.type())) continue;
             if (payload == null) payload = payload(event);
@@ -103,6 +110,22 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
                      Webhook hook) {
         if (!Webhook.EVENTS.contains(type)) throw new IllegalArgumentException("not a webhook event type: " + type);
         enqueue(sql, new WebhookEvent(type, clock.instant(), owner, source, data), hook);
+    }
+
+    /** The webhook of named key {@code owner} ({@code caduceus key add … --webhook URL}), if it has one and is live. */
+    private Optional<String> keyWebhook(Sql sql, String owner) {
+        if (owner == null || owner.equals(dev.caduceus.spi.http.Caller.ADMIN)) return Optional.empty();
+        var keys = table.endsWith(".webhook_deliveries")
+                ? table.substring(0, table.length() - "webhook_deliveries".length()) + "api_keys" : "api_keys";
+        return sql.queryOne("SELECT policy_json FROM " + keys + " WHERE name = ? AND revoked_at IS NULL",
+                r -> r.getString(1), owner).flatMap(policy -> {
+                    try {
+                        var node = json.readTree(policy).path("webhook");
+                        return node.isTextual() ? Optional.of(node.asText()) : Optional.<String>empty();
+                    } catch (java.io.IOException e) {
+                        return Optional.empty();
+                    }
+                });
     }
 
     /** Whether any event could be delivered at all: a secret for requests' webhooks, or an endpoint. */

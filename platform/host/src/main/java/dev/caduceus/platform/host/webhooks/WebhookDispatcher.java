@@ -42,6 +42,9 @@ public final class WebhookDispatcher implements AutoCloseable {
     private final Semaphore wake = new Semaphore(0);
     private final Metrics.Counter results;
     private final Metrics.Histogram latency;
+    /** Configured endpoints failing without a success since: one that fails for the retry window is disabled. */
+    private final java.util.Map<String, Instant> failingSince = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<String> disabled = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private volatile long queued;
     private Thread thread;
@@ -127,8 +130,15 @@ public final class WebhookDispatcher implements AutoCloseable {
     void deliver(WebhookOutbox.Row row) {
         var target = webhooks.target(row);
         if (target.isEmpty()) {
-            finish(row, WebhookOutbox.FAILED, null, row.target().equals(DeploymentWebhooks.ENDPOINT)
+            finish(row, WebhookOutbox.FAILED, 0, null, row.target().equals(DeploymentWebhooks.ENDPOINT)
                     ? "the endpoint is no longer in webhooks.endpoints" : "webhooks.secret is no longer set", null);
+            results.inc("failed");
+            return;
+        }
+        boolean endpoint = row.target().equals(DeploymentWebhooks.ENDPOINT);
+        if (endpoint && disabled.contains(row.url())) {
+            finish(row, WebhookOutbox.FAILED, 0, null, "the endpoint is disabled: it failed for "
+                    + human(backoff.retryFor()) + " without a success (a restart enables it again)", null);
             results.inc("failed");
             return;
         }
@@ -136,6 +146,7 @@ public final class WebhookDispatcher implements AutoCloseable {
                 row.payload().getBytes(StandardCharsets.UTF_8));
         var outcome = sender.send(target.get(), message);
         var now = clock.instant();
+        if (endpoint) health(row.url(), outcome, now);
         switch (outcome) {
             case DeliveryOutcome.Delivered d -> {
                 finish(row, WebhookOutbox.DELIVERED, d.status(), null, null);
@@ -160,12 +171,37 @@ public final class WebhookDispatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Follows a configured endpoint's health: a success clears it; failing without a success for the retry
+     * window ({@code webhooks.retry.for}, a day by default) disables it on this node, with one warning.
+     */
+    private void health(String url, DeliveryOutcome outcome, Instant now) {
+        if (outcome instanceof DeliveryOutcome.Delivered) {
+            failingSince.remove(url);
+            return;
+        }
+        var since = failingSince.computeIfAbsent(url, u -> now);
+        if (!now.isBefore(since.plus(backoff.retryFor())) && disabled.add(url))
+            LOG.warn("Webhooks: endpoint {} has failed since {} without a success ({}); disabled until the server restarts",
+                    url, since, outcome.summary());
+    }
+
     private void finish(WebhookOutbox.Row row, String status, Integer httpStatus, String error, Instant next) {
+        finish(row, status, 1, httpStatus, error, next);
+    }
+
+    private void finish(WebhookOutbox.Row row, String status, int attempted, Integer httpStatus, String error, Instant next) {
         database.write(sql -> {
-            WebhookOutbox.finish(sql, row.id(), status, httpStatus, error, clock.instant(), next);
+            WebhookOutbox.finish(sql, row.id(), status, attempted, httpStatus, error, clock.instant(), next);
             return null;
         });
         if (next != null) wake(); // a Retry-After of 0 is due at once
+    }
+
+    private static String human(Duration d) {
+        if (d.toSeconds() >= 3600 && d.toSeconds() % 3600 == 0) return d.toHours() + " h";
+        if (d.toSeconds() >= 60 && d.toSeconds() % 60 == 0) return d.toMinutes() + " min";
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     /** The HTTP status an error line starts with ({@code HTTP 503: …}), or null. */

@@ -54,11 +54,15 @@ final class WebhookOutbox {
                 + "AND status = ?", WebhookOutbox::row, node, until.toEpochMilli(), PENDING);
     }
 
-    /** Records an attempt: delivered, failed for good, or pending again at {@code next}. */
-    static void finish(Sql sql, String id, String status, Integer httpStatus, String error, Instant now, Instant next) {
-        sql.update("UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, last_status = ?, last_error = ?, "
+    /**
+     * Records an attempt ({@code attempted} 1) or a decision without one (0): delivered, failed for good, or
+     * pending again at {@code next}.
+     */
+    static void finish(Sql sql, String id, String status, int attempted, Integer httpStatus, String error, Instant now,
+                       Instant next) {
+        sql.update("UPDATE webhook_deliveries SET status = ?, attempts = attempts + ?, last_status = ?, last_error = ?, "
                         + "delivered_at = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
-                status, httpStatus, error, status.equals(DELIVERED) ? now.toEpochMilli() : null,
+                status, attempted, httpStatus, error, status.equals(DELIVERED) ? now.toEpochMilli() : null,
                 next == null ? null : next.toEpochMilli(), id);
     }
 

@@ -171,6 +171,57 @@ class WebhookDispatcherTest {
         }
     }
 
+    /**
+     * A configured endpoint that fails for the whole retry window (here 600 ms instead of a day) is disabled:
+     * its first delivery gives up after retries, the next fails as disabled, and one after that is not even sent.
+     */
+    @Test
+    void anEndpointThatFailsForTheRetryWindowIsDisabled() throws Exception {
+        int closed;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        try (var db = Database.open(dir.resolve("caduceus.db"))) {
+            Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(db.dialect()));
+            var endpoint = new PlatformConfig.Webhooks.Endpoint(URI.create("http://127.0.0.1:" + closed + "/down"),
+                    List.of(), List.of(new Secret(SECRET)), true);
+            var settings = new PlatformConfig.Webhooks(List.of(new Secret(SECRET)), List.of(endpoint), List.of(),
+                    Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(600));
+            var webhooks = webhooks(settings, "webhook_deliveries");
+            try (var dispatcher = dispatcher(db, webhooks, "node_a")) {
+                dispatcher.start();
+                db.write(sql -> {
+                    webhooks.enqueue(sql, new WebhookEvent("run.failed", Instant.now(), "admin", "run_1:1",
+                            JSON.createObjectNode().put("run_id", "run_1")), null);
+                    return null;
+                });
+                var first = await(Duration.ofSeconds(30), "the first gave up", () -> db.read(sql -> sql.queryOne(
+                        "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed'",
+                        r -> r.getString(1) + " after " + r.getInt(2))), Optional::isPresent).orElseThrow();
+                assertTrue(first.startsWith("gave up after "), first);
+                db.write(sql -> {
+                    webhooks.enqueue(sql, new WebhookEvent("run.failed", Instant.now(), "admin", "run_2:1",
+                            JSON.createObjectNode().put("run_id", "run_2")), null);
+                    return null;
+                });
+                var second = await(Duration.ofSeconds(30), "the second failed", () -> db.read(sql -> sql.queryOne(
+                        "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed' AND payload LIKE ?",
+                        r -> r.getString(1) + " after " + r.getInt(2), "%run_2%")), Optional::isPresent).orElseThrow();
+                assertTrue(second.startsWith("the endpoint is disabled"), second);
+                db.write(sql -> {
+                    webhooks.enqueue(sql, new WebhookEvent("run.failed", Instant.now(), "admin", "run_3:1",
+                            JSON.createObjectNode().put("run_id", "run_3")), null);
+                    return null;
+                });
+                var third = await(Duration.ofSeconds(30), "the third failed", () -> db.read(sql -> sql.queryOne(
+                        "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed' AND payload LIKE ?",
+                        r -> r.getString(1) + " after " + r.getInt(2), "%run_3%")), Optional::isPresent).orElseThrow();
+                assertTrue(third.startsWith("the endpoint is disabled") && third.endsWith(" after 0"),
+                        "failed without an attempt: " + third);
+            }
+        }
+    }
+
     @Test
     void aDeliveryWhoseEndpointLeftTheConfigurationFailsWithTheReason() {
         try (var db = Database.open(dir.resolve("caduceus.db"))) {
