@@ -109,6 +109,7 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
     public void emit(Sql sql, String type, String source, String owner, com.fasterxml.jackson.databind.node.ObjectNode data,
                      Webhook hook) {
         if (!Webhook.EVENTS.contains(type)) throw new IllegalArgumentException("not a webhook event type: " + type);
+        if (!enabled()) return;
         enqueue(sql, new WebhookEvent(type, clock.instant(), owner, source, data), hook);
     }
 

@@ -39,6 +39,7 @@ public final class RunWebhooks implements JournalListener {
 
     @Override
     public void committing(Sql sql, List<JournalEntry> entries) {
+        if (!webhooks.enabled()) return; // no secret and no endpoint: nothing could be sent, nothing is looked up
         for (var entry : entries) {
             var type = type(entry.event());
             if (type == null) continue;
