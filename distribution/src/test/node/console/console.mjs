@@ -263,6 +263,22 @@ const scenarios = {
     return { shots: [lists, chain], expected: [{ method: 'GET', path: '/v1/responses/resp_[0-9a-f]+(/input_items)?', status: 404 }] };
   },
 
+  /**
+   * Webhooks: a delivery that failed (the receiver answered 400; its webhook-id WEBHOOK_ID) is listed with its
+   * answer, and sent again from the page: its attempts go to 2.
+   */
+  async webhooks() {
+    await signIn();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const row = page.locator('tr', { hasText: env.WEBHOOK_ID });
+    await row.getByText('failed').waitFor();
+    await row.getByText('HTTP 400').waitFor();
+    const listed = await shot('webhooks');
+    await page.getByRole('button', { name: `Redeliver ${env.DELIVERY_ID}` }).click();
+    await row.locator('td', { hasText: /^2$/ }).waitFor();
+    return { shots: [listed] };
+  },
+
   /** The chat playground: a streamed answer with the tool's progress shown as it happens. */
   async chat() {
     await signIn();

@@ -55,7 +55,8 @@ class ConsoleIT {
             "POST /v1/runs/{id}/approval", "POST /v1/runs/{id}/steer", "POST /v1/runs/{id}/stop",
             "GET /api/jobs", "POST /api/jobs", "POST /api/jobs/preview", "GET /api/jobs/{id}", "PATCH /api/jobs/{id}",
             "DELETE /api/jobs/{id}", "POST /api/jobs/{id}/pause", "POST /api/jobs/{id}/resume",
-            "POST /api/jobs/{id}/run", "GET /api/jobs/{id}/runs");
+            "POST /api/jobs/{id}/run", "GET /api/jobs/{id}/runs",
+            "GET /api/webhooks/deliveries", "POST /api/webhooks/deliveries/{id}/redeliver");
 
     @TempDir static Path home;
     static ScriptedUpstream upstream;
@@ -65,7 +66,10 @@ class ConsoleIT {
     @BeforeAll
     static void start() throws Exception {
         upstream = ScriptedUpstream.start();
-        server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream));
+        var env = Caduceus.upstreamEnv(upstream);
+        env.put("CADUCEUS__WEBHOOKS__SECRET", WebhooksIT.SECRET);
+        env.put("CADUCEUS__WEBHOOKS__ALLOW_PRIVATE_HOSTS", "127.0.0.1");
+        server = Caduceus.serve(home, env);
         base = server.awaitListening();
         Files.createDirectories(SHOTS);
         NodeConsole.script();
@@ -188,6 +192,26 @@ class ConsoleIT {
         var left = json(server.get("/api/conversations", Caduceus.KEY_AUTH).body());
         assertEquals(0, left.path("conversations").size(), left.toString());
         assertEquals(0, left.path("conversation_objects").size(), left.toString());
+    }
+
+    @Test
+    void aFailedWebhookDeliveryIsListedAndSentAgainFromThePage() throws Exception {
+        try (var receiver = WebhookReceiver.start(WebhooksIT.SECRET)) {
+            var headers = new HashMap<>(Caduceus.KEY_AUTH);
+            headers.put("Content-Type", "application/json");
+            var started = server.send("POST", "/v1/runs", "{\"input\":\"work\",\"webhook\":\"" + receiver.url("/status/400")
+                    + "\"}", headers);
+            assertEquals(202, started.statusCode(), started.body());
+            var first = receiver.next(java.time.Duration.ofSeconds(60));
+            assertEquals(400, first.path("status").asInt(), first.toString());
+            var delivery = dev.caduceus.platform.testkit.Eventually.await(java.time.Duration.ofSeconds(30), "failed",
+                    () -> json(server.get("/api/webhooks/deliveries?status=failed", Caduceus.KEY_AUTH).body()).path("data"),
+                    d -> d.size() == 1).get(0);
+            browse("webhooks", Map.of("WEBHOOK_ID", delivery.path("webhook_id").asText(),
+                    "DELIVERY_ID", delivery.path("id").asText()));
+            var again = receiver.next(java.time.Duration.ofSeconds(60));
+            assertEquals(first.path("id").asText(), again.path("id").asText(), "the same webhook-id");
+        }
     }
 
     @Test

@@ -13,6 +13,7 @@ const ROUTES = [
   { pattern: /^\/conversations$/, section: 'conversations', title: 'Conversations', load: () => import('./conversations.js') },
   { pattern: /^\/conversations\/([^/]+)$/, names: ['id'], section: 'conversations', title: 'Conversation',
     load: () => import('./conversations.js') },
+  { pattern: /^\/webhooks$/, section: 'webhooks', title: 'Webhooks', load: () => import('./webhooks.js') },
   { pattern: /^\/chat$/, section: 'chat', title: 'Chat playground', load: () => import('./chat.js') },
 ];
 
