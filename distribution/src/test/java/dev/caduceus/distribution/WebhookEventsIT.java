@@ -252,6 +252,10 @@ class WebhookEventsIT {
                     + "\"webhook\":\"http://10.1.2.3/x\"}", headers);
             assertEquals(400, refusedJob.statusCode(), refusedJob.body());
             assertTrue(refusedJob.body().contains("webhook_not_allowed"), refusedJob.body());
+            var malformedJob = server.send("POST", "/api/jobs", "{\"name\":\"j\",\"schedule\":\"every 1h\",\"prompt\":\"p\","
+                    + "\"webhook\":{\"url\":\"ftp://example.com/x\"}}", headers);
+            assertEquals(400, malformedJob.statusCode(), malformedJob.body());
+            assertTrue(malformedJob.body().contains("Invalid webhook"), malformedJob.body());
             var created = server.send("POST", "/api/jobs", "{\"name\":\"hooked\",\"schedule\":\"every 1h\",\"prompt\":\"p\","
                     + "\"webhook\":{\"url\":\"" + receiver.url("/job") + "\",\"events\":[\"job.run.completed\"]}}", headers);
             assertEquals(201, created.statusCode(), created.body());

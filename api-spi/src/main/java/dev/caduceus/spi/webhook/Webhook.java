@@ -40,6 +40,13 @@ public record Webhook(URI url, List<String> events) {
         return events.isEmpty() || events.contains(type);
     }
 
+    /** As stored and shown: {@code {"url": …}}, with {@code "events"} when not all; {@link #fromJson} reads it back. */
+    public com.fasterxml.jackson.databind.node.ObjectNode toJson() {
+        var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("url", url.toString());
+        if (!events.isEmpty()) events.forEach(node.putArray("events")::add);
+        return node;
+    }
+
     /**
      * The {@code webhook} field of a request: a URL string, or an object with {@code url} and optional
      * {@code events}. Throws {@link IllegalArgumentException} with a message for the caller otherwise.

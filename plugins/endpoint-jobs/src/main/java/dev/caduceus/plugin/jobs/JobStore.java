@@ -271,11 +271,8 @@ public final class JobStore {
     }
 
     /** A webhook as stored: {@code {"url", "events"}}; null for none. */
-    private String webhookJson(dev.caduceus.spi.webhook.Webhook hook) {
-        if (hook == null) return null;
-        var node = json.createObjectNode().put("url", hook.url().toString());
-        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
-        return node.toString();
+    private static String webhookJson(dev.caduceus.spi.webhook.Webhook hook) {
+        return hook == null ? null : hook.toJson().toString();
     }
 
     private dev.caduceus.spi.webhook.Webhook webhook(String stored) throws JsonProcessingException {

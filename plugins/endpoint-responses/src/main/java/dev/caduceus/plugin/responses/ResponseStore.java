@@ -303,9 +303,7 @@ final class ResponseStore {
 
     /** Remembers the webhook a background response's request named; before the response can end. */
     void attachWebhook(String id, dev.caduceus.spi.webhook.Webhook hook) {
-        var node = json.createObjectNode().put("url", hook.url().toString());
-        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
-        db.write(sql -> sql.update("UPDATE responses SET webhook_json = ? WHERE id = ?", node.toString(), id));
+        db.write(sql -> sql.update("UPDATE responses SET webhook_json = ? WHERE id = ?", hook.toJson().toString(), id));
     }
 
     /**
@@ -335,18 +333,10 @@ final class ResponseStore {
         }
         var data = json.createObjectNode().put("response_id", id).put("status", status);
         if (envelope.hasNonNull("usage")) data.set("usage", envelope.get("usage").deepCopy());
-        var text = outputText(envelope);
-        if (!text.isEmpty()) data.put("output_preview", text.length() > 500 ? text.substring(0, 500) + "…" : text);
+        var text = Previews.output(envelope);
+        if (text != null) data.put("output_preview", text);
         if (envelope.hasNonNull("error")) data.set("error", envelope.get("error").deepCopy());
         webhooks.emit(sql, type, "response:" + id + ":" + status, owner, data, hook);
-    }
-
-    private static String outputText(ObjectNode envelope) {
-        var text = new StringBuilder();
-        for (var item : envelope.path("output"))
-            for (var part : item.path("content"))
-                if (part.path("type").asText().equals("output_text")) text.append(part.path("text").asText());
-        return text.toString();
     }
 
     /**

@@ -77,8 +77,6 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
      */
     public record Webhooks(List<Secret> secrets, List<Endpoint> endpoints, List<String> allowPrivateHosts,
                            java.time.Duration retryInitial, java.time.Duration retryMax, java.time.Duration retryFor) {
-        /** The event types, as {@code events} names them. */
-        public static final List<String> EVENTS = dev.caduceus.spi.webhook.Webhook.EVENTS;
         private static final String PREFIX = "whsec_";
 
         public Webhooks {
@@ -379,9 +377,9 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                         ? new Values(key + ".events", entry.get("events"), tree.source("webhooks.endpoints"), false).list()
                         : List.<String>of();
                 for (var event : events)
-                    if (!Webhooks.EVENTS.contains(event))
+                    if (!dev.caduceus.spi.webhook.Webhook.EVENTS.contains(event))
                         throw new Values(key + ".events", entry.get("events"), tree.source("webhooks.endpoints"), false)
-                                .invalid("names " + event + ", not an event (one of " + String.join(", ", Webhooks.EVENTS) + ")");
+                                .invalid("names " + event + ", not an event (one of " + String.join(", ", dev.caduceus.spi.webhook.Webhook.EVENTS) + ")");
                 var own = entry.hasNonNull("secret")
                         ? Webhooks.secrets(key + ".secret", new Values(key + ".secret", entry.get("secret"),
                                 tree.source("webhooks.endpoints"), true).string(), tree)

@@ -29,14 +29,16 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
     private final Clock clock;
     private final GuardedResolver.Lookup lookup;
     private final String table;
+    private final String keys;
 
     /**
-     * @param outbox the outbox table as named from any schema: on PostgreSQL a plugin's transaction works in the
-     *               plugin's schema, so there it is {@code caduceus_platform.webhook_deliveries}
+     * @param platformSchema the platform's tables as named from any schema, {@code ""} or {@code "caduceus_platform."}:
+     *                       on PostgreSQL a plugin's transaction works in the plugin's schema
      */
     public DeploymentWebhooks(PlatformConfig.Webhooks settings, ObjectMapper json, Clock clock, GuardedResolver.Lookup lookup,
-                              String outbox) {
-        this.table = outbox;
+                              String platformSchema) {
+        this.table = platformSchema + "webhook_deliveries";
+        this.keys = platformSchema + "api_keys";
         this.settings = settings;
         this.json = json;
         this.clock = clock;
@@ -65,7 +67,7 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
         } catch (UnknownHostException e) {
             return Optional.of("webhook host " + host + " does not resolve");
         }
-        boolean allowed = settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(hook.url().getHost()));
+        boolean allowed = privateAllowed(hook.url());
         for (var address : addresses) {
             if (EgressPolicy.isMetadata(address))
                 return Optional.of("webhook host " + host + " is a cloud metadata address");
@@ -87,15 +89,14 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
         if (requested != null && requested.wants(event.type())) {
             payload = payload(event);
             WebhookOutbox.insert(sql, table, newId(), event, requested.url().toString(), REQUEST,
-                    settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(requested.url().getHost())),
-                    payload, now);
+                    privateAllowed(requested.url()), payload, now);
         }
         var keyHook = keyWebhook(sql, event.owner());
         if (keyHook.isPresent() && !settings.secrets().isEmpty()
                 && (requested == null || !requested.url().toString().equals(keyHook.get()))) {
             if (payload == null) payload = payload(event);
-            WebhookOutbox.insert(sql, table, newId(), event, keyHook.get(), REQUEST, settings.allowPrivateHosts().stream()
-                    .anyMatch(h -> h.equalsIgnoreCase(java.net.URI.create(keyHook.get()).getHost())), payload, now);
+            WebhookOutbox.insert(sql, table, newId(), event, keyHook.get(), REQUEST,
+                    privateAllowed(java.net.URI.create(keyHook.get())), payload, now);
         }
         for (var endpoint : settings.endpoints()) {
             if (!endpoint.wants(event.type())) continue;
@@ -116,8 +117,6 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
     /** The webhook of named key {@code owner} ({@code caduceus key add … --webhook URL}), if it has one and is live. */
     private Optional<String> keyWebhook(Sql sql, String owner) {
         if (owner == null || owner.equals(dev.caduceus.spi.http.Caller.ADMIN)) return Optional.empty();
-        var keys = table.endsWith(".webhook_deliveries")
-                ? table.substring(0, table.length() - "webhook_deliveries".length()) + "api_keys" : "api_keys";
         return sql.queryOne("SELECT policy_json FROM " + keys + " WHERE name = ? AND revoked_at IS NULL",
                 r -> r.getString(1), owner).flatMap(policy -> {
                     try {
@@ -127,6 +126,11 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
                         return Optional.empty();
                     }
                 });
+    }
+
+    /** Whether {@code url}'s host is in {@code webhooks.allow_private_hosts}. */
+    private boolean privateAllowed(java.net.URI url) {
+        return settings.allowPrivateHosts().stream().anyMatch(h -> h.equalsIgnoreCase(url.getHost()));
     }
 
     /** Whether any event could be delivered at all: a secret for requests' webhooks, or an endpoint. */

@@ -105,8 +105,8 @@ class WebhookDispatcherTest {
                 Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofHours(1));
     }
 
-    DeploymentWebhooks webhooks(PlatformConfig.Webhooks settings, String table) {
-        return new DeploymentWebhooks(settings, JSON, Clock.systemUTC(), InetAddress::getAllByName, table);
+    DeploymentWebhooks webhooks(PlatformConfig.Webhooks settings, String platformSchema) {
+        return new DeploymentWebhooks(settings, JSON, Clock.systemUTC(), InetAddress::getAllByName, platformSchema);
     }
 
     WebhookDispatcher dispatcher(Database db, DeploymentWebhooks webhooks, String node) {
@@ -131,7 +131,7 @@ class WebhookDispatcherTest {
     void everyEventWrittenIsDeliveredOnce() {
         try (var db = Database.open(dir.resolve("caduceus.db"))) {
             Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(db.dialect()));
-            var webhooks = webhooks(settings(List.of()), "webhook_deliveries");
+            var webhooks = webhooks(settings(List.of()), "");
             enqueue(db, webhooks, 50);
             enqueue(db, webhooks, 50); // the same events written again (a retried commit): one message each
             try (var dispatcher = dispatcher(db, webhooks, "node_a")) {
@@ -151,7 +151,7 @@ class WebhookDispatcherTest {
         try (var one = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4);
              var two = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4)) {
             Migrations.apply(one, Migrations.PLATFORM, PlatformMigrations.scripts(one.dialect()));
-            var table = Database.schemaOf(Migrations.PLATFORM) + ".webhook_deliveries";
+            var table = Database.schemaOf(Migrations.PLATFORM) + ".";
             for (var node : List.of("node_one", "node_two")) // both live: neither takes the other's leases
                 one.write(sql -> sql.update("INSERT INTO cluster_nodes (node_id, host, pid, started_at, renewed_at) "
                         + "VALUES (?, 'test', 1, 0, 0)", node));
@@ -187,7 +187,7 @@ class WebhookDispatcherTest {
                     List.of(), List.of(new Secret(SECRET)), true);
             var settings = new PlatformConfig.Webhooks(List.of(new Secret(SECRET)), List.of(endpoint), List.of(),
                     Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(600));
-            var webhooks = webhooks(settings, "webhook_deliveries");
+            var webhooks = webhooks(settings, "");
             try (var dispatcher = dispatcher(db, webhooks, "node_a")) {
                 dispatcher.start();
                 db.write(sql -> {
@@ -228,7 +228,7 @@ class WebhookDispatcherTest {
             Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(db.dialect()));
             var endpoint = new PlatformConfig.Webhooks.Endpoint(URI.create("http://127.0.0.1:" + connector.getLocalPort()
                     + "/endpoint"), List.of("run.failed"), List.of(new Secret(SECRET)), true);
-            var before = webhooks(settings(List.of(endpoint)), "webhook_deliveries");
+            var before = webhooks(settings(List.of(endpoint)), "");
             db.write(sql -> {
                 before.enqueue(sql, new WebhookEvent("run.failed", Instant.now(), "admin", "run_x:3",
                         JSON.createObjectNode().put("run_id", "run_x")), null);
@@ -238,7 +238,7 @@ class WebhookDispatcherTest {
             });
             assertEquals(1L, (long) db.read(sql -> sql.queryOne("SELECT COUNT(*) FROM webhook_deliveries",
                     r -> r.getLong(1)).orElseThrow()));
-            try (var dispatcher = dispatcher(db, webhooks(settings(List.of()), "webhook_deliveries"), "node_a")) {
+            try (var dispatcher = dispatcher(db, webhooks(settings(List.of()), ""), "node_a")) {
                 dispatcher.start();
                 var error = await(Duration.ofSeconds(30), "failed", () -> db.read(sql -> sql.queryOne(
                         "SELECT last_error FROM webhook_deliveries WHERE status = 'failed'", r -> r.getString(1))),

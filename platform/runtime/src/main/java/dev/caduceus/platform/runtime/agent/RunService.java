@@ -314,9 +314,7 @@ public final class RunService implements Runs {
                 : webhooks.refusal(hook);
         if (refusal.isPresent())
             throw new RunRejectedException(RunRejectedException.Reason.WEBHOOK_NOT_ALLOWED, refusal.get());
-        var node = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("url", hook.url().toString());
-        if (!hook.events().isEmpty()) hook.events().forEach(node.putArray("events")::add);
-        return node.toString();
+        return hook.toJson().toString();
     }
 
     private RunStart replay(RunJournal.RecordedKey key, RunOptions options) throws RunRejectedException {

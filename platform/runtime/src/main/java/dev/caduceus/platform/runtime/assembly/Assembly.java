@@ -137,8 +137,7 @@ public final class Assembly {
         var late = new LateServices();                                           //    bound below, once
         var webhooks = new DeploymentWebhooks(config.webhooks(), json, clock, options.nameLookup(), // their outbox
                 database.dialect() == dev.caduceus.spi.store.PluginDatabase.Dialect.POSTGRESQL
-                        ? Database.schemaOf(dev.caduceus.platform.host.store.Migrations.PLATFORM) + ".webhook_deliveries"
-                        : "webhook_deliveries");
+                        ? Database.schemaOf(dev.caduceus.platform.host.store.Migrations.PLATFORM) + "." : "");
         var contexts = new PluginContexts(config, Version.CURRENT, json, database, scheduler, readiness, late, clock,
                 outbound, env, metrics, webhooks);
         var settings = new DeclaredSettings(config.tree(), config.dotenv().under(env));

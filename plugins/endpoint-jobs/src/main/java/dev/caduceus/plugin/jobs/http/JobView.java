@@ -34,11 +34,7 @@ final class JobView {
                 .putNull("profile").put("last_run_id", job.lastRunId())
                 .put("owner", job.owner()); // a Caduceus addition: the key (tenant) the job belongs to
         if (job.webhook() == null) o.putNull("webhook"); // another: where its runs' ends are told
-        else {
-            var hook = o.putObject("webhook").put("url", job.webhook().url().toString());
-            var events = hook.putArray("events");
-            job.webhook().events().forEach(events::add);
-        }
+        else o.set("webhook", job.webhook().toJson());
         return o;
     }
 
