@@ -5,11 +5,24 @@
 //   /status/<code>          answer <code> (and Retry-After: 1 for 429 and 503)
 //   /fail-first/<n>/<code>  answer <code> to the first n requests of each webhook-id, then verify
 //   /gated                  answer 503 while the file named by WEBHOOK_GATE does not exist, then verify
+//   /hermes...              a Hermes hooks.outbound endpoint: WEBHOOK_HERMES_SECRET (a plain string) checks
+//                           X-Hermes-Signature-256 as a Hermes receiver does, and the Standard Webhooks
+//                           signature with the library's raw format
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
 const verifier = new Webhook(process.env.WEBHOOK_SECRET);
+const hermesSecret = process.env.WEBHOOK_HERMES_SECRET;
+const hermesVerifier = hermesSecret ? new Webhook(hermesSecret, { format: 'raw' }) : null;
+
+// What a Hermes receiver checks: sha256= and the hex HMAC-SHA256 of the raw body, compared in constant time.
+function hermesVerified(body, header) {
+  if (!hermesSecret || typeof header !== 'string') return false;
+  const expected = 'sha256=' + crypto.createHmac('sha256', hermesSecret).update(body).digest('hex');
+  return header.length === expected.length && crypto.timingSafeEqual(Buffer.from(header), Buffer.from(expected));
+}
 const seen = new Map();
 
 const server = http.createServer((req, res) => {
@@ -27,8 +40,14 @@ const server = http.createServer((req, res) => {
     if (forced) status = Number(forced[1]);
     else if (req.url.startsWith('/gated') && !fs.existsSync(process.env.WEBHOOK_GATE ?? '')) status = 503;
     else if (failFirst && count <= Number(failFirst[1])) status = Number(failFirst[2]);
+    const hermes = req.url.startsWith('/hermes');
+    if (hermes) {
+      line.hermes_verified = hermesVerified(body, req.headers['x-hermes-signature-256']);
+      line.hermes_event = req.headers['x-hermes-event'] ?? null;
+      line.hermes_delivery = req.headers['x-hermes-delivery'] ?? null;
+    }
     try {
-      const payload = verifier.verify(body, req.headers);
+      const payload = (hermes ? hermesVerifier : verifier).verify(body, req.headers);
       line.verified = true;
       line.type = payload.type;
       line.payload = payload;

@@ -97,6 +97,31 @@ class WebhookEventsIT {
     }
 
     /**
+     * A Hermes user's {@code hooks.outbound} entry, its secret from the environment by {@code ${VAR}}: the run's
+     * end reaches it signed Hermes' way ({@code X-Hermes-Signature-256}, checked as a Hermes receiver checks it)
+     * and the Standard Webhooks way with the same secret, {@code X-Hermes-Event} naming the event.
+     */
+    @Test
+    void aHermesOutboundHookHearsOfARunsEndSignedAsHermesSignsIt() throws Exception {
+        var plain = "hermes-hook-secret-" + java.util.UUID.randomUUID();
+        try (var receiver = WebhookReceiver.start(SECRET, null, plain)) {
+            Files.writeString(home.resolve("config.yaml"), "hooks:\n  outbound:\n    - url: " + receiver.url("/hermes")
+                    + "\n      events: [on_session_end]\n      secret: ${HOOK_SECRET}\n      allow_private: true\n");
+            var env = Caduceus.upstreamEnv(upstream);
+            env.put("HOOK_SECRET", plain);
+            try (var server = Caduceus.serve(home, env)) {
+                var id = startRun(server, "null");
+                var line = receiver.next(Duration.ofSeconds(60));
+                assertTrue(line.path("hermes_verified").asBoolean(), line.toString());
+                assertTrue(line.path("verified").asBoolean(), line.toString());
+                assertEquals("run.completed", line.path("hermes_event").asText());
+                assertEquals(line.path("id").asText(), line.path("hermes_delivery").asText());
+                assertEquals(id, line.path("payload").path("data").path("run_id").asText());
+            }
+        }
+    }
+
+    /**
      * A run that waits for an approval says so with the routes that answer it; denied, it goes on and its end
      * follows. The deliveries count in {@code /metrics}.
      */

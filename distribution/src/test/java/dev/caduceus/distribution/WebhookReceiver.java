@@ -53,10 +53,16 @@ final class WebhookReceiver implements AutoCloseable {
 
     /** As {@link #start(String)}; {@code /gated} answers 503 until {@code gate} exists. */
     static WebhookReceiver start(String secret, java.nio.file.Path gate) throws Exception {
+        return start(secret, gate, null);
+    }
+
+    /** As {@link #start(String, java.nio.file.Path)}; {@code /hermes…} checks Hermes' signature with {@code hermesSecret}. */
+    static WebhookReceiver start(String secret, java.nio.file.Path gate, String hermesSecret) throws Exception {
         var script = NodeAgents.install("webhook-receiver.mjs");
         var builder = new ProcessBuilder("node", script.toString()).directory(NodeAgents.DIR.toFile()).redirectErrorStream(true);
         builder.environment().put("WEBHOOK_SECRET", secret);
         if (gate != null) builder.environment().put("WEBHOOK_GATE", gate.toString());
+        if (hermesSecret != null) builder.environment().put("WEBHOOK_HERMES_SECRET", hermesSecret);
         return new WebhookReceiver(builder.start());
     }
 

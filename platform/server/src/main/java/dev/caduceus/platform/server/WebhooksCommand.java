@@ -42,7 +42,7 @@ final class WebhooksCommand implements Callable<Integer> {
 
     @Command(name = "test", mixinStandardHelpOptions = true,
             description = {"Send one signed webhook.test message to URL, as the server sends webhooks, and print the answer.",
-                    "Signed with the secret of the endpoint in webhooks.endpoints with this URL, else webhooks.secret.",
+                    "Signed with the secret of the endpoint in webhooks.endpoints (or hooks.outbound) with this URL, else webhooks.secret.",
                     "A private, loopback or link-local address is refused unless that endpoint has allow_private, its host "
                             + "is in webhooks.allow_private_hosts, or --allow-private is given.",
                     "Exit status 0 when the receiver answered 2xx, 1 when it did not, 2 when there is no secret."})
@@ -74,7 +74,7 @@ final class WebhooksCommand implements Callable<Integer> {
             var settings = config.webhooks();
             var endpoint = settings.endpoints().stream().filter(e -> e.url().equals(target)).findFirst();
             var secrets = endpoint.map(PlatformConfig.Webhooks.Endpoint::secrets).orElse(settings.secrets());
-            if (secrets.isEmpty()) {
+            if (secrets.isEmpty() && endpoint.isEmpty()) {
                 err.println("caduceus webhooks test: nothing to sign with: webhooks.secret is not set ("
                         + config.configFile().map(f -> "in " + f + " or ").orElse("in config.yaml or ")
                         + "CADUCEUS__WEBHOOKS__SECRET) and no endpoint in webhooks.endpoints has this URL");
@@ -97,11 +97,15 @@ final class WebhooksCommand implements Callable<Integer> {
             try (var client = new OutboundClient(BootSteps.proxyRules(config, webhooks.main.env()), "caduceus/" + Version.CURRENT)) {
                 var sender = new WebhookSender(client, clock, "caduceus/" + Version.CURRENT);
                 long started = System.nanoTime();
-                var outcome = sender.send(new WebhookSender.Target(target, WebhookSigner.of(secrets), mayBePrivate),
+                var signer = secrets.isEmpty() ? java.util.Optional.<WebhookSigner>empty()
+                        : java.util.Optional.of(WebhookSigner.of(secrets));
+                var outcome = sender.send(new WebhookSender.Target(target, signer,
+                                endpoint.map(PlatformConfig.Webhooks.Endpoint::hermes).orElse(false), mayBePrivate,
+                                endpoint.map(PlatformConfig.Webhooks.Endpoint::timeout).orElse(java.time.Duration.ofSeconds(10))),
                         new WebhookMessage(message, "webhook.test", clock.instant(), bytes));
                 long millis = (System.nanoTime() - started) / 1_000_000;
                 out.println("POST " + target + " (webhook-id " + message + ", "
-                        + (endpoint.isPresent() ? "the endpoint's secret" : "webhooks.secret") + "): "
+                        + (secrets.isEmpty() ? "unsigned" : endpoint.isPresent() ? "the endpoint's secret" : "webhooks.secret") + "): "
                         + outcome.summary() + " in " + millis + " ms");
                 out.flush();
                 return outcome instanceof DeliveryOutcome.Delivered ? 0 : 1;

@@ -64,7 +64,7 @@ final class ConfigKeys {
      * about after boot unless a started plugin declares them ({@link DeclaredSettings}).
      */
     static final Set<String> SECTIONS = Set.of("server", "model", "agent", "approvals", "tools", "gateway",
-            "runs", "sessions", "plugins", "http", "metrics", "logging", "database", "webhooks");
+            "runs", "sessions", "plugins", "http", "metrics", "logging", "database", "webhooks", "hooks");
 
     /** The levels {@code logging.level} and {@code logging.levels} accept, least severe first. */
     static final List<String> LEVELS = List.of("trace", "debug", "info", "warn", "error", "off");
@@ -128,6 +128,9 @@ final class ConfigKeys {
                     + "Webhooks): whsec_ and the base64 of 24 to 64 random bytes; several, separated by spaces, while rotating"),
             new Key("webhooks.endpoints", Type.OBJECT_LIST, null, false, 0, 0, List.of(), "the deployment's webhook "
                     + "endpoints, each {url, events (omitted: all), secret (default webhooks.secret), allow_private (false)}"),
+            new Key(HermesHooks.KEY, Type.OBJECT_LIST, null, false, 0, 0, List.of(), "Hermes' outbound webhooks, each {url, "
+                    + "events (Hermes' on_session_end, pre_approval_request or ours), secret or secret_env (signs "
+                    + "X-Hermes-Signature-256 too; none: unsigned), timeout (s, at most 10), allow_private}"),
             list("webhooks.allow_private_hosts", List.of(), "hosts a per-request webhook may name although they are private, "
                     + "loopback or link-local (never a cloud metadata address)"),
             new Key("webhooks.retry.initial", Type.DURATION, java.time.Duration.ofSeconds(5), false, 0, 0, List.of(),

@@ -49,7 +49,8 @@ public final class ConfigLoader {
     /** True when {@code file} exists, parses and validates on its own (the {@code config} health check). */
     public static boolean stillParses(Path file) {
         try {
-            new ConfigLoader(Map.of(), Path.of(System.getProperty("user.home"))).load(Optional.of(file), List.of());
+            // The process's environment, as at boot: the file's ${VAR} references name its variables.
+            new ConfigLoader(System.getenv(), Path.of(System.getProperty("user.home"))).load(Optional.of(file), List.of());
             return true;
         } catch (ConfigException | IllegalArgumentException e) {
             return false;
@@ -81,9 +82,10 @@ public final class ConfigLoader {
         if (file.isPresent() && !Files.isRegularFile(file.get()))
             throw new ConfigException("--config", "Config file " + file.get() + " (from --config) does not exist");
         if (file.isEmpty() && Files.isRegularFile(home.resolve("config.yaml"))) file = Optional.of(home.resolve("config.yaml"));
-        ConfigTree tree = file.map(ConfigLoader::parse).orElseGet(ConfigTree::empty);
         DotEnv dotenv = DotEnv.read(home);
-        for (EnvNames.Setting s : EnvNames.settings(dotenv.under(env))) {
+        var variables = dotenv.under(env);
+        ConfigTree tree = file.map(f -> parse(f, variables)).orElseGet(ConfigTree::empty);
+        for (EnvNames.Setting s : EnvNames.settings(variables)) {
             // The launcher may have merged .env into the environment already: same value, same file.
             var fromFile = s.value().equals(dotenv.values().get(s.variable())) && dotenv.file().isPresent();
             var source = fromFile ? "variable " + s.variable() + " in " + dotenv.file().get() : s.source();
@@ -94,7 +96,7 @@ public final class ConfigLoader {
         Map<String, Object> values = validate(tree);
         var merged = tree;
         profile().filter(p -> merged.node("server.model_name").isEmpty()).ifPresent(p -> values.put("server.model_name", p));
-        return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv), LoggingConfig.from(values),
+        return new LoadedConfig(PlatformConfig.from(home, file, values, tree, dotenv, variables, warnings), LoggingConfig.from(values),
                 warnings);
     }
 
@@ -112,7 +114,7 @@ public final class ConfigLoader {
         return values;
     }
 
-    private static ConfigTree parse(Path file) {
+    private static ConfigTree parse(Path file, Map<String, String> variables) {
         YAMLMapper mapper = YAMLMapper.builder().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
         JsonNode root;
         try {
@@ -129,6 +131,6 @@ public final class ConfigLoader {
         if (root == null || root.isMissingNode() || root.isNull()) return ConfigTree.empty();
         if (!(root instanceof ObjectNode object))
             throw new ConfigException("", "Cannot use " + file + ": the top level must be a mapping of sections");
-        return HermesLayout.apply(ConfigTree.of(object, file.toString()));
+        return HermesLayout.apply(ConfigTree.of(EnvReferences.expand(object, variables, file.toString()), file.toString()));
     }
 }

@@ -33,6 +33,7 @@ public final class ConfigReference {
         out.append("(`server:` then `port: 8642`). Any key can also be set from the environment as\n");
         out.append("`CADUCEUS__<SECTION>__<KEY>` (dots become `__`); the Hermes names listed win over that form.\n");
         out.append("Sources, highest first: flags, environment, `$CADUCEUS_HOME/.env`, the config file, defaults.\n");
+        out.append("A string in the file may name a variable as `${NAME}` (from the environment or `.env`; `$${` is a literal `${`).\n");
         out.append("Keys nothing here lists are warned about at start-up and ignored.\n");
         String section = null;
         for (var row : rows.entrySet()) {

@@ -94,14 +94,24 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         /**
          * One endpoint of {@code webhooks.endpoints}.
          *
-         * @param events the event types it is sent; empty: all
-         * @param secrets its signing keys ({@code secret}, else {@code webhooks.secret})
+         * @param events  the event types it is sent; empty: all
+         * @param secrets its signing keys ({@code secret}, else {@code webhooks.secret}); empty: unsigned (only
+         *                a {@code hooks.outbound} entry without a secret, as Hermes sends it)
+         * @param hermes  from {@code hooks.outbound}: also signed Hermes' way ({@code X-Hermes-Signature-256})
+         * @param timeout one attempt's limit (10 s; a {@code hooks.outbound} entry's {@code timeout} may shorten it)
          */
-        public record Endpoint(java.net.URI url, List<String> events, List<Secret> secrets, boolean allowPrivate) {
+        public record Endpoint(java.net.URI url, List<String> events, List<Secret> secrets, boolean allowPrivate,
+                               boolean hermes, java.time.Duration timeout) {
             public Endpoint {
                 requireNonNull(url, "url");
+                requireNonNull(timeout, "timeout");
                 events = List.copyOf(events);
                 secrets = List.copyOf(secrets);
+            }
+
+            /** One of {@code webhooks.endpoints}: Standard Webhooks only, 10 s. */
+            public Endpoint(java.net.URI url, List<String> events, List<Secret> secrets, boolean allowPrivate) {
+                this(url, events, secrets, allowPrivate, false, HermesHooks.MAX_TIMEOUT);
             }
 
             public boolean wants(String event) {
@@ -326,7 +336,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return name == null ? normalized.resolve("workspace") : normalized.resolveSibling(name + "-workspace");
     }
 
-    static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree, DotEnv dotenv) {
+    static PlatformConfig from(Path home, Optional<Path> file, Map<String, Object> v, ConfigTree tree, DotEnv dotenv,
+                               Map<String, String> variables, List<String> warnings) {
         Optional<Secret> modelKey = secret(v, "model.api_key");
         Optional<String> baseUrl = opt(v, "model.base_url");
         if (baseUrl.isEmpty() && modelKey.isPresent()) baseUrl = Optional.of(OPENAI_BASE_URL);
@@ -356,14 +367,15 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         var storage = new Storage(secret(v, "database.url"), opt(v, "database.user"), secret(v, "database.password"),
                 (int) v.get("database.pool_size"));
         return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
-                dotenv, observability, storage, webhooks(v, tree));
+                dotenv, observability, storage, webhooks(v, tree, variables, warnings));
     }
 
     /**
      * {@code webhooks.*}: the secrets parsed and checked (a malformed one names its key and file), the endpoints
-     * with their URL, events, secrets and {@code allow_private}.
+     * with their URL, events, secrets and {@code allow_private}, and Hermes' {@code hooks.outbound} ({@link HermesHooks}).
      */
-    private static Webhooks webhooks(Map<String, Object> v, ConfigTree tree) {
+    private static Webhooks webhooks(Map<String, Object> v, ConfigTree tree, Map<String, String> variables,
+                                     List<String> warnings) {
         var secrets = secret(v, "webhooks.secret").map(s -> Webhooks.secrets("webhooks.secret", s.reveal(), tree))
                 .orElse(List.of());
         var endpoints = new java.util.ArrayList<Webhooks.Endpoint>();
@@ -392,6 +404,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 endpoints.add(new Webhooks.Endpoint(java.net.URI.create(url), events, own, allowPrivate));
             }
         }
+        endpoints.addAll(HermesHooks.endpoints((com.fasterxml.jackson.databind.JsonNode) v.get(HermesHooks.KEY), tree,
+                variables, warnings));
         return new Webhooks(secrets, endpoints, list(v, "webhooks.allow_private_hosts"),
                 (java.time.Duration) v.get("webhooks.retry.initial"), (java.time.Duration) v.get("webhooks.retry.max"),
                 (java.time.Duration) v.get("webhooks.retry.for"));

@@ -143,7 +143,8 @@ public final class DeploymentWebhooks implements dev.caduceus.spi.webhook.Webhoo
         var url = java.net.URI.create(row.url());
         if (row.target().equals(ENDPOINT)) {
             return settings.endpoints().stream().filter(e -> e.url().toString().equals(row.url())).findFirst()
-                    .map(e -> new WebhookSender.Target(url, WebhookSigner.of(e.secrets()), e.allowPrivate()));
+                    .map(e -> new WebhookSender.Target(url, e.secrets().isEmpty() ? Optional.empty()
+                            : Optional.of(WebhookSigner.of(e.secrets())), e.hermes(), e.allowPrivate(), e.timeout()));
         }
         if (settings.secrets().isEmpty()) return Optional.empty();
         return Optional.of(new WebhookSender.Target(url, WebhookSigner.of(settings.secrets()), row.allowPrivate()));

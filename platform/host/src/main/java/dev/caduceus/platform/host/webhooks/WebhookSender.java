@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Sends one webhook message to one endpoint, once: a {@code POST} of its JSON body with the Standard
- * Webhooks headers ({@code webhook-id}, {@code webhook-timestamp}, {@code webhook-signature}) under the
+ * Webhooks headers ({@code webhook-id}, {@code webhook-timestamp}, {@code webhook-signature}; and Hermes'
+ * {@code X-Hermes-*} for a {@code hooks.outbound} endpoint) under the
  * egress policy (public addresses only, unless the endpoint may be private; never a cloud metadata
  * address), 5 s to connect and 10 s in all, redirects not followed and at most 64 KiB of the answer read.
  * Thread-safe; blocks the calling thread (a virtual thread is the intended caller).
@@ -38,9 +39,24 @@ public final class WebhookSender {
     /**
      * Where a message goes and how it is signed.
      *
+     * @param signer       its secrets; empty: sent unsigned (a Hermes {@code hooks.outbound} entry without one)
+     * @param hermes       also Hermes' headers: {@code X-Hermes-Event}, {@code X-Hermes-Delivery} (the message id)
+     *                     and, when signed, {@code X-Hermes-Signature-256}
      * @param allowPrivate whether the address may be private, loopback or link-local
+     * @param timeout      the attempt's limit, at most {@link #TOTAL_TIMEOUT}
      */
-    public record Target(URI url, WebhookSigner signer, boolean allowPrivate) {}
+    public record Target(URI url, Optional<WebhookSigner> signer, boolean hermes, boolean allowPrivate, Duration timeout) {
+        public Target {
+            java.util.Objects.requireNonNull(url, "url");
+            java.util.Objects.requireNonNull(signer, "signer");
+            if (timeout.compareTo(TOTAL_TIMEOUT) > 0) timeout = TOTAL_TIMEOUT;
+        }
+
+        /** Signed the Standard Webhooks way only, with the usual 10 s. */
+        public Target(URI url, WebhookSigner signer, boolean allowPrivate) {
+            this(url, Optional.of(signer), false, allowPrivate, TOTAL_TIMEOUT);
+        }
+    }
 
     /** One attempt to deliver {@code message} to {@code target}. */
     public DeliveryOutcome send(Target target, WebhookMessage message) {
@@ -48,9 +64,18 @@ public final class WebhookSender {
         var request = OutboundHttp.Request.post(target.url(), "application/json", message.body())
                 .withHeader("webhook-id", message.id())
                 .withHeader("webhook-timestamp", Long.toString(timestamp))
-                .withHeader("webhook-signature", target.signer().signature(message.id(), timestamp, message.body()))
-                .withHeader("User-Agent", userAgent)
-                .withTimeouts(CONNECT_TIMEOUT, TOTAL_TIMEOUT, TOTAL_TIMEOUT)
+                .withHeader("User-Agent", userAgent);
+        if (target.signer().isPresent())
+            request = request.withHeader("webhook-signature",
+                    target.signer().get().signature(message.id(), timestamp, message.body()));
+        if (target.hermes()) {
+            request = request.withHeader("X-Hermes-Event", message.type()).withHeader("X-Hermes-Delivery", message.id());
+            if (target.signer().isPresent())
+                request = request.withHeader("X-Hermes-Signature-256", target.signer().get().hermes(message.body()));
+        }
+        var connect = CONNECT_TIMEOUT.compareTo(target.timeout()) < 0 ? CONNECT_TIMEOUT : target.timeout();
+        request = request
+                .withTimeouts(connect, target.timeout(), target.timeout())
                 .withEgress(target.allowPrivate() ? Egress.privateAllowed(List.of()) : Egress.publicOnly(List.of()))
                 .withFollowRedirects(false);
         try (var response = outbound.send(request)) {

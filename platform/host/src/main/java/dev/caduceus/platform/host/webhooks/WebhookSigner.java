@@ -31,6 +31,20 @@ public final class WebhookSigner {
         return new WebhookSigner(keys);
     }
 
+    /**
+     * The {@code X-Hermes-Signature-256} header's value for {@code body}, as Hermes' outbound hooks sign:
+     * {@code sha256=} and the hex HMAC-SHA256 of the body alone, with the first secret.
+     */
+    public String hermes(byte[] body) {
+        try {
+            var mac = Mac.getInstance(ALGORITHM);
+            mac.init(keys.getFirst());
+            return "sha256=" + java.util.HexFormat.of().formatHex(mac.doFinal(body));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is unavailable", e);
+        }
+    }
+
     /** The {@code webhook-signature} header's value for message {@code id} sent at {@code timestamp} (Unix seconds). */
     public String signature(String id, long timestamp, byte[] body) {
         var prefix = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);

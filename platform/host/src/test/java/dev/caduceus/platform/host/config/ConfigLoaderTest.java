@@ -273,4 +273,67 @@ class ConfigLoaderTest {
         assertEquals(0, c.server().port());
         assertEquals("flag --set server.port", c.source("server.port"));
     }
+
+    @Test
+    void aReferenceToAVariableInTheFileIsReplacedAndAnUnsetOneNamesKeyFileAndVariable() throws IOException {
+        Files.createDirectories(home());
+        Files.writeString(home().resolve(".env"), "HOOK_SECRET_FILE=from-dotenv\n");
+        write("""
+                server: {model_name: "agent-${MODEL_SUFFIX}", api_key: "${HOOK_SECRET_FILE}"}
+                agent: {toolsets: ["$${literal}"]}
+                """);
+        var c = load(Map.of("MODEL_SUFFIX", "blue"), List.of()).config();
+        assertEquals("agent-blue", c.server().modelName(), "from the environment");
+        assertEquals("from-dotenv", c.server().apiKey().orElseThrow().reveal(), "from .env");
+        assertEquals(List.of("${literal}"), c.agent().toolsets(), "$${ is a literal ${");
+
+        var e = fails("webhooks: {secret: \"${NOT_SET_ANYWHERE}\"}\n", Map.of());
+        assertTrue(e.getMessage().contains("webhooks.secret"), e.getMessage());
+        assertTrue(e.getMessage().contains("config.yaml"), e.getMessage());
+        assertTrue(e.getMessage().contains("NOT_SET_ANYWHERE is not set"), e.getMessage());
+    }
+
+    @Test
+    void hermesOutboundHooksBecomeEndpointsWithTheirEventsMappedAndWhatHasNoMeaningWarned() throws IOException {
+        write("""
+                hooks:
+                  outbound:
+                    - url: https://hooks.example.com/ended
+                      events: [on_session_end, pre_tool_call]
+                      secret: literal
+                      secret_env: HOOK_SECRET
+                      timeout: 30
+                      matcher: terminal
+                    - url: https://hooks.example.com/approvals
+                      events: [pre_approval_request, run.requires_action]
+                      timeout: 3
+                    - url: https://hooks.example.com/tools
+                      events: [post_tool_call]
+                """);
+        var loaded = load(Map.of("HOOK_SECRET", "from-env"), List.of());
+        var endpoints = loaded.config().webhooks().endpoints();
+        assertEquals(2, endpoints.size(), "the entry with only tool events is skipped: " + endpoints);
+        var ended = endpoints.get(0);
+        assertTrue(ended.hermes());
+        assertEquals(List.of("run.completed", "run.failed", "run.cancelled", "job.run.completed", "job.run.failed",
+                "response.completed", "response.failed", "response.cancelled"), ended.events());
+        assertEquals("from-env", new String(java.util.Base64.getDecoder().decode(ended.secrets().getFirst().reveal()),
+                java.nio.charset.StandardCharsets.UTF_8), "secret_env wins over secret, as in Hermes");
+        assertEquals(java.time.Duration.ofSeconds(10), ended.timeout(), "at most 10 s");
+        var approvals = endpoints.get(1);
+        assertEquals(List.of("approval.requested", "run.requires_action"), approvals.events());
+        assertEquals(List.of(), approvals.secrets(), "no secret: unsigned, as in Hermes");
+        assertEquals(java.time.Duration.ofSeconds(3), approvals.timeout());
+        var warnings = String.join("\n", loaded.warnings());
+        assertTrue(warnings.contains("hooks.outbound[0].events") && warnings.contains("pre_tool_call"), warnings);
+        assertTrue(warnings.contains("hooks.outbound[0].matcher"), warnings);
+        assertTrue(warnings.contains("hooks.outbound[2] in ") && warnings.contains("skipped"), warnings);
+        assertFalse(warnings.contains("Unknown configuration key hooks"), warnings);
+
+        var e = fails("hooks: {outbound: [{url: 'https://x.example.com', events: [on_session_ending]}]}\n", Map.of());
+        assertTrue(e.getMessage().contains("hooks.outbound[0].events") && e.getMessage().contains("on_session_ending"),
+                e.getMessage());
+        e = fails("hooks: {outbound: [{url: 'ftp://x.example.com'}]}\n", Map.of());
+        assertTrue(e.getMessage().contains("hooks.outbound[0].url"), e.getMessage());
+    }
 }

@@ -140,9 +140,48 @@ class WebhookSenderTest {
         try (var socket = new java.net.ServerSocket(0)) {
             closed = socket.getLocalPort();
         }
-        var target = new WebhookSender.Target(URI.create("http://127.0.0.1:" + closed + "/"), target("/", true).signer(), true);
+        var target = new WebhookSender.Target(URI.create("http://127.0.0.1:" + closed + "/"), target("/", true).signer(), false,
+                true, Duration.ofSeconds(10));
         var unreachable = assertInstanceOf(DeliveryOutcome.Retry.class, sender.send(target, message()));
         assertTrue(unreachable.error().startsWith("unreachable"), unreachable.error());
+    }
+
+    @Test
+    void aHermesEndpointAlsoGetsHermesHeadersSignedOverTheBodyAloneWithThePlainSecret() throws Exception {
+        var plain = "a-hermes-secret"; // hooks.outbound holds it as written; the signer as the base64 of its bytes
+        var signer = WebhookSigner.of(List.of(new Secret(Base64.getEncoder().encodeToString(
+                plain.getBytes(StandardCharsets.UTF_8)))));
+        var url = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/ok");
+        var message = message();
+        var outcome = sender.send(new WebhookSender.Target(url, Optional.of(signer), true, true, Duration.ofSeconds(3)),
+                message);
+        assertInstanceOf(DeliveryOutcome.Delivered.class, outcome);
+        var got = received.poll(5, TimeUnit.SECONDS);
+        var body = new String(message.body(), StandardCharsets.UTF_8);
+        var mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(plain.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        var expected = "sha256=" + java.util.HexFormat.of().formatHex(mac.doFinal(message.body()));
+        assertEquals(expected, got.headers().get("x-hermes-signature-256"), "Hermes' HMAC over the body, hex");
+        assertEquals("run.completed", got.headers().get("x-hermes-event"));
+        assertEquals(message.id(), got.headers().get("x-hermes-delivery"), "the delivery id is the webhook-id");
+        var timestamp = got.headers().get("webhook-timestamp");
+        assertEquals("v1," + hmac(plain.getBytes(StandardCharsets.UTF_8), message.id() + "." + timestamp + "." + body),
+                got.headers().get("webhook-signature"), "and the Standard Webhooks signature with the same bytes");
+
+        var unsigned = sender.send(new WebhookSender.Target(url, Optional.empty(), true, true, Duration.ofSeconds(3)),
+                message());
+        assertInstanceOf(DeliveryOutcome.Delivered.class, unsigned);
+        var bare = received.poll(5, TimeUnit.SECONDS);
+        assertEquals(null, bare.headers().get("x-hermes-signature-256"), "no secret: unsigned, as Hermes sends it");
+        assertEquals(null, bare.headers().get("webhook-signature"));
+        assertEquals("run.completed", bare.headers().get("x-hermes-event"));
+    }
+
+    @Test
+    void aStandardEndpointGetsNoHermesHeaders() throws Exception {
+        assertInstanceOf(DeliveryOutcome.Delivered.class, sender.send(target("/ok", true), message()));
+        var got = received.poll(5, TimeUnit.SECONDS);
+        assertTrue(got.headers().keySet().stream().noneMatch(h -> h.startsWith("x-hermes-")), got.headers().toString());
     }
 
     @Test
