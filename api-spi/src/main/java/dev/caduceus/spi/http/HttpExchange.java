@@ -41,6 +41,17 @@ public interface HttpExchange {
      */
     JsonNode body();
 
+    /**
+     * The request body as it arrives, for a route registered with {@link Routes#upload}: reads block until
+     * bytes come, at the pace the server asks of every body (408 {@code request_timeout} when it stalls), and
+     * past the route's limit throw {@link HttpStatusException} 413 {@code body_too_large} (an I/O failure of
+     * the client's is 400 {@code invalid_body}). Once per exchange, and not with {@link #body()}; closing it
+     * early leaves the rest for the server to discard. The default refuses.
+     */
+    default java.io.InputStream bodyStream() {
+        throw new UnsupportedOperationException("this exchange has no streamed body");
+    }
+
     /** The body bound to {@code type} with the plugin's mapper; binding errors are a 400. */
     <T> T bodyAs(Class<T> type);
 
@@ -64,6 +75,20 @@ public interface HttpExchange {
      * {@code contentType} as given.
      */
     void respond(int status, String contentType, byte[] body);
+
+    /**
+     * Answers with {@code status} and {@code length} bytes read from {@code content} (a file), written as
+     * they are read, never whole in memory; {@code content} is closed after. The default reads it whole and
+     * calls {@link #respond(int, String, byte[])}.
+     *
+     * @throws java.io.IOException when {@code content} cannot be read (the answer is then cut short)
+     */
+    default void respond(int status, String contentType, long length, java.io.InputStream content)
+            throws java.io.IOException {
+        try (content) {
+            respond(status, contentType, content.readNBytes((int) Math.min(length, Integer.MAX_VALUE - 8)));
+        }
+    }
 
     /**
      * Starts a {@code text/event-stream} response (status 200 plus the SSE headers) and returns its

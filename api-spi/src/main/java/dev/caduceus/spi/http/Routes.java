@@ -34,6 +34,19 @@ public interface Routes {
     }
 
     /**
+     * Registers a {@code POST} whose body is an upload: the handler reads it as it arrives with
+     * {@link HttpExchange#bodyStream()} (never whole in memory, not counted against the server's body memory)
+     * and it may be up to {@code maxBodyBytes} long, past {@code server.max_body_bytes}; a longer declared
+     * length is answered 413 {@code body_too_large} before the handler runs, a longer streamed body when the
+     * stream reaches the limit. The key is required, as for {@link #route}.
+     *
+     * <p>The default refuses: a host without streamed uploads throws {@link UnsupportedOperationException}.
+     */
+    default Routes upload(String template, String name, long maxBodyBytes, HttpHandler handler) {
+        throw new UnsupportedOperationException("this host takes no uploads: " + template);
+    }
+
+    /**
      * Registers a {@code GET} route that answers without a bearer key, like {@code /health}: only for
      * content that holds no data, such as the static files of a web page that must load before its
      * user has pasted a key (the console's HTML, scripts and styles). The handler sees

@@ -11,7 +11,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * Pipeline step 3: the body's framing and size, before auth. A POST, PUT or PATCH whose
- * {@code Content-Length} exceeds the limit gets 413 {@code body_too_large}. Bodies without a length
+ * {@code Content-Length} exceeds the limit (the server's, or an upload route's own) gets 413 {@code body_too_large}. Bodies without a length
  * (chunked) are counted while the exchange reads them ({@link BodyReader}). A {@code Transfer-Encoding}
  * naming any coding besides {@code chunked} ({@code gzip, chunked}) gets 501
  * {@code unsupported_transfer_encoding}: Jetty would hand the handler the still-encoded bytes. A
@@ -36,7 +36,9 @@ final class BodyLimitHandler extends Handler.Wrapper {
             errors.write(response, callback, ApiErrors.unsupportedTransferEncoding());
             return true;
         }
-        if (WITH_BODY.contains(request.getMethod()) && request.getLength() > maxBodyBytes) {
+        var match = RouteHandler.match(request);
+        long limit = match == null ? maxBodyBytes : match.entry().bodyLimit(maxBodyBytes);
+        if (WITH_BODY.contains(request.getMethod()) && request.getLength() > limit) {
             errors.write(response, callback, ApiErrors.bodyTooLarge());
             return true;
         }

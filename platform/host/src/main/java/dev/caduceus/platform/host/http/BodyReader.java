@@ -81,7 +81,7 @@ final class BodyReader {
         }
     }
 
-    private static void awaitContent(Request request) {
+    static void awaitContent(Request request) {
         try (Blocker.Runnable demand = Blocker.runnable()) {
             request.demand(demand);
             demand.block();
@@ -91,7 +91,7 @@ final class BodyReader {
     }
 
     /** Waits for more of the body until the pace's deadline; past it, 408 (the connection is closed after). */
-    private static void awaitContent(Request request, BodyPace.Clock clock) {
+    static void awaitContent(Request request, BodyPace.Clock clock) {
         var arrived = new java.util.concurrent.CountDownLatch(1);
         request.demand(arrived::countDown);
         try {
@@ -104,7 +104,7 @@ final class BodyReader {
         }
     }
 
-    private static HttpStatusException readFailure(Throwable failure) {
+    static HttpStatusException readFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof HttpException http && http.getCode() == 413) return ApiErrors.bodyTooLarge().exception();
             if (t instanceof TimeoutException) return ApiErrors.requestTimeout().exception();

@@ -34,6 +34,7 @@ final class InboundExchange implements HttpExchange {
     private JsonNode body;
     private boolean answered;
     private SseEventStream stream;
+    private BodyStream bodyStream;
     private final RequestRecorder recorder;
     private final BodyBudget budget;
     private final BodyPace pace;
@@ -92,6 +93,7 @@ final class InboundExchange implements HttpExchange {
 
     @Override
     public JsonNode body() {
+        if (bodyStream != null) throw new IllegalStateException("the body is being streamed (bodyStream())");
         if (body == null) {
             var share = budget.share(); // held until the exchange completes: the tree lives as long
             if (budget.limited()) Request.addCompletionListener(request, failure -> share.release());
@@ -110,6 +112,17 @@ final class InboundExchange implements HttpExchange {
         } catch (IOException e) {
             throw ApiErrors.invalidJson().exception();
         }
+    }
+
+    /** Only for an upload route ({@link ServedRoute#maxBodyBytes()}), whose limit it enforces as it reads. */
+    @Override
+    public java.io.InputStream bodyStream() {
+        if (match.entry().maxBodyBytes() <= 0)
+            throw new IllegalStateException("bodyStream() is for routes registered with Routes.upload: "
+                    + match.entry().template());
+        if (body != null || bodyStream != null) throw new IllegalStateException("the body was already read");
+        bodyStream = new BodyStream(request, match.entry().maxBodyBytes(), pace);
+        return bodyStream;
     }
 
     @Override
@@ -163,6 +176,28 @@ final class InboundExchange implements HttpExchange {
     }
 
     @Override
+    public void respond(int status, String contentType, long length, java.io.InputStream content) throws IOException {
+        java.util.Objects.requireNonNull(contentType, "contentType");
+        try (content) {
+            begin(status);
+            var headers = out.response().getHeaders();
+            headers.put(HttpHeader.CONTENT_TYPE, contentType);
+            if (length >= 0) headers.put(HttpHeader.CONTENT_LENGTH, length);
+            var buffer = new byte[64 * 1024];
+            long sent = 0;
+            while (length < 0 || sent < length) {
+                int n = content.read(buffer, 0, length < 0 ? buffer.length : (int) Math.min(buffer.length, length - sent));
+                if (n < 0) break;
+                sent += n;
+                if (!out.write(false, ByteBuffer.wrap(buffer, 0, n))) return; // the client is gone
+            }
+            if (length >= 0 && sent < length)
+                throw new IOException("the content ended after " + sent + " of " + length + " bytes");
+            out.write(true, null);
+        }
+    }
+
+    @Override
     public EventStream openEventStream() {
         markAnswered();
         stream = SseEventStream.open(out, hostMapper);
@@ -179,6 +214,7 @@ final class InboundExchange implements HttpExchange {
     /** Whether nothing of the request's body is left for the connection to read (see {@link HangupWatch}). */
     private boolean bodyConsumed() {
         if (body != null) return true;
+        if (bodyStream != null) return bodyStream.ended();
         return request.getLength() == 0
                 || (request.getLength() < 0 && !request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING));
     }

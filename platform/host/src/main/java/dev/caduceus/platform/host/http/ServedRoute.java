@@ -18,9 +18,11 @@ import java.util.Locale;
  * @param mapper   the plugin's mapper, used by {@link dev.caduceus.spi.http.HttpExchange#bodyAs}
  * @param publicRoute whether it answers without a key (a plugin's {@link dev.caduceus.spi.http.Routes#publicGet});
  *                 the {@link Router}'s public templates are public too
+ * @param maxBodyBytes an upload's own body limit ({@link dev.caduceus.spi.http.Routes#upload}), its body streamed;
+ *                 0: the server's limit
  */
 public record ServedRoute(String method, String template, String name, String family, String pluginId,
-                         HttpHandler handler, ObjectMapper mapper, boolean publicRoute) {
+                         HttpHandler handler, ObjectMapper mapper, boolean publicRoute, long maxBodyBytes) {
     public ServedRoute {
         method = requireNonNull(method, "method").toUpperCase(Locale.ROOT);
         requireNonNull(template, "template");
@@ -34,6 +36,17 @@ public record ServedRoute(String method, String template, String name, String fa
     /** A route that needs the key unless its template is one of the router's public ones. */
     public ServedRoute(String method, String template, String name, String family, String pluginId,
                       HttpHandler handler, ObjectMapper mapper) {
-        this(method, template, name, family, pluginId, handler, mapper, false);
+        this(method, template, name, family, pluginId, handler, mapper, false, 0);
+    }
+
+    /** A route with the server's body limit. */
+    public ServedRoute(String method, String template, String name, String family, String pluginId,
+                      HttpHandler handler, ObjectMapper mapper, boolean publicRoute) {
+        this(method, template, name, family, pluginId, handler, mapper, publicRoute, 0);
+    }
+
+    /** The body limit of this route: its own, else {@code serverLimit}. */
+    public long bodyLimit(long serverLimit) {
+        return maxBodyBytes > 0 ? maxBodyBytes : serverLimit;
     }
 }

@@ -16,9 +16,10 @@ import dev.caduceus.spi.http.HttpHandler;
  * @param handler     the plugin's handler, already wrapped by {@link PluginCalls#wrap} with the plugin's loader
  * @param classLoader the plugin's class loader
  * @param publicRoute whether it answers without a key ({@link dev.caduceus.spi.http.Routes#publicGet})
+ * @param maxBodyBytes an upload's own body limit ({@link dev.caduceus.spi.http.Routes#upload}); 0: the server's
  */
 public record PluginRoute(String method, String template, String name, String familyId, String pluginId,
-                         HttpHandler handler, ClassLoader classLoader, boolean publicRoute) {
+                         HttpHandler handler, ClassLoader classLoader, boolean publicRoute, long maxBodyBytes) {
     public PluginRoute {
         requireNonNull(method, "method");
         requireNonNull(template, "template");
@@ -31,7 +32,7 @@ public record PluginRoute(String method, String template, String name, String fa
     /** A route that needs the key. */
     public PluginRoute(String method, String template, String name, String familyId, String pluginId,
                       HttpHandler handler, ClassLoader classLoader) {
-        this(method, template, name, familyId, pluginId, handler, classLoader, false);
+        this(method, template, name, familyId, pluginId, handler, classLoader, false, 0);
     }
 
     /** The view {@code /v1/capabilities} shows. */

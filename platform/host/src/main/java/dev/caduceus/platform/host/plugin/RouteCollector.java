@@ -31,16 +31,26 @@ final class RouteCollector implements Routes {
 
     @Override
     public Routes route(String method, String template, String name, HttpHandler handler) {
-        return add(method, template, name, handler, false);
+        return add(method, template, name, handler, false, 0);
+    }
+
+    /** A POST with its own body limit, its body streamed ({@link PluginRoute#maxBodyBytes()}). */
+    @Override
+    public Routes upload(String template, String name, long maxBodyBytes, HttpHandler handler) {
+        if (maxBodyBytes <= 0)
+            throw new IllegalArgumentException("family '" + familyId + "': upload " + template
+                    + " needs a positive body limit, not " + maxBodyBytes);
+        return add("POST", template, name, handler, false, maxBodyBytes);
     }
 
     /** A keyless GET: the router lets it skip auth ({@link PluginRoute#publicRoute()}). */
     @Override
     public Routes publicGet(String template, String name, HttpHandler handler) {
-        return add("GET", template, name, handler, true);
+        return add("GET", template, name, handler, true, 0);
     }
 
-    private Routes add(String method, String template, String name, HttpHandler handler, boolean publicRoute) {
+    private Routes add(String method, String template, String name, HttpHandler handler, boolean publicRoute,
+                       long maxBodyBytes) {
         if (closed) throw new IllegalStateException("routes can only be registered during EndpointFamily.routes()");
         if (method == null || !METHODS.contains(method))
             throw new IllegalArgumentException("family '" + familyId + "': method must be one of "
@@ -52,7 +62,7 @@ final class RouteCollector implements Routes {
             throw new IllegalArgumentException("family '" + familyId + "': route " + method + " " + template
                     + " has no handler");
         routes.add(new PluginRoute(method, template, name, familyId, pluginId, PluginCalls.wrap(loader, handler), loader,
-                publicRoute));
+                publicRoute, maxBodyBytes));
         return this;
     }
 

@@ -162,6 +162,12 @@ final class TestServer implements AutoCloseable {
             return this;
         }
 
+        /** An upload route, as a plugin's {@code Routes.upload} registers it: its own limit, its body streamed. */
+        Builder upload(String template, long maxBodyBytes, HttpHandler handler) {
+            routes.add(new ServedRoute("POST", template, null, "test", "test-plugin", handler, MAPPER, false, maxBodyBytes));
+            return this;
+        }
+
         /** A route that answers without a key, as a plugin's {@code Routes.publicGet} registers it. */
         Builder publicRoute(String method, String template, HttpHandler handler) {
             routes.add(new ServedRoute(method, template, null, "test", "test-plugin", handler, MAPPER, true));

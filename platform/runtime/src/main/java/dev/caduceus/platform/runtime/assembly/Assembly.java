@@ -189,7 +189,8 @@ public final class Assembly {
             routes.add(new ServedRoute("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
                     new MetricsRoute(metrics)::scrape, json));
         registries.routes().forEach(r -> routes.add(new ServedRoute(r.method(), r.template(), r.name(), r.familyId(),
-                r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json), r.publicRoute())));
+                r.pluginId(), r.handler(), mapperOf(booted.started(), r.pluginId(), json), r.publicRoute(),
+                r.maxBodyBytes())));
         var publicPaths = new HashSet<>(Router.DEFAULT_PUBLIC_PATHS);
         if (observe.metricsEnabled() && observe.metricsPublic()) publicPaths.add(MetricsRoute.PATH);
         var router = Router.of(routes, publicPaths);
