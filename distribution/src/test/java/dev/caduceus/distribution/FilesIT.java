@@ -1,0 +1,112 @@
+package dev.caduceus.distribution;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.models.files.FileCreateParams;
+import com.openai.models.files.FilePurpose;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code /v1/files} of the assembled server through the clients users upload with: the official {@code openai} npm
+ * SDK (newest major: {@code files.create} with a stream, list, retrieve, content, delete), {@code openai-java}
+ * ({@code files().create} and {@code files().content}) and {@code curl -F}; each upload comes back
+ * byte-identical.
+ */
+@Timeout(240)
+class FilesIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir Path home;
+    @TempDir Path work;
+
+    static String sha256(byte[] bytes) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    }
+
+    static byte[] csv(int rows) {
+        var out = new StringBuilder("id,city,temp\n");
+        var random = new Random(rows);
+        for (int i = 0; i < rows; i++) out.append(i).append(",city").append(random.nextInt(1000)).append(',')
+                .append(random.nextInt(40)).append('\n');
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theNpmSdkUploadsListsDownloadsAndDeletesAFile() throws Exception {
+        var content = csv(20_000);
+        var path = Files.write(work.resolve("weather.csv"), content);
+        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
+            var out = NodeAgents.script("files.mjs", path.toString(), server.awaitListening(), Caduceus.TEST_KEY, Map.of(),
+                    server.stderr());
+            var created = out.path("created");
+            var id = created.path("id").asText();
+            assertEquals("weather.csv", created.path("filename").asText(), out.toString());
+            assertEquals(content.length, created.path("bytes").asLong());
+            assertEquals("user_data", created.path("purpose").asText());
+            assertEquals(created.path("created_at").asLong() + 86400, created.path("expires_at").asLong());
+            assertEquals(List.of(id), JSON.convertValue(out.path("listed"), List.class));
+            assertEquals(created, out.path("retrieved"));
+            assertEquals(sha256(content), out.path("contentSha256").asText(), "byte-identical");
+            assertEquals("text/plain; charset=utf-8", out.path("contentType").asText());
+            assertTrue(out.path("deleted").path("deleted").asBoolean(), out.toString());
+            assertEquals(404, out.path("afterDelete").path("status").asInt(), out.toString());
+            assertEquals("file_not_found", out.path("afterDelete").path("code").asText(), out.toString());
+        }
+    }
+
+    @Test
+    void theJavaSdkAndCurlUploadAndTheBytesComeBackIdentical() throws Exception {
+        var binary = new byte[3 * 1024 * 1024 + 11];
+        new Random(7).nextBytes(binary);
+        var path = Files.write(work.resolve("archive.bin"), binary);
+        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
+            var base = server.awaitListening();
+            var client = OpenAIOkHttpClient.builder().baseUrl(base.resolve("/v1").toString()).apiKey(Caduceus.TEST_KEY)
+                    .maxRetries(0).build();
+            try {
+                var created = client.files().create(FileCreateParams.builder().file(path).purpose(FilePurpose.USER_DATA).build());
+                assertEquals("archive.bin", created.filename());
+                assertEquals(binary.length, created.bytes());
+                try (var response = client.files().content(created.id())) {
+                    assertArrayEquals(binary, response.body().readAllBytes(), "openai-java: byte-identical");
+                }
+            } finally {
+                client.close();
+            }
+
+            var curl = new ProcessBuilder("curl", "-sS", "--fail-with-body", "-H", "Authorization: Bearer " + Caduceus.TEST_KEY,
+                    "-F", "purpose=assistants", "-F", "file=@" + path + ";filename=../../from curl.bin",
+                    base.resolve("/v1/files").toString()).redirectErrorStream(true).start();
+            var answer = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(curl.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, curl.exitValue(), answer);
+            JsonNode file = JSON.readTree(answer);
+            assertEquals("from curl.bin", file.path("filename").asText(), "the directories are dropped: " + answer);
+            assertEquals("assistants", file.path("purpose").asText());
+            var download = work.resolve("download.bin");
+            var get = new ProcessBuilder("curl", "-sS", "--fail-with-body", "-H", "Authorization: Bearer " + Caduceus.TEST_KEY,
+                    "-o", download.toString(), base.resolve("/v1/files/" + file.path("id").asText() + "/content").toString())
+                    .redirectErrorStream(true).start();
+            var getOutput = new String(get.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(get.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, get.exitValue(), getOutput);
+            assertArrayEquals(binary, Files.readAllBytes(download), "curl: byte-identical");
+        }
+    }
+}

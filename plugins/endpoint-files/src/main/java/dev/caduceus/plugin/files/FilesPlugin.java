@@ -1,0 +1,47 @@
+package dev.caduceus.plugin.files;
+
+import dev.caduceus.plugin.files.http.FilesFamily;
+import dev.caduceus.spi.PlatformContext;
+import dev.caduceus.spi.PlatformPlugin;
+import dev.caduceus.spi.Scheduler;
+import dev.caduceus.spi.config.PluginConfig.Setting;
+import dev.caduceus.spi.http.EndpointFamily;
+import java.util.List;
+
+/**
+ * Files in and out ({@code /v1/files}): contributes the {@code files} family, keeps the bytes under
+ * {@code files.dir} and sweeps expired files and unused bytes every {@link FileSweep#EVERY}.
+ *
+ * <p>Threading: {@link #start}, {@link #endpoints} and {@link #stop} run on the boot thread; the sweep on the
+ * host's scheduler; handlers on request threads.
+ */
+public final class FilesPlugin implements PlatformPlugin {
+    private FilesSettings settings;
+    private FileStore files;
+    private BlobStore blobs;
+    private Scheduler.Task sweep;
+
+    @Override
+    public List<Setting> settings() {
+        return FilesSettings.ALL;
+    }
+
+    @Override
+    public void start(PlatformContext ctx) {
+        settings = FilesSettings.from(ctx);
+        files = new FileStore(ctx.database());
+        blobs = new BlobStore(settings.dir(), ctx.clock());
+        sweep = ctx.scheduler().scheduleWithFixedDelay("files-sweep", FileSweep.EVERY, FileSweep.EVERY,
+                new FileSweep(files, blobs, ctx.clock()));
+    }
+
+    @Override
+    public List<EndpointFamily> endpoints(PlatformContext ctx) {
+        return List.of(new FilesFamily(files, blobs, settings, ctx.clock()));
+    }
+
+    @Override
+    public void stop() {
+        if (sweep != null) sweep.cancel();
+    }
+}

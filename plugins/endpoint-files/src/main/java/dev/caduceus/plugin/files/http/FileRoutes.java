@@ -1,0 +1,119 @@
+package dev.caduceus.plugin.files.http;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.caduceus.plugin.files.BlobStore;
+import dev.caduceus.plugin.files.ContentSniffer;
+import dev.caduceus.plugin.files.FileStore;
+import dev.caduceus.plugin.files.StoredFile;
+import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpStatusException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * The routes of one stored file and the list, owner-scoped: another key's file, an expired one and an unknown id
+ * are all 404 {@code file_not_found}; the admin key sees every key's files. Thread-safe.
+ */
+final class FileRoutes {
+    static final int MAX_LIMIT = 10_000;
+    /** Types sent as they are; anything else goes out as {@code application/octet-stream}. */
+    static final Set<String> SHOWN_TYPES = Set.of("image/png", "image/jpeg", "image/gif", "image/webp",
+            "application/pdf", ContentSniffer.TEXT);
+
+    private final FileStore files;
+    private final BlobStore blobs;
+    private final Clock clock;
+
+    FileRoutes(FileStore files, BlobStore blobs, Clock clock) {
+        this.files = files;
+        this.blobs = blobs;
+        this.clock = clock;
+    }
+
+    /** {@code GET /v1/files?purpose=&limit=&after=&order=}. */
+    void list(HttpExchange exchange) {
+        var caller = exchange.caller();
+        var purpose = exchange.query("purpose").filter(p -> !p.isBlank()).orElse(null);
+        var order = exchange.query("order").orElse("desc");
+        if (!order.equals("asc") && !order.equals("desc"))
+            throw ApiError.badRequest("invalid_value", "order must be asc or desc", "order").exception();
+        int limit;
+        try {
+            limit = Integer.parseInt(exchange.query("limit").orElse(String.valueOf(MAX_LIMIT)));
+        } catch (NumberFormatException e) {
+            limit = -1;
+        }
+        if (limit < 1 || limit > MAX_LIMIT)
+            throw ApiError.badRequest("invalid_value", "limit must be a whole number from 1 to " + MAX_LIMIT, "limit").exception();
+        var owner = caller.admin() ? exchange.query("owner").filter(v -> !v.isEmpty()).orElse(null) : caller.name();
+        var after = exchange.query("after").filter(a -> !a.isBlank()).orElse(null);
+        if (after != null && visible(exchange, after) == null)
+            throw ApiError.badRequest("invalid_value", "after names no file of yours: " + after, "after").exception();
+        var rows = files.page(owner, purpose, clock.instant(), after, order.equals("asc"), limit);
+        boolean more = rows.size() > limit;
+        var page = more ? rows.subList(0, limit) : rows;
+        var body = JsonNodeFactory.instance.objectNode().put("object", "list");
+        var data = body.putArray("data");
+        page.forEach(f -> data.add(FileView.of(f)));
+        if (page.isEmpty()) {
+            body.putNull("first_id");
+            body.putNull("last_id");
+        } else {
+            body.put("first_id", page.getFirst().id());
+            body.put("last_id", page.getLast().id());
+        }
+        body.put("has_more", more);
+        exchange.respond(200, body);
+    }
+
+    /** {@code GET /v1/files/{file_id}}. */
+    void retrieve(HttpExchange exchange) {
+        exchange.respond(200, FileView.of(owned(exchange)));
+    }
+
+    /** {@code GET /v1/files/{file_id}/content}: the bytes, streamed, as an attachment. */
+    void content(HttpExchange exchange) throws Exception {
+        var file = owned(exchange);
+        java.io.InputStream in;
+        try {
+            in = blobs.open(file.sha256());
+        } catch (NoSuchFileException e) {
+            throw new ApiError(500, "The content of " + file.id() + " is missing from the files directory",
+                    ApiError.SERVER, null, "file_content_missing").exception();
+        }
+        exchange.header("Content-Disposition", "attachment; filename*=UTF-8''"
+                + URLEncoder.encode(file.filename(), StandardCharsets.UTF_8).replace("+", "%20"));
+        exchange.header("X-Content-Type-Options", "nosniff");
+        exchange.header("Cache-Control", "private, no-store");
+        var type = SHOWN_TYPES.contains(file.contentType()) ? file.contentType() : ContentSniffer.BINARY;
+        exchange.respond(200, type, file.bytes(), in);
+    }
+
+    /** {@code DELETE /v1/files/{file_id}}: the row goes at once, the bytes with the sweep when no file names them. */
+    void delete(HttpExchange exchange) {
+        var file = owned(exchange);
+        files.delete(file.id());
+        exchange.respond(200, JsonNodeFactory.instance.objectNode().put("id", file.id()).put("object", "file")
+                .put("deleted", true));
+    }
+
+    private StoredFile owned(HttpExchange exchange) {
+        var id = exchange.pathParam("file_id");
+        var file = visible(exchange, id);
+        if (file == null) throw notFound(id);
+        return file;
+    }
+
+    /** File {@code id} if the caller may see it and it has not expired; else null. */
+    private StoredFile visible(HttpExchange exchange, String id) {
+        return files.find(id).filter(f -> exchange.caller().owns(f.owner()) && !f.expired(clock.instant())).orElse(null);
+    }
+
+    private static HttpStatusException notFound(String id) {
+        return ApiError.notFound("file_not_found", "No such File object: " + id).exception();
+    }
+}

@@ -1,0 +1,54 @@
+package dev.caduceus.plugin.files.http;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.plugin.files.BlobStore;
+import dev.caduceus.plugin.files.FileStore;
+import dev.caduceus.plugin.files.FilesSettings;
+import dev.caduceus.spi.http.EndpointFamily;
+import dev.caduceus.spi.http.Routes;
+import java.time.Clock;
+
+/**
+ * The {@code files} family under {@code /v1/files}, and its capability: {@code features.files} with the limits.
+ * Immutable; handlers are thread-safe.
+ */
+public final class FilesFamily implements EndpointFamily {
+    static final String BASE = "/v1/files";
+    /** Room for the fields and the multipart framing around the largest file. */
+    static final long FRAMING_BYTES = 64 * 1024;
+
+    private final FilesSettings settings;
+    private final UploadHandler upload;
+    private final FileRoutes routes;
+
+    public FilesFamily(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
+        this.settings = settings;
+        this.upload = new UploadHandler(files, blobs, settings, clock);
+        this.routes = new FileRoutes(files, blobs, clock);
+    }
+
+    @Override public String id() { return "files"; }
+
+    @Override public String basePath() { return BASE; }
+
+    @Override
+    public void routes(Routes r) {
+        r.upload(BASE, "files", settings.maxBytes() + FRAMING_BYTES, upload);
+        r.get(BASE, null, routes::list);
+        r.get(BASE + "/{file_id}", null, routes::retrieve);
+        r.get(BASE + "/{file_id}/content", "file_content", routes::content);
+        r.delete(BASE + "/{file_id}", null, routes::delete);
+    }
+
+    @Override
+    public ObjectNode features() {
+        var files = JsonNodeFactory.instance.objectNode();
+        files.put("max_bytes", settings.maxBytes()).put("quota_bytes", settings.quotaBytes());
+        var purposes = files.putArray("purposes");
+        UploadHandler.PURPOSES.forEach(purposes::add);
+        var node = JsonNodeFactory.instance.objectNode();
+        node.set("files", files);
+        return node;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.caduceus.plugin.files.http;
+
+import dev.caduceus.plugin.files.BlobStore;
+import dev.caduceus.plugin.files.FileNames;
+import dev.caduceus.plugin.files.FileStore;
+import dev.caduceus.plugin.files.FilesSettings;
+import dev.caduceus.plugin.files.StoredFile;
+import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.HttpExchange;
+import dev.caduceus.spi.http.HttpHandler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code POST /v1/files}: a {@code multipart/form-data} body with a {@code file} part and a {@code purpose}
+ * ({@code user_data} or {@code assistants}), optionally {@code expires_after[anchor]=created_at} and
+ * {@code expires_after[seconds]} (an hour to 30 days), as OpenAI takes it. The file is streamed to disk as it
+ * arrives, capped at {@code files.max_bytes} and at what is left of the key's {@code files.quota_bytes}
+ * (413 {@code file_too_large} / {@code storage_quota_exceeded}); then hashed into the content-addressed store and
+ * answered with its File object. Thread-safe.
+ */
+final class UploadHandler implements HttpHandler {
+    static final List<String> PURPOSES = List.of("user_data", "assistants");
+    static final long MIN_EXPIRY_SECONDS = 3600;
+    static final long MAX_EXPIRY_SECONDS = 30L * 24 * 3600;
+
+    private final FileStore files;
+    private final BlobStore blobs;
+    private final FilesSettings settings;
+    private final Clock clock;
+
+    UploadHandler(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
+        this.files = files;
+        this.blobs = blobs;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws Exception {
+        var boundary = MultipartUpload.boundary(exchange.header("Content-Type").orElse(null));
+        var owner = exchange.caller().name();
+        var now = clock.instant();
+        long left = settings.quotaBytes() - files.used(owner, now);
+        if (left <= 0) throw overQuota(settings.quotaBytes() - left, settings.quotaBytes());
+        long limit = Math.min(settings.maxBytes(), left);
+        MultipartUpload.Parsed parsed;
+        try (var body = exchange.bodyStream()) {
+            parsed = MultipartUpload.read(body, boundary, blobs, limit);
+        } catch (MultipartUpload.TooLarge e) {
+            if (e.limit < settings.maxBytes()) throw overQuota(settings.quotaBytes() - left, settings.quotaBytes());
+            throw new ApiError(413, "The file is larger than this server takes (files.max_bytes: " + settings.maxBytes()
+                    + " bytes)", ApiError.INVALID_REQUEST, "file", "file_too_large").exception();
+        }
+        var upload = parsed.file();
+        try {
+            if (upload == null) {
+                if (parsed.fields().containsKey(MultipartUpload.FILE_FIELD))
+                    throw MultipartUpload.bad("invalid_file", "The file part needs a filename (Content-Disposition: "
+                            + "form-data; name=\"file\"; filename=\"…\")", "file");
+                throw MultipartUpload.bad("missing_required_parameter", "Missing required parameter: 'file'.", "file");
+            }
+            var purpose = purpose(parsed.fields());
+            var expiresAt = expiry(parsed.fields(), now);
+            var filename = FileNames.sanitise(parsed.filename()).orElseThrow(() -> MultipartUpload.bad("invalid_filename",
+                    "The file's name is empty once directories and control characters are removed", "file"));
+            var contentType = upload.contentType();
+            long bytes = upload.bytes();
+            var sha = blobs.commit(upload);
+            upload = null;
+            var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, now, expiresAt);
+            switch (files.insert(file, settings.quotaBytes())) {
+                case FileStore.Insert.Stored stored -> exchange.respond(200, FileView.of(stored.file()));
+                case FileStore.Insert.OverQuota over -> throw overQuota(over.used(), over.quota());
+            }
+        } finally {
+            if (upload != null) upload.discard();
+        }
+    }
+
+    private static String purpose(Map<String, String> fields) {
+        var purpose = fields.get("purpose");
+        if (purpose == null || purpose.isBlank())
+            throw MultipartUpload.bad("missing_required_parameter", "Missing required parameter: 'purpose'.", "purpose");
+        purpose = purpose.strip();
+        if (!PURPOSES.contains(purpose))
+            throw MultipartUpload.bad("invalid_value", "Invalid purpose '" + purpose + "': this server takes "
+                    + String.join(" or ", PURPOSES) + ".", "purpose");
+        return purpose;
+    }
+
+    /** {@code expires_after[anchor]} and {@code expires_after[seconds]}: both or neither. */
+    private static Optional<Instant> expiry(Map<String, String> fields, Instant now) {
+        var anchor = fields.get("expires_after[anchor]");
+        var seconds = fields.get("expires_after[seconds]");
+        if (anchor == null && seconds == null) return Optional.empty();
+        if (anchor == null || !anchor.strip().equals("created_at"))
+            throw MultipartUpload.bad("invalid_value", "expires_after[anchor] must be created_at", "expires_after.anchor");
+        long value;
+        try {
+            value = Long.parseLong(seconds == null ? "" : seconds.strip());
+        } catch (NumberFormatException e) {
+            value = -1;
+        }
+        if (value < MIN_EXPIRY_SECONDS || value > MAX_EXPIRY_SECONDS)
+            throw MultipartUpload.bad("invalid_value", "expires_after[seconds] must be a whole number from "
+                    + MIN_EXPIRY_SECONDS + " (an hour) to " + MAX_EXPIRY_SECONDS + " (30 days)", "expires_after.seconds");
+        return Optional.of(now.plus(Duration.ofSeconds(value)));
+    }
+
+    private static dev.caduceus.spi.http.HttpStatusException overQuota(long used, long quota) {
+        return new ApiError(413, "This key's files hold " + used + " of their " + quota
+                + " bytes (files.quota_bytes); delete some before uploading more", ApiError.INVALID_REQUEST, "file",
+                "storage_quota_exceeded").exception();
+    }
+}
