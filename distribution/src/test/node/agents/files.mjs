@@ -1,6 +1,6 @@
 // /v1/files with the official openai npm SDK (newest major), unmodified (FilesIT, issue 45).
 // Usage: node files.mjs <path>; env BASE_URL (…/v1), API_KEY. Uploads the file at <path> with files.create (a
-// stream, as the SDK's docs show), lists, retrieves, downloads and deletes it; prints one JSON line.
+// stream, as the SDK's docs show), lists, retrieves, downloads and deletes it (KEEP=1: keeps it); prints one JSON line.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import OpenAI from 'openai';
@@ -27,6 +27,10 @@ const bytes = Buffer.from(await content.arrayBuffer());
 out.contentSha256 = crypto.createHash('sha256').update(bytes).digest('hex');
 out.contentType = content.headers.get('content-type');
 
+if (process.env.KEEP) {
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
 out.deleted = await client.files.delete(created.id);
 try {
   await client.files.retrieve(created.id);

@@ -7,6 +7,7 @@ module dev.caduceus.support {
 
     exports dev.caduceus.support.cancel;
     exports dev.caduceus.support.clienttools;
+    exports dev.caduceus.support.files;
     exports dev.caduceus.support.idempotency;
     exports dev.caduceus.support.json;
     exports dev.caduceus.support.reasoning;

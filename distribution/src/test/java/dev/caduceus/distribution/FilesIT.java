@@ -10,6 +10,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.files.FileCreateParams;
 import com.openai.models.files.FilePurpose;
 import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.Turn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +68,36 @@ class FilesIT {
             assertTrue(out.path("deleted").path("deleted").asBoolean(), out.toString());
             assertEquals(404, out.path("afterDelete").path("status").asInt(), out.toString());
             assertEquals("file_not_found", out.path("afterDelete").path("code").asText(), out.toString());
+        }
+    }
+
+    /**
+     * Issue 45's first half of "done when": a CSV uploaded with the npm SDK is attached to a Responses turn by
+     * {@code file_id}, and the agent reads it with the terminal, in the sandbox, from {@code /workspace/inputs/}.
+     */
+    @Test
+    void aCsvUploadedWithTheNpmSdkIsReadByTheAgentInTheSandbox() throws Exception {
+        var content = csv(20_000);
+        var path = Files.write(work.resolve("weather.csv"), content);
+        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
+            var base = server.awaitListening();
+            var created = NodeAgents.script("files.mjs", path.toString(), base, Caduceus.TEST_KEY, Map.of("KEEP", "1"),
+                    server.stderr()).path("created");
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal",
+                            "{\"command\":\"wc -l < /workspace/inputs/weather.csv && pwd\"}")),
+                    Turn.text("20,001 lines."));
+            var body = "{\"model\":\"hermes-agent\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+                    + "\"text\":\"How many lines?\"},{\"type\":\"input_file\",\"file_id\":\"" + created.path("id").asText() + "\"}]}]}";
+            var headers = new java.util.HashMap<>(Caduceus.KEY_AUTH);
+            headers.put("Content-Type", "application/json");
+            var response = server.send("POST", "/v1/responses", body, headers);
+            assertEquals(200, response.statusCode(), response.body());
+            var first = upstream.chatRequests().get(0).body().path("messages").toString();
+            assertTrue(first.contains("[Attached file: inputs/weather.csv in the workspace (text, " + content.length + " bytes)]"),
+                    first);
+            var afterTool = upstream.chatRequests().get(1).body().path("messages");
+            var output = afterTool.get(afterTool.size() - 1).path("content").asText();
+            assertTrue(output.contains("20001") && output.contains("/workspace"), "the sandboxed terminal read it: " + output);
         }
     }
 

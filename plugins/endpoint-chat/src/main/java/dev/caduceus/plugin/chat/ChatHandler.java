@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.chat;
 
+import dev.caduceus.support.files.FileInputs;
+import dev.caduceus.support.services.FileLibrary;
 import dev.caduceus.support.clienttools.PendingToolCalls;
 import dev.caduceus.support.clienttools.ToolTranscript;
 import dev.caduceus.spi.PlatformContext;
@@ -63,7 +65,8 @@ final class ChatHandler implements HttpHandler {
         var session = full == null ? SessionHeaders.from(exchange) : null;
         if (settings.plainHousekeeping() && housekeeping(exchange, full)) return;
         if (full != null) throw rejected(full);
-        var request = ChatRequest.parse(exchange.body(), ctx.global().modelName(), this::hostTool);
+        var request = ChatRequest.parse(exchange.body(), ctx.global().modelName(), this::hostTool,
+                new FileInputs(ctx.global().workspace(), ctx.service(FileLibrary.class), exchange.caller()));
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
         var run = runRequest(request, session, sessionId, exchange.caller().name());
         exchange.header(SessionHeaders.SESSION_ID, sessionId);

@@ -47,7 +47,7 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
 
     /** Validates {@code body} without client tools (a housekeeping request); every problem is a 400 in the contract's words. */
     static ChatRequest parse(JsonNode body, String advertisedModel) {
-        return parse(body, advertisedModel, name -> false);
+        return parse(body, advertisedModel, name -> false, ContentNormalizer.FileParts.NONE);
     }
 
     /** The history and the turn input, paired as the model needs them ({@link ToolTranscript#split}). */
@@ -59,8 +59,10 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
      * Validates {@code body}; every problem is a 400 in the contract's words.
      *
      * @param hostTool whether a name is one of the server's own tools (a client tool may not take it)
+     * @param files    what the users' {@code file} parts become (placed in the workspace, described to the model)
      */
-    static ChatRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool) {
+    static ChatRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool,
+                             ContentNormalizer.FileParts files) {
         var messages = body.get("messages");
         if (!body.isObject() || messages == null || !messages.isArray() || messages.isEmpty())
             throw ApiError.badRequest("missing_messages", "Missing or invalid 'messages' field", null).exception();
@@ -74,7 +76,8 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
                 var text = ContentNormalizer.flattenText(m.get("content"));
                 if (!text.isEmpty()) systems.add(text);
             } else if (role.equals("user") || role.equals("assistant")) {
-                var parts = ContentNormalizer.normalize(m.get("content"), "messages[" + i + "].content");
+                var parts = ContentNormalizer.normalize(m.get("content"), "messages[" + i + "].content",
+                        role.equals("user") ? files : ContentNormalizer.FileParts.NONE);
                 var calls = role.equals("assistant") ? ToolTurns.calls(m.get("tool_calls"), "messages[" + i + "].tool_calls")
                         : List.<Message.ToolCallRef>of();
                 var message = new Message(role, parts, calls, null, null);

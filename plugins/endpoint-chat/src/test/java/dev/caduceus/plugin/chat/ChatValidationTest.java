@@ -66,11 +66,11 @@ class ChatValidationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"file", "input_audio", "refusal", "video"})
+    @ValueSource(strings = {"input_audio", "refusal", "video"})
     void nonTextNonImagePartsAreUnsupported(String type) throws Exception {
         var ex = userContent("[{\"type\":\" " + type.toUpperCase() + " \"}]");
         assertError(ex, 400, "unsupported_content_type", "messages[1].content");
-        assertEquals("Unsupported content part type '" + type + "'. Only text and image_url/input_image parts are supported.",
+        assertEquals("Unsupported content part type '" + type + "'. Only text, image_url/input_image and file/input_file parts are supported.",
                 ex.json().at("/error/message").asText());
     }
 

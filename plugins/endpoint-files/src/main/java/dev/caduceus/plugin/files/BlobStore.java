@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.files;
 
+import dev.caduceus.support.files.ContentSniffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -40,6 +40,12 @@ public final class FilesPlugin implements PlatformPlugin {
         return List.of(new FilesFamily(files, blobs, settings, ctx.clock()));
     }
 
+    /** The uploads, for the endpoint families that take a file by id in a message ({@code FileLibrary}). */
+    @Override
+    public List<Object> services(PlatformContext ctx) {
+        return List.of(new StoredFiles(files, blobs, ctx.clock()));
+    }
+
     @Override
     public void stop() {
         if (sweep != null) sweep.cancel();

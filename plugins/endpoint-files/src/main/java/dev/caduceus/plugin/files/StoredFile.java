@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.files;
 
+import dev.caduceus.support.files.FileNames;
+import dev.caduceus.support.files.ContentSniffer;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;

@@ -26,8 +26,10 @@ final class InputTokensHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
+        // counting places nothing in the workspace: an attached file counts as its one line
         var request = ResponseRequest.parse(exchange.body(), ctx.global().modelName(),
-                name -> ctx.deployment().tool(name).isPresent());
+                name -> ctx.deployment().tool(name).isPresent(), (item, param) -> java.util.List.of(
+                        new dev.caduceus.spi.message.ContentPart.Text("[Attached file: inputs/… in the workspace]")));
         var turn = resolver.resolve(request, ResponsesSessionHeaders.from(exchange), exchange.caller());
         exchange.respond(200, Envelope.JSON.objectNode().put("object", "response.input_tokens")
                 .put("input_tokens", estimate(turn, request)));

@@ -67,8 +67,10 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
      * Validates {@code body}; every problem is a 400 in the contract's words.
      *
      * @param hostTool whether a name is one of the server's own tools (a client function may not take it)
+     * @param files    what {@code input_file} parts (and images by {@code file_id}) of the user's input become
      */
-    static ResponseRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool) {
+    static ResponseRequest parse(JsonNode body, String advertisedModel, java.util.function.Predicate<String> hostTool,
+                                 ContentNormalizer.FileParts files) {
         var input = body.get("input");
         if (input == null || input.isNull())
             throw bad("missing_input", "Missing 'input' field", "input");
@@ -77,7 +79,7 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
         var conversation = conversation(body.get("conversation"));
         if (conversation != null && previous != null)
             throw bad("conversation_conflict", "Cannot use both 'conversation' and 'previous_response_id'", null);
-        var messages = inputMessages(input);
+        var messages = inputMessages(input, files);
         if (messages.isEmpty() || !(visible(messages.getLast()) || messages.getLast().role().equals("tool")))
             throw bad("no_user_message", "No user message found in input", "input");
         var clientTools = ClientToolsField.parse(body, ClientToolsField.Shape.RESPONSES, hostTool);
@@ -116,8 +118,13 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
                 clientTools, maxToolCalls == null ? 0 : maxToolCalls, body);
     }
 
-    /** {@code input} (a string or an array of items, as sent or as a conversation lists them) as messages. */
+    /** {@code input} (a string or an array of items, as a conversation lists them) as messages; no file part. */
     static List<Message> inputMessages(JsonNode input) {
+        return inputMessages(input, ContentNormalizer.FileParts.NONE);
+    }
+
+    /** {@code input} (a string or an array of items, as sent) as messages, the user's file parts resolved by {@code files}. */
+    static List<Message> inputMessages(JsonNode input, ContentNormalizer.FileParts files) {
         var messages = new ArrayList<Message>();
         if (input.isTextual()) {
             messages.add(message("user", ContentNormalizer.normalize(input, "input")));
@@ -134,8 +141,8 @@ record ResponseRequest(String model, boolean stream, boolean background, boolean
                     case "message" -> {
                         var role = item.path("role").isTextual() ? item.get("role").asText().trim().toLowerCase(Locale.ROOT)
                                 : "user";
-                        messages.add(message(role.isEmpty() ? "user" : role,
-                                ContentNormalizer.normalize(item.get("content"), at + ".content")));
+                        messages.add(message(role.isEmpty() ? "user" : role, ContentNormalizer.normalize(item.get("content"),
+                                at + ".content", role.isEmpty() || role.equals("user") ? files : ContentNormalizer.FileParts.NONE)));
                     }
                     case "function_call" -> { // the model's call of a client function, sent back with its output
                         var call = new Message.ToolCallRef(required(item, "call_id", at), required(item, "name", at),

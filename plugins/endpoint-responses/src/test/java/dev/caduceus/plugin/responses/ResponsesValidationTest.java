@@ -95,7 +95,7 @@ class ResponsesValidationTest {
     void unsupportedContentParts() {
         assertError(api.post("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_file\",\"file_id\":\"f\"}]}]}"),
                 400, "unsupported_content_type",
-                "Unsupported content part type 'input_file'. Only text and image_url/input_image parts are supported.",
+                "This server keeps no uploaded files (the files endpoint is off): send file_data instead",
                 "input[0].content");
         assertError(api.post("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_image\",\"image_url\":\"\"}]}]}"),
                 400, "invalid_image_url", "Image parts must include a non-empty image URL.", "input[0].content");

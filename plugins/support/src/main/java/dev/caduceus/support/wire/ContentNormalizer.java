@@ -10,8 +10,9 @@ import java.util.Locale;
 
 /**
  * Normalizes one message's wire {@code content} into content parts: strings and text
- * parts become text, image parts are checked and become {@link ContentPart.ImageUrl}, everything else
- * is a 400. All-text content collapses into one {@link ContentPart.Text} joined with {@code \n}.
+ * parts become text, image parts are checked and become {@link ContentPart.ImageUrl}, file parts
+ * ({@code file}, {@code input_file}, an {@code input_image} by {@code file_id}) become what a {@link FileParts}
+ * makes of them (a 400 where none is given), everything else is a 400. All-text content collapses into one {@link ContentPart.Text} joined with {@code \n}.
  * Shared by every endpoint family that accepts message content (chat, Responses, runs), so the same
  * input gets the same 400 everywhere. Stateless and thread-safe; errors name {@code param} (for
  * example {@code messages[2].content}).
@@ -23,14 +24,32 @@ public final class ContentNormalizer {
 
     private ContentNormalizer() {}
 
-    /** The normalized parts of {@code content}; an empty text yields an empty list. */
+    /** What a request's file parts become; {@link #NONE} refuses them. */
+    @FunctionalInterface
+    public interface FileParts {
+        /** Refuses every file part: 400 {@code unsupported_content_type}. */
+        FileParts NONE = (item, param) -> {
+            throw error("unsupported_content_type", "Unsupported content part type '" + type(item)
+                    + "': files are not accepted here.", param);
+        };
+
+        /** The parts file part {@code item} (a {@code file} or {@code input_file} part) stands for; 400s name {@code param}. */
+        List<ContentPart> resolve(JsonNode item, String param);
+    }
+
+    /** The normalized parts of {@code content}; an empty text yields an empty list; file parts are a 400. */
     public static List<ContentPart> normalize(JsonNode content, String param) {
+        return normalize(content, param, FileParts.NONE);
+    }
+
+    /** The normalized parts of {@code content}, its file parts resolved by {@code files}. */
+    public static List<ContentPart> normalize(JsonNode content, String param, FileParts files) {
         var parts = new ArrayList<ContentPart>();
         if (content == null || content.isNull() || content.isMissingNode()) return parts;
         if (content.isArray()) {
-            collect(content, 1, param, parts);
+            collect(content, 1, param, parts, files);
         } else if (content.isObject()) {
-            part(content, 1, param, parts);
+            part(content, 1, param, parts, files);
         } else {
             addText(content.asText(), parts);
         }
@@ -61,28 +80,31 @@ public final class ContentNormalizer {
         }
     }
 
-    private static void collect(JsonNode array, int depth, String param, List<ContentPart> out) {
+    private static void collect(JsonNode array, int depth, String param, List<ContentPart> out, FileParts files) {
         if (depth > MAX_DEPTH) return; // deeper nesting is dropped, as Hermes does
         int n = 0;
         for (var item : array) {
             if (n++ >= MAX_PARTS) break;
-            if (item.isArray()) collect(item, depth + 1, param, out);
-            else if (item.isObject()) part(item, depth, param, out);
+            if (item.isArray()) collect(item, depth + 1, param, out, files);
+            else if (item.isObject()) part(item, depth, param, out, files);
             else if (!item.isNull()) addText(item.asText(), out);
         }
     }
 
-    private static void part(JsonNode item, int depth, String param, List<ContentPart> out) {
+    private static void part(JsonNode item, int depth, String param, List<ContentPart> out, FileParts files) {
         var type = type(item);
         if (type.isEmpty() && item.has("text")) type = "text";
         if (isText(type)) {
             var text = item.get("text");
             if (text != null && !text.isNull()) addText(text.asText(), out);
+        } else if (type.equals("file") || type.equals("input_file")
+                || (type.equals("input_image") && item.hasNonNull("file_id"))) {
+            out.addAll(files.resolve(item, param));
         } else if (type.equals("image_url") || type.equals("input_image")) {
             out.add(image(item, param));
         } else {
             throw error("unsupported_content_type", "Unsupported content part type '" + type
-                    + "'. Only text and image_url/input_image parts are supported.", param);
+                    + "'. Only text, image_url/input_image and file/input_file parts are supported.", param);
         }
     }
 
@@ -132,7 +154,7 @@ public final class ContentNormalizer {
         return text.substring(0, end);
     }
 
-    private static String type(JsonNode item) {
+    static String type(JsonNode item) {
         var type = item.get("type");
         return type == null || type.isNull() ? "" : type.asText().trim().toLowerCase(Locale.ROOT);
     }
@@ -141,7 +163,7 @@ public final class ContentNormalizer {
         return type.equals("text") || type.equals("input_text") || type.equals("output_text");
     }
 
-    private static HttpStatusException error(String code, String message, String param) {
+    static HttpStatusException error(String code, String message, String param) {
         return ApiError.badRequest(code, message, param).exception();
     }
 }

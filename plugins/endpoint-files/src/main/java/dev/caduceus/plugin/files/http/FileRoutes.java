@@ -1,8 +1,8 @@
 package dev.caduceus.plugin.files.http;
 
+import dev.caduceus.support.files.ContentSniffer;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.plugin.files.BlobStore;
-import dev.caduceus.plugin.files.ContentSniffer;
 import dev.caduceus.plugin.files.FileStore;
 import dev.caduceus.plugin.files.StoredFile;
 import dev.caduceus.spi.http.ApiError;

@@ -1,7 +1,7 @@
 package dev.caduceus.plugin.files.http;
 
+import dev.caduceus.support.files.FileNames;
 import dev.caduceus.plugin.files.BlobStore;
-import dev.caduceus.plugin.files.FileNames;
 import dev.caduceus.plugin.files.FileStore;
 import dev.caduceus.plugin.files.FilesSettings;
 import dev.caduceus.plugin.files.StoredFile;

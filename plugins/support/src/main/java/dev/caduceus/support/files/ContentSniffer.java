@@ -1,4 +1,4 @@
-package dev.caduceus.plugin.files;
+package dev.caduceus.support.files;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,0 +1,28 @@
+package dev.caduceus.plugin.files;
+
+import dev.caduceus.support.services.FileLibrary;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The uploads as other plugins see them ({@link FileLibrary}): a file of the asking key's (any, for the admin),
+ * not expired, with the path of its bytes. Thread-safe.
+ */
+final class StoredFiles implements FileLibrary {
+    private final FileStore files;
+    private final BlobStore blobs;
+    private final Clock clock;
+
+    StoredFiles(FileStore files, BlobStore blobs, Clock clock) {
+        this.files = files;
+        this.blobs = blobs;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<LibraryFile> find(String owner, boolean admin, String fileId) {
+        if (fileId == null || !fileId.matches("file-[0-9a-f]{24}")) return Optional.empty();
+        return files.find(fileId).filter(f -> (admin || f.owner().equals(owner)) && !f.expired(clock.instant()))
+                .map(f -> new LibraryFile(f.id(), f.filename(), f.bytes(), f.contentType(), blobs.path(f.sha256()).toString()));
+    }
+}

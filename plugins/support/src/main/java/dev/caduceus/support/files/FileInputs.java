@@ -1,0 +1,259 @@
+package dev.caduceus.support.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Caller;
+import dev.caduceus.spi.http.HttpStatusException;
+import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.support.services.FileLibrary;
+import dev.caduceus.support.wire.ContentNormalizer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * A turn's attached files ({@link ContentNormalizer.FileParts}): each {@code file} / {@code input_file} part, by
+ * {@code file_id} (an upload of the caller's, through {@link FileLibrary}) or by {@code file_data} (base64, or a
+ * {@code data:} URL), is copied read-only into the workspace as {@code inputs/<name>} (the name sanitised; the
+ * same bytes under the same name are reused, other bytes get {@code name (2).ext}, …) and becomes one line of text
+ * telling the model what it has and where; a text file of at most {@link #INLINE_BYTES} is also given inline. An
+ * {@code input_image} by {@code file_id} becomes the image itself (a {@code data:} URL). Confined to one request.
+ */
+public final class FileInputs implements ContentNormalizer.FileParts {
+    /** The directory under the workspace where attached files go. */
+    public static final String INPUTS = "inputs";
+    /** A text file up to this many bytes is given to the model inline as well. */
+    public static final int INLINE_BYTES = 8 * 1024;
+    /** The largest image sent to the model inline by {@code file_id}. */
+    public static final long MAX_IMAGE_BYTES = 20L * 1024 * 1024;
+
+    private final Path workspace;
+    private final Optional<FileLibrary> library;
+    private final Caller caller;
+
+    /**
+     * @param workspace the workspace on this host ({@code GlobalConfig.workspace()})
+     * @param library   the uploaded files, when a plugin offers them
+     */
+    public FileInputs(Path workspace, Optional<FileLibrary> library, Caller caller) {
+        this.workspace = workspace;
+        this.library = library;
+        this.caller = caller;
+    }
+
+    @Override
+    public List<ContentPart> resolve(JsonNode item, String param) {
+        var type = item.path("type").asText("").strip().toLowerCase(Locale.ROOT);
+        // chat: {"type":"file","file":{file_id | file_data, filename}}; Responses: the fields on the part itself
+        var source = type.equals("file") && item.path("file").isObject() ? item.get("file") : item;
+        if (type.equals("input_image")) return List.of(image(text(source, "file_id"), param));
+        var fileId = text(source, "file_id");
+        var fileData = text(source, "file_data");
+        if (text(source, "file_url") != null)
+            throw bad("unsupported_content_type", "file_url is not accepted yet: upload the file to /v1/files and send "
+                    + "its file_id, or send file_data", param);
+        if ((fileId == null) == (fileData == null))
+            throw bad("invalid_file", "A file part needs exactly one of file_id and file_data", param);
+        try {
+            return fileId != null ? placed(known(fileId, param), param) : placed(inline(fileData, text(source, "filename"), param));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot place an attached file in the workspace", e);
+        }
+    }
+
+    /** An image upload as an image part. */
+    private ContentPart image(String fileId, String param) {
+        var file = known(fileId, param);
+        if (!file.contentType().startsWith("image/"))
+            throw bad("invalid_image_file", "File " + fileId + " is not an image (" + file.contentType() + ")", param);
+        if (file.bytes() > MAX_IMAGE_BYTES)
+            throw bad("image_too_large", "File " + fileId + " is larger than " + MAX_IMAGE_BYTES + " bytes", param);
+        try {
+            var bytes = Files.readAllBytes(Path.of(file.path()));
+            return new ContentPart.ImageUrl("data:" + file.contentType() + ";base64,"
+                    + Base64.getEncoder().encodeToString(bytes), null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read uploaded image " + fileId, e);
+        }
+    }
+
+    private FileLibrary.LibraryFile known(String fileId, String param) {
+        var lib = library.orElseThrow(() -> bad("unsupported_content_type",
+                "This server keeps no uploaded files (the files endpoint is off): send file_data instead", param));
+        return lib.find(caller.name(), caller.admin(), fileId)
+                .orElseThrow(() -> bad("invalid_file", "No such File object: " + fileId, param));
+    }
+
+    /** An attached file's name and bytes (held, for {@code file_data}: it came in the request body). */
+    private record Inline(String filename, byte[] bytes) {}
+
+    private static Inline inline(String data, String filename, String param) {
+        var text = data.strip();
+        if (text.regionMatches(true, 0, "data:", 0, 5)) {
+            int comma = text.indexOf(',');
+            if (comma < 0 || !text.substring(0, comma).toLowerCase(Locale.ROOT).endsWith(";base64"))
+                throw bad("invalid_file", "file_data must be base64, or a data: URL with ;base64", param);
+            text = text.substring(comma + 1);
+        }
+        try {
+            return new Inline(filename == null ? "file" : filename, Base64.getMimeDecoder().decode(text));
+        } catch (IllegalArgumentException e) {
+            throw bad("invalid_file", "file_data is not valid base64", param);
+        }
+    }
+
+    private List<ContentPart> placed(FileLibrary.LibraryFile file, String param) throws IOException {
+        var name = FileNames.sanitise(file.filename()).orElse(file.id());
+        try (var in = Files.newInputStream(Path.of(file.path()), LinkOption.NOFOLLOW_LINKS)) {
+            return placed(name, in, file.bytes(), file.contentType());
+        }
+    }
+
+    private List<ContentPart> placed(Inline file) throws IOException {
+        var name = FileNames.sanitise(file.filename()).orElse("file");
+        var type = ContentSniffer.sniff(file.bytes(), Math.min(file.bytes().length, ContentSniffer.HEAD),
+                file.bytes().length <= ContentSniffer.HEAD);
+        return placed(name, new java.io.ByteArrayInputStream(file.bytes()), file.bytes().length, type);
+    }
+
+    /**
+     * Copies {@code in} to {@code inputs/<name>} (or a numbered name) and describes it to the model. The workspace
+     * is the agent's: everything under it is opened relative to a directory handle, never following a link, so
+     * that a link the agent left ({@code inputs -> $CADUCEUS_HOME}) can never lead a write outside it.
+     */
+    private List<ContentPart> placed(String name, InputStream in, long bytes, String contentType) throws IOException {
+        String relative;
+        byte[] head;
+        try (var dir = inputs()) {
+            var temp = Path.of(".incoming-" + java.util.UUID.randomUUID() + ".part");
+            var digest = sha256();
+            var first = new java.io.ByteArrayOutputStream();
+            try (var out = java.nio.channels.Channels.newOutputStream(dir.newByteChannel(temp,
+                    java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)))) {
+                var buffer = new byte[64 * 1024];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    digest.update(buffer, 0, n);
+                    out.write(buffer, 0, n);
+                    if (first.size() <= INLINE_BYTES) first.write(buffer, 0, Math.min(n, INLINE_BYTES + 1 - first.size()));
+                }
+            }
+            head = first.toByteArray();
+            try {
+                relative = INPUTS + "/" + place(dir, name, temp, digest.digest());
+            } finally {
+                try {
+                    dir.deleteFile(temp);
+                } catch (java.nio.file.NoSuchFileException moved) {
+                    // it became the input
+                }
+            }
+        }
+        var parts = new ArrayList<ContentPart>();
+        var kind = contentType.startsWith("text/") ? "text" : contentType;
+        var line = new StringBuilder("[Attached file: ").append(relative).append(" in the workspace (").append(kind)
+                .append(", ").append(bytes).append(bytes == 1 ? " byte" : " bytes").append(")");
+        if (kind.equals("text") && head.length <= INLINE_BYTES)
+            line.append(". Its content:]\n").append(new String(head, StandardCharsets.UTF_8));
+        else line.append("]");
+        parts.add(new ContentPart.Text(line.toString()));
+        return parts;
+    }
+
+    /**
+     * The workspace's {@code inputs} directory, opened without following links: a link or file the agent put in its
+     * place is removed first (the link itself, never what it points at).
+     */
+    private SecureDirectoryStream<Path> inputs() throws IOException {
+        Files.createDirectories(workspace);
+        try (var root = Files.newDirectoryStream(workspace)) {
+            if (!(root instanceof SecureDirectoryStream<Path> secure))
+                throw new IOException("this file system cannot open directories safely (no SecureDirectoryStream)");
+            var inputs = Path.of(INPUTS);
+            var attributes = secure.getFileAttributeView(inputs, java.nio.file.attribute.BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            try {
+                if (!attributes.readAttributes().isDirectory()) secure.deleteFile(inputs);
+            } catch (java.nio.file.NoSuchFileException absent) {
+                // created below
+            }
+            try {
+                Files.createDirectory(workspace.resolve(INPUTS)); // never follows a final link: one there fails
+            } catch (FileAlreadyExistsException present) {
+                // a directory (or a link raced in: the open below refuses it)
+            }
+            return secure.newDirectoryStream(inputs, LinkOption.NOFOLLOW_LINKS);
+        }
+    }
+
+    /**
+     * Moves {@code temp} to {@code name}, or to the first of {@code name (2).ext}, … that is free; a regular file
+     * there with the same bytes is reused (a client that sends the whole conversation attaches it every turn).
+     */
+    private static String place(SecureDirectoryStream<Path> dir, String name, Path temp, byte[] hash) throws IOException {
+        int dot = name.lastIndexOf('.');
+        var stem = dot > 0 ? name.substring(0, dot) : name;
+        var extension = dot > 0 ? name.substring(dot) : "";
+        for (int n = 1; n < 1000; n++) {
+            var candidate = n == 1 ? name : FileNames.sanitise(stem + " (" + n + ")" + extension).orElse(name + n);
+            var target = Path.of(candidate);
+            java.nio.file.attribute.BasicFileAttributes existing;
+            try {
+                existing = dir.getFileAttributeView(target, java.nio.file.attribute.BasicFileAttributeView.class,
+                        LinkOption.NOFOLLOW_LINKS).readAttributes();
+            } catch (java.nio.file.NoSuchFileException free) {
+                dir.move(temp, dir, target); // renameat: a link raced in is replaced, never followed
+                try {
+                    dir.getFileAttributeView(target, java.nio.file.attribute.PosixFileAttributeView.class,
+                            LinkOption.NOFOLLOW_LINKS).setPermissions(PosixFilePermissions.fromString("r--r--r--"));
+                } catch (IOException | UnsupportedOperationException e) {
+                    // best effort: it is an input either way
+                }
+                return candidate;
+            }
+            if (existing.isRegularFile() && Arrays.equals(hash, hashOf(dir, target))) return candidate;
+        }
+        throw new IOException("no free name for " + name + " in the workspace's inputs");
+    }
+
+    private static byte[] hashOf(SecureDirectoryStream<Path> dir, Path file) throws IOException {
+        var digest = sha256();
+        try (var in = java.nio.channels.Channels.newInputStream(dir.newByteChannel(file,
+                java.util.Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
+            var buffer = new byte[64 * 1024];
+            for (int n; (n = in.read(buffer)) > 0; ) digest.update(buffer, 0, n);
+        }
+        return digest.digest();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String text(JsonNode node, String field) {
+        var value = node.get(field);
+        return value != null && value.isTextual() && !value.asText().isBlank() ? value.asText() : null;
+    }
+
+    private static HttpStatusException bad(String code, String message, String param) {
+        return ApiError.badRequest(code, message, param).exception();
+    }
+}

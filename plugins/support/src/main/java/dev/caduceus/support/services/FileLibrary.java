@@ -1,0 +1,37 @@
+package dev.caduceus.support.services;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
+/**
+ * The uploaded files ({@code /v1/files}), offered by the plugin that stores them ({@code endpoint-files}), so that
+ * an endpoint family can take a file a request names by id ({@code file_id} in a content part) without depending
+ * on that plugin. Found with {@code ctx.service(FileLibrary.class)}; empty when no plugin offers it.
+ *
+ * <p>Threading: thread-safe; may block on the database (call it from a request thread).
+ */
+public interface FileLibrary {
+
+    /**
+     * File {@code fileId} when key {@code owner} may use it ({@code admin}: any key's) and it has not expired;
+     * else empty (unknown, another key's and expired alike).
+     */
+    Optional<LibraryFile> find(String owner, boolean admin, String fileId);
+
+    /**
+     * One stored file. Immutable.
+     *
+     * @param filename    its sanitised name
+     * @param contentType sniffed from its bytes
+     * @param path        where its bytes are on this host (read them, never write); under the state directory
+     */
+    record LibraryFile(String id, String filename, long bytes, String contentType, String path) {
+        public LibraryFile {
+            requireNonNull(id, "id");
+            requireNonNull(filename, "filename");
+            requireNonNull(contentType, "contentType");
+            requireNonNull(path, "path");
+        }
+    }
+}
