@@ -137,6 +137,50 @@ class FilesIntoATurnTest {
         assertArrayEquals(binary, Files.readAllBytes(inputs().resolve("blob.bin")));
     }
 
+    /**
+     * A {@code file_url} is fetched with the host's client: through the deployment's proxy for a public name (here a
+     * name the test resolves to a public address, served by a proxy on loopback); a loopback or metadata address is
+     * refused before anything is sent.
+     */
+    @Test
+    void aFileUrlIsFetchedUnderTheEgressPolicy() throws Exception {
+        var proxy = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        var seen = new java.util.concurrent.CopyOnWriteArrayList<String>();
+        proxy.createContext("/", exchange -> {
+            seen.add(exchange.getRequestURI().toString());
+            exchange.sendResponseHeaders(200, CSV.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(CSV);
+            }
+        });
+        proxy.start();
+        host.close();
+        host = TestHost.builder().plugins("endpoint-files", "endpoint-chat", "endpoint-responses", "provider-openai")
+                .model(upstream).env("HTTP_PROXY", "http://127.0.0.1:" + proxy.getAddress().getPort())
+                .env("NO_PROXY", "127.0.0.1") // the scripted model, directly
+                .nameLookup(name -> name.equals("files.example")
+                        ? new java.net.InetAddress[] {java.net.InetAddress.getByName("93.184.215.14")}
+                        : java.net.InetAddress.getAllByName(name))
+                .start();
+        try {
+            var response = post("/v1/responses", host.apiKey(), "application/json", ("{\"input\":[{\"role\":\"user\","
+                    + "\"content\":[{\"type\":\"input_file\",\"file_url\":\"http://files.example/data/weather.csv\"}]}]}")
+                    .getBytes(StandardCharsets.UTF_8));
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(java.util.List.of("http://files.example/data/weather.csv"), seen);
+            assertArrayEquals(CSV, Files.readAllBytes(inputs().resolve("weather.csv")));
+            for (var url : java.util.List.of("http://127.0.0.1:" + proxy.getAddress().getPort() + "/x.csv",
+                    "http://169.254.169.254/latest/meta-data/")) {
+                var refused = post("/v1/responses", host.apiKey(), "application/json", ("{\"input\":[{\"role\":\"user\","
+                        + "\"content\":[{\"type\":\"input_file\",\"file_url\":\"" + url + "\"}]}]}").getBytes(StandardCharsets.UTF_8));
+                assertError(refused, "file_url_unreachable", "input[0].content");
+            }
+            assertEquals(1, seen.size(), "nothing was sent for the refused addresses: " + seen);
+        } finally {
+            proxy.stop(0);
+        }
+    }
+
     @Test
     void anImageByFileIdReachesTheModelAsAnImage() throws Exception {
         var id = upload(host.apiKey(), "dot.png", PNG);
@@ -166,7 +210,7 @@ class FilesIntoATurnTest {
         assertError(chat(tenant, "[{\"type\":\"file\",\"file\":{\"file_data\":\"not base64 !!\"}}]"), "invalid_file",
                 "messages[0].content");
         assertError(chat(tenant, "[{\"type\":\"file\",\"file\":{\"file_url\":\"https://example.com/x.csv\"}}]"),
-                "unsupported_content_type", "messages[0].content");
+                "unsupported_content_type", "messages[0].content"); // chat's file part has no file_url
         assertFalse(Files.exists(inputs().resolve("secret.csv")), "another key's file never reaches the workspace");
         assertEquals(0, upstream.chatRequests().size(), "no turn ran");
     }

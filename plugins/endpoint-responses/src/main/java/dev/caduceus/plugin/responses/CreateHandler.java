@@ -76,7 +76,7 @@ final class CreateHandler implements HttpHandler {
             request = ResponseRequest.parse(exchange.body(), ctx.global().modelName(),
                     name -> ctx.deployment().tool(name).isPresent(), new dev.caduceus.support.files.FileInputs(
                             ctx.global().workspace(), ctx.service(dev.caduceus.support.services.FileLibrary.class),
-                            exchange.caller()));
+                            exchange.caller(), java.util.Optional.of(ctx.outbound())));
         } catch (HttpStatusException e) {
             if (atCapacity != null) throw rejected(atCapacity); // at the cap, the cap is the answer, as before the body
             throw e;

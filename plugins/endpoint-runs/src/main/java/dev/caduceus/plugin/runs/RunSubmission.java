@@ -46,13 +46,14 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
      * Validates {@code body}; every problem is a 400 in the contract's words.
      *
      * @param hostTool whether a name is one of the server's own tools (a client function may not take it)
+     * @param files    what the input's file parts become (placed in the workspace, described to the model)
      */
-    static RunSubmission parse(JsonNode body, java.util.function.Predicate<String> hostTool) {
+    static RunSubmission parse(JsonNode body, java.util.function.Predicate<String> hostTool, ContentNormalizer.FileParts files) {
         var input = body.get("input");
         if (falsy(input)) throw RunErrors.badRequest("missing_input", "Missing 'input' field", "input");
         if (!input.isTextual() && !input.isArray())
             throw RunErrors.badRequest("invalid_input", "'input' must be a string or array", "input");
-        var content = input.isTextual() ? ContentNormalizer.normalize(input, "input") : last(input);
+        var content = input.isTextual() ? ContentNormalizer.normalize(input, "input") : last(input, files);
         if (!visible(content))
             throw RunErrors.badRequest("no_user_message", "No user message found in input", "input");
         return new RunSubmission(content, input.isArray() ? earlier(input) : List.of(),
@@ -79,11 +80,11 @@ record RunSubmission(List<ContentPart> input, List<Message> inputHistory, List<M
     }
 
     /** The last array element's {@code content} (a bare element is its own content), normalized. */
-    private static List<ContentPart> last(JsonNode input) {
+    private static List<ContentPart> last(JsonNode input, ContentNormalizer.FileParts files) {
         int i = input.size() - 1;
         var item = input.get(i);
-        if (item.isObject()) return ContentNormalizer.normalize(item.get("content"), "input[" + i + "].content");
-        return ContentNormalizer.normalize(item, "input[" + i + "]");
+        if (item.isObject()) return ContentNormalizer.normalize(item.get("content"), "input[" + i + "].content", files);
+        return ContentNormalizer.normalize(item, "input[" + i + "]", files);
     }
 
     /** Earlier elements with a {@code role} and non-empty {@code content}, as user or assistant text messages. */

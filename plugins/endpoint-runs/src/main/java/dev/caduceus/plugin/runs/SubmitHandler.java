@@ -35,7 +35,10 @@ final class SubmitHandler implements HttpHandler {
         var sessionKey = SessionRules.sessionKey(exchange);
         var key = IdempotencyKeyHeader.read(exchange);
         var body = exchange.body();
-        var request = resolver.resolve(RunSubmission.parse(body, name -> ctx.deployment().tool(name).isPresent()), sessionKey,
+        var request = resolver.resolve(RunSubmission.parse(body, name -> ctx.deployment().tool(name).isPresent(),
+                new dev.caduceus.support.files.FileInputs(ctx.global().workspace(),
+                        ctx.service(dev.caduceus.support.services.FileLibrary.class), exchange.caller(),
+                        java.util.Optional.of(ctx.outbound()))), sessionKey,
                 exchange.caller().name());
         var options = key.map(k -> RunOptions.journaled(k, Fingerprint.of(body, sessionKey)))
                 .orElseGet(RunOptions::journaled);

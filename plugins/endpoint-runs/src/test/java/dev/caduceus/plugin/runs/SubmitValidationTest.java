@@ -68,7 +68,7 @@ class SubmitValidationTest {
         assertEquals("input[0].content", ex.error().path("param").asText());
         assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_file\",\"file_id\":\"f\"}]}]}"),
                 400, "unsupported_content_type",
-                "Unsupported content part type 'input_file': files are not accepted here.");
+                "This server keeps no uploaded files (the files endpoint is off): send file_data instead");
         assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":\"data:text/plain,x\"}]}]}"),
                 400, "unsupported_content_type", null);
         assertError(api.submit("{\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"https://x/a.png\",\"detail\":5}}]}]}"),

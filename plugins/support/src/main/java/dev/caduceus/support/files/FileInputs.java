@@ -5,6 +5,7 @@ import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpStatusException;
 import dev.caduceus.spi.message.ContentPart;
+import dev.caduceus.spi.outbound.OutboundHttp;
 import dev.caduceus.support.services.FileLibrary;
 import dev.caduceus.support.wire.ContentNormalizer;
 import java.io.IOException;
@@ -41,19 +42,31 @@ public final class FileInputs implements ContentNormalizer.FileParts {
     public static final int INLINE_BYTES = 8 * 1024;
     /** The largest image sent to the model inline by {@code file_id}. */
     public static final long MAX_IMAGE_BYTES = 20L * 1024 * 1024;
+    /** The largest file fetched for a {@code file_url}. */
+    public static final long MAX_URL_BYTES = 64L * 1024 * 1024;
+    static final java.time.Duration URL_CONNECT_TIMEOUT = java.time.Duration.ofSeconds(10);
+    static final java.time.Duration URL_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     private final Path workspace;
     private final Optional<FileLibrary> library;
     private final Caller caller;
+    private final Optional<OutboundHttp> outbound;
 
     /**
      * @param workspace the workspace on this host ({@code GlobalConfig.workspace()})
      * @param library   the uploaded files, when a plugin offers them
+     * @param outbound  the host's client, for {@code file_url} (public addresses only); empty: refused
      */
-    public FileInputs(Path workspace, Optional<FileLibrary> library, Caller caller) {
+    public FileInputs(Path workspace, Optional<FileLibrary> library, Caller caller, Optional<OutboundHttp> outbound) {
         this.workspace = workspace;
         this.library = library;
         this.caller = caller;
+        this.outbound = outbound;
+    }
+
+    /** Without {@code file_url}. */
+    public FileInputs(Path workspace, Optional<FileLibrary> library, Caller caller) {
+        this(workspace, library, caller, Optional.empty());
     }
 
     @Override
@@ -64,12 +77,11 @@ public final class FileInputs implements ContentNormalizer.FileParts {
         if (type.equals("input_image")) return List.of(image(text(source, "file_id"), param));
         var fileId = text(source, "file_id");
         var fileData = text(source, "file_data");
-        if (text(source, "file_url") != null)
-            throw bad("unsupported_content_type", "file_url is not accepted yet: upload the file to /v1/files and send "
-                    + "its file_id, or send file_data", param);
-        if ((fileId == null) == (fileData == null))
-            throw bad("invalid_file", "A file part needs exactly one of file_id and file_data", param);
+        var fileUrl = text(source, "file_url");
+        if ((fileId != null ? 1 : 0) + (fileData != null ? 1 : 0) + (fileUrl != null ? 1 : 0) != 1)
+            throw bad("invalid_file", "A file part needs exactly one of file_id, file_data and file_url", param);
         try {
+            if (fileUrl != null) return fetched(fileUrl, text(source, "filename"), param);
             return fileId != null ? placed(known(fileId, param), param) : placed(inline(fileData, text(source, "filename"), param));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot place an attached file in the workspace", e);
@@ -99,6 +111,38 @@ public final class FileInputs implements ContentNormalizer.FileParts {
                 .orElseThrow(() -> bad("invalid_file", "No such File object: " + fileId, param));
     }
 
+    /**
+     * A {@code file_url}: fetched with the host's client under the egress policy (public addresses only, never a
+     * cloud metadata address), redirects not followed, at most {@link #MAX_URL_BYTES}; any failure is a 400.
+     */
+    private List<ContentPart> fetched(String url, String filename, String param) throws IOException {
+        var client = outbound.orElseThrow(() -> bad("unsupported_content_type", "file_url is not accepted here", param));
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(url.strip());
+        } catch (IllegalArgumentException e) {
+            throw bad("invalid_file_url", "file_url is not a URL", param);
+        }
+        var scheme = String.valueOf(uri.getScheme()).toLowerCase(Locale.ROOT);
+        if (uri.getHost() == null || !(scheme.equals("https") || scheme.equals("http")))
+            throw bad("invalid_file_url", "file_url must be an http or https URL", param);
+        var request = OutboundHttp.Request.get(uri).withTimeouts(URL_CONNECT_TIMEOUT, URL_TIMEOUT, URL_TIMEOUT)
+                .withEgress(OutboundHttp.Egress.publicOnly(List.of())).withFollowRedirects(false);
+        try (var response = client.send(request)) {
+            if (response.status() != 200)
+                throw bad("file_url_unreachable", "file_url answered HTTP " + response.status(), param);
+            var path = uri.getPath() == null ? "" : uri.getPath();
+            var name = filename != null ? filename : path.substring(path.lastIndexOf('/') + 1);
+            var safe = FileNames.sanitise(name).orElse("file");
+            try (var body = response.body()) {
+                return placed(safe, new Capped(body, MAX_URL_BYTES, param));
+            }
+        } catch (OutboundHttp.Failure e) {
+            throw bad("file_url_unreachable", e.kind() == OutboundHttp.Failure.Kind.REFUSED
+                    ? "file_url is refused: " + e.getMessage() : "file_url could not be fetched: " + e.getMessage(), param);
+        }
+    }
+
     /** An attached file's name and bytes (held, for {@code file_data}: it came in the request body). */
     private record Inline(String filename, byte[] bytes) {}
 
@@ -120,15 +164,39 @@ public final class FileInputs implements ContentNormalizer.FileParts {
     private List<ContentPart> placed(FileLibrary.LibraryFile file, String param) throws IOException {
         var name = FileNames.sanitise(file.filename()).orElse(file.id());
         try (var in = Files.newInputStream(Path.of(file.path()), LinkOption.NOFOLLOW_LINKS)) {
-            return placed(name, in, file.bytes(), file.contentType());
+            return placed(name, in);
         }
     }
 
     private List<ContentPart> placed(Inline file) throws IOException {
-        var name = FileNames.sanitise(file.filename()).orElse("file");
-        var type = ContentSniffer.sniff(file.bytes(), Math.min(file.bytes().length, ContentSniffer.HEAD),
-                file.bytes().length <= ContentSniffer.HEAD);
-        return placed(name, new java.io.ByteArrayInputStream(file.bytes()), file.bytes().length, type);
+        return placed(FileNames.sanitise(file.filename()).orElse("file"), new java.io.ByteArrayInputStream(file.bytes()));
+    }
+
+    /** {@code in}, failing with a 400 once more than {@code limit} bytes have come. */
+    private static final class Capped extends java.io.FilterInputStream {
+        private final long limit;
+        private final String param;
+        private long read;
+
+        Capped(InputStream in, long limit, String param) {
+            super(in);
+            this.limit = limit;
+            this.param = param;
+        }
+
+        @Override
+        public int read() throws IOException {
+            var one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0 && (read += n) > limit)
+                throw bad("file_too_large", "file_url's file is larger than " + limit + " bytes", param);
+            return n;
+        }
     }
 
     /**
@@ -136,9 +204,10 @@ public final class FileInputs implements ContentNormalizer.FileParts {
      * is the agent's: everything under it is opened relative to a directory handle, never following a link, so
      * that a link the agent left ({@code inputs -> $CADUCEUS_HOME}) can never lead a write outside it.
      */
-    private List<ContentPart> placed(String name, InputStream in, long bytes, String contentType) throws IOException {
+    private List<ContentPart> placed(String name, InputStream in) throws IOException {
         String relative;
         byte[] head;
+        long bytes = 0;
         try (var dir = inputs()) {
             var temp = Path.of(".incoming-" + java.util.UUID.randomUUID() + ".part");
             var digest = sha256();
@@ -149,6 +218,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
                 for (int n; (n = in.read(buffer)) > 0; ) {
                     digest.update(buffer, 0, n);
                     out.write(buffer, 0, n);
+                    bytes += n;
                     if (first.size() <= INLINE_BYTES) first.write(buffer, 0, Math.min(n, INLINE_BYTES + 1 - first.size()));
                 }
             }
@@ -164,6 +234,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
             }
         }
         var parts = new ArrayList<ContentPart>();
+        var contentType = ContentSniffer.sniff(head, Math.min(head.length, ContentSniffer.HEAD), bytes <= ContentSniffer.HEAD);
         var kind = contentType.startsWith("text/") ? "text" : contentType;
         var line = new StringBuilder("[Attached file: ").append(relative).append(" in the workspace (").append(kind)
                 .append(", ").append(bytes).append(bytes == 1 ? " byte" : " bytes").append(")");

@@ -87,11 +87,20 @@ class UploadTest {
     void anUploadPastItsOwnLimitIs413DeclaredOrStreamed() throws Exception {
         var handled = new AtomicLong();
         try (var t = server(handled)) {
-            var body = bytes((int) UPLOAD_LIMIT + 1);
-            var declared = t.send(t.authed("/v1/up").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
-            assertEquals(413, declared.statusCode(), declared.body());
-            assertEquals("body_too_large", TestServer.json(declared).path("error").path("code").asText(), declared.body());
+            // only the head, declaring one byte past the limit: the answer comes before any body is sent (a client
+            // still sending a body when the server answers and closes may see the reset instead of the answer)
+            try (var socket = new java.net.Socket("127.0.0.1", t.server.port())) {
+                socket.getOutputStream().write(("POST /v1/up HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TestServer.KEY
+                        + "\r\nContent-Length: " + (UPLOAD_LIMIT + 1) + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                socket.setSoTimeout(10_000);
+                var answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+                assertTrue(answer.contains("\"code\":\"body_too_large\""), answer);
+            }
             assertEquals(0, handled.get(), "a declared length past the limit never reaches the handler");
+
+            var body = bytes((int) UPLOAD_LIMIT + 1);
 
             var streamed = t.send(t.authed("/v1/up").POST(HttpRequest.BodyPublishers.ofInputStream(
                     () -> new ByteArrayInputStream(body))).build());
