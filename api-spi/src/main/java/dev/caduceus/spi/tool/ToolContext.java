@@ -36,6 +36,12 @@ public interface ToolContext {
      */
     default String memoryScope() { return null; }
 
+    /**
+     * The name of the key the turn belongs to ({@link dev.caduceus.spi.http.Caller#name()}): what a tool stores
+     * for the turn is that key's; null where the host does not say.
+     */
+    default String owner() { return null; }
+
     /** Whether a person can answer {@link #approval} here (runs, job runs); false for chat, Responses, batch. */
     default boolean approvalChannel() { return false; }
 

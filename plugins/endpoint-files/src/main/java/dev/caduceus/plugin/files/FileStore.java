@@ -19,7 +19,7 @@ import java.util.Set;
  */
 public final class FileStore {
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final String COLUMNS = "id, owner, filename, purpose, bytes, sha256, content_type, created_at, expires_at";
+    private static final String COLUMNS = "id, owner, filename, purpose, bytes, sha256, content_type, created_at, expires_at, run_id";
 
     private final PluginDatabase database;
 
@@ -47,9 +47,10 @@ public final class FileStore {
         return database.write(sql -> {
             long used = used(sql, file.owner(), file.createdAt());
             if (used + file.bytes() > quota) return new Insert.OverQuota(used, quota);
-            sql.update("INSERT INTO files (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", file.id(), file.owner(),
+            sql.update("INSERT INTO files (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", file.id(), file.owner(),
                     file.filename(), file.purpose(), file.bytes(), file.sha256(), file.contentType(),
-                    file.createdAt().getEpochSecond(), file.expiresAt().map(Instant::getEpochSecond).orElse(null));
+                    file.createdAt().getEpochSecond(), file.expiresAt().map(Instant::getEpochSecond).orElse(null),
+                    file.runId().orElse(null));
             return new Insert.Stored(file);
         });
     }
@@ -103,6 +104,12 @@ public final class FileStore {
         });
     }
 
+    /** The files run {@code runId}'s agent delivered, oldest first, not expired at {@code now}. */
+    public List<StoredFile> ofRun(String runId, Instant now) {
+        return database.read(sql -> sql.query("SELECT " + COLUMNS + " FROM files WHERE run_id = ? AND (expires_at IS NULL "
+                + "OR expires_at > ?) ORDER BY created_at, id", FileStore::row, runId, now.getEpochSecond()));
+    }
+
     /** Deletes file {@code id}; whether it was there. */
     public boolean delete(String id) {
         return database.write(sql -> sql.update("DELETE FROM files WHERE id = ?", id) == 1);
@@ -134,6 +141,7 @@ public final class FileStore {
         long expires = r.getLong(9);
         var expiresAt = r.wasNull() ? Optional.<Instant>empty() : Optional.of(Instant.ofEpochSecond(expires));
         return new StoredFile(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getLong(5),
-                r.getString(6), r.getString(7), Instant.ofEpochSecond(r.getLong(8)), expiresAt);
+                r.getString(6), r.getString(7), Instant.ofEpochSecond(r.getLong(8)), expiresAt,
+                Optional.ofNullable(r.getString(10)));
     }
 }

@@ -6,6 +6,7 @@ import dev.caduceus.spi.PlatformPlugin;
 import dev.caduceus.spi.Scheduler;
 import dev.caduceus.spi.config.PluginConfig.Setting;
 import dev.caduceus.spi.http.EndpointFamily;
+import dev.caduceus.spi.tool.Tool;
 import java.util.List;
 
 /**
@@ -33,6 +34,13 @@ public final class FilesPlugin implements PlatformPlugin {
         blobs = new BlobStore(settings.dir(), ctx.clock());
         sweep = ctx.scheduler().scheduleWithFixedDelay("files-sweep", FileSweep.EVERY, FileSweep.EVERY,
                 new FileSweep(files, blobs, ctx.clock()));
+    }
+
+    /** {@code deliver_file} (toolset {@code files}): what the agent delivers is kept as long as sessions are. */
+    @Override
+    public List<Tool> tools(PlatformContext ctx) {
+        var keep = java.time.Duration.ofDays(Math.max(1, ctx.section("sessions").integer("retention_days", 30)));
+        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), ctx.clock(), keep));
     }
 
     @Override

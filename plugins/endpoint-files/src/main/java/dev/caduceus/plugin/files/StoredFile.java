@@ -17,9 +17,10 @@ import java.util.Optional;
  * @param purpose     {@code user_data} or {@code assistants}
  * @param sha256      the blob's name in the {@link BlobStore}
  * @param contentType sniffed from the first bytes ({@link ContentSniffer}), never the client's
+ * @param runId       the run whose agent delivered it ({@code deliver_file}); empty for an upload
  */
 public record StoredFile(String id, String owner, String filename, String purpose, long bytes, String sha256,
-                         String contentType, Instant createdAt, Optional<Instant> expiresAt) {
+                         String contentType, Instant createdAt, Optional<Instant> expiresAt, Optional<String> runId) {
     public StoredFile {
         requireNonNull(id, "id");
         requireNonNull(owner, "owner");
@@ -29,6 +30,13 @@ public record StoredFile(String id, String owner, String filename, String purpos
         requireNonNull(contentType, "contentType");
         requireNonNull(createdAt, "createdAt");
         requireNonNull(expiresAt, "expiresAt");
+        requireNonNull(runId, "runId");
+    }
+
+    /** An upload: no run. */
+    public StoredFile(String id, String owner, String filename, String purpose, long bytes, String sha256,
+                      String contentType, Instant createdAt, Optional<Instant> expiresAt) {
+        this(id, owner, filename, purpose, bytes, sha256, contentType, createdAt, expiresAt, Optional.empty());
     }
 
     /** Whether it has expired at {@code now} (it is then gone for its owner, before the sweep deletes it). */

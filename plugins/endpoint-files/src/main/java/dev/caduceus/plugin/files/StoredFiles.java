@@ -20,9 +20,19 @@ final class StoredFiles implements FileLibrary {
     }
 
     @Override
+    public java.util.List<LibraryFile> delivered(String owner, boolean admin, String runId) {
+        return files.ofRun(runId, clock.instant()).stream().filter(f -> admin || f.owner().equals(owner))
+                .map(this::view).toList();
+    }
+
+    private LibraryFile view(StoredFile f) {
+        return new LibraryFile(f.id(), f.filename(), f.bytes(), f.contentType(), blobs.path(f.sha256()).toString());
+    }
+
+    @Override
     public Optional<LibraryFile> find(String owner, boolean admin, String fileId) {
         if (fileId == null || !fileId.matches("file-[0-9a-f]{24}")) return Optional.empty();
         return files.find(fileId).filter(f -> (admin || f.owner().equals(owner)) && !f.expired(clock.instant()))
-                .map(f -> new LibraryFile(f.id(), f.filename(), f.bytes(), f.contentType(), blobs.path(f.sha256()).toString()));
+                .map(this::view);
     }
 }

@@ -37,6 +37,7 @@ final class RunsFamily implements EndpointFamily {
         routes.post(RUN + "/steer", "run_steer", new SteerHandler(ctx));
         routes.post(RUN + "/stop", "run_stop", new StopHandler(ctx));
         routes.post(RUN + "/tool_outputs", "run_tool_outputs", new ToolOutputsHandler(ctx));
+        routes.get(RUN + "/artifacts", "run_artifacts", new ArtifactsHandler(ctx));
     }
 
     /** The host merges the nested {@code idempotency} object with the other families' keys. */

@@ -47,7 +47,8 @@ class RunsPluginTest {
                     "POST /v1/runs/{run_id}/approval", "run_approval",
                     "POST /v1/runs/{run_id}/steer", "run_steer",
                     "POST /v1/runs/{run_id}/stop", "run_stop",
-                    "POST /v1/runs/{run_id}/tool_outputs", "run_tool_outputs"), host.routesOf("endpoint-runs"), "all under /v1/runs");
+                    "POST /v1/runs/{run_id}/tool_outputs", "run_tool_outputs",
+                    "GET /v1/runs/{run_id}/artifacts", "run_artifacts"), host.routesOf("endpoint-runs"), "all under /v1/runs");
         }
     }
 

@@ -20,6 +20,12 @@ public interface FileLibrary {
     Optional<LibraryFile> find(String owner, boolean admin, String fileId);
 
     /**
+     * The files run {@code runId}'s agent delivered ({@code deliver_file}), oldest first, when key {@code owner} may
+     * see them ({@code admin}: any key's); empty for an unknown run or another key's.
+     */
+    java.util.List<LibraryFile> delivered(String owner, boolean admin, String runId);
+
+    /**
      * One stored file. Immutable.
      *
      * @param filename    its sanitised name

@@ -24,6 +24,11 @@ record CallContext(TurnScope scope, Path workspace, ObjectMapper json, Cancellat
     }
 
     @Override
+    public String owner() {
+        return scope.owner();
+    }
+
+    @Override
     public String memoryScope() {
         return scope.memoryScope();
     }

@@ -13,7 +13,7 @@ import java.util.HexFormat;
  * {@code session:<id>}; runs started on the owner's behalf, the request's origin, such as {@code job:<id>}), and the run's context, through which approvals
  * are asked. Immutable.
  */
-record TurnScope(String runId, String sessionId, String memoryScope, RunContext run) {
+record TurnScope(String runId, String sessionId, String memoryScope, RunContext run, String owner) {
 
     static TurnScope of(RunContext run, RunRequest request) {
         var runId = run.runId();
@@ -26,7 +26,7 @@ record TurnScope(String runId, String sessionId, String memoryScope, RunContext 
         else scope = request.sessionId() != null ? "session:" + request.sessionId() : null;
         if (scope != null && !request.owner().equals(dev.caduceus.spi.http.Caller.ADMIN))
             scope = "owner:" + request.owner() + "/" + scope;
-        return new TurnScope(runId, sessionId, scope, run);
+        return new TurnScope(runId, sessionId, scope, run, request.owner());
     }
 
     /**
@@ -37,7 +37,7 @@ record TurnScope(String runId, String sessionId, String memoryScope, RunContext 
         var sessionId = session != null ? SessionStore.scoped(owner, session) : call.runId();
         String scope = session != null ? "session:" + session : null;
         if (scope != null && !owner.equals(dev.caduceus.spi.http.Caller.ADMIN)) scope = "owner:" + owner + "/" + scope;
-        return new TurnScope(call.runId(), sessionId, scope, call);
+        return new TurnScope(call.runId(), sessionId, scope, call, owner);
     }
 
     /** Whether a person can answer approvals for this turn (runs and job runs). */

@@ -1,0 +1,124 @@
+package dev.caduceus.plugin.files;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caduceus.platform.testkit.Eventually;
+import dev.caduceus.platform.testkit.ScriptedUpstream;
+import dev.caduceus.platform.testkit.TestHost;
+import dev.caduceus.platform.testkit.Turn;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Base64;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Files out of a turn: the agent's {@code deliver_file} keeps a workspace file as a file of the run's key, listed by
+ * {@code GET /v1/runs/{id}/artifacts} and served byte-identical by {@code /v1/files/{id}/content}; a link the agent
+ * made to a file outside the workspace (the server's key) delivers nothing; another key sees neither the run's
+ * artifacts nor the file.
+ */
+@Timeout(120)
+class DeliverFileTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final byte[] PNG = Base64.getDecoder().decode(
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==");
+    final HttpClient client = HttpClient.newHttpClient();
+    ScriptedUpstream upstream;
+    TestHost host;
+
+    @BeforeEach
+    void start() {
+        upstream = ScriptedUpstream.start();
+        upstream.setDefault(Turn.text("done"));
+        host = TestHost.builder().plugins("endpoint-files", "endpoint-runs", "provider-openai").model(upstream)
+                .env("CADUCEUS__AGENT__TOOLSETS", "files").start();
+    }
+
+    @AfterEach
+    void stop() {
+        host.close();
+        upstream.close();
+    }
+
+    HttpResponse<byte[]> send(String method, String path, String key, String body) throws Exception {
+        var request = HttpRequest.newBuilder(host.baseUrl().resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    JsonNode json(HttpResponse<byte[]> response) throws Exception {
+        return JSON.readTree(response.body());
+    }
+
+    /** Starts a run whose agent calls deliver_file with {@code path}, waits for its end; its id. */
+    String runDelivering(String key, String path) throws Exception {
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "deliver_file", "{\"path\":\"" + path + "\"}")),
+                Turn.text("Here is your file."));
+        var created = send("POST", "/v1/runs", key, "{\"input\":\"make me a chart\"}");
+        assertEquals(202, created.statusCode(), new String(created.body()));
+        var id = json(created).path("run_id").asText();
+        Eventually.await(Duration.ofSeconds(30), "the run ended", () -> json(send("GET", "/v1/runs/" + id, key, null))
+                .path("status").asText(), status -> status.equals("completed") || status.equals("failed"));
+        return id;
+    }
+
+    /** The last tool result the model was sent. */
+    String toolResult() {
+        var messages = upstream.chatRequests().getLast().body().path("messages");
+        return messages.get(messages.size() - 1).path("content").asText();
+    }
+
+    @Test
+    void aDeliveredFileIsARunArtifactServedByteIdentical() throws Exception {
+        var outputs = Files.createDirectories(host.workspace().resolve("outputs"));
+        Files.write(outputs.resolve("chart.png"), PNG);
+        var tenant = host.addKey("tenant");
+        var run = runDelivering(tenant, "/workspace/outputs/chart.png");
+        var result = JSON.readTree(toolResult());
+        var fileId = result.path("file_id").asText();
+        assertTrue(fileId.startsWith("file-"), result.toString());
+        assertEquals("/v1/files/" + fileId + "/content", result.path("download").asText());
+
+        var artifacts = json(send("GET", "/v1/runs/" + run + "/artifacts", tenant, null)).path("data");
+        assertEquals(1, artifacts.size(), artifacts.toString());
+        assertEquals(fileId, artifacts.get(0).path("file_id").asText());
+        assertEquals("chart.png", artifacts.get(0).path("filename").asText());
+        assertEquals("image/png", artifacts.get(0).path("content_type").asText());
+        assertArrayEquals(PNG, send("GET", "/v1/files/" + fileId + "/content", tenant, null).body());
+        var file = json(send("GET", "/v1/files/" + fileId, tenant, null));
+        assertEquals("assistants_output", file.path("purpose").asText());
+        assertTrue(file.path("expires_at").asLong() > file.path("created_at").asLong(), "expires with the sessions");
+
+        var other = host.addKey("other");
+        assertEquals(404, send("GET", "/v1/runs/" + run + "/artifacts", other, null).statusCode());
+        assertEquals(404, send("GET", "/v1/files/" + fileId + "/content", other, null).statusCode());
+    }
+
+    @Test
+    void aLinkToAFileOutsideTheWorkspaceDeliversNothing() throws Exception {
+        var outputs = Files.createDirectories(host.workspace().resolve("outputs"));
+        var secret = Files.writeString(host.home().resolve("not-for-the-agent.txt"), "server secret");
+        Files.createSymbolicLink(outputs.resolve("key.txt"), secret);
+        Files.createSymbolicLink(host.workspace().resolve("state"), host.home());
+        for (var path : new String[] {"outputs/key.txt", "state/not-for-the-agent.txt", "../not-for-the-agent.txt",
+                secret.toString(), "/dev/zero"}) {
+            var run = runDelivering(host.apiKey(), path);
+            assertTrue(toolResult().contains("\"error\"") || !toolResult().contains("file_id"), path + ": " + toolResult());
+            assertEquals(0, json(send("GET", "/v1/runs/" + run + "/artifacts", host.apiKey(), null)).path("data").size(), path);
+        }
+        assertEquals(0, json(send("GET", "/v1/files", host.apiKey(), null)).path("data").size(), "nothing was kept");
+        assertEquals("server secret", Files.readString(secret, StandardCharsets.UTF_8));
+    }
+}
