@@ -12,9 +12,9 @@ import java.util.Optional;
  * {@code files.quota_bytes}), then its row written with the quota checked again in the insert's transaction.
  * Thread-safe.
  */
-final class FileIntake {
+public final class FileIntake {
     /** What became of a file. */
-    sealed interface Outcome {
+    public sealed interface Outcome {
         record Kept(StoredFile file) implements Outcome {}
 
         record TooLarge(long limit) implements Outcome {}
@@ -27,41 +27,59 @@ final class FileIntake {
     private final FilesSettings settings;
     private final Clock clock;
 
-    FileIntake(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
+    public FileIntake(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
         this.files = files;
         this.blobs = blobs;
         this.settings = settings;
         this.clock = clock;
     }
 
-    Outcome keep(String owner, String filename, String purpose, InputStream in, Optional<Instant> expiresAt,
-                 Optional<String> runId) throws IOException {
-        var now = clock.instant();
-        long used = files.used(owner, now);
+    /** What {@code owner} may add now: the bytes its live files hold and the most one more file may have. */
+    public record Room(long used, long limit) {}
+
+    public Room room(String owner) {
+        long used = files.used(owner, clock.instant());
         long left = settings.quotaBytes() - used;
-        if (left <= 0) return new Outcome.OverQuota(used, settings.quotaBytes());
-        long limit = Math.min(settings.maxBytes(), left);
+        return new Room(used, Math.max(0, Math.min(settings.maxBytes(), left)));
+    }
+
+    /** Why a file past {@code room}'s limit is refused: the quota, or {@code files.max_bytes}. */
+    public Outcome refusal(Room room) {
+        return room.limit() < settings.maxBytes() ? new Outcome.OverQuota(room.used(), settings.quotaBytes())
+                : new Outcome.TooLarge(settings.maxBytes());
+    }
+
+    /** Keeps what {@code in} holds, streamed, within the owner's room. */
+    public Outcome keep(String owner, String filename, String purpose, InputStream in, Optional<Instant> expiresAt,
+                 Optional<String> runId) throws IOException {
+        var room = room(owner);
+        if (room.limit() == 0) return refusal(room);
         var upload = blobs.begin();
         try {
             var buffer = new byte[64 * 1024];
             for (int n; (n = in.read(buffer)) > 0; ) {
-                if (upload.bytes() + n > limit)
-                    return limit < settings.maxBytes() ? new Outcome.OverQuota(used, settings.quotaBytes())
-                            : new Outcome.TooLarge(settings.maxBytes());
+                if (upload.bytes() + n > room.limit()) return refusal(room);
                 upload.write(buffer, 0, n);
             }
-            var contentType = upload.contentType();
-            long bytes = upload.bytes();
-            var sha = blobs.commit(upload);
+            var outcome = commit(upload, owner, filename, purpose, expiresAt, runId);
             upload = null;
-            var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, now, expiresAt,
-                    runId);
-            return switch (files.insert(file, settings.quotaBytes())) {
-                case FileStore.Insert.Stored stored -> new Outcome.Kept(stored.file());
-                case FileStore.Insert.OverQuota over -> new Outcome.OverQuota(over.used(), over.quota());
-            };
+            return outcome;
         } finally {
             if (upload != null) upload.discard();
         }
+    }
+
+    /** Moves a written upload into the store and writes its row, the quota checked in the insert's transaction. */
+    public Outcome commit(BlobStore.Incoming upload, String owner, String filename, String purpose, Optional<Instant> expiresAt,
+                   Optional<String> runId) throws IOException {
+        var contentType = upload.contentType();
+        long bytes = upload.bytes();
+        var sha = blobs.commit(upload);
+        var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, clock.instant(),
+                expiresAt, runId);
+        return switch (files.insert(file, settings.quotaBytes())) {
+            case FileStore.Insert.Stored stored -> new Outcome.Kept(stored.file());
+            case FileStore.Insert.OverQuota over -> new Outcome.OverQuota(over.used(), over.quota());
+        };
     }
 }

@@ -3,6 +3,7 @@ package dev.caduceus.plugin.files.http;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.plugin.files.BlobStore;
+import dev.caduceus.plugin.files.FileIntake;
 import dev.caduceus.plugin.files.FileStore;
 import dev.caduceus.plugin.files.FilesSettings;
 import dev.caduceus.spi.http.EndpointFamily;
@@ -24,7 +25,7 @@ public final class FilesFamily implements EndpointFamily {
 
     public FilesFamily(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
         this.settings = settings;
-        this.upload = new UploadHandler(files, blobs, settings, clock);
+        this.upload = new UploadHandler(new FileIntake(files, blobs, settings, clock), blobs, clock);
         this.routes = new FileRoutes(files, blobs, clock);
     }
 

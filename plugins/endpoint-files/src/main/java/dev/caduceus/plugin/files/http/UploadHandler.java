@@ -2,9 +2,7 @@ package dev.caduceus.plugin.files.http;
 
 import dev.caduceus.support.files.FileNames;
 import dev.caduceus.plugin.files.BlobStore;
-import dev.caduceus.plugin.files.FileStore;
-import dev.caduceus.plugin.files.FilesSettings;
-import dev.caduceus.plugin.files.StoredFile;
+import dev.caduceus.plugin.files.FileIntake;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
@@ -28,15 +26,13 @@ final class UploadHandler implements HttpHandler {
     static final long MIN_EXPIRY_SECONDS = 3600;
     static final long MAX_EXPIRY_SECONDS = 30L * 24 * 3600;
 
-    private final FileStore files;
+    private final FileIntake intake;
     private final BlobStore blobs;
-    private final FilesSettings settings;
     private final Clock clock;
 
-    UploadHandler(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
-        this.files = files;
+    UploadHandler(FileIntake intake, BlobStore blobs, Clock clock) {
+        this.intake = intake;
         this.blobs = blobs;
-        this.settings = settings;
         this.clock = clock;
     }
 
@@ -45,16 +41,13 @@ final class UploadHandler implements HttpHandler {
         var boundary = MultipartUpload.boundary(exchange.header("Content-Type").orElse(null));
         var owner = exchange.caller().name();
         var now = clock.instant();
-        long left = settings.quotaBytes() - files.used(owner, now);
-        if (left <= 0) throw overQuota(settings.quotaBytes() - left, settings.quotaBytes());
-        long limit = Math.min(settings.maxBytes(), left);
+        var room = intake.room(owner);
+        if (room.limit() == 0) throw refused(intake.refusal(room));
         MultipartUpload.Parsed parsed;
         try (var body = exchange.bodyStream()) {
-            parsed = MultipartUpload.read(body, boundary, blobs, limit);
+            parsed = MultipartUpload.read(body, boundary, blobs, room.limit());
         } catch (MultipartUpload.TooLarge e) {
-            if (e.limit < settings.maxBytes()) throw overQuota(settings.quotaBytes() - left, settings.quotaBytes());
-            throw new ApiError(413, "The file is larger than this server takes (files.max_bytes: " + settings.maxBytes()
-                    + " bytes)", ApiError.INVALID_REQUEST, "file", "file_too_large").exception();
+            throw refused(intake.refusal(room));
         }
         var upload = parsed.file();
         try {
@@ -68,15 +61,10 @@ final class UploadHandler implements HttpHandler {
             var expiresAt = expiry(parsed.fields(), now);
             var filename = FileNames.sanitise(parsed.filename()).orElseThrow(() -> MultipartUpload.bad("invalid_filename",
                     "The file's name is empty once directories and control characters are removed", "file"));
-            var contentType = upload.contentType();
-            long bytes = upload.bytes();
-            var sha = blobs.commit(upload);
+            var outcome = intake.commit(upload, owner, filename, purpose, expiresAt, Optional.empty());
             upload = null;
-            var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, now, expiresAt);
-            switch (files.insert(file, settings.quotaBytes())) {
-                case FileStore.Insert.Stored stored -> exchange.respond(200, FileView.of(stored.file()));
-                case FileStore.Insert.OverQuota over -> throw overQuota(over.used(), over.quota());
-            }
+            if (!(outcome instanceof FileIntake.Outcome.Kept kept)) throw refused(outcome);
+            exchange.respond(200, FileView.of(kept.file()));
         } finally {
             if (upload != null) upload.discard();
         }
@@ -112,9 +100,16 @@ final class UploadHandler implements HttpHandler {
         return Optional.of(now.plus(Duration.ofSeconds(value)));
     }
 
-    private static dev.caduceus.spi.http.HttpStatusException overQuota(long used, long quota) {
-        return new ApiError(413, "This key's files hold " + used + " of their " + quota
-                + " bytes (files.quota_bytes); delete some before uploading more", ApiError.INVALID_REQUEST, "file",
-                "storage_quota_exceeded").exception();
+    /** The 413 of a file refused for its size or the key's quota. */
+    private static dev.caduceus.spi.http.HttpStatusException refused(FileIntake.Outcome outcome) {
+        return switch (outcome) {
+            case FileIntake.Outcome.OverQuota over -> new ApiError(413, "This key's files hold " + over.used() + " of their "
+                    + over.quota() + " bytes (files.quota_bytes); delete some before uploading more", ApiError.INVALID_REQUEST,
+                    "file", "storage_quota_exceeded").exception();
+            case FileIntake.Outcome.TooLarge large -> new ApiError(413, "The file is larger than this server takes "
+                    + "(files.max_bytes: " + large.limit() + " bytes)", ApiError.INVALID_REQUEST, "file", "file_too_large")
+                    .exception();
+            case FileIntake.Outcome.Kept kept -> throw new IllegalArgumentException("kept, not refused: " + kept.file().id());
+        };
     }
 }
