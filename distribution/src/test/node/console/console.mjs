@@ -279,6 +279,18 @@ const scenarios = {
     return { shots: [listed] };
   },
 
+  /** A run whose agent delivered a file: the run page lists it and downloads it (the content needs the key). */
+  async files() {
+    await signIn();
+    await go(`#/runs/${env.RUN_ID}`);
+    const button = page.getByRole('button', { name: `Download ${env.FILENAME}` });
+    await button.waitFor();
+    const listed = await shot('files');
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const fs = await import('node:fs');
+    return { shots: [listed], filename: download.suggestedFilename(), content: fs.readFileSync(await download.path(), 'utf8') };
+  },
+
   /** The chat playground: a streamed answer with the tool's progress shown as it happens. */
   async chat() {
     await signIn();

@@ -53,6 +53,7 @@ class ConsoleIT {
             "GET /api/conversations", "DELETE /api/conversations/{name}",
             "POST /v1/runs", "GET /v1/runs", "GET /v1/runs/{id}", "GET /v1/runs/{id}/events",
             "POST /v1/runs/{id}/approval", "POST /v1/runs/{id}/steer", "POST /v1/runs/{id}/stop",
+            "GET /v1/runs/{id}/artifacts", "GET /v1/files/{id}/content",
             "GET /api/jobs", "POST /api/jobs", "POST /api/jobs/preview", "GET /api/jobs/{id}", "PATCH /api/jobs/{id}",
             "DELETE /api/jobs/{id}", "POST /api/jobs/{id}/pause", "POST /api/jobs/{id}/resume",
             "POST /api/jobs/{id}/run", "GET /api/jobs/{id}/runs",
@@ -69,6 +70,7 @@ class ConsoleIT {
         var env = Caduceus.upstreamEnv(upstream);
         env.put("CADUCEUS__WEBHOOKS__SECRET", WebhooksIT.SECRET);
         env.put("CADUCEUS__WEBHOOKS__ALLOW_PRIVATE_HOSTS", "127.0.0.1");
+        env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,files");
         server = Caduceus.serve(home, env);
         base = server.awaitListening();
         Files.createDirectories(SHOTS);
@@ -212,6 +214,25 @@ class ConsoleIT {
             var again = receiver.next(java.time.Duration.ofSeconds(60));
             assertEquals(first.path("id").asText(), again.path("id").asText(), "the same webhook-id");
         }
+    }
+
+    @Test
+    void aFileTheAgentDeliveredIsListedOnItsRunAndDownloaded() throws Exception {
+        var outputs = Files.createDirectories(Caduceus.defaultWorkspace(home).resolve("outputs"));
+        Files.writeString(outputs.resolve("report.csv"), "city,temp\nOslo,3\n");
+        upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_f", "deliver_file", "{\"path\":\"outputs/report.csv\"}")),
+                Turn.text("Delivered."));
+        var headers = new HashMap<>(Caduceus.KEY_AUTH);
+        headers.put("Content-Type", "application/json");
+        var started = server.send("POST", "/v1/runs", "{\"input\":\"report please\"}", headers);
+        assertEquals(202, started.statusCode(), started.body());
+        var run = json(started.body()).path("run_id").asText();
+        dev.caduceus.platform.testkit.Eventually.await(java.time.Duration.ofSeconds(30), "the run ended",
+                () -> json(server.get("/v1/runs/" + run, Caduceus.KEY_AUTH).body()).path("status").asText(),
+                status -> status.equals("completed"));
+        var result = browse("files", Map.of("RUN_ID", run, "FILENAME", "report.csv"));
+        assertEquals("report.csv", result.path("filename").asText(), result.toString());
+        assertEquals("city,temp\nOslo,3\n", result.path("content").asText());
     }
 
     @Test

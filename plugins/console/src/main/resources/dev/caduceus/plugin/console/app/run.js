@@ -138,10 +138,13 @@ export function mount(main, scope, { id }) {
   const streamState = h('p', { class: 'muted', 'aria-live': 'polite' });
   const timeline = h('ol', { class: 'timeline', 'aria-label': 'Events' });
   const elements = [];
+  const filesList = h('ul', { class: 'artifacts', 'aria-label': 'Delivered files' });
+  const filesStatus = h('div', { 'aria-live': 'polite' });
+  const filesSection = h('section', { hidden: true }, h('h2', {}, 'Files'), filesList, filesStatus);
 
   replace(main, h('p', {}, h('a', { href: router.href('/runs') }, '← All runs')),
     h('h1', {}, 'Run ', code(id)), statusLine, facts, approvals, controls,
-    h('h2', {}, 'Timeline'), streamState, timeline);
+    h('h2', {}, 'Timeline'), streamState, timeline, filesSection);
 
   // Timeline rendering: only the items that changed, once per frame.
   const dirty = new Set();
@@ -269,6 +272,40 @@ export function mount(main, scope, { id }) {
     controls.hidden = !isLive(value);
   }
 
+  // ---- files the agent delivered (deliver_file), once the run has ended --------------------------
+  let filesLoaded = false;
+  async function loadFiles() {
+    if (filesLoaded) return;
+    filesLoaded = true;
+    let list;
+    try {
+      list = await api.get(`/v1/runs/${encodeURIComponent(id)}/artifacts`, { signal: scope.signal });
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      filesLoaded = false; // tried again at the next status poll
+      return;
+    }
+    const files = list?.data ?? [];
+    filesSection.hidden = files.length === 0;
+    replace(filesList, files.map((file) => h('li', {}, code(file.filename),
+      h('span', { class: 'muted' }, ` ${file.bytes} bytes · ${file.content_type} `),
+      action(`Download ${file.filename}`, async () => {
+        try {
+          // the content needs the key: fetched here, then saved from a local URL
+          const response = await api.send('GET', file.download, { signal: scope.signal });
+          const url = URL.createObjectURL(await response.blob());
+          const link = h('a', { href: url, download: file.filename, hidden: true });
+          document.body.append(link);
+          link.click();
+          link.remove();
+          setTimeout(() => URL.revokeObjectURL(url), 60_000);
+          replace(filesStatus);
+        } catch (error) {
+          if (error.name !== 'AbortError') replace(filesStatus, notice('error', `Download failed: ${error.message}`));
+        }
+      }))));
+  }
+
   // ---- status ---------------------------------------------------------------------------------
   async function refreshStatus() {
     try {
@@ -294,7 +331,10 @@ export function mount(main, scope, { id }) {
     if (status.usage) rows.push(['Usage', usage(status.usage)]);
     if (status.error) rows.push(['Error', status.error]);
     replace(facts, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
-    if (!isLive(status.status)) live = false;
+    if (!isLive(status.status)) {
+      live = false;
+      await loadFiles();
+    }
   }
 
   scope.poll(3000, async () => {
