@@ -72,20 +72,23 @@ class FilesIT {
     }
 
     /**
-     * Issue 45's first half of "done when": a CSV uploaded with the npm SDK is attached to a Responses turn by
-     * {@code file_id}, and the agent reads it with the terminal, in the sandbox, from {@code /workspace/inputs/}.
+     * Issue 45's "done when": a CSV uploaded with the npm SDK is attached to a Responses turn by {@code file_id}; the
+     * agent reads it with the terminal, in the sandbox, from {@code /workspace/inputs/}, writes a file to
+     * {@code outputs/} and delivers it; the file comes back through {@code /v1/files/{id}/content} identical.
      */
     @Test
-    void aCsvUploadedWithTheNpmSdkIsReadByTheAgentInTheSandbox() throws Exception {
+    void aCsvUploadedWithTheNpmSdkIsReadByTheAgentInTheSandboxAndWhatItWritesComesBack() throws Exception {
         var content = csv(20_000);
         var path = Files.write(work.resolve("weather.csv"), content);
-        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
+        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, withFiles(Caduceus.upstreamEnv(upstream)))) {
             var base = server.awaitListening();
             var created = NodeAgents.script("files.mjs", path.toString(), base, Caduceus.TEST_KEY, Map.of("KEEP", "1"),
                     server.stderr()).path("created");
             upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal",
-                            "{\"command\":\"wc -l < /workspace/inputs/weather.csv && pwd\"}")),
-                    Turn.text("20,001 lines."));
+                            "{\"command\":\"wc -l < /workspace/inputs/weather.csv && pwd && mkdir -p outputs && "
+                            + "head -n 3 inputs/weather.csv > outputs/first.csv\"}")),
+                    Turn.toolCalls(Turn.ToolCall.of("call_2", "deliver_file", "{\"path\":\"/workspace/outputs/first.csv\"}")),
+                    Turn.text("20,001 lines; the first three are in first.csv."));
             var body = "{\"model\":\"hermes-agent\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
                     + "\"text\":\"How many lines?\"},{\"type\":\"input_file\",\"file_id\":\"" + created.path("id").asText() + "\"}]}]}";
             var headers = new java.util.HashMap<>(Caduceus.KEY_AUTH);
@@ -98,7 +101,19 @@ class FilesIT {
             var afterTool = upstream.chatRequests().get(1).body().path("messages");
             var output = afterTool.get(afterTool.size() - 1).path("content").asText();
             assertTrue(output.contains("20001") && output.contains("/workspace"), "the sandboxed terminal read it: " + output);
+            var afterDelivery = upstream.chatRequests().get(2).body().path("messages");
+            var delivered = JSON.readTree(afterDelivery.get(afterDelivery.size() - 1).path("content").asText());
+            var download = server.send("GET", delivered.path("download").asText(), null, Caduceus.KEY_AUTH);
+            assertEquals(200, download.statusCode(), download.body());
+            var firstLines = String.join("\n", new String(content, StandardCharsets.UTF_8).lines().limit(3).toList()) + "\n";
+            assertEquals(firstLines, download.body(), "what the agent wrote, byte-identical");
         }
+    }
+
+    /** The agent's toolsets with {@code files} ({@code deliver_file}) added. */
+    static Map<String, String> withFiles(Map<String, String> env) {
+        env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,files");
+        return env;
     }
 
     @Test

@@ -159,7 +159,8 @@ class NamedKeysIT {
                 new String[] {"add", "y", "--families", "chat,,runs"}, "--families",
                 new String[] {"revoke", "nobody"}, "no key named 'nobody'",
                 new String[] {"add", "z", "--max-concurrent-runs", "0"}, "--max-concurrent-runs",
-                new String[] {"add", "w", "--toolsets", "web,Bad Name"}, "--toolsets");
+                new String[] {"add", "w", "--toolsets", "web,Bad Name"}, "--toolsets",
+                new String[] {"add", "v", "--max-file-bytes", "lots"}, "--max-file-bytes: 'lots' is not a size");
         for (var c : cases.entrySet()) {
             try (var process = key(c.getKey())) {
                 assertEquals(2, process.process.exitValue(), String.join(" ", c.getKey()) + ": " + process.stderr());

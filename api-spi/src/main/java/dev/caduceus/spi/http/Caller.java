@@ -17,8 +17,12 @@ import java.util.Set;
  * @param admin     whether this is the admin key
  * @param families  the endpoint families this key may use; empty means all
  * @param modelName the model id this key's clients see, when its policy sets one
+ * @param limits    numeric settings this key's policy sets lower for itself, by setting name ({@code files.max_bytes}
+ *                  from {@code caduceus key add … --max-file-bytes N}); the plugin that reads a setting applies the
+ *                  smaller of the two
  */
-public record Caller(String name, boolean admin, Set<String> families, Optional<String> modelName) {
+public record Caller(String name, boolean admin, Set<String> families, Optional<String> modelName,
+                     java.util.Map<String, Long> limits) {
     /** The admin key's name, and the owner of everything created before keys had names. */
     public static final String ADMIN = "admin";
     /** The caller on public routes ({@code /health}), which present no key. */
@@ -32,6 +36,18 @@ public record Caller(String name, boolean admin, Set<String> families, Optional<
         requireNonNull(name, "name");
         families = Set.copyOf(families);
         requireNonNull(modelName, "modelName");
+        limits = java.util.Map.copyOf(limits);
+    }
+
+    /** A caller whose policy sets no limit. */
+    public Caller(String name, boolean admin, Set<String> families, Optional<String> modelName) {
+        this(name, admin, families, modelName, java.util.Map.of());
+    }
+
+    /** {@code setting} as this key may use it: its policy's own value when lower than the deployment's {@code value}. */
+    public long limit(String setting, long value) {
+        var own = limits.get(setting);
+        return own == null ? value : Math.min(own, value);
     }
 
     /** A tenant: a named key with no restrictions. */

@@ -55,6 +55,9 @@ final class KeyCommands {
                 description = "Where the events of its runs, jobs and background responses are also sent, signed with "
                         + "webhooks.secret (docs/webhooks.md).")
         String webhook;
+        @Option(names = "--max-file-bytes", paramLabel = "SIZE",
+                description = "The largest file it may upload to /v1/files (e.g. 50M, 2G), when lower than files.max_bytes.")
+        String maxFileBytes;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -62,7 +65,8 @@ final class KeyCommands {
         public Integer call() throws BootException {
             KeyPolicy policy;
             try {
-                policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook);
+                policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook)
+                        .withMaxFileBytes(maxFileBytes);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

@@ -225,7 +225,8 @@ public final class TestHost implements AutoCloseable {
                 String.join(",", toolsets), null));
     }
 
-    private String addKey(String name, KeyPolicy policy) {
+    /** As {@link #addKey(String, String...)} with a whole policy (as `caduceus key add` builds it from its options). */
+    public String addKey(String name, KeyPolicy policy) {
         try (var db = BootSteps.openStateDatabase(options)) { // database.url when set, as the CLI: every node's keys
             return new NamedKeys(db, new SecureRandom(), Clock.systemUTC()).add(name, policy).key();
         } catch (BootException e) {

@@ -34,19 +34,28 @@ public final class FileIntake {
         this.clock = clock;
     }
 
-    /** What {@code owner} may add now: the bytes its live files hold and the most one more file may have. */
-    public record Room(long used, long limit) {}
+    /**
+     * What {@code owner} may add now: the bytes its live files hold, the most one more file may have, and the
+     * largest file allowed at all (the quota aside).
+     */
+    public record Room(long used, long limit, long maxBytes) {}
 
     public Room room(String owner) {
-        long used = files.used(owner, clock.instant());
-        long left = settings.quotaBytes() - used;
-        return new Room(used, Math.max(0, Math.min(settings.maxBytes(), left)));
+        return room(owner, Long.MAX_VALUE);
     }
 
-    /** Why a file past {@code room}'s limit is refused: the quota, or {@code files.max_bytes}. */
+    /** As {@link #room(String)}, one file also at most {@code keyMaxBytes} (the key's own {@code --max-file-bytes}). */
+    public Room room(String owner, long keyMaxBytes) {
+        long used = files.used(owner, clock.instant());
+        long left = settings.quotaBytes() - used;
+        long maxBytes = Math.min(settings.maxBytes(), keyMaxBytes);
+        return new Room(used, Math.max(0, Math.min(maxBytes, left)), maxBytes);
+    }
+
+    /** Why a file past {@code room}'s limit is refused: the quota, or the largest file allowed. */
     public Outcome refusal(Room room) {
-        return room.limit() < settings.maxBytes() ? new Outcome.OverQuota(room.used(), settings.quotaBytes())
-                : new Outcome.TooLarge(settings.maxBytes());
+        return room.limit() < room.maxBytes() ? new Outcome.OverQuota(room.used(), settings.quotaBytes())
+                : new Outcome.TooLarge(room.maxBytes());
     }
 
     /** Keeps what {@code in} holds, streamed, within the owner's room. */

@@ -214,6 +214,19 @@ class FilesApiTest {
     }
 
     @Test
+    void aKeysOwnMaxFileBytesCapsItsUploadsBelowTheDeployments() throws Exception {
+        var small = host.addKey("small", dev.caduceus.platform.host.auth.KeyPolicy.NONE.withMaxFileBytes("100K"));
+        var refused = upload(small, new Multipart().field("purpose", "user_data").file("file", "big", random(100 * 1024 + 1)));
+        assertError(refused, 413, "file_too_large");
+        assertTrue(text(refused).contains("102400 bytes"), text(refused));
+        assertEquals(200, upload(small, new Multipart().field("purpose", "user_data").file("file", "ok", random(100 * 1024)))
+                .statusCode());
+        var large = host.addKey("large", dev.caduceus.platform.host.auth.KeyPolicy.NONE.withMaxFileBytes("1G"));
+        assertError(upload(large, new Multipart().field("purpose", "user_data").file("file", "x", random((int) MAX_BYTES + 1))),
+                413, "file_too_large"); // a key's limit never raises the deployment's
+    }
+
+    @Test
     void namesAreSanitisedAndAnotherKeysFilesAreNotFound() throws Exception {
         var tenant = host.addKey("tenant");
         var other = host.addKey("other");

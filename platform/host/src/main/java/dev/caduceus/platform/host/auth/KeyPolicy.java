@@ -19,15 +19,50 @@ import java.util.regex.Pattern;
  * @param requestsPerMinute its request rate limit; 0: none
  * @param toolsets          the only toolsets its agent turns offer; empty: the deployment's
  * @param maxConcurrentRuns the most agent turns it may have at once; 0: only the server's cap
+ * @param limits            numeric settings set lower for this key, by name ({@code files.max_bytes}: {@code --max-file-bytes})
  */
 public record KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute,
-                        List<String> toolsets, int maxConcurrentRuns, Optional<java.net.URI> webhook) {
+                        List<String> toolsets, int maxConcurrentRuns, Optional<java.net.URI> webhook,
+                        java.util.Map<String, Long> limits) {
+    /** The setting {@code --max-file-bytes} lowers: the largest file the key may upload. */
+    public static final String MAX_FILE_BYTES = "files.max_bytes";
+
     /** No restriction. */
     public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), 0, List.of(), 0, Optional.empty());
 
     public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
                      int maxConcurrentRuns) {
         this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.empty());
+    }
+
+    public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
+                     int maxConcurrentRuns, Optional<java.net.URI> webhook) {
+        this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, java.util.Map.of());
+    }
+
+    /**
+     * This policy with {@code --max-file-bytes SIZE} ({@code 200M}, {@code 2G}, or bytes): the largest file the key may
+     * upload, when lower than {@code files.max_bytes}.
+     */
+    public KeyPolicy withMaxFileBytes(String size) {
+        if (size == null) return this;
+        var all = new java.util.TreeMap<>(limits);
+        all.put(MAX_FILE_BYTES, bytes(size, "--max-file-bytes"));
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all);
+    }
+
+    /** {@code 512}, {@code 200K}, {@code 200M}, {@code 2G} (powers of 1024) as bytes, at least 1. */
+    static long bytes(String text, String option) {
+        var m = java.util.regex.Pattern.compile("([0-9]{1,15})\\s*([kKmMgG]?)[iI]?[bB]?").matcher(text.strip());
+        if (!m.matches() || Long.parseLong(m.group(1)) < 1)
+            throw new IllegalArgumentException(option + ": '" + text + "' is not a size (bytes, or a number with K, M or G)");
+        long unit = switch (m.group(2).toUpperCase(java.util.Locale.ROOT)) {
+            case "K" -> 1024L;
+            case "M" -> 1024L * 1024;
+            case "G" -> 1024L * 1024 * 1024;
+            default -> 1L;
+        };
+        return Math.multiplyExact(Long.parseLong(m.group(1)), unit);
     }
 
     /** This policy with {@code --webhook URL}: every event of the key's runs, jobs and responses goes there too. */
@@ -39,13 +74,14 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--webhook: '" + url + "' is not an http or https URL");
         }
-        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri));
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri), limits);
     }
     private static final Pattern WORD = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
 
     public KeyPolicy {
         requireNonNull(webhook, "webhook");
+        limits = java.util.Map.copyOf(limits);
         families = List.copyOf(new TreeSet<>(families));
         requireNonNull(modelName, "modelName");
         if (requestsPerMinute < 0) throw new IllegalArgumentException("requestsPerMinute must be >= 0");
@@ -110,6 +146,10 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         toolsets.forEach(sets::add);
         if (maxConcurrentRuns > 0) node.put("max_concurrent_runs", maxConcurrentRuns);
         webhook.ifPresent(w -> node.put("webhook", w.toString()));
+        if (!limits.isEmpty()) {
+            var object = node.putObject("limits");
+            new java.util.TreeMap<>(limits).forEach(object::put);
+        }
         return node;
     }
 
@@ -121,8 +161,12 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         node.path("toolsets").forEach(t -> toolsets.add(t.asText()));
         var webhook = node.path("webhook").isTextual() ? Optional.of(java.net.URI.create(node.path("webhook").asText()))
                 : Optional.<java.net.URI>empty();
+        var limits = new java.util.TreeMap<String, Long>();
+        node.path("limits").properties().forEach(e -> {
+            if (e.getValue().canConvertToLong()) limits.put(e.getKey(), e.getValue().asLong());
+        });
         return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0),
-                webhook);
+                webhook, limits);
     }
 
     /** For {@code key list}: {@code families=chat,runs model=m rpm=60}, or {@code -}. */
@@ -134,6 +178,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (!toolsets.isEmpty()) parts.add("toolsets=" + String.join(",", toolsets));
         if (maxConcurrentRuns > 0) parts.add("max-runs=" + maxConcurrentRuns);
         webhook.ifPresent(w -> parts.add("webhook=" + w));
+        new java.util.TreeMap<>(limits).forEach((k, v) -> parts.add(k + "=" + v));
         return parts.isEmpty() ? "-" : String.join(" ", parts);
     }
 }

@@ -3,6 +3,7 @@ package dev.caduceus.plugin.files.http;
 import dev.caduceus.support.files.FileNames;
 import dev.caduceus.plugin.files.BlobStore;
 import dev.caduceus.plugin.files.FileIntake;
+import dev.caduceus.plugin.files.FilesSettings;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
@@ -41,7 +42,7 @@ final class UploadHandler implements HttpHandler {
         var boundary = MultipartUpload.boundary(exchange.header("Content-Type").orElse(null));
         var owner = exchange.caller().name();
         var now = clock.instant();
-        var room = intake.room(owner);
+        var room = intake.room(owner, exchange.caller().limit(FilesSettings.MAX_BYTES.key(), Long.MAX_VALUE));
         if (room.limit() == 0) throw refused(intake.refusal(room));
         MultipartUpload.Parsed parsed;
         try (var body = exchange.bodyStream()) {
@@ -106,9 +107,9 @@ final class UploadHandler implements HttpHandler {
             case FileIntake.Outcome.OverQuota over -> new ApiError(413, "This key's files hold " + over.used() + " of their "
                     + over.quota() + " bytes (files.quota_bytes); delete some before uploading more", ApiError.INVALID_REQUEST,
                     "file", "storage_quota_exceeded").exception();
-            case FileIntake.Outcome.TooLarge large -> new ApiError(413, "The file is larger than this server takes "
-                    + "(files.max_bytes: " + large.limit() + " bytes)", ApiError.INVALID_REQUEST, "file", "file_too_large")
-                    .exception();
+            case FileIntake.Outcome.TooLarge large -> new ApiError(413, "The file is larger than this key may upload "
+                    + "(" + large.limit() + " bytes: files.max_bytes, or the key's --max-file-bytes)", ApiError.INVALID_REQUEST,
+                    "file", "file_too_large").exception();
             case FileIntake.Outcome.Kept kept -> throw new IllegalArgumentException("kept, not refused: " + kept.file().id());
         };
     }
