@@ -124,7 +124,9 @@ final class ChatHandler implements HttpHandler {
         exchange.onClientGone(() -> run.cancel(ChatStream.CANCEL_REASON));
         var mode = settings.toolProgress().resolve(exchange.header(ToolProgress.OPT_IN_HEADER));
         ChatStream.Handoff handoff = calls -> pending.remember(request.owner(), calls, awaitMessages(run));
-        new ChatStream(shapes, new ToolProgress(mode, shapes), handoff).run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
+        new ChatStream(shapes, new ToolProgress(mode, shapes), handoff)
+                .withLinks(DeliveredLinks.of(ctx.service(FileLibrary.class), exchange))
+                .run(run, exchange.openEventStream(), new dev.caduceus.support.stream.EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
     }
 
     private void complete(HttpExchange exchange, ChatRequest request, SessionHeaders session, RunRequest run,
@@ -160,6 +162,11 @@ final class ChatHandler implements HttpHandler {
         }
         var outcome = TurnOutcome.of(result, run.clientTools());
         pending.remember(run.owner(), outcome.toolCalls(), result.messages());
+        if (outcome.stopReason().completed() && outcome.output() != null && handle.get() != null
+                && DeliveredLinks.called(result.messages())) {
+            var footer = DeliveredLinks.of(ctx.service(FileLibrary.class), exchange).footer(handle.get().id());
+            if (footer.isPresent()) outcome = outcome.withOutput(outcome.output() + footer.get());
+        }
         answer(exchange, outcome, shapes);
     }
 

@@ -31,6 +31,9 @@ final class ChatStream implements RunEventTranslator {
     private final Handoff handoff;
     private List<Message.ToolCallRef> toolCalls = List.of();
     private boolean ended;
+    private DeliveredLinks links;
+    private boolean delivered;
+    private String runId;
 
     ChatStream(ChatCompletions shapes, ToolProgress progress) {
         this(shapes, progress, Handoff.NONE);
@@ -44,6 +47,7 @@ final class ChatStream implements RunEventTranslator {
 
     /** Streams {@code run} to {@code out} until its terminal event or the client leaves, then closes {@code out}. */
     void run(RunHandle run, EventStream out, EventPump pump) throws InterruptedException {
+        runId = run.id();
         try (out) {
             try {
                 out.event(shapes.roleChunk());
@@ -72,7 +76,10 @@ final class ChatStream implements RunEventTranslator {
                 if (!d.text().isEmpty()) out.event(shapes.contentChunk(d.text()));
             }
             case RunEvent.ToolCallStarted s -> progress.started(s, out);
-            case RunEvent.ToolCallFinished f -> progress.finished(f, out);
+            case RunEvent.ToolCallFinished f -> {
+                progress.finished(f, out);
+                if (f.tool().equals(DeliveredLinks.TOOL) && !f.error()) delivered = true;
+            }
             case RunEvent.ToolCallsRequired t -> {
                 toolCalls = t.calls();
                 for (var chunk : shapes.toolCallChunks(t.calls())) out.event(chunk);
@@ -102,8 +109,18 @@ final class ChatStream implements RunEventTranslator {
         }
     }
 
+    /** This stream ends its answer with links to the files the agent delivered. */
+    ChatStream withLinks(DeliveredLinks links) {
+        this.links = links;
+        return this;
+    }
+
     private void finish(TurnOutcome outcome, EventStream out) throws ClientGoneException {
         ended = true;
+        if (delivered && links != null && outcome.stopReason().completed()) {
+            var footer = links.footer(runId);
+            if (footer.isPresent()) out.event(shapes.contentChunk(footer.get()));
+        }
         out.event(shapes.finishChunk(outcome));
         if (shapes.includeUsage()) out.event(shapes.usageChunk(outcome.usage()));
         out.data("[DONE]");

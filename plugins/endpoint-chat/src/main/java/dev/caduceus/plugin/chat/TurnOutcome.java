@@ -32,6 +32,11 @@ record TurnOutcome(String output, StopReason stopReason, String error, Usage usa
         this(output, stopReason, error, usage, List.of());
     }
 
+    /** This outcome with {@code text} as its answer. */
+    TurnOutcome withOutput(String text) {
+        return new TurnOutcome(text, stopReason, error, usage, toolCalls);
+    }
+
     /**
      * The outcome of {@code result}; a turn that ended with the client's calls names them: the calls of the last
      * assistant message that {@code clientTools} has.

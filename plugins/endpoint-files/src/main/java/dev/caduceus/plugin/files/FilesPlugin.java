@@ -20,6 +20,7 @@ public final class FilesPlugin implements PlatformPlugin {
     private FilesSettings settings;
     private FileStore files;
     private BlobStore blobs;
+    private SignedLinks links;
     private Scheduler.Task sweep;
 
     @Override
@@ -32,6 +33,7 @@ public final class FilesPlugin implements PlatformPlugin {
         settings = FilesSettings.from(ctx);
         files = new FileStore(ctx.database());
         blobs = new BlobStore(settings.dir(), ctx.clock());
+        links = SignedLinks.load(ctx.database(), ctx.clock());
         sweep = ctx.scheduler().scheduleWithFixedDelay("files-sweep", FileSweep.EVERY, FileSweep.EVERY,
                 new FileSweep(files, blobs, ctx.clock()));
     }
@@ -45,13 +47,13 @@ public final class FilesPlugin implements PlatformPlugin {
 
     @Override
     public List<EndpointFamily> endpoints(PlatformContext ctx) {
-        return List.of(new FilesFamily(files, blobs, settings, ctx.clock()));
+        return List.of(new FilesFamily(files, blobs, links, settings, ctx.clock()));
     }
 
     /** The uploads, for the endpoint families that take a file by id in a message ({@code FileLibrary}). */
     @Override
     public List<Object> services(PlatformContext ctx) {
-        return List.of(new StoredFiles(files, blobs, ctx.clock()));
+        return List.of(new StoredFiles(files, blobs, links, ctx.clock()));
     }
 
     @Override

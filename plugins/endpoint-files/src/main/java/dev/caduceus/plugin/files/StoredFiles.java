@@ -11,12 +11,19 @@ import java.util.Optional;
 final class StoredFiles implements FileLibrary {
     private final FileStore files;
     private final BlobStore blobs;
+    private final SignedLinks links;
     private final Clock clock;
 
-    StoredFiles(FileStore files, BlobStore blobs, Clock clock) {
+    StoredFiles(FileStore files, BlobStore blobs, SignedLinks links, Clock clock) {
         this.files = files;
         this.blobs = blobs;
+        this.links = links;
         this.clock = clock;
+    }
+
+    @Override
+    public String downloadLink(String fileId) {
+        return links.link(fileId);
     }
 
     @Override

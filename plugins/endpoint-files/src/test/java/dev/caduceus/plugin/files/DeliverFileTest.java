@@ -41,7 +41,7 @@ class DeliverFileTest {
     void start() {
         upstream = ScriptedUpstream.start();
         upstream.setDefault(Turn.text("done"));
-        host = TestHost.builder().plugins("endpoint-files", "endpoint-runs", "provider-openai").model(upstream)
+        host = TestHost.builder().plugins("endpoint-files", "endpoint-runs", "endpoint-chat", "provider-openai").model(upstream)
                 .env("CADUCEUS__AGENT__TOOLSETS", "files").start();
     }
 
@@ -104,6 +104,51 @@ class DeliverFileTest {
         var other = host.addKey("other");
         assertEquals(404, send("GET", "/v1/runs/" + run + "/artifacts", other, null).statusCode());
         assertEquals(404, send("GET", "/v1/files/" + fileId + "/content", other, null).statusCode());
+    }
+
+    /**
+     * A chat answer whose agent delivered a file ends with a Markdown link a browser can follow without the key
+     * (signed, on the request's origin), streamed or not; a changed signature or file id is 403.
+     */
+    @Test
+    void aChatAnswerEndsWithASignedLinkThatDownloadsWithoutTheKey() throws Exception {
+        var outputs = Files.createDirectories(host.workspace().resolve("outputs"));
+        Files.write(outputs.resolve("chart.png"), PNG);
+        for (boolean stream : new boolean[] {false, true}) {
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "deliver_file", "{\"path\":\"outputs/chart.png\"}")),
+                    Turn.text("Here is your chart."));
+            var answer = send("POST", "/v1/chat/completions", host.apiKey(), "{\"model\":\"hermes-agent\",\"stream\":" + stream
+                    + ",\"messages\":[{\"role\":\"user\",\"content\":\"chart please\"}]}");
+            assertEquals(200, answer.statusCode(), new String(answer.body()));
+            var text = stream ? streamedText(new String(answer.body(), StandardCharsets.UTF_8))
+                    : json(answer).path("choices").get(0).path("message").path("content").asText();
+            var link = java.util.regex.Pattern.compile("\\*\\*Files\\*\\*\\n- \\[chart\\.png\\]\\((http://127\\.0\\.0\\.1:[0-9]+"
+                    + "/v1/files/file-[0-9a-f]{24}/download\\?expires=[0-9]+&signature=[0-9a-f]{64})\\)").matcher(text);
+            assertTrue(text.startsWith("Here is your chart.") && link.find(), stream + ": " + text);
+            var plain = HttpClient.newHttpClient().send(HttpRequest.newBuilder(java.net.URI.create(link.group(1))).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(200, plain.statusCode(), "no key needed");
+            assertArrayEquals(PNG, plain.body());
+            var url = link.group(1);
+            var tampered = url.substring(0, url.length() - 1) + (url.endsWith("0") ? "1" : "0"); // its last digit changed
+            var refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(java.net.URI.create(tampered)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(403, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("\"invalid_link\""), refused.body());
+        }
+        var noFiles = send("POST", "/v1/chat/completions", host.apiKey(), "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        assertEquals("done", json(noFiles).path("choices").get(0).path("message").path("content").asText(),
+                "a turn that delivered nothing has no footer");
+    }
+
+    static String streamedText(String sse) throws Exception {
+        var out = new StringBuilder();
+        for (var line : sse.split("\n")) {
+            if (!line.startsWith("data: {")) continue;
+            var delta = JSON.readTree(line.substring(6)).path("choices").path(0).path("delta").path("content");
+            if (delta.isTextual()) out.append(delta.asText());
+        }
+        return out.toString();
     }
 
     @Test

@@ -26,6 +26,12 @@ public interface FileLibrary {
     java.util.List<LibraryFile> delivered(String owner, boolean admin, String runId);
 
     /**
+     * A link to file {@code fileId} that downloads it without the key, for a browser following it from a chat answer
+     * (path and query; prefix the server's origin). Valid for days; give it only to the file's owner.
+     */
+    String downloadLink(String fileId);
+
+    /**
      * One stored file. Immutable.
      *
      * @param filename    its sanitised name

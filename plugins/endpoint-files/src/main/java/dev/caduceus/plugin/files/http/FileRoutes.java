@@ -4,6 +4,7 @@ import dev.caduceus.support.files.ContentSniffer;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.plugin.files.BlobStore;
 import dev.caduceus.plugin.files.FileStore;
+import dev.caduceus.plugin.files.SignedLinks;
 import dev.caduceus.plugin.files.StoredFile;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
@@ -26,11 +27,13 @@ final class FileRoutes {
 
     private final FileStore files;
     private final BlobStore blobs;
+    private final SignedLinks links;
     private final Clock clock;
 
-    FileRoutes(FileStore files, BlobStore blobs, Clock clock) {
+    FileRoutes(FileStore files, BlobStore blobs, SignedLinks links, Clock clock) {
         this.files = files;
         this.blobs = blobs;
+        this.links = links;
         this.clock = clock;
     }
 
@@ -77,7 +80,24 @@ final class FileRoutes {
 
     /** {@code GET /v1/files/{file_id}/content}: the bytes, streamed, as an attachment. */
     void content(HttpExchange exchange) throws Exception {
-        var file = owned(exchange);
+        send(exchange, owned(exchange));
+    }
+
+    /**
+     * {@code GET /v1/files/{file_id}/download?expires=&signature=}, without the key: a signed link
+     * ({@link SignedLinks}) that a browser follows from a chat answer. A bad or expired signature is 403
+     * {@code invalid_link}, whatever the file; a deleted or expired file is 404.
+     */
+    void download(HttpExchange exchange) throws Exception {
+        var id = exchange.pathParam("file_id");
+        if (!links.valid(id, exchange.query("expires").orElse(""), exchange.query("signature").orElse(null)))
+            throw new ApiError(403, "This download link is not valid or has expired; ask for the file again",
+                    ApiError.INVALID_REQUEST, null, "invalid_link").exception();
+        var file = files.find(id).filter(f -> !f.expired(clock.instant())).orElseThrow(() -> notFound(id));
+        send(exchange, file);
+    }
+
+    private void send(HttpExchange exchange, StoredFile file) throws Exception {
         java.io.InputStream in;
         try {
             in = blobs.open(file.sha256());

@@ -6,6 +6,7 @@ import dev.caduceus.plugin.files.BlobStore;
 import dev.caduceus.plugin.files.FileIntake;
 import dev.caduceus.plugin.files.FileStore;
 import dev.caduceus.plugin.files.FilesSettings;
+import dev.caduceus.plugin.files.SignedLinks;
 import dev.caduceus.spi.http.EndpointFamily;
 import dev.caduceus.spi.http.Routes;
 import java.time.Clock;
@@ -23,10 +24,10 @@ public final class FilesFamily implements EndpointFamily {
     private final UploadHandler upload;
     private final FileRoutes routes;
 
-    public FilesFamily(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
+    public FilesFamily(FileStore files, BlobStore blobs, SignedLinks links, FilesSettings settings, Clock clock) {
         this.settings = settings;
         this.upload = new UploadHandler(new FileIntake(files, blobs, settings, clock), blobs, clock);
-        this.routes = new FileRoutes(files, blobs, clock);
+        this.routes = new FileRoutes(files, blobs, links, clock);
     }
 
     @Override public String id() { return "files"; }
@@ -40,6 +41,8 @@ public final class FilesFamily implements EndpointFamily {
         r.get(BASE + "/{file_id}", null, routes::retrieve);
         r.get(BASE + "/{file_id}/content", "file_content", routes::content);
         r.delete(BASE + "/{file_id}", null, routes::delete);
+        // without the key: a signed link from a chat answer, checked by the handler (SignedLinks)
+        r.publicGet(BASE + "/{file_id}/download", "file_download", routes::download);
     }
 
     @Override
