@@ -41,7 +41,8 @@ class DeliverFileTest {
     void start() {
         upstream = ScriptedUpstream.start();
         upstream.setDefault(Turn.text("done"));
-        host = TestHost.builder().plugins("endpoint-files", "endpoint-runs", "endpoint-chat", "provider-openai").model(upstream)
+        host = TestHost.builder().plugins("endpoint-files", "endpoint-runs", "endpoint-chat", "endpoint-responses",
+                        "provider-openai").model(upstream)
                 .env("CADUCEUS__AGENT__TOOLSETS", "files").start();
     }
 
@@ -139,6 +140,33 @@ class DeliverFileTest {
         var noFiles = send("POST", "/v1/chat/completions", host.apiKey(), "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertEquals("done", json(noFiles).path("choices").get(0).path("message").path("content").asText(),
                 "a turn that delivered nothing has no footer");
+    }
+
+    /** A response whose agent delivered a file carries a {@code file_path} annotation with its id, streamed or not. */
+    @Test
+    void aResponseCarriesAFilePathAnnotationForEachDeliveredFile() throws Exception {
+        var outputs = Files.createDirectories(host.workspace().resolve("outputs"));
+        Files.write(outputs.resolve("chart.png"), PNG);
+        for (boolean stream : new boolean[] {false, true}) {
+            upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "deliver_file", "{\"path\":\"outputs/chart.png\"}")),
+                    Turn.text("Here is your chart."));
+            var answer = send("POST", "/v1/responses", host.apiKey(), "{\"stream\":" + stream + ",\"input\":\"chart please\"}");
+            assertEquals(200, answer.statusCode(), new String(answer.body()));
+            JsonNode response = stream ? null : json(answer);
+            if (stream) {
+                for (var line : new String(answer.body(), StandardCharsets.UTF_8).split("\n"))
+                    if (line.startsWith("data: {") && line.contains("\"response.completed\""))
+                        response = JSON.readTree(line.substring(6)).path("response");
+            }
+            JsonNode text = null;
+            for (var item : response.path("output"))
+                if (item.path("type").asText().equals("message")) text = item.path("content").get(0);
+            var annotation = text.path("annotations").get(0);
+            assertEquals("file_path", annotation.path("type").asText(), stream + ": " + response);
+            assertEquals("Here is your chart.".length(), annotation.path("index").asInt());
+            assertArrayEquals(PNG, send("GET", "/v1/files/" + annotation.path("file_id").asText() + "/content", host.apiKey(),
+                    null).body());
+        }
     }
 
     static String streamedText(String sse) throws Exception {

@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.responses;
 
+import dev.caduceus.support.services.FileLibrary;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.support.clienttools.ToolTranscript;
@@ -166,7 +167,7 @@ final class CreateHandler implements HttpHandler {
     private ResponseStream newStream(HttpExchange exchange, ResolvedTurn turn, ResponseStore stored) {
         ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.run().owner(), calls, steps);
         return new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)), handoff,
-                ctx.clock());
+                ctx.clock()).withFiles(ctx.service(FileLibrary.class));
     }
 
     private void stream(HttpExchange exchange, ResolvedTurn turn) throws Exception {
@@ -221,6 +222,8 @@ final class CreateHandler implements HttpHandler {
         if (result.stopReason() == StopReason.TOOL_CALLS)
             pending.remember(turn.run().owner(), ToolTranscript.clientCalls(result.messages(), client), result.messages());
         var body = TurnOutput.envelope(turn.envelope(), result, client, ctx.clock().instant().getEpochSecond());
+        if (!TurnOutput.failed(result) && handle.get() != null && DeliveredFiles.called(result.messages()))
+            DeliveredFiles.annotate(body, ctx.service(FileLibrary.class), turn.run().owner(), handle.get().id());
         if (turn.request().store())
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),
                     turn.request().conversation());

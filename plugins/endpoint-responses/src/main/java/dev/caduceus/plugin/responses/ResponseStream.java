@@ -58,6 +58,8 @@ final class ResponseStream implements RunEventTranslator {
     private int messageIndex = -1;
     private int flushed;
     private boolean ended;
+    private java.util.Optional<dev.caduceus.support.services.FileLibrary> files = java.util.Optional.empty();
+    private boolean delivered;
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
     ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, InstantSource clock) {
@@ -169,7 +171,14 @@ final class ResponseStream implements RunEventTranslator {
         writer.emit("response.output_item.added", ResponseEvents.item(index, item.deepCopy()));
     }
 
+    /** The uploads' library, for the annotations of the files the agent delivers. */
+    ResponseStream withFiles(java.util.Optional<dev.caduceus.support.services.FileLibrary> library) {
+        this.files = library;
+        return this;
+    }
+
     private void toolFinished(RunEvent.ToolCallFinished f) throws ClientGoneException {
+        if (f.tool().equals(DeliveredFiles.TOOL) && !f.error()) delivered = true;
         flush();
         var index = openCalls.remove(f.callId());
         if (index == null) return; // unmatched completions are dropped
@@ -263,6 +272,7 @@ final class ResponseStream implements RunEventTranslator {
         closeMessage("completed");
         ended = true;
         var body = Envelope.completedAt(turn.envelope().build("completed", output(), usage, null), clock.instant().getEpochSecond());
+        if (delivered) DeliveredFiles.annotate(body, files, turn.run().owner(), run.id());
         save(body, produced(answer));
         writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
     }

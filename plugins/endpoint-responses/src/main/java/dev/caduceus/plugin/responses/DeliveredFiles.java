@@ -1,0 +1,41 @@
+package dev.caduceus.plugin.responses;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.support.services.FileLibrary;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The files a turn's agent delivered ({@code deliver_file}) on the response: one {@code file_path} annotation
+ * ({@code {type, file_id, index}}, as OpenAI's output text carries a file the model made) per file, on the answer's
+ * text, at its end. Looked up only when the turn called the tool. Stateless.
+ */
+final class DeliveredFiles {
+    static final String TOOL = "deliver_file";
+
+    private DeliveredFiles() {}
+
+    /** Whether {@code messages} (a turn's) call the tool. */
+    static boolean called(List<Message> messages) {
+        return messages.stream().flatMap(m -> m.toolCalls().stream()).anyMatch(c -> c.name().equals(TOOL));
+    }
+
+    /** {@code body} with the annotations of the files run {@code runId} (of key {@code owner}) delivered. */
+    static ObjectNode annotate(ObjectNode body, Optional<FileLibrary> library, String owner, String runId) {
+        if (library.isEmpty()) return body;
+        var files = library.get().delivered(owner, false, runId);
+        if (files.isEmpty()) return body;
+        ObjectNode text = null;
+        for (var item : body.path("output"))
+            if (item.path("type").asText().equals("message"))
+                for (var part : item.path("content"))
+                    if (part.path("type").asText().equals("output_text") && part instanceof ObjectNode o) text = o;
+        if (text == null) return body;
+        int index = text.path("text").asText().length();
+        var annotations = text.has("annotations") && text.get("annotations").isArray()
+                ? (com.fasterxml.jackson.databind.node.ArrayNode) text.get("annotations") : text.putArray("annotations");
+        for (var file : files) annotations.addObject().put("type", "file_path").put("file_id", file.id()).put("index", index);
+        return body;
+    }
+}
