@@ -24,10 +24,18 @@ import java.util.List;
  */
 record Dataset(List<Entry> entries, List<String> warnings, int skipped, String sha256) {
 
-    /** One valid line. {@code image} is {@code image} or {@code docker_image}; both optional, as is {@code cwd}. */
-    record Entry(int promptIndex, String prompt, String image, String cwd, int line) {
+    /**
+     * One valid line. {@code image} is {@code image} or {@code docker_image}; both optional, as is {@code cwd};
+     * {@code files} the paths of its {@code files} list, resolved against the dataset's directory (empty: none).
+     */
+    record Entry(int promptIndex, String prompt, String image, String cwd, int line, List<Path> files) {
         Entry {
             requireNonNull(prompt, "prompt");
+            files = List.copyOf(files);
+        }
+
+        Entry(int promptIndex, String prompt, String image, String cwd, int line) {
+            this(promptIndex, prompt, image, cwd, line, List.of());
         }
     }
 
@@ -77,7 +85,21 @@ record Dataset(List<Entry> entries, List<String> warnings, int skipped, String s
             }
             String image = text(node, "image");
             if (image == null) image = text(node, "docker_image");
-            entries.add(new Entry(entries.size(), prompt.asText(), image, text(node, "cwd"), number));
+            var files = new ArrayList<Path>();
+            var listed = node.get("files");
+            if (listed != null && !listed.isNull()) {
+                boolean valid = listed.isArray();
+                if (valid) for (var item : listed) {
+                    if (!item.isTextual() || item.asText().isBlank()) valid = false;
+                    else files.add(file.toAbsolutePath().getParent().resolve(item.asText()).normalize());
+                }
+                if (!valid) {
+                    warnings.add("Line " + number + ": 'files' must be a list of file paths");
+                    skipped++;
+                    continue;
+                }
+            }
+            entries.add(new Entry(entries.size(), prompt.asText(), image, text(node, "cwd"), number, files));
         }
         return new Dataset(entries, warnings, skipped, sha256(bytes));
     }

@@ -62,21 +62,42 @@ final class PromptRunner {
         this.columns = List.copyOf(columns);
     }
 
+    /**
+     * The prompt with its {@code files} placed in {@code workspace}'s {@code inputs/} and named after it, one line each
+     * (as a file part of a request is); a file that cannot be read fails the prompt (retried on {@code --resume}).
+     */
+    static String withFiles(Dataset.Entry entry, Path workspace) throws IOException {
+        if (entry.files().isEmpty()) return entry.prompt();
+        var inputs = new dev.caduceus.support.files.FileInputs(workspace, java.util.Optional.empty(),
+                dev.caduceus.spi.http.Caller.ADMIN_CALLER);
+        var out = new StringBuilder(entry.prompt());
+        for (var file : entry.files()) {
+            if (!Files.isRegularFile(file)) throw new IOException("file not found: " + file);
+            try (var in = Files.newInputStream(file)) {
+                for (var part : inputs.attach(file.getFileName().toString(), in))
+                    if (part instanceof dev.caduceus.spi.message.ContentPart.Text t) out.append("\n").append(t.text());
+            }
+        }
+        return out.toString();
+    }
+
     List<String> registeredTools() {
         return registeredTools;
     }
 
     PromptOutcome run(Dataset.Entry entry, int batchNum) throws InterruptedException {
         int index = entry.promptIndex();
+        String prompt;
         try {
-            workspaces.prepare(entry);
+            var workspace = workspaces.prepare(entry);
+            prompt = withFiles(entry, workspace);
         } catch (Workspaces.WorkspaceException | IOException e) {
             return new PromptOutcome.Failed(index, e.getMessage());
         }
         var toolsets = sampler.sample(index);
         var tools = new ToolSelection(catalog, List.of()).select(toolsets).stream().map(t -> t.spec()).toList();
         var messages = new ArrayList<Message>(settings.prefill());
-        messages.add(Message.user(entry.prompt()));
+        messages.add(Message.user(prompt));
         var request = new RunRequest(null, messages, settings.ephemeralSystemPrompt(), toolsets,
                 Workspaces.taskId(index), null, settings.options(), settings.maxTurns(),
                 Map.of("source", "batch", "batch_num", String.valueOf(batchNum)));

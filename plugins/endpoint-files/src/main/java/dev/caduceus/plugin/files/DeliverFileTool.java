@@ -12,7 +12,6 @@ import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.support.files.FileNames;
 import dev.caduceus.support.files.WorkspaceFiles;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,14 +29,12 @@ final class DeliverFileTool implements Tool {
     static final String PURPOSE = "assistants_output";
 
     private final FileIntake intake;
-    private final Clock clock;
     private final Duration keep;
     private final ObjectMapper json = new ObjectMapper();
     private final ToolSpec spec;
 
-    DeliverFileTool(FileIntake intake, Clock clock, Duration keep) {
+    DeliverFileTool(FileIntake intake, Duration keep) {
         this.intake = intake;
-        this.clock = clock;
         this.keep = keep;
         var parameters = JsonNodeFactory.instance.objectNode().put("type", "object");
         parameters.putObject("properties").putObject("path").put("type", "string")
@@ -65,8 +62,7 @@ final class DeliverFileTool implements Tool {
             return new ToolResult.Error("No regular file at " + relative.get() + " in the workspace (links are not followed)", false);
         try (var file = opened.get()) {
             var name = FileNames.sanitise(file.filename()).orElse("file");
-            var outcome = intake.keep(owner, name, PURPOSE, file.content(), Optional.of(clock.instant().plus(keep)),
-                    Optional.of(ctx.runId()));
+            var outcome = intake.keep(owner, name, PURPOSE, file.content(), Optional.of(keep), Optional.of(ctx.runId()));
             return switch (outcome) {
                 case FileIntake.Outcome.Kept kept -> {
                     ObjectNode out = json.createObjectNode().put("file_id", kept.file().id()).put("filename", name)

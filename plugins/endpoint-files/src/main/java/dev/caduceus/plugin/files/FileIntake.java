@@ -3,7 +3,7 @@ package dev.caduceus.plugin.files;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -59,7 +59,7 @@ public final class FileIntake {
     }
 
     /** Keeps what {@code in} holds, streamed, within the owner's room. */
-    public Outcome keep(String owner, String filename, String purpose, InputStream in, Optional<Instant> expiresAt,
+    public Outcome keep(String owner, String filename, String purpose, InputStream in, Optional<Duration> expiresAfter,
                  Optional<String> runId) throws IOException {
         var room = room(owner);
         if (room.limit() == 0) return refusal(room);
@@ -70,7 +70,7 @@ public final class FileIntake {
                 if (upload.bytes() + n > room.limit()) return refusal(room);
                 upload.write(buffer, 0, n);
             }
-            var outcome = commit(upload, owner, filename, purpose, expiresAt, runId);
+            var outcome = commit(upload, owner, filename, purpose, expiresAfter, runId);
             upload = null;
             return outcome;
         } finally {
@@ -78,14 +78,18 @@ public final class FileIntake {
         }
     }
 
-    /** Moves a written upload into the store and writes its row, the quota checked in the insert's transaction. */
-    public Outcome commit(BlobStore.Incoming upload, String owner, String filename, String purpose, Optional<Instant> expiresAt,
-                   Optional<String> runId) throws IOException {
+    /**
+     * Moves a written upload into the store and writes its row, the quota checked in the insert's transaction; it
+     * expires {@code expiresAfter} after it is created (its {@code created_at}).
+     */
+    public Outcome commit(BlobStore.Incoming upload, String owner, String filename, String purpose,
+                          Optional<Duration> expiresAfter, Optional<String> runId) throws IOException {
         var contentType = upload.contentType();
         long bytes = upload.bytes();
         var sha = blobs.commit(upload);
-        var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, clock.instant(),
-                expiresAt, runId);
+        var created = clock.instant();
+        var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, created,
+                expiresAfter.map(created::plus), runId);
         return switch (files.insert(file, settings.quotaBytes())) {
             case FileStore.Insert.Stored stored -> new Outcome.Kept(stored.file());
             case FileStore.Insert.OverQuota over -> new Outcome.OverQuota(over.used(), over.quota());

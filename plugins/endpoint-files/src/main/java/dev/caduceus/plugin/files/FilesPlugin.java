@@ -42,7 +42,7 @@ public final class FilesPlugin implements PlatformPlugin {
     @Override
     public List<Tool> tools(PlatformContext ctx) {
         var keep = java.time.Duration.ofDays(Math.max(1, ctx.section("sessions").integer("retention_days", 30)));
-        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), ctx.clock(), keep));
+        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), keep));
     }
 
     @Override

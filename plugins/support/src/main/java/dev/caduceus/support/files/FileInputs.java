@@ -88,6 +88,14 @@ public final class FileInputs implements ContentNormalizer.FileParts {
         }
     }
 
+    /**
+     * Places {@code content} (a file the caller trusts: the operator's, for the batch runner) as {@code filename} in
+     * the workspace's {@code inputs/}, as a file part would be; the parts that tell the model.
+     */
+    public List<ContentPart> attach(String filename, InputStream content) throws IOException {
+        return placed(FileNames.sanitise(filename).orElse("file"), content);
+    }
+
     /** An image upload as an image part. */
     private ContentPart image(String fileId, String param) {
         var file = known(fileId, param);

@@ -26,7 +26,7 @@ public final class FilesFamily implements EndpointFamily {
 
     public FilesFamily(FileStore files, BlobStore blobs, SignedLinks links, FilesSettings settings, Clock clock) {
         this.settings = settings;
-        this.upload = new UploadHandler(new FileIntake(files, blobs, settings, clock), blobs, clock);
+        this.upload = new UploadHandler(new FileIntake(files, blobs, settings, clock), blobs);
         this.routes = new FileRoutes(files, blobs, links, clock);
     }
 

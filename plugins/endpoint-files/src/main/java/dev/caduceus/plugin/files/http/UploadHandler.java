@@ -7,9 +7,7 @@ import dev.caduceus.plugin.files.FilesSettings;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,19 +27,15 @@ final class UploadHandler implements HttpHandler {
 
     private final FileIntake intake;
     private final BlobStore blobs;
-    private final Clock clock;
-
-    UploadHandler(FileIntake intake, BlobStore blobs, Clock clock) {
+    UploadHandler(FileIntake intake, BlobStore blobs) {
         this.intake = intake;
         this.blobs = blobs;
-        this.clock = clock;
     }
 
     @Override
     public void handle(HttpExchange exchange) throws Exception {
         var boundary = MultipartUpload.boundary(exchange.header("Content-Type").orElse(null));
         var owner = exchange.caller().name();
-        var now = clock.instant();
         var room = intake.room(owner, exchange.caller().limit(FilesSettings.MAX_BYTES.key(), Long.MAX_VALUE));
         if (room.limit() == 0) throw refused(intake.refusal(room));
         MultipartUpload.Parsed parsed;
@@ -59,10 +53,10 @@ final class UploadHandler implements HttpHandler {
                 throw MultipartUpload.bad("missing_required_parameter", "Missing required parameter: 'file'.", "file");
             }
             var purpose = purpose(parsed.fields());
-            var expiresAt = expiry(parsed.fields(), now);
+            var expiresAfter = expiry(parsed.fields());
             var filename = FileNames.sanitise(parsed.filename()).orElseThrow(() -> MultipartUpload.bad("invalid_filename",
                     "The file's name is empty once directories and control characters are removed", "file"));
-            var outcome = intake.commit(upload, owner, filename, purpose, expiresAt, Optional.empty());
+            var outcome = intake.commit(upload, owner, filename, purpose, expiresAfter, Optional.empty());
             upload = null;
             if (!(outcome instanceof FileIntake.Outcome.Kept kept)) throw refused(outcome);
             exchange.respond(200, FileView.of(kept.file()));
@@ -83,7 +77,7 @@ final class UploadHandler implements HttpHandler {
     }
 
     /** {@code expires_after[anchor]} and {@code expires_after[seconds]}: both or neither. */
-    private static Optional<Instant> expiry(Map<String, String> fields, Instant now) {
+    private static Optional<Duration> expiry(Map<String, String> fields) {
         var anchor = fields.get("expires_after[anchor]");
         var seconds = fields.get("expires_after[seconds]");
         if (anchor == null && seconds == null) return Optional.empty();
@@ -98,7 +92,7 @@ final class UploadHandler implements HttpHandler {
         if (value < MIN_EXPIRY_SECONDS || value > MAX_EXPIRY_SECONDS)
             throw MultipartUpload.bad("invalid_value", "expires_after[seconds] must be a whole number from "
                     + MIN_EXPIRY_SECONDS + " (an hour) to " + MAX_EXPIRY_SECONDS + " (30 days)", "expires_after.seconds");
-        return Optional.of(now.plus(Duration.ofSeconds(value)));
+        return Optional.of(Duration.ofSeconds(value));
     }
 
     /** The 413 of a file refused for its size or the key's quota. */
