@@ -206,9 +206,9 @@ class BatchGoldenIT {
         assertEquals(0, hermes.awaitExit(), hermes.stderr());
         var few = names(JSON.readTree(Files.readString(work.resolve("installed/trajectories.jsonl"))).path("tool_stats"));
         var many = names(JSON.readTree(Files.readString(work.resolve("hermes/trajectories.jsonl"))).path("tool_stats"));
-        assertEquals(List.of("memory", "patch", "process", "read_file", "search_files", "terminal", "web_extract",
-                "web_search", "write_file"), few);
-        assertEquals(91, many.size(), "Hermes' 90 names plus our process: " + many);
+        assertEquals(List.of("deliver_file", "memory", "patch", "process", "read_file", "search_files", "terminal",
+                "web_extract", "web_search", "write_file"), few);
+        assertEquals(92, many.size(), "Hermes' 90 names plus our process and deliver_file: " + many);
         assertEquals(many.stream().sorted().toList(), many);
         assertTrue(many.containsAll(few));
         var bad = batch(data, "bad", "--tool_stats_schema=nope");
