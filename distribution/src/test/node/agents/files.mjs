@@ -1,6 +1,7 @@
 // /v1/files with the official openai npm SDK (newest major), unmodified (FilesIT, issue 45).
 // Usage: node files.mjs <path>; env BASE_URL (…/v1), API_KEY. Uploads the file at <path> with files.create (a
-// stream, as the SDK's docs show), lists, retrieves, downloads and deletes it (KEEP=1: keeps it); prints one JSON line.
+// stream, as the SDK's docs show), lists, retrieves, downloads and deletes it; with ASK=<question> it asks that in a
+// Responses turn with the file as input_file instead (and keeps it). Prints one JSON line.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import OpenAI from 'openai';
@@ -27,7 +28,14 @@ const bytes = Buffer.from(await content.arrayBuffer());
 out.contentSha256 = crypto.createHash('sha256').update(bytes).digest('hex');
 out.contentType = content.headers.get('content-type');
 
-if (process.env.KEEP) {
+if (process.env.ASK) {
+  // the file, by id, in a Responses turn: input_file as the SDK's types spell it
+  const response = await client.responses.create({
+    model: 'hermes-agent',
+    input: [{ role: 'user', content: [{ type: 'input_text', text: process.env.ASK }, { type: 'input_file', file_id: created.id }] }],
+  });
+  out.response = { status: response.status, output_text: response.output_text,
+    annotations: response.output.filter((i) => i.type === 'message').flatMap((i) => i.content).flatMap((c) => c.annotations ?? []) };
   console.log(JSON.stringify(out));
   process.exit(0);
 }

@@ -72,9 +72,10 @@ class FilesIT {
     }
 
     /**
-     * Issue 45's "done when": a CSV uploaded with the npm SDK is attached to a Responses turn by {@code file_id}; the
-     * agent reads it with the terminal, in the sandbox, from {@code /workspace/inputs/}, writes a file to
-     * {@code outputs/} and delivers it; the file comes back through {@code /v1/files/{id}/content} identical.
+     * Issue 45's "done when": a CSV uploaded with the npm SDK is attached by {@code file_id} to a Responses turn the
+     * same SDK starts ({@code responses.create} with {@code input_file}); the agent reads it with the terminal, in the
+     * sandbox, from {@code /workspace/inputs/}, writes a file to {@code outputs/} and delivers it; the answer carries
+     * its {@code file_path} annotation, and the file comes back through {@code /v1/files/{id}/content} identical.
      */
     @Test
     void aCsvUploadedWithTheNpmSdkIsReadByTheAgentInTheSandboxAndWhatItWritesComesBack() throws Exception {
@@ -82,19 +83,16 @@ class FilesIT {
         var path = Files.write(work.resolve("weather.csv"), content);
         try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, withFiles(Caduceus.upstreamEnv(upstream)))) {
             var base = server.awaitListening();
-            var created = NodeAgents.script("files.mjs", path.toString(), base, Caduceus.TEST_KEY, Map.of("KEEP", "1"),
-                    server.stderr()).path("created");
             upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal",
                             "{\"command\":\"wc -l < /workspace/inputs/weather.csv && pwd && mkdir -p outputs && "
                             + "head -n 3 inputs/weather.csv > outputs/first.csv\"}")),
                     Turn.toolCalls(Turn.ToolCall.of("call_2", "deliver_file", "{\"path\":\"/workspace/outputs/first.csv\"}")),
                     Turn.text("20,001 lines; the first three are in first.csv."));
-            var body = "{\"model\":\"hermes-agent\",\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
-                    + "\"text\":\"How many lines?\"},{\"type\":\"input_file\",\"file_id\":\"" + created.path("id").asText() + "\"}]}]}";
-            var headers = new java.util.HashMap<>(Caduceus.KEY_AUTH);
-            headers.put("Content-Type", "application/json");
-            var response = server.send("POST", "/v1/responses", body, headers);
-            assertEquals(200, response.statusCode(), response.body());
+            var out = NodeAgents.script("files.mjs", path.toString(), base, Caduceus.TEST_KEY,
+                    Map.of("ASK", "How many lines?"), server.stderr());
+            assertEquals("completed", out.path("response").path("status").asText(), out.toString());
+            assertEquals("20,001 lines; the first three are in first.csv.", out.path("response").path("output_text").asText());
+            assertEquals("file_path", out.path("response").path("annotations").path(0).path("type").asText(), out.toString());
             var first = upstream.chatRequests().get(0).body().path("messages").toString();
             assertTrue(first.contains("[Attached file: inputs/weather.csv in the workspace (text, " + content.length + " bytes)]"),
                     first);
@@ -103,6 +101,7 @@ class FilesIT {
             assertTrue(output.contains("20001") && output.contains("/workspace"), "the sandboxed terminal read it: " + output);
             var afterDelivery = upstream.chatRequests().get(2).body().path("messages");
             var delivered = JSON.readTree(afterDelivery.get(afterDelivery.size() - 1).path("content").asText());
+            assertEquals(delivered.path("file_id").asText(), out.path("response").path("annotations").path(0).path("file_id").asText());
             var download = server.send("GET", delivered.path("download").asText(), null, Caduceus.KEY_AUTH);
             assertEquals(200, download.statusCode(), download.body());
             var firstLines = String.join("\n", new String(content, StandardCharsets.UTF_8).lines().limit(3).toList()) + "\n";
