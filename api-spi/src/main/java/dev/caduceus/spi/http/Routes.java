@@ -49,7 +49,8 @@ public interface Routes {
     /**
      * Registers a {@code GET} route that answers without a bearer key, like {@code /health}: only for
      * content that holds no data, such as the static files of a web page that must load before its
-     * user has pasted a key (the console's HTML, scripts and styles). The handler sees
+     * user has pasted a key (the console's HTML, scripts and styles), or content whose handler checks a
+     * capability of its own before it answers (a signed download link that expires). The handler sees
      * {@link Caller#ANONYMOUS}; no key's policy or rate limit applies, so it must never read or
      * change anything a key protects. Everything else the page does goes through the keyed routes.
      *
