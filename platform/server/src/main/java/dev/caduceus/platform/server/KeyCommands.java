@@ -58,6 +58,9 @@ final class KeyCommands {
         @Option(names = "--max-file-bytes", paramLabel = "SIZE",
                 description = "The largest file it may upload to /v1/files (e.g. 50M, 2G), when lower than files.max_bytes.")
         String maxFileBytes;
+        @Option(names = "--max-storage-bytes", paramLabel = "SIZE",
+                description = "What its files in /v1/files may hold together (e.g. 1G), when lower than files.quota_bytes.")
+        String maxStorageBytes;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -66,7 +69,7 @@ final class KeyCommands {
             KeyPolicy policy;
             try {
                 policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook)
-                        .withMaxFileBytes(maxFileBytes);
+                        .withMaxFileBytes(maxFileBytes).withMaxStorageBytes(maxStorageBytes);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

@@ -36,25 +36,28 @@ public final class FileIntake {
 
     /**
      * What {@code owner} may add now: the bytes its live files hold, the most one more file may have, and the
-     * largest file allowed at all (the quota aside).
+     * largest file allowed at all (the quota aside), and the quota that holds for the key.
      */
-    public record Room(long used, long limit, long maxBytes) {}
+    public record Room(long used, long limit, long maxBytes, long quota) {}
 
     public Room room(String owner) {
-        return room(owner, Long.MAX_VALUE);
+        return room(owner, Long.MAX_VALUE, Long.MAX_VALUE);
     }
 
-    /** As {@link #room(String)}, one file also at most {@code keyMaxBytes} (the key's own {@code --max-file-bytes}). */
-    public Room room(String owner, long keyMaxBytes) {
+    /**
+     * As {@link #room(String)}, one file also at most {@code keyMaxBytes} and all of them at most {@code keyQuota} (the
+     * key's own {@code --max-file-bytes} and {@code --max-storage-bytes}, which only ever lower the deployment's).
+     */
+    public Room room(String owner, long keyMaxBytes, long keyQuota) {
         long used = files.used(owner, clock.instant());
-        long left = settings.quotaBytes() - used;
+        long quota = Math.min(settings.quotaBytes(), keyQuota);
         long maxBytes = Math.min(settings.maxBytes(), keyMaxBytes);
-        return new Room(used, Math.max(0, Math.min(maxBytes, left)), maxBytes);
+        return new Room(used, Math.max(0, Math.min(maxBytes, quota - used)), maxBytes, quota);
     }
 
     /** Why a file past {@code room}'s limit is refused: the quota, or the largest file allowed. */
     public Outcome refusal(Room room) {
-        return room.limit() < room.maxBytes() ? new Outcome.OverQuota(room.used(), settings.quotaBytes())
+        return room.limit() < room.maxBytes() ? new Outcome.OverQuota(room.used(), room.quota())
                 : new Outcome.TooLarge(room.maxBytes());
     }
 
@@ -70,7 +73,7 @@ public final class FileIntake {
                 if (upload.bytes() + n > room.limit()) return refusal(room);
                 upload.write(buffer, 0, n);
             }
-            var outcome = commit(upload, owner, filename, purpose, expiresAfter, runId);
+            var outcome = commit(upload, owner, filename, purpose, expiresAfter, runId, room.quota());
             upload = null;
             return outcome;
         } finally {
@@ -83,14 +86,14 @@ public final class FileIntake {
      * expires {@code expiresAfter} after it is created (its {@code created_at}).
      */
     public Outcome commit(BlobStore.Incoming upload, String owner, String filename, String purpose,
-                          Optional<Duration> expiresAfter, Optional<String> runId) throws IOException {
+                          Optional<Duration> expiresAfter, Optional<String> runId, long quota) throws IOException {
         var contentType = upload.contentType();
         long bytes = upload.bytes();
         var sha = blobs.commit(upload);
         var created = clock.instant();
         var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, created,
                 expiresAfter.map(created::plus), runId);
-        return switch (files.insert(file, settings.quotaBytes())) {
+        return switch (files.insert(file, quota)) {
             case FileStore.Insert.Stored stored -> new Outcome.Kept(stored.file());
             case FileStore.Insert.OverQuota over -> new Outcome.OverQuota(over.used(), over.quota());
         };

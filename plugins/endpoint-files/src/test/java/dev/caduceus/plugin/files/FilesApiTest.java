@@ -224,6 +224,13 @@ class FilesApiTest {
         var large = host.addKey("large", dev.caduceus.platform.host.auth.KeyPolicy.NONE.withMaxFileBytes("1G"));
         assertError(upload(large, new Multipart().field("purpose", "user_data").file("file", "x", random((int) MAX_BYTES + 1))),
                 413, "file_too_large"); // a key's limit never raises the deployment's
+
+        var frugal = host.addKey("frugal", dev.caduceus.platform.host.auth.KeyPolicy.NONE.withMaxStorageBytes("150K"));
+        assertEquals(200, upload(frugal, new Multipart().field("purpose", "user_data").file("file", "a", random(100 * 1024)))
+                .statusCode());
+        var full = upload(frugal, new Multipart().field("purpose", "user_data").file("file", "b", random(60 * 1024)));
+        assertError(full, 413, "storage_quota_exceeded");
+        assertTrue(text(full).contains("of their 153600 bytes"), text(full));
     }
 
     @Test

@@ -26,6 +26,8 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
                         java.util.Map<String, Long> limits) {
     /** The setting {@code --max-file-bytes} lowers: the largest file the key may upload. */
     public static final String MAX_FILE_BYTES = "files.max_bytes";
+    /** The setting {@code --max-storage-bytes} lowers: what the key's files may hold together. */
+    public static final String MAX_STORAGE_BYTES = "files.quota_bytes";
 
     /** No restriction. */
     public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), 0, List.of(), 0, Optional.empty());
@@ -45,9 +47,18 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
      * upload, when lower than {@code files.max_bytes}.
      */
     public KeyPolicy withMaxFileBytes(String size) {
+        return withLimit(MAX_FILE_BYTES, size, "--max-file-bytes");
+    }
+
+    /** This policy with {@code --max-storage-bytes SIZE}: what the key's files may hold together, when lower than {@code files.quota_bytes}. */
+    public KeyPolicy withMaxStorageBytes(String size) {
+        return withLimit(MAX_STORAGE_BYTES, size, "--max-storage-bytes");
+    }
+
+    private KeyPolicy withLimit(String setting, String size, String option) {
         if (size == null) return this;
         var all = new java.util.TreeMap<>(limits);
-        all.put(MAX_FILE_BYTES, bytes(size, "--max-file-bytes"));
+        all.put(setting, bytes(size, option));
         return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all);
     }
 

@@ -35,6 +35,10 @@ class KeyLimitsTest {
         assertEquals(policy, KeyPolicy.fromJson(policy.toJson()), "kept in policy_json");
         assertEquals("files.max_bytes=102400", policy.describe());
         assertEquals(KeyPolicy.NONE, KeyPolicy.fromJson(KeyPolicy.NONE.toJson()));
+        var both = policy.withMaxStorageBytes("1G");
+        assertEquals(Map.of(KeyPolicy.MAX_FILE_BYTES, 102_400L, KeyPolicy.MAX_STORAGE_BYTES, 1L << 30), both.limits());
+        assertEquals(both, KeyPolicy.fromJson(both.toJson()));
+        assertEquals("files.max_bytes=102400 files.quota_bytes=1073741824", both.describe());
 
         var caller = new Caller("tenant", false, Set.of(), Optional.empty(), policy.limits());
         assertEquals(102_400L, caller.limit(KeyPolicy.MAX_FILE_BYTES, 512L * 1024 * 1024), "the key's is lower");

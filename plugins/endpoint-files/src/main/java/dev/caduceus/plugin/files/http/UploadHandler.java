@@ -36,7 +36,9 @@ final class UploadHandler implements HttpHandler {
     public void handle(HttpExchange exchange) throws Exception {
         var boundary = MultipartUpload.boundary(exchange.header("Content-Type").orElse(null));
         var owner = exchange.caller().name();
-        var room = intake.room(owner, exchange.caller().limit(FilesSettings.MAX_BYTES.key(), Long.MAX_VALUE));
+        var caller = exchange.caller();
+        var room = intake.room(owner, caller.limit(FilesSettings.MAX_BYTES.key(), Long.MAX_VALUE),
+                caller.limit(FilesSettings.QUOTA_BYTES.key(), Long.MAX_VALUE));
         if (room.limit() == 0) throw refused(intake.refusal(room));
         MultipartUpload.Parsed parsed;
         try (var body = exchange.bodyStream()) {
@@ -56,7 +58,7 @@ final class UploadHandler implements HttpHandler {
             var expiresAfter = expiry(parsed.fields());
             var filename = FileNames.sanitise(parsed.filename()).orElseThrow(() -> MultipartUpload.bad("invalid_filename",
                     "The file's name is empty once directories and control characters are removed", "file"));
-            var outcome = intake.commit(upload, owner, filename, purpose, expiresAfter, Optional.empty());
+            var outcome = intake.commit(upload, owner, filename, purpose, expiresAfter, Optional.empty(), room.quota());
             upload = null;
             if (!(outcome instanceof FileIntake.Outcome.Kept kept)) throw refused(outcome);
             exchange.respond(200, FileView.of(kept.file()));
@@ -99,7 +101,7 @@ final class UploadHandler implements HttpHandler {
     private static dev.caduceus.spi.http.HttpStatusException refused(FileIntake.Outcome outcome) {
         return switch (outcome) {
             case FileIntake.Outcome.OverQuota over -> new ApiError(413, "This key's files hold " + over.used() + " of their "
-                    + over.quota() + " bytes (files.quota_bytes); delete some before uploading more", ApiError.INVALID_REQUEST,
+                    + over.quota() + " bytes (files.quota_bytes, or the key's --max-storage-bytes); delete some before uploading more", ApiError.INVALID_REQUEST,
                     "file", "storage_quota_exceeded").exception();
             case FileIntake.Outcome.TooLarge large -> new ApiError(413, "The file is larger than this key may upload "
                     + "(" + large.limit() + " bytes: files.max_bytes, or the key's --max-file-bytes)", ApiError.INVALID_REQUEST,
