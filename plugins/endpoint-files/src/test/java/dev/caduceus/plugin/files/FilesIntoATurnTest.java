@@ -148,6 +148,17 @@ class FilesIntoATurnTest {
         var seen = new java.util.concurrent.CopyOnWriteArrayList<String>();
         proxy.createContext("/", exchange -> {
             seen.add(exchange.getRequestURI().toString());
+            if (exchange.getRequestURI().getPath().endsWith("/huge.bin")) { // one byte past what a file_url may hold
+                exchange.sendResponseHeaders(200, 0);
+                try (var out = exchange.getResponseBody()) {
+                    var zeros = new byte[1 << 20];
+                    for (long sent = 0; sent <= dev.caduceus.support.files.FileInputs.MAX_URL_BYTES; sent += zeros.length)
+                        out.write(zeros);
+                } catch (java.io.IOException gone) {
+                    // the server stopped reading at the limit
+                }
+                return;
+            }
             exchange.sendResponseHeaders(200, CSV.length);
             try (var out = exchange.getResponseBody()) {
                 out.write(CSV);
@@ -176,6 +187,15 @@ class FilesIntoATurnTest {
                 assertError(refused, "file_url_unreachable", "input[0].content");
             }
             assertEquals(1, seen.size(), "nothing was sent for the refused addresses: " + seen);
+
+            var huge = post("/v1/responses", host.apiKey(), "application/json", ("{\"input\":[{\"role\":\"user\","
+                    + "\"content\":[{\"type\":\"input_file\",\"file_url\":\"http://files.example/huge.bin\"}]}]}")
+                    .getBytes(StandardCharsets.UTF_8));
+            assertError(huge, "file_too_large", "input[0].content");
+            try (var left = Files.list(inputs())) {
+                assertEquals(java.util.List.of("weather.csv"), left.map(p -> p.getFileName().toString()).toList(),
+                        "the refused copy left nothing behind");
+            }
         } finally {
             proxy.stop(0);
         }

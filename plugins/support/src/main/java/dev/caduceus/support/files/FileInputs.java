@@ -220,20 +220,20 @@ public final class FileInputs implements ContentNormalizer.FileParts {
             var temp = Path.of(".incoming-" + java.util.UUID.randomUUID() + ".part");
             var digest = sha256();
             var first = new java.io.ByteArrayOutputStream();
-            try (var out = java.nio.channels.Channels.newOutputStream(dir.newByteChannel(temp,
-                    java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)))) {
-                var buffer = new byte[64 * 1024];
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    digest.update(buffer, 0, n);
-                    out.write(buffer, 0, n);
-                    bytes += n;
-                    if (first.size() <= INLINE_BYTES) first.write(buffer, 0, Math.min(n, INLINE_BYTES + 1 - first.size()));
-                }
-            }
-            head = first.toByteArray();
             try {
+                try (var out = java.nio.channels.Channels.newOutputStream(dir.newByteChannel(temp,
+                        java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)))) {
+                    var buffer = new byte[64 * 1024];
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        digest.update(buffer, 0, n);
+                        out.write(buffer, 0, n);
+                        bytes += n;
+                        if (first.size() <= INLINE_BYTES) first.write(buffer, 0, Math.min(n, INLINE_BYTES + 1 - first.size()));
+                    }
+                }
+                head = first.toByteArray();
                 relative = INPUTS + "/" + place(dir, name, temp, digest.digest());
-            } finally {
+            } finally { // a failed or refused copy (file_url past its limit) leaves nothing behind
                 try {
                     dir.deleteFile(temp);
                 } catch (java.nio.file.NoSuchFileException moved) {
