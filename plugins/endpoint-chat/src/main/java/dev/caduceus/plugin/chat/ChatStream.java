@@ -78,7 +78,7 @@ final class ChatStream implements RunEventTranslator {
             case RunEvent.ToolCallStarted s -> progress.started(s, out);
             case RunEvent.ToolCallFinished f -> {
                 progress.finished(f, out);
-                if (f.tool().equals(DeliveredLinks.TOOL) && !f.error()) delivered = true;
+                if (f.tool().equals(dev.caduceus.support.services.FileLibrary.DELIVER_TOOL) && !f.error()) delivered = true;
             }
             case RunEvent.ToolCallsRequired t -> {
                 toolCalls = t.calls();

@@ -2,9 +2,7 @@ package dev.caduceus.plugin.chat;
 
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpExchange;
-import dev.caduceus.spi.message.Message;
 import dev.caduceus.support.services.FileLibrary;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -15,7 +13,6 @@ import java.util.regex.Pattern;
  * Confined to one request.
  */
 final class DeliveredLinks {
-    static final String TOOL = "deliver_file";
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
 
     private final Optional<FileLibrary> library;
@@ -33,11 +30,6 @@ final class DeliveredLinks {
         var host = exchange.header("Host").map(String::strip).filter(h -> HOST.matcher(h).matches()).orElse(null);
         var scheme = exchange.header("X-Forwarded-Proto").map(String::strip).filter(p -> p.equals("https")).orElse("http");
         return new DeliveredLinks(library, exchange.caller(), host == null ? "" : scheme + "://" + host);
-    }
-
-    /** Whether {@code messages} (a turn's) call the tool. */
-    static boolean called(List<Message> messages) {
-        return messages.stream().flatMap(m -> m.toolCalls().stream()).anyMatch(c -> c.name().equals(TOOL));
     }
 
     /** The footer for run {@code runId}'s delivered files; empty when there are none. */

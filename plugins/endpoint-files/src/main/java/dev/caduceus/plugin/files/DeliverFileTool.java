@@ -24,7 +24,7 @@ import java.util.Optional;
  * inside the workspace without following links ({@link WorkspaceFiles}). Thread-safe.
  */
 final class DeliverFileTool implements Tool {
-    static final String NAME = "deliver_file";
+    static final String NAME = dev.caduceus.support.services.FileLibrary.DELIVER_TOOL;
     static final String TOOLSET = "files";
     static final String PURPOSE = "assistants_output";
 

@@ -185,8 +185,11 @@ class DeliverFileTest {
         var secret = Files.writeString(host.home().resolve("not-for-the-agent.txt"), "server secret");
         Files.createSymbolicLink(outputs.resolve("key.txt"), secret);
         Files.createSymbolicLink(host.workspace().resolve("state"), host.home());
-        for (var path : new String[] {"outputs/key.txt", "state/not-for-the-agent.txt", "../not-for-the-agent.txt",
-                secret.toString(), "/dev/zero"}) {
+        var database = host.home().resolve("caduceus.db");
+        assertTrue(Files.isRegularFile(database), "the server's database is there to be tried");
+        Files.createSymbolicLink(outputs.resolve("server.db"), database);
+        for (var path : new String[] {"outputs/key.txt", "state/not-for-the-agent.txt", "state/caduceus.db",
+                "outputs/server.db", "../not-for-the-agent.txt", secret.toString(), database.toString(), "/dev/zero"}) {
             var run = runDelivering(host.apiKey(), path);
             assertTrue(toolResult().contains("\"error\"") || !toolResult().contains("file_id"), path + ": " + toolResult());
             assertEquals(0, json(send("GET", "/v1/runs/" + run + "/artifacts", host.apiKey(), null)).path("data").size(), path);

@@ -249,9 +249,11 @@ class FilesApiTest {
         assertEquals(id, json(send("GET", "/v1/files/" + id, host.apiKey(), null, null)).path("id").asText(),
                 "the admin key sees every key's files");
         assertError(send("GET", "/v1/files/file-000000000000000000000000", tenant, null, null), 404, "file_not_found");
-        assertError(send("GET", "/v1/files?limit=0", tenant, null, null), 400, "invalid_value");
-        assertError(send("GET", "/v1/files?order=up", tenant, null, null), 400, "invalid_value");
-        assertError(send("GET", "/v1/files?after=" + id, other, null, null), 400, "invalid_value");
+        assertError(send("GET", "/v1/files?limit=0", tenant, null, null), 400, "invalid_limit");
+        assertError(send("GET", "/v1/files?limit=10001", tenant, null, null), 400, "invalid_limit");
+        assertError(send("GET", "/v1/files?limit=many", tenant, null, null), 400, "invalid_limit");
+        assertError(send("GET", "/v1/files?order=up", tenant, null, null), 400, "invalid_order");
+        assertError(send("GET", "/v1/files?after=" + id, other, null, null), 400, "invalid_after");
     }
 
     @Test

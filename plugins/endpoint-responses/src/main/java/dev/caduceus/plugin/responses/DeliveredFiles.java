@@ -1,9 +1,7 @@
 package dev.caduceus.plugin.responses;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.caduceus.spi.message.Message;
 import dev.caduceus.support.services.FileLibrary;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -12,14 +10,7 @@ import java.util.Optional;
  * text, at its end. Looked up only when the turn called the tool. Stateless.
  */
 final class DeliveredFiles {
-    static final String TOOL = "deliver_file";
-
     private DeliveredFiles() {}
-
-    /** Whether {@code messages} (a turn's) call the tool. */
-    static boolean called(List<Message> messages) {
-        return messages.stream().flatMap(m -> m.toolCalls().stream()).anyMatch(c -> c.name().equals(TOOL));
-    }
 
     /** {@code body} with the annotations of the files run {@code runId} (of key {@code owner}) delivered. */
     static ObjectNode annotate(ObjectNode body, Optional<FileLibrary> library, String owner, String runId) {

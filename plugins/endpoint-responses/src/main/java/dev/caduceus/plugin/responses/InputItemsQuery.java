@@ -25,7 +25,7 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
 
     /** Reads and validates the query; ids are checked against the list by {@link #page}. */
     static InputItemsQuery from(HttpExchange exchange) {
-        return new InputItemsQuery(limit(exchange), descending(exchange), id(exchange, "after"), id(exchange, "before"));
+        return new InputItemsQuery(limit(exchange), dev.caduceus.support.wire.QueryValues.descending(exchange), id(exchange, "after"), id(exchange, "before"));
     }
 
     /** One page of {@code items} (oldest first) of a response's input in OpenAI's list shape. */
@@ -65,17 +65,6 @@ record InputItemsQuery(int limit, boolean descending, String after, String befor
 
     private static int limit(HttpExchange exchange) {
         return ListParameters.limit(exchange, DEFAULT_LIMIT, MAX_LIMIT);
-    }
-
-    private static boolean descending(HttpExchange exchange) {
-        var raw = exchange.query("order");
-        if (raw.isEmpty()) return true;
-        return switch (raw.get().trim().toLowerCase(Locale.ROOT)) {
-            case "desc" -> true;
-            case "asc" -> false;
-            default -> throw ApiError.badRequest("invalid_order", "Invalid order: " + raw.get() + " (use asc or desc)",
-                    "order").exception();
-        };
     }
 
     private static String id(HttpExchange exchange, String name) {

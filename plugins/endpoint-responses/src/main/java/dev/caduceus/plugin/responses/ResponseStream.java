@@ -178,7 +178,7 @@ final class ResponseStream implements RunEventTranslator {
     }
 
     private void toolFinished(RunEvent.ToolCallFinished f) throws ClientGoneException {
-        if (f.tool().equals(DeliveredFiles.TOOL) && !f.error()) delivered = true;
+        if (f.tool().equals(dev.caduceus.support.services.FileLibrary.DELIVER_TOOL) && !f.error()) delivered = true;
         flush();
         var index = openCalls.remove(f.callId());
         if (index == null) return; // unmatched completions are dropped

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -216,7 +215,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
         String relative;
         byte[] head;
         long bytes = 0;
-        try (var dir = inputs()) {
+        try (var dir = WorkspaceFiles.directory(workspace, INPUTS)) {
             var temp = Path.of(".incoming-" + java.util.UUID.randomUUID() + ".part");
             var digest = sha256();
             var first = new java.io.ByteArrayOutputStream();
@@ -251,32 +250,6 @@ public final class FileInputs implements ContentNormalizer.FileParts {
         else line.append("]");
         parts.add(new ContentPart.Text(line.toString()));
         return parts;
-    }
-
-    /**
-     * The workspace's {@code inputs} directory, opened without following links: a link or file the agent put in its
-     * place is removed first (the link itself, never what it points at).
-     */
-    private SecureDirectoryStream<Path> inputs() throws IOException {
-        Files.createDirectories(workspace);
-        try (var root = Files.newDirectoryStream(workspace)) {
-            if (!(root instanceof SecureDirectoryStream<Path> secure))
-                throw new IOException("this file system cannot open directories safely (no SecureDirectoryStream)");
-            var inputs = Path.of(INPUTS);
-            var attributes = secure.getFileAttributeView(inputs, java.nio.file.attribute.BasicFileAttributeView.class,
-                    LinkOption.NOFOLLOW_LINKS);
-            try {
-                if (!attributes.readAttributes().isDirectory()) secure.deleteFile(inputs);
-            } catch (java.nio.file.NoSuchFileException absent) {
-                // created below
-            }
-            try {
-                Files.createDirectory(workspace.resolve(INPUTS)); // never follows a final link: one there fails
-            } catch (FileAlreadyExistsException present) {
-                // a directory (or a link raced in: the open below refuses it)
-            }
-            return secure.newDirectoryStream(inputs, LinkOption.NOFOLLOW_LINKS);
-        }
     }
 
     /**

@@ -28,6 +28,37 @@ public final class WorkspaceFiles {
 
     private WorkspaceFiles() {}
 
+    /**
+     * The workspace's top-level directory {@code name}, opened without following a link and made when missing; a link
+     * or file the agent put in its place is removed first (the link itself, never what it points at).
+     */
+    public static SecureDirectoryStream<Path> directory(Path workspace, String name) throws IOException {
+        Files.createDirectories(workspace);
+        try (var root = root(workspace)) {
+            var path = Path.of(name);
+            try {
+                if (!root.getFileAttributeView(path, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes().isDirectory()) root.deleteFile(path);
+            } catch (NoSuchFileException absent) {
+                // made below
+            }
+            try {
+                Files.createDirectory(workspace.resolve(name)); // never follows a final link: one there fails
+            } catch (java.nio.file.FileAlreadyExistsException present) {
+                // a directory (or a link raced in: the open below refuses it)
+            }
+            return root.newDirectoryStream(path, LinkOption.NOFOLLOW_LINKS);
+        }
+    }
+
+    /** The workspace itself as a directory handle (the operator's path: it may be reached through links). */
+    private static SecureDirectoryStream<Path> root(Path workspace) throws IOException {
+        var stream = Files.newDirectoryStream(workspace);
+        if (stream instanceof SecureDirectoryStream<Path> secure) return secure;
+        stream.close();
+        throw new IOException("this file system cannot open directories safely (no SecureDirectoryStream)");
+    }
+
     /** An opened workspace file: its name, size and bytes (close it). */
     public record Opened(String relativePath, String filename, long bytes, InputStream content) implements AutoCloseable {
         @Override
@@ -65,10 +96,8 @@ public final class WorkspaceFiles {
     public static Optional<Opened> open(Path workspace, String relative) throws IOException {
         var parts = relative.split("/");
         SecureDirectoryStream<Path> dir;
-        try (var root = Files.newDirectoryStream(workspace)) {
-            if (!(root instanceof SecureDirectoryStream<Path> secure))
-                throw new IOException("this file system cannot open directories safely (no SecureDirectoryStream)");
-            dir = secure.newDirectoryStream(Path.of("."), LinkOption.NOFOLLOW_LINKS);
+        try (var root = root(workspace)) {
+            dir = root.newDirectoryStream(Path.of("."), LinkOption.NOFOLLOW_LINKS);
         }
         try {
             for (int i = 0; i < parts.length - 1; i++) {

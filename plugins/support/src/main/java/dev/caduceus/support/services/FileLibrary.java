@@ -12,6 +12,13 @@ import java.util.Optional;
  * <p>Threading: thread-safe; may block on the database (call it from a request thread).
  */
 public interface FileLibrary {
+    /** The tool with which the agent delivers a workspace file ({@link #delivered}). */
+    String DELIVER_TOOL = "deliver_file";
+
+    /** Whether a turn's {@code messages} call {@link #DELIVER_TOOL}: only then are its delivered files looked up. */
+    static boolean calledIn(java.util.List<dev.caduceus.spi.message.Message> messages) {
+        return messages.stream().flatMap(m -> m.toolCalls().stream()).anyMatch(c -> c.name().equals(DELIVER_TOOL));
+    }
 
     /**
      * File {@code fileId} when key {@code owner} may use it ({@code admin}: any key's) and it has not expired;

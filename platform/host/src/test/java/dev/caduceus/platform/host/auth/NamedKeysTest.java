@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.host.Poll;
 import dev.caduceus.platform.host.store.Database;
 import dev.caduceus.platform.host.store.TestStore;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -102,12 +104,12 @@ class NamedKeysTest {
             assertEquals(Optional.empty(), server.find("cdk_0123456789abcdef_" + "x".repeat(43)));
             var added = keys.add("late", KeyPolicy.parse(null, "late-model", null));        // the CLI, meanwhile
             if (dialect == Dialect.SQLITE) assertTrue(server.find(added.key()).isPresent(), "at the next lookup");
-            else awaitTrue(() -> server.find(added.key()).isPresent(), "the added key is accepted by the other node");
+            else Poll.until(Duration.ofSeconds(10), "the added key is accepted by the other node", () -> server.find(added.key()).isPresent());
             assertEquals("late", server.find(added.key()).orElseThrow().name());
             assertEquals(Optional.of("late-model"), server.policyOf("late").modelName());
             keys.revoke("late");
             if (dialect == Dialect.SQLITE) assertTrue(server.find(added.key()).isEmpty(), "at the next lookup");
-            else awaitTrue(() -> server.find(added.key()).isEmpty(), "the revoked key is refused by the other node");
+            else Poll.until(Duration.ofSeconds(10), "the revoked key is refused by the other node", () -> server.find(added.key()).isEmpty());
             assertEquals(KeyPolicy.NONE, server.policyOf("late"));
         }
     }
@@ -118,15 +120,6 @@ class NamedKeysTest {
         assertTrue(keys.find(added.key()).isPresent());
         keys.revoke("mine");
         assertTrue(keys.find(added.key()).isEmpty());
-    }
-
-    /** Polls {@code condition} until it holds, for up to 10 s (the stamp is re-read once a second). */
-    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("not within 10 s: " + what);
-            Thread.sleep(20);
-        }
     }
 
     @Test

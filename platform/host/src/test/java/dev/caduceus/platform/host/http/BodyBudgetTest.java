@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.host.Poll;
 import dev.caduceus.spi.http.HttpStatusException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -13,15 +14,6 @@ import org.junit.jupiter.api.Test;
 class BodyBudgetTest {
     static final long MIB = 1 << 20;
 
-    /** Polls {@code condition} until it holds, for at most 10 s. */
-    private static void await(String what, java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting until " + what);
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-    }
-
     @Test
     void aBodyWaitsForTheRoomAnotherHoldsAndGetsItWhenThatOneCompletes() throws Exception {
         var budget = new BodyBudget(10 * MIB, Duration.ofSeconds(30));
@@ -29,7 +21,7 @@ class BodyBudgetTest {
         first.awaitRoomFor(8 * MIB);
         var second = budget.share();
         var admitted = CompletableFuture.runAsync(() -> second.awaitRoomFor(8 * MIB));
-        await("the second body waits", () -> budget.waiting() == 1);
+        Poll.until(Duration.ofSeconds(10), "the second body waits", () -> budget.waiting() == 1);
         assertFalse(admitted.isDone());
         first.release();
         admitted.get();
@@ -73,7 +65,7 @@ class BodyBudgetTest {
         small.awaitRoomFor(1);
         var large = budget.share();
         var admitted = CompletableFuture.runAsync(() -> large.awaitRoomFor(50 * MIB));
-        await("the large body waits", () -> budget.waiting() == 1);
+        Poll.until(Duration.ofSeconds(10), "the large body waits", () -> budget.waiting() == 1);
         small.release();
         admitted.get();
         assertEquals(0, budget.free());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.host.Poll;
 import dev.caduceus.platform.host.metrics.MetricsRegistry;
 import dev.caduceus.spi.http.HttpStatusException;
 import java.nio.charset.StandardCharsets;
@@ -43,16 +44,6 @@ class RequestRecorderTest {
         t.close();
     }
 
-    /** Polls {@code condition} until it holds or {@code within} passes (the log runs after the answer is sent). */
-    private static void await(Duration within, String what, java.util.function.BooleanSupplier condition)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("not within " + within + ": " + what);
-            Thread.sleep(10);
-        }
-    }
-
     private String scrape() {
         return new String(registry.scrape(null).body(), StandardCharsets.UTF_8);
     }
@@ -64,7 +55,7 @@ class RequestRecorderTest {
         assertEquals(404, t.send(t.authed("/nowhere/" + 1).GET().build()).statusCode());
         assertEquals(401, t.send(t.request("/v1/things/a1").GET().build()).statusCode());
         // each request is recorded after its last byte went out, so the last ones may still be on their way
-        await(Duration.ofSeconds(5), "counted", () -> {
+        Poll.until(Duration.ofSeconds(5), "counted", () -> {
             var scraped = scrape();
             return scraped.contains("caduceus_http_requests_total{method=\"GET\",route=\"/v1/things/{id}\",status=\"404\"} 50.0")
                     && scraped.contains("caduceus_http_requests_total{method=\"GET\",route=\"unmatched\",status=\"404\"} 1.0")
@@ -94,11 +85,11 @@ class RequestRecorderTest {
         var response = t.client.sendAsync(t.authed("/v1/stream").GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertTrue(streamOpen.await(10, TimeUnit.SECONDS));
-        await(Duration.ofSeconds(5), "one stream open",
+        Poll.until(Duration.ofSeconds(5), "one stream open",
                 () -> scrape().contains("caduceus_http_sse_streams_open 1.0"));
         releaseStream.countDown();
         assertEquals(200, response.get(10, TimeUnit.SECONDS).statusCode());
-        await(Duration.ofSeconds(5), "no stream open",
+        Poll.until(Duration.ofSeconds(5), "no stream open",
                 () -> scrape().contains("caduceus_http_sse_streams_open 0.0"));
     }
 }

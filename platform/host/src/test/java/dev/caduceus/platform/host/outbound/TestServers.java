@@ -2,6 +2,7 @@ package dev.caduceus.platform.host.outbound;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 
+import dev.caduceus.platform.host.Poll;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -322,16 +323,7 @@ final class TestServers {
 
     /** Polls {@code condition} until it holds or {@code limit} passes; fails with {@code what} then. */
     static void await(String what, Duration limit, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("timed out waiting until " + what);
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting until " + what);
-            }
-        }
+        Poll.until(limit, what, condition);
     }
 
     /** A free TCP port on 127.0.0.1 at this moment (for servers that cannot bind port 0 themselves). */

@@ -3,6 +3,7 @@ package dev.caduceus.platform.host.webhooks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.platform.host.Poll;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.host.config.PlatformConfig;
 import dev.caduceus.platform.host.config.Secret;
@@ -82,24 +83,6 @@ class WebhookDispatcherTest {
         client.close();
     }
 
-    /** Polls {@code probe} until {@code accept} holds, failing after {@code deadline}. */
-    static <T> T await(Duration deadline, String what, java.util.function.Supplier<T> probe,
-                       java.util.function.Predicate<? super T> accept) {
-        long end = System.nanoTime() + deadline.toNanos();
-        T last = probe.get();
-        while (!accept.test(last)) {
-            if (System.nanoTime() > end) throw new AssertionError(what + " not within " + deadline + "; last: " + last);
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-            last = probe.get();
-        }
-        return last;
-    }
-
     PlatformConfig.Webhooks settings(List<PlatformConfig.Webhooks.Endpoint> endpoints) {
         return new PlatformConfig.Webhooks(List.of(new Secret(SECRET)), endpoints, List.of("127.0.0.1"),
                 Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofHours(1));
@@ -136,8 +119,8 @@ class WebhookDispatcherTest {
             enqueue(db, webhooks, 50); // the same events written again (a retried commit): one message each
             try (var dispatcher = dispatcher(db, webhooks, "node_a")) {
                 dispatcher.start();
-                await(Duration.ofSeconds(60), "50 delivered", () -> received.size(), n -> n == 50);
-                await(Duration.ofSeconds(30), "all marked delivered", () -> db.read(sql ->
+                Poll.until(Duration.ofSeconds(60), "50 delivered", () -> received.size(), n -> n == 50);
+                Poll.until(Duration.ofSeconds(30), "all marked delivered", () -> db.read(sql ->
                         sql.queryOne("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'delivered'",
                                 r -> r.getLong(1)).orElseThrow()), n -> n == 50);
             }
@@ -161,7 +144,7 @@ class WebhookDispatcherTest {
                 first.start();
                 second.start();
                 enqueue(one, webhooksOne, 300);
-                await(Duration.ofSeconds(90), "300 delivered", () -> one.read(sql ->
+                Poll.until(Duration.ofSeconds(90), "300 delivered", () -> one.read(sql ->
                         sql.queryOne("SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'delivered'",
                                 r -> r.getLong(1)).orElseThrow()), n -> n == 300);
             }
@@ -195,7 +178,7 @@ class WebhookDispatcherTest {
                             JSON.createObjectNode().put("run_id", "run_1")), null);
                     return null;
                 });
-                var first = await(Duration.ofSeconds(30), "the first gave up", () -> db.read(sql -> sql.queryOne(
+                var first = Poll.until(Duration.ofSeconds(30), "the first gave up", () -> db.read(sql -> sql.queryOne(
                         "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed'",
                         r -> r.getString(1) + " after " + r.getInt(2))), Optional::isPresent).orElseThrow();
                 assertTrue(first.startsWith("gave up after "), first);
@@ -204,7 +187,7 @@ class WebhookDispatcherTest {
                             JSON.createObjectNode().put("run_id", "run_2")), null);
                     return null;
                 });
-                var second = await(Duration.ofSeconds(30), "the second failed", () -> db.read(sql -> sql.queryOne(
+                var second = Poll.until(Duration.ofSeconds(30), "the second failed", () -> db.read(sql -> sql.queryOne(
                         "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed' AND payload LIKE ?",
                         r -> r.getString(1) + " after " + r.getInt(2), "%run_2%")), Optional::isPresent).orElseThrow();
                 assertTrue(second.startsWith("the endpoint is disabled"), second);
@@ -213,7 +196,7 @@ class WebhookDispatcherTest {
                             JSON.createObjectNode().put("run_id", "run_3")), null);
                     return null;
                 });
-                var third = await(Duration.ofSeconds(30), "the third failed", () -> db.read(sql -> sql.queryOne(
+                var third = Poll.until(Duration.ofSeconds(30), "the third failed", () -> db.read(sql -> sql.queryOne(
                         "SELECT last_error, attempts FROM webhook_deliveries WHERE status = 'failed' AND payload LIKE ?",
                         r -> r.getString(1) + " after " + r.getInt(2), "%run_3%")), Optional::isPresent).orElseThrow();
                 assertTrue(third.startsWith("the endpoint is disabled") && third.endsWith(" after 0"),
@@ -240,7 +223,7 @@ class WebhookDispatcherTest {
                     r -> r.getLong(1)).orElseThrow()));
             try (var dispatcher = dispatcher(db, webhooks(settings(List.of()), ""), "node_a")) {
                 dispatcher.start();
-                var error = await(Duration.ofSeconds(30), "failed", () -> db.read(sql -> sql.queryOne(
+                var error = Poll.until(Duration.ofSeconds(30), "failed", () -> db.read(sql -> sql.queryOne(
                         "SELECT last_error FROM webhook_deliveries WHERE status = 'failed'", r -> r.getString(1))),
                         Optional::isPresent).orElseThrow();
                 assertEquals("the endpoint is no longer in webhooks.endpoints", error);

@@ -9,6 +9,7 @@ import dev.caduceus.plugin.files.StoredFile;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpStatusException;
+import dev.caduceus.support.wire.QueryValues;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
@@ -41,22 +42,13 @@ final class FileRoutes {
     void list(HttpExchange exchange) {
         var caller = exchange.caller();
         var purpose = exchange.query("purpose").filter(p -> !p.isBlank()).orElse(null);
-        var order = exchange.query("order").orElse("desc");
-        if (!order.equals("asc") && !order.equals("desc"))
-            throw ApiError.badRequest("invalid_value", "order must be asc or desc", "order").exception();
-        int limit;
-        try {
-            limit = Integer.parseInt(exchange.query("limit").orElse(String.valueOf(MAX_LIMIT)));
-        } catch (NumberFormatException e) {
-            limit = -1;
-        }
-        if (limit < 1 || limit > MAX_LIMIT)
-            throw ApiError.badRequest("invalid_value", "limit must be a whole number from 1 to " + MAX_LIMIT, "limit").exception();
+        boolean ascending = !QueryValues.descending(exchange);
+        int limit = QueryValues.limit(exchange, MAX_LIMIT, MAX_LIMIT);
         var owner = caller.admin() ? exchange.query("owner").filter(v -> !v.isEmpty()).orElse(null) : caller.name();
         var after = exchange.query("after").filter(a -> !a.isBlank()).orElse(null);
         if (after != null && visible(exchange, after) == null)
-            throw ApiError.badRequest("invalid_value", "after names no file of yours: " + after, "after").exception();
-        var rows = files.page(owner, purpose, clock.instant(), after, order.equals("asc"), limit);
+            throw ApiError.badRequest("invalid_after", "Invalid 'after': no file " + after, "after").exception();
+        var rows = files.page(owner, purpose, clock.instant(), after, ascending, limit);
         boolean more = rows.size() > limit;
         var page = more ? rows.subList(0, limit) : rows;
         var body = JsonNodeFactory.instance.objectNode().put("object", "list");
