@@ -78,42 +78,72 @@ class FilesIT {
      * its {@code file_path} annotation, and the file comes back through {@code /v1/files/{id}/content} identical.
      */
     @Test
-    void aCsvUploadedWithTheNpmSdkIsReadByTheAgentInTheSandboxAndWhatItWritesComesBack() throws Exception {
+    void aCsvUploadedWithTheNpmSdkIsChartedInTheSandboxAndTheChartComesBack() throws Exception {
         var content = csv(20_000);
         var path = Files.write(work.resolve("weather.csv"), content);
-        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, withFiles(Caduceus.upstreamEnv(upstream)))) {
+        try (var upstream = ScriptedUpstream.start(); var server = Caduceus.serve(home, Caduceus.upstreamEnv(upstream))) {
             var base = server.awaitListening();
+            var command = "wc -l < /workspace/inputs/weather.csv && pwd && mkdir -p outputs && "
+                    + "head -n 3 inputs/weather.csv > outputs/first.csv && python3 - <<'EOF'\n" + CHART + "EOF\n";
             upstream.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_1", "terminal",
-                            "{\"command\":\"wc -l < /workspace/inputs/weather.csv && pwd && mkdir -p outputs && "
-                            + "head -n 3 inputs/weather.csv > outputs/first.csv\"}")),
-                    Turn.toolCalls(Turn.ToolCall.of("call_2", "deliver_file", "{\"path\":\"/workspace/outputs/first.csv\"}")),
-                    Turn.text("20,001 lines; the first three are in first.csv."));
+                            JSON.createObjectNode().put("command", command).toString())),
+                    Turn.text("20,001 lines; the chart is in chart.png."));
             var out = NodeAgents.script("files.mjs", path.toString(), base, Caduceus.TEST_KEY,
-                    Map.of("ASK", "How many lines?"), server.stderr());
+                    Map.of("ASK", "Chart the temperatures"), server.stderr());
             assertEquals("completed", out.path("response").path("status").asText(), out.toString());
-            assertEquals("20,001 lines; the first three are in first.csv.", out.path("response").path("output_text").asText());
-            assertEquals("file_path", out.path("response").path("annotations").path(0).path("type").asText(), out.toString());
+            assertEquals("20,001 lines; the chart is in chart.png.", out.path("response").path("output_text").asText());
             var first = upstream.chatRequests().get(0).body().path("messages").toString();
             assertTrue(first.contains("[Attached file: inputs/weather.csv in the workspace (text, " + content.length + " bytes)]"),
                     first);
             var afterTool = upstream.chatRequests().get(1).body().path("messages");
             var output = afterTool.get(afterTool.size() - 1).path("content").asText();
             assertTrue(output.contains("20001") && output.contains("/workspace"), "the sandboxed terminal read it: " + output);
-            var afterDelivery = upstream.chatRequests().get(2).body().path("messages");
-            var delivered = JSON.readTree(afterDelivery.get(afterDelivery.size() - 1).path("content").asText());
-            assertEquals(delivered.path("file_id").asText(), out.path("response").path("annotations").path(0).path("file_id").asText());
-            var download = server.send("GET", delivered.path("download").asText(), null, Caduceus.KEY_AUTH);
-            assertEquals(200, download.statusCode(), download.body());
+
+            var files = new java.util.TreeMap<String, byte[]>(); // what the turn delivered, without deliver_file
+            for (var annotation : out.path("response").path("annotations")) {
+                assertEquals("file_path", annotation.path("type").asText(), out.toString());
+                var id = annotation.path("file_id").asText();
+                var meta = JSON.readTree(server.send("GET", "/v1/files/" + id, null, Caduceus.KEY_AUTH).body());
+                var bytes = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                                base.resolve("/v1/files/" + id + "/content")).header("Authorization", "Bearer " + Caduceus.TEST_KEY)
+                        .build(), java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                assertEquals(200, bytes.statusCode());
+                files.put(meta.path("filename").asText(), bytes.body());
+            }
+            assertEquals(List.of("chart.png", "first.csv"), List.copyOf(files.keySet()), out.toString());
             var firstLines = String.join("\n", new String(content, StandardCharsets.UTF_8).lines().limit(3).toList()) + "\n";
-            assertEquals(firstLines, download.body(), "what the agent wrote, byte-identical");
+            assertEquals(firstLines, new String(files.get("first.csv"), StandardCharsets.UTF_8), "byte-identical");
+            var written = Caduceus.defaultWorkspace(home).resolve("outputs/chart.png");
+            assertArrayEquals(Files.readAllBytes(written), files.get("chart.png"), "what the agent wrote, byte-identical");
+            var chart = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(files.get("chart.png")));
+            assertEquals(200, chart.getWidth(), "a PNG the JDK reads");
+            assertEquals(0x2060c0, chart.getRGB(2, 99) & 0xffffff, "a bar stands at the bottom left");
+            assertEquals(0xffffff, chart.getRGB(2, 0) & 0xffffff, "and ends below the top");
         }
     }
 
-    /** The agent's toolsets with {@code files} ({@code deliver_file}) added. */
-    static Map<String, String> withFiles(Map<String, String> env) {
-        env.put("CADUCEUS__AGENT__TOOLSETS", "hermes-api-server,files");
-        return env;
-    }
+    /**
+     * The agent's chart: a histogram of the CSV's temperatures (0..39, one 5-pixel bar each, the tallest 80 pixels)
+     * as a 200x100 PNG, with nothing but Python's standard library.
+     */
+    static final String CHART = """
+            import csv, struct, zlib
+            counts = [0] * 40
+            for row in csv.DictReader(open('/workspace/inputs/weather.csv')):
+                counts[int(row['temp'])] += 1
+            W, H, top = 200, 100, max(counts)
+            rows = bytearray()
+            for y in range(H):
+                rows.append(0)
+                for x in range(W):
+                    rows += b'\\x20\\x60\\xc0' if H - y <= counts[x // 5] * 80 // top else b'\\xff\\xff\\xff'
+            def chunk(kind, data):
+                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+            png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', W, H, 8, 2, 0, 0, 0))
+            png += chunk(b'IDAT', zlib.compress(bytes(rows))) + chunk(b'IEND', b'')
+            open('/workspace/outputs/chart.png', 'wb').write(png)
+            print('chart.png', W, H)
+            """;
 
     @Test
     void theJavaSdkAndCurlUploadAndTheBytesComeBackIdentical() throws Exception {

@@ -163,7 +163,7 @@ final class ChatHandler implements HttpHandler {
         var outcome = TurnOutcome.of(result, run.clientTools());
         pending.remember(run.owner(), outcome.toolCalls(), result.messages());
         if (outcome.stopReason().completed() && outcome.output() != null && handle.get() != null
-                && FileLibrary.calledIn(result.messages())) {
+                && FileLibrary.mayHaveDelivered(result.messages())) {
             var footer = DeliveredLinks.of(ctx.service(FileLibrary.class), exchange).footer(handle.get().id());
             if (footer.isPresent()) outcome = outcome.withOutput(outcome.output() + footer.get());
         }

@@ -41,8 +41,11 @@ public final class FilesPlugin implements PlatformPlugin {
     /** {@code deliver_file} (toolset {@code files}): what the agent delivers is kept as long as sessions are. */
     @Override
     public List<Tool> tools(PlatformContext ctx) {
-        var keep = java.time.Duration.ofDays(Math.max(1, ctx.section("sessions").integer("retention_days", 30)));
-        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), keep));
+        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), kept(ctx)));
+    }
+
+    private static java.time.Duration kept(PlatformContext ctx) {
+        return java.time.Duration.ofDays(Math.max(1, ctx.section("sessions").integer("retention_days", 30)));
     }
 
     @Override
@@ -50,10 +53,17 @@ public final class FilesPlugin implements PlatformPlugin {
         return List.of(new FilesFamily(files, blobs, links, settings, ctx.clock()));
     }
 
-    /** The uploads, for the endpoint families that take a file by id in a message ({@code FileLibrary}). */
+    /**
+     * The uploads, for the endpoint families that take a file by id in a message ({@code FileLibrary}); and, unless
+     * {@code files.outputs} is off, the watch that delivers what a run writes under {@code outputs/}
+     * ({@code WorkspaceWatcher}).
+     */
     @Override
     public List<Object> services(PlatformContext ctx) {
-        return List.of(new StoredFiles(files, blobs, links, ctx.clock()));
+        var library = new StoredFiles(files, blobs, links, ctx.clock());
+        if (!settings.outputs()) return List.of(library);
+        return List.of(library, new OutputsWatcher(new FileIntake(files, blobs, settings, ctx.clock()), files, kept(ctx),
+                settings.outputsMaxFiles(), ctx.clock()));
     }
 
     @Override

@@ -306,6 +306,7 @@ class FilesApiTest {
         assertEquals(MAX_BYTES, files.path("max_bytes").asLong(), caps.toString());
         assertEquals(QUOTA, files.path("quota_bytes").asLong());
         assertEquals("[\"user_data\",\"assistants\"]", files.path("purposes").toString());
+        assertEquals("{\"enabled\":true,\"directory\":\"outputs/\",\"max_files_per_run\":20}", files.path("outputs").toString());
     }
 
     static String sha256(byte[] bytes) throws Exception {

@@ -222,7 +222,7 @@ final class CreateHandler implements HttpHandler {
         if (result.stopReason() == StopReason.TOOL_CALLS)
             pending.remember(turn.run().owner(), ToolTranscript.clientCalls(result.messages(), client), result.messages());
         var body = TurnOutput.envelope(turn.envelope(), result, client, ctx.clock().instant().getEpochSecond());
-        if (!TurnOutput.failed(result) && handle.get() != null && FileLibrary.calledIn(result.messages()))
+        if (!TurnOutput.failed(result) && handle.get() != null && FileLibrary.mayHaveDelivered(result.messages()))
             DeliveredFiles.annotate(body, ctx.service(FileLibrary.class), turn.run().owner(), handle.get().id());
         if (turn.request().store())
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(TurnOutput.produced(result)),

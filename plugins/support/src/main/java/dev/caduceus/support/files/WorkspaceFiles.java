@@ -51,6 +51,57 @@ public final class WorkspaceFiles {
         }
     }
 
+    /**
+     * What a regular file of the workspace looked like: enough to tell it was written since ({@code key} is the
+     * file's identity on its file system, which a replacement changes). Immutable.
+     */
+    public record Stamp(long size, java.nio.file.attribute.FileTime modified, Object key) {}
+
+    /**
+     * The regular files under the workspace's top-level directory {@code top}, by workspace-relative path ("outputs/a/b.png"),
+     * at most {@code maxFiles} of them (the first found) and {@value #MAX_DEPTH} levels deep; links are neither
+     * followed nor listed. Empty when {@code top} is missing or not a directory (a link in its place included).
+     */
+    public static java.util.Map<String, Stamp> list(Path workspace, String top, int maxFiles) throws IOException {
+        var found = new java.util.LinkedHashMap<String, Stamp>();
+        if (!Files.isDirectory(workspace)) return found;
+        SecureDirectoryStream<Path> dir;
+        try (var root = root(workspace)) {
+            dir = root.newDirectoryStream(Path.of(top), LinkOption.NOFOLLOW_LINKS);
+        } catch (java.nio.file.FileSystemException absent) {
+            return found; // absent, a file, or a link (ELOOP)
+        }
+        try (dir) {
+            walk(dir, top, 1, maxFiles, found);
+        }
+        return found;
+    }
+
+    private static void walk(SecureDirectoryStream<Path> dir, String prefix, int depth, int maxFiles,
+                             java.util.Map<String, Stamp> found) throws IOException {
+        for (var entry : dir) {
+            if (found.size() >= maxFiles) return;
+            var name = entry.getFileName();
+            BasicFileAttributes attributes;
+            try {
+                attributes = dir.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                        .readAttributes();
+            } catch (NoSuchFileException gone) {
+                continue;
+            }
+            var relative = prefix + "/" + name;
+            if (attributes.isRegularFile()) {
+                found.put(relative, new Stamp(attributes.size(), attributes.lastModifiedTime(), attributes.fileKey()));
+            } else if (attributes.isDirectory() && depth < MAX_DEPTH) {
+                try (var sub = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+                    walk(sub, relative, depth + 1, maxFiles, found);
+                } catch (java.nio.file.FileSystemException raced) {
+                    // replaced by a link or removed since it was listed: not followed
+                }
+            }
+        }
+    }
+
     /** The workspace itself as a directory handle (the operator's path: it may be reached through links). */
     private static SecureDirectoryStream<Path> root(Path workspace) throws IOException {
         var stream = Files.newDirectoryStream(workspace);

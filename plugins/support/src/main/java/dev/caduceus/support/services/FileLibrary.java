@@ -15,9 +15,13 @@ public interface FileLibrary {
     /** The tool with which the agent delivers a workspace file ({@link #delivered}). */
     String DELIVER_TOOL = "deliver_file";
 
-    /** Whether a turn's {@code messages} call {@link #DELIVER_TOOL}: only then are its delivered files looked up. */
-    static boolean calledIn(java.util.List<dev.caduceus.spi.message.Message> messages) {
-        return messages.stream().flatMap(m -> m.toolCalls().stream()).anyMatch(c -> c.name().equals(DELIVER_TOOL));
+    /**
+     * Whether a turn whose {@code messages} these are may have delivered files: only a turn that called a tool can
+     * ({@link #DELIVER_TOOL}, or any tool that wrote under {@code outputs/}); only then are its files looked up.
+     */
+    static boolean mayHaveDelivered(java.util.List<dev.caduceus.spi.message.Message> messages) {
+        for (var m : messages) if (!m.toolCalls().isEmpty()) return true;
+        return false;
     }
 
     /**
@@ -27,7 +31,7 @@ public interface FileLibrary {
     Optional<LibraryFile> find(String owner, boolean admin, String fileId);
 
     /**
-     * The files run {@code runId}'s agent delivered ({@code deliver_file}), oldest first, when key {@code owner} may
+     * The files run {@code runId}'s agent delivered ({@code deliver_file}, or written under {@code outputs/}), oldest first, when key {@code owner} may
      * see them ({@code admin}: any key's); empty for an unknown run or another key's.
      */
     java.util.List<LibraryFile> delivered(String owner, boolean admin, String runId);

@@ -80,7 +80,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
-                sessionId -> config.workspace(), agentMetrics);
+                sessionId -> config.workspace(), agentMetrics,
+                registries.services().all(dev.caduceus.support.services.WorkspaceWatcher.class));
         boolean ready = settings.configured() && provider != null && provider.configured();
         var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
@@ -99,7 +100,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
             throws BootException {
         var provider = provider(registries);
         var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
-                workspaceOf, AgentMetrics.none());
+                workspaceOf, AgentMetrics.none(), List.of()); // a batch's trajectories are its output: no file is delivered
         boolean ready = config.model().configured() && provider != null && provider.configured();
         return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
     }
@@ -107,7 +108,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
     private static LocalAgentRuntime localRuntime(PlatformConfig config, Registries registries, ObjectMapper json,
                                                   Redactor redactor, Clock clock, ModelProvider provider,
                                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf,
-                                                  AgentMetrics metrics)
+                                                  AgentMetrics metrics,
+                                                  List<dev.caduceus.support.services.WorkspaceWatcher> watchers)
             throws BootException {
         var settings = config.model();
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
@@ -125,7 +127,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                 new SystemPrompt(identity(config)),
                 new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
-                redactor, clock, metrics);
+                redactor, clock, metrics, watchers);
     }
 
     /**

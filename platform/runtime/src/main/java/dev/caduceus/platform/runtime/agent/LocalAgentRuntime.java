@@ -16,6 +16,7 @@ import dev.caduceus.spi.model.ModelRequest;
 import dev.caduceus.spi.tool.Tool;
 import dev.caduceus.spi.tool.ToolCall;
 import dev.caduceus.spi.tool.ToolSpec;
+import dev.caduceus.support.services.WorkspaceWatcher;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -44,6 +45,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     private final ModelCaller caller;
     private final Redactor redactor;
     private final Clock clock;
+    private final List<WorkspaceWatcher> watchers;
 
     /** @param provider the selected model provider, or null when none is contributed */
     public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
@@ -55,6 +57,14 @@ public final class LocalAgentRuntime implements AgentRuntime {
     public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
                              SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
                              AgentMetrics metrics) {
+        this(provider, tools, dispatcher, prompt, settings, redactor, clock, metrics, List.of());
+    }
+
+    /** @param watchers told before a run's first tool call and when that run ends ({@link RunWatches}) */
+    public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
+                             SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
+                             AgentMetrics metrics, List<WorkspaceWatcher> watchers) {
+        this.watchers = List.copyOf(watchers);
         this.provider = provider;
         this.tools = tools;
         this.dispatcher = dispatcher;
@@ -81,13 +91,19 @@ public final class LocalAgentRuntime implements AgentRuntime {
         var scope = TurnScope.of(ctx, request);
         var offered = new LinkedHashMap<String, Tool>();
         tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
-        var result = loop(request, ctx, scope, offered);
+        var watches = new RunWatches(watchers, dispatcher.runContext(scope, ctx.cancellation()));
+        RunResult result;
+        try {
+            result = loop(request, ctx, scope, offered, watches);
+        } finally {
+            watches.afterRun();
+        }
         if (result.stopReason() == StopReason.INTERRUPTED) dispatcher.runInterrupted(offered.values(), scope.sessionId());
         return result;
     }
 
-    private RunResult loop(RunRequest request, RunContext ctx, TurnScope scope, Map<String, Tool> offered)
-            throws InterruptedException {
+    private RunResult loop(RunRequest request, RunContext ctx, TurnScope scope, Map<String, Tool> offered,
+                           RunWatches watches) throws InterruptedException {
         var model = request.model() != null ? request.model() : settings.model();
         if (caller == null || model == null)
             return RunResult.of(StopReason.UPSTREAM_ERROR, null, Usage.ZERO, "model_not_configured",
@@ -111,7 +127,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
                 case ModelReply.Answer a -> {
                     if (a.finish() == FinishReason.LENGTH) return turn.truncated(a.text());
                     if (!a.toolCalls().isEmpty()) {
-                        var ran = runTools(turn, a, offered, client, ctx, scope);
+                        var ran = runTools(turn, a, offered, client, ctx, scope, watches);
                         if (ran == null) return turn.interrupted(null);
                         if (!ran.isEmpty()) return turn.result(StopReason.TOOL_CALLS, a.text().isBlank() ? null : a.text(), null);
                         continue;
@@ -157,6 +173,11 @@ public final class LocalAgentRuntime implements AgentRuntime {
         };
     }
 
+    /** Whether {@code tool} may change the workspace: any but a read-only one (an unknown name runs nothing). */
+    private static boolean mayWrite(Tool tool) {
+        return tool != null && tool.spec().risk() != dev.caduceus.spi.tool.ToolRisk.READ_ONLY;
+    }
+
     /**
      * Appends the assistant message and one tool message per host call, which run here. The caller's own calls (with
      * the host's ids) are announced ({@code ToolCallsRequired}); a run with a tool output channel waits for their
@@ -164,8 +185,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
      * the run was stopped (or nobody answered in time).
      */
     private List<Message.ToolCallRef> runTools(TurnState turn, ModelReply.Answer answer, Map<String, Tool> offered,
-                                               ClientCalls client, RunContext ctx, TurnScope scope)
-            throws InterruptedException {
+                                               ClientCalls client, RunContext ctx, TurnScope scope,
+                                               RunWatches watches) throws InterruptedException {
         var refs = new ArrayList<Message.ToolCallRef>();
         var calls = new ArrayList<ToolCall>();
         var clients = new ArrayList<Message.ToolCallRef>();
@@ -181,6 +202,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
         var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
         turn.add(new Message("assistant", content, refs, null, null), answer.text());
+        if (calls.stream().anyMatch(c -> mayWrite(offered.get(c.name())))) watches.beforeTools();
         var outcomes = calls.isEmpty() ? List.<ToolOutcome>of() : batch.run(calls, offered, ctx, scope);
         if (outcomes == null) return null;
         for (int i = 0; i < calls.size(); i++)

@@ -116,6 +116,11 @@ public final class ToolDispatcher {
         }
     }
 
+    /** The context of run {@code scope} as a whole, not of one call: for the workspace watchers ({@link RunWatches}). */
+    dev.caduceus.spi.tool.ToolContext runContext(TurnScope scope, Cancellation cancel) {
+        return new CallContext(scope, workspaceOf.apply(scope.sessionId()), json, cancel, "(run)");
+    }
+
     /** Calls {@code offered.get(call.name())}; never throws except {@link InterruptedException}. */
     ToolOutcome dispatch(ToolCall call, Map<String, Tool> offered, TurnScope scope, Cancellation cancel)
             throws InterruptedException {

@@ -51,6 +51,9 @@ public final class FilesFamily implements EndpointFamily {
         files.put("max_bytes", settings.maxBytes()).put("quota_bytes", settings.quotaBytes());
         var purposes = files.putArray("purposes");
         UploadHandler.PURPOSES.forEach(purposes::add);
+        var outputs = files.putObject("outputs"); // what a run writes under outputs/ is delivered
+        outputs.put("enabled", settings.outputs());
+        if (settings.outputs()) outputs.put("directory", "outputs/").put("max_files_per_run", settings.outputsMaxFiles());
         var node = JsonNodeFactory.instance.objectNode();
         node.set("files", files);
         return node;
