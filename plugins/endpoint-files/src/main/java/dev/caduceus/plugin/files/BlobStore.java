@@ -159,6 +159,11 @@ public final class BlobStore {
             return bytes;
         }
 
+        /** What was written, read again from its start (after {@link #close}). */
+        public java.io.InputStream reread() throws IOException {
+            return new java.io.BufferedInputStream(Files.newInputStream(file), 64 * 1024);
+        }
+
         /** The sniffed type of what was written ({@link ContentSniffer}). */
         public String contentType() {
             return ContentSniffer.sniff(head, headLength, bytes == headLength);

@@ -178,6 +178,41 @@ class FilesApiTest {
         }
     }
 
+    /** Archive bombs in names and sizes (a zip slip, 150 MiB of zeros in a small zip) are 400 and leave nothing. */
+    @Test
+    void archiveBombsAreRefusedAndOrdinaryArchivesKept() throws Exception {
+        var key = host.apiKey();
+        var slip = new java.io.ByteArrayOutputStream();
+        try (var zip = new java.util.zip.ZipOutputStream(slip)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("../../.caduceus/config.yaml"));
+            zip.write("model: {base_url: http://evil}".getBytes());
+        }
+        var refused = upload(key, new Multipart().field("purpose", "user_data").file("file", "project.zip", slip.toByteArray()));
+        assertError(refused, 400, "unsafe_archive");
+        assertTrue(new String(refused.body()).contains("'../../.caduceus/config.yaml' climbs out"), new String(refused.body()));
+        var bomb = new java.io.ByteArrayOutputStream();
+        try (var zip = new java.util.zip.ZipOutputStream(bomb)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("zeros.bin"));
+            var block = new byte[1024 * 1024];
+            for (int i = 0; i < 150; i++) zip.write(block);
+        }
+        assertTrue(bomb.size() < MAX_BYTES, "the bomb is small: " + bomb.size());
+        assertError(upload(key, new Multipart().field("purpose", "user_data").file("file", "bomb.zip", bomb.toByteArray())),
+                400, "unsafe_archive");
+        var fine = new java.io.ByteArrayOutputStream();
+        try (var zip = new java.util.zip.ZipOutputStream(fine)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("data/weather.csv"));
+            zip.write("id,temp\n1,20\n".getBytes());
+        }
+        var kept = json(upload(key, new Multipart().field("purpose", "user_data").file("file", "data.zip", fine.toByteArray())));
+        var listed = json(send("GET", "/v1/files", key, null, null)).path("data");
+        assertEquals(1, listed.size(), listed.toString());
+        assertEquals(kept.path("id").asText(), listed.get(0).path("id").asText());
+        try (var parts = Files.list(host.home().resolve("files/incoming"))) {
+            assertEquals(0, parts.count(), "the refused uploads left nothing behind");
+        }
+    }
+
     @Test
     void aFilePastMaxBytesOrAKeyPastItsQuotaIsRefusedWhileStreaming() throws Exception {
         var key = host.apiKey();

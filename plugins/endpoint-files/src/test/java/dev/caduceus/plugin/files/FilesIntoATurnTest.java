@@ -235,6 +235,25 @@ class FilesIntoATurnTest {
         assertEquals(0, upstream.chatRequests().size(), "no turn ran");
     }
 
+    /** An archive sent inline (file_data) is looked into before it is placed: a zip slip is 400 and nothing is placed. */
+    @Test
+    void anArchiveBombSentInlineIsRefusedBeforeItIsPlaced() throws Exception {
+        var slip = new java.io.ByteArrayOutputStream();
+        try (var zip = new java.util.zip.ZipOutputStream(slip)) {
+            zip.putNextEntry(new java.util.zip.ZipEntry("../../../root/.ssh/authorized_keys"));
+            zip.write("ssh-ed25519 AAAA attacker".getBytes(StandardCharsets.UTF_8));
+        }
+        var data = java.util.Base64.getEncoder().encodeToString(slip.toByteArray());
+        var answer = chat(host.apiKey(), "[{\"type\":\"file\",\"file\":{\"filename\":\"repo.zip\",\"file_data\":"
+                + "\"data:application/zip;base64," + data + "\"}}]");
+        assertError(answer, "unsafe_archive", "messages[0].content");
+        assertTrue(answer.body().contains("climbs out"), answer.body());
+        try (var placed = Files.list(inputs())) {
+            assertEquals(0, placed.count(), "nothing was placed, not even the half-written copy");
+        }
+        assertEquals(0, upstream.chatRequests().size(), "no turn ran");
+    }
+
     @Test
     void aLinkInPlaceOfInputsNeverLeadsAWriteOutsideTheWorkspace() throws Exception {
         Files.createDirectories(host.workspace());

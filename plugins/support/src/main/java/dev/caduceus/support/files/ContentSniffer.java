@@ -8,7 +8,7 @@ import java.util.Arrays;
 
 /**
  * What a file is, from its first bytes (never from the name or the client's {@code Content-Type}): a few image
- * formats, PDF, zip and gzip by their magic numbers, UTF-8 text without NUL bytes, else
+ * formats, PDF, zip, gzip and tar by their magic numbers, UTF-8 text without NUL bytes, else
  * {@code application/octet-stream}. What is sniffed only labels the file and picks the answer's
  * {@code Content-Type}; nothing is executed or rendered on its word. Stateless.
  */
@@ -31,6 +31,7 @@ public final class ContentSniffer {
         if (starts(b, '%', 'P', 'D', 'F', '-')) return "application/pdf";
         if (starts(b, 'P', 'K', 0x03, 0x04) || starts(b, 'P', 'K', 0x05, 0x06)) return "application/zip";
         if (starts(b, 0x1F, 0x8B)) return "application/gzip";
+        if (Archives.isTar(b)) return Archives.TAR;
         return text(b, complete) ? TEXT : BINARY;
     }
 

@@ -81,7 +81,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
             throw bad("invalid_file", "A file part needs exactly one of file_id, file_data and file_url", param);
         try {
             if (fileUrl != null) return fetched(fileUrl, text(source, "filename"), param);
-            return fileId != null ? placed(known(fileId, param), param) : placed(inline(fileData, text(source, "filename"), param));
+            return fileId != null ? placed(known(fileId, param), param) : placed(inline(fileData, text(source, "filename"), param), param);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot place an attached file in the workspace", e);
         }
@@ -92,7 +92,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
      * the workspace's {@code inputs/}, as a file part would be; the parts that tell the model.
      */
     public List<ContentPart> attach(String filename, InputStream content) throws IOException {
-        return placed(FileNames.sanitise(filename).orElse("file"), content);
+        return placed(FileNames.sanitise(filename).orElse("file"), content, null);
     }
 
     /** An image upload as an image part. */
@@ -142,7 +142,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
             var name = filename != null ? filename : path.substring(path.lastIndexOf('/') + 1);
             var safe = FileNames.sanitise(name).orElse("file");
             try (var body = response.body()) {
-                return placed(safe, new Capped(body, MAX_URL_BYTES, param));
+                return placed(safe, new Capped(body, MAX_URL_BYTES, param), param);
             }
         } catch (OutboundHttp.Failure e) {
             throw bad("file_url_unreachable", e.kind() == OutboundHttp.Failure.Kind.REFUSED
@@ -171,12 +171,12 @@ public final class FileInputs implements ContentNormalizer.FileParts {
     private List<ContentPart> placed(FileLibrary.LibraryFile file, String param) throws IOException {
         var name = FileNames.sanitise(file.filename()).orElse(file.id());
         try (var in = Files.newInputStream(Path.of(file.path()), LinkOption.NOFOLLOW_LINKS)) {
-            return placed(name, in);
+            return placed(name, in, null); // an upload: looked into when it was uploaded
         }
     }
 
-    private List<ContentPart> placed(Inline file) throws IOException {
-        return placed(FileNames.sanitise(file.filename()).orElse("file"), new java.io.ByteArrayInputStream(file.bytes()));
+    private List<ContentPart> placed(Inline file, String param) throws IOException {
+        return placed(FileNames.sanitise(file.filename()).orElse("file"), new java.io.ByteArrayInputStream(file.bytes()), param);
     }
 
     /** {@code in}, failing with a 400 once more than {@code limit} bytes have come. */
@@ -211,7 +211,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
      * is the agent's: everything under it is opened relative to a directory handle, never following a link, so
      * that a link the agent left ({@code inputs -> $CADUCEUS_HOME}) can never lead a write outside it.
      */
-    private List<ContentPart> placed(String name, InputStream in) throws IOException {
+    private List<ContentPart> placed(String name, InputStream in, String inspectAs) throws IOException {
         String relative;
         byte[] head;
         long bytes = 0;
@@ -231,6 +231,7 @@ public final class FileInputs implements ContentNormalizer.FileParts {
                     }
                 }
                 head = first.toByteArray();
+                if (inspectAs != null) inspect(dir, temp, head, bytes, inspectAs);
                 relative = INPUTS + "/" + place(dir, name, temp, digest.digest());
             } finally { // a failed or refused copy (file_url past its limit) leaves nothing behind
                 try {
@@ -250,6 +251,18 @@ public final class FileInputs implements ContentNormalizer.FileParts {
         else line.append("]");
         parts.add(new ContentPart.Text(line.toString()));
         return parts;
+    }
+
+    /** Refuses an archive bomb ({@link Archives}) before it is placed: 400 {@code unsafe_archive}. */
+    private static void inspect(SecureDirectoryStream<Path> dir, Path temp, byte[] head, long bytes, String param)
+            throws IOException {
+        var type = ContentSniffer.sniff(head, Math.min(head.length, ContentSniffer.HEAD), bytes <= ContentSniffer.HEAD);
+        if (!Archives.inspected(type)) return;
+        try (var in = java.nio.channels.Channels.newInputStream(dir.newByteChannel(temp,
+                java.util.Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
+            if (Archives.inspect(type, new java.io.BufferedInputStream(in, 64 * 1024)) instanceof Archives.Verdict.Unsafe unsafe)
+                throw bad("unsafe_archive", "The attached archive was refused: " + unsafe.reason(), param);
+        }
     }
 
     /**

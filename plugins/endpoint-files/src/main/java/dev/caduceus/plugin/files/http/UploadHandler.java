@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.files.http;
 
+import dev.caduceus.support.files.Archives;
 import dev.caduceus.support.files.FileNames;
 import dev.caduceus.plugin.files.BlobStore;
 import dev.caduceus.plugin.files.FileIntake;
@@ -58,12 +59,23 @@ final class UploadHandler implements HttpHandler {
             var expiresAfter = expiry(parsed.fields());
             var filename = FileNames.sanitise(parsed.filename()).orElseThrow(() -> MultipartUpload.bad("invalid_filename",
                     "The file's name is empty once directories and control characters are removed", "file"));
+            refuseArchiveBombs(upload);
             var outcome = intake.commit(upload, owner, filename, purpose, expiresAfter, Optional.empty(), room.quota());
             upload = null;
             if (!(outcome instanceof FileIntake.Outcome.Kept kept)) throw refused(outcome);
             exchange.respond(200, FileView.of(kept.file()));
         } finally {
             if (upload != null) upload.discard();
+        }
+    }
+
+    /** An archive ({@link Archives}) whose names or sizes would harm whoever unpacks it: 400 {@code unsafe_archive}. */
+    private static void refuseArchiveBombs(BlobStore.Incoming upload) throws java.io.IOException {
+        var type = upload.contentType();
+        if (!Archives.inspected(type)) return;
+        try (var in = upload.reread()) {
+            if (Archives.inspect(type, in) instanceof Archives.Verdict.Unsafe unsafe)
+                throw MultipartUpload.bad("unsafe_archive", "The archive was refused: " + unsafe.reason(), "file");
         }
     }
 
