@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * What watching {@code outputs/} costs a turn (issue 45): build A (before) and build B (after) run side by side,
  * each with its own state directory and a workspace whose {@code outputs/} already holds {@code --files} files; one
- * client sends blocks of chat turns, A's block then B's, the order swapped every round. Three kinds of turn:
+ * client sends blocks of chat turns, A's block then B's, the order swapped every round, one kind of turn after
+ * the other (each with its own warm-up). Three kinds of turn:
  * {@code text} (no tool: B must do no extra work), {@code read} (one {@code read_file}: B lists {@code outputs/}
  * twice and delivers nothing) and {@code write} (one {@code write_file} under {@code outputs/}: B also keeps the
  * file, which A does not). For each kind and build: the median over rounds of the block's median turn time and of the
@@ -45,12 +46,15 @@ public final class OutputsBench {
             var b = start("B", distB, upstream, files);
             var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
             try {
-                for (var s : List.of(a, b)) for (var kind : kinds) block(http, upstream, s, kind, 100); // warm-up
-                for (int r = 0; r < rounds; r++) {
-                    var order = r % 2 == 0 ? List.of(a, b) : List.of(b, a);
-                    for (var kind : kinds)
+                // one kind after the other, so that what the write turns leave behind (rows, WAL, garbage) is
+                // measured with them and not in the next kind's blocks
+                for (var kind : kinds) {
+                    for (var s : List.of(a, b)) block(http, upstream, s, kind, 100); // warm-up
+                    for (int r = 0; r < rounds; r++) {
+                        var order = r % 2 == 0 ? List.of(a, b) : List.of(b, a);
                         for (var s : order) results.get(kind).get(s.name()).add(block(http, upstream, s, kind, turns));
-                    System.err.printf("round %d of %d done%n", r + 1, rounds);
+                    }
+                    System.err.printf("%s: %d rounds done%n", kind, rounds);
                 }
             } finally {
                 for (var s : List.of(a, b)) {

@@ -34,7 +34,7 @@ final class DeliveredLinks {
 
     /** The footer for run {@code runId}'s delivered files; empty when there are none. */
     Optional<String> footer(String runId) {
-        if (library.isEmpty()) return Optional.empty();
+        if (library.isEmpty() || !library.get().keptFor(runId)) return Optional.empty();
         var files = library.get().delivered(caller.name(), caller.admin(), runId);
         if (files.isEmpty()) return Optional.empty();
         var out = new StringBuilder("\n\n**Files**\n");

@@ -26,8 +26,16 @@ public final class FileIntake {
     private final BlobStore blobs;
     private final FilesSettings settings;
     private final Clock clock;
+    private final RunsWithFiles runs;
 
+    /** For uploads: no file of a run. */
     public FileIntake(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock) {
+        this(files, blobs, settings, clock, new RunsWithFiles());
+    }
+
+    /** @param runs where a run's kept file is noted ({@code FileLibrary.keptFor}) */
+    FileIntake(FileStore files, BlobStore blobs, FilesSettings settings, Clock clock, RunsWithFiles runs) {
+        this.runs = runs;
         this.files = files;
         this.blobs = blobs;
         this.settings = settings;
@@ -94,7 +102,10 @@ public final class FileIntake {
         var file = new StoredFile(FileStore.newId(), owner, filename, purpose, bytes, sha, contentType, created,
                 expiresAfter.map(created::plus), runId);
         return switch (files.insert(file, quota)) {
-            case FileStore.Insert.Stored stored -> new Outcome.Kept(stored.file());
+            case FileStore.Insert.Stored stored -> {
+                runId.ifPresent(runs::kept);
+                yield new Outcome.Kept(stored.file());
+            }
             case FileStore.Insert.OverQuota over -> new Outcome.OverQuota(over.used(), over.quota());
         };
     }

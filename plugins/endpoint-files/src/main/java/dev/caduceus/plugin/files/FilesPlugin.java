@@ -21,6 +21,7 @@ public final class FilesPlugin implements PlatformPlugin {
     private FileStore files;
     private BlobStore blobs;
     private SignedLinks links;
+    private RunsWithFiles runsWithFiles;
     private Scheduler.Task sweep;
 
     @Override
@@ -34,6 +35,7 @@ public final class FilesPlugin implements PlatformPlugin {
         files = new FileStore(ctx.database());
         blobs = new BlobStore(settings.dir(), ctx.clock());
         links = SignedLinks.load(ctx.database(), ctx.clock());
+        runsWithFiles = new RunsWithFiles();
         sweep = ctx.scheduler().scheduleWithFixedDelay("files-sweep", FileSweep.EVERY, FileSweep.EVERY,
                 new FileSweep(files, blobs, ctx.clock()));
     }
@@ -41,7 +43,12 @@ public final class FilesPlugin implements PlatformPlugin {
     /** {@code deliver_file} (toolset {@code files}): what the agent delivers is kept as long as sessions are. */
     @Override
     public List<Tool> tools(PlatformContext ctx) {
-        return List.of(new DeliverFileTool(new FileIntake(files, blobs, settings, ctx.clock()), kept(ctx)));
+        return List.of(new DeliverFileTool(runIntake(ctx), kept(ctx)));
+    }
+
+    /** What keeps a run's files: noted in {@link #runsWithFiles}. */
+    private FileIntake runIntake(PlatformContext ctx) {
+        return new FileIntake(files, blobs, settings, ctx.clock(), runsWithFiles);
     }
 
     private static java.time.Duration kept(PlatformContext ctx) {
@@ -60,9 +67,9 @@ public final class FilesPlugin implements PlatformPlugin {
      */
     @Override
     public List<Object> services(PlatformContext ctx) {
-        var library = new StoredFiles(files, blobs, links, ctx.clock());
+        var library = new StoredFiles(files, blobs, links, runsWithFiles, ctx.clock());
         if (!settings.outputs()) return List.of(library);
-        return List.of(library, new OutputsWatcher(new FileIntake(files, blobs, settings, ctx.clock()), files, kept(ctx),
+        return List.of(library, new OutputsWatcher(runIntake(ctx), files, kept(ctx),
                 settings.outputsMaxFiles(), ctx.clock()));
     }
 

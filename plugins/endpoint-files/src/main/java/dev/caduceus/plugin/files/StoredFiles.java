@@ -12,13 +12,20 @@ final class StoredFiles implements FileLibrary {
     private final FileStore files;
     private final BlobStore blobs;
     private final SignedLinks links;
+    private final RunsWithFiles runs;
     private final Clock clock;
 
-    StoredFiles(FileStore files, BlobStore blobs, SignedLinks links, Clock clock) {
+    StoredFiles(FileStore files, BlobStore blobs, SignedLinks links, RunsWithFiles runs, Clock clock) {
+        this.runs = runs;
         this.files = files;
         this.blobs = blobs;
         this.links = links;
         this.clock = clock;
+    }
+
+    @Override
+    public boolean keptFor(String runId) {
+        return runs.any(runId);
     }
 
     @Override

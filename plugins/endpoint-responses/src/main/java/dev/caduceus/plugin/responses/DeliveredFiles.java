@@ -7,14 +7,14 @@ import java.util.Optional;
 /**
  * The files a turn's agent delivered ({@code deliver_file}) on the response: one {@code file_path} annotation
  * ({@code {type, file_id, index}}, as OpenAI's output text carries a file the model made) per file, on the answer's
- * text, at its end. Looked up only when the turn called the tool. Stateless.
+ * text, at its end. Looked up only when this server kept files for the run ({@code keptFor}). Stateless.
  */
 final class DeliveredFiles {
     private DeliveredFiles() {}
 
     /** {@code body} with the annotations of the files run {@code runId} (of key {@code owner}) delivered. */
     static ObjectNode annotate(ObjectNode body, Optional<FileLibrary> library, String owner, String runId) {
-        if (library.isEmpty()) return body;
+        if (library.isEmpty() || !library.get().keptFor(runId)) return body;
         var files = library.get().delivered(owner, false, runId);
         if (files.isEmpty()) return body;
         ObjectNode text = null;

@@ -37,6 +37,13 @@ public interface FileLibrary {
     java.util.List<LibraryFile> delivered(String owner, boolean admin, String runId);
 
     /**
+     * Whether this server kept files for run {@code runId} (it ran here, and its agent delivered a file or wrote one
+     * under {@code outputs/}): a check in memory, so that a turn that delivered nothing costs no query. False for a
+     * run of another node or one long past; ask {@link #delivered} for those.
+     */
+    boolean keptFor(String runId);
+
+    /**
      * A link to file {@code fileId} that downloads it without the key, for a browser following it from a chat answer
      * (path and query; prefix the server's origin). Valid for days; give it only to the file's owner.
      */
