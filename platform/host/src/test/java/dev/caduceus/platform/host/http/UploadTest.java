@@ -62,6 +62,22 @@ class UploadTest {
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
 
+    /**
+     * The answer to a POST of which only the head is sent, declaring {@code length} bytes: a declared length past the
+     * limit is answered before any body is sent (a client still sending a body when the server answers and closes
+     * may see the reset instead of the answer, so the body is never sent).
+     */
+    static String headOnly(TestServer t, String path, long length) throws Exception {
+        try (var socket = new java.net.Socket("127.0.0.1", t.server.port())) {
+            socket.getOutputStream().write(("POST " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TestServer.KEY
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            socket.setSoTimeout(10_000);
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
     @Test
     void anUploadPastTheServersLimitIsStreamedToTheHandlerWithOrWithoutALength() throws Exception {
         var handled = new AtomicLong();
@@ -77,9 +93,8 @@ class UploadTest {
             assertEquals(200, chunked.statusCode(), chunked.body());
             assertEquals(sha256(body), TestServer.json(chunked).path("sha256").asText());
 
-            var json = t.send(t.authed("/v1/json").header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("\"" + "x".repeat((int) SERVER_LIMIT) + "\"")).build());
-            assertEquals(413, json.statusCode(), "the server's limit still holds elsewhere");
+            var json = headOnly(t, "/v1/json", SERVER_LIMIT + 1);
+            assertTrue(json.startsWith("HTTP/1.1 413"), "the server's limit still holds elsewhere: " + json);
         }
     }
 
@@ -87,17 +102,9 @@ class UploadTest {
     void anUploadPastItsOwnLimitIs413DeclaredOrStreamed() throws Exception {
         var handled = new AtomicLong();
         try (var t = server(handled)) {
-            // only the head, declaring one byte past the limit: the answer comes before any body is sent (a client
-            // still sending a body when the server answers and closes may see the reset instead of the answer)
-            try (var socket = new java.net.Socket("127.0.0.1", t.server.port())) {
-                socket.getOutputStream().write(("POST /v1/up HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TestServer.KEY
-                        + "\r\nContent-Length: " + (UPLOAD_LIMIT + 1) + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                socket.getOutputStream().flush();
-                socket.setSoTimeout(10_000);
-                var answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-                assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
-                assertTrue(answer.contains("\"code\":\"body_too_large\""), answer);
-            }
+            var answer = headOnly(t, "/v1/up", UPLOAD_LIMIT + 1);
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            assertTrue(answer.contains("\"code\":\"body_too_large\""), answer);
             assertEquals(0, handled.get(), "a declared length past the limit never reaches the handler");
 
             var body = bytes((int) UPLOAD_LIMIT + 1);
