@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * as that run's file, exactly as {@code deliver_file} keeps one (purpose {@code assistants_output}, the owner's
  * quota, expiring with the session retention), unless the run already delivered a file of that name and size with
  * the tool. At most {@code files.outputs_max_files} files a run (the first found); a listing looks at no more than
- * {@link #MAX_LISTED} files. Runs without an owner (the batch runner) are not watched.
+ * {@link #MAX_LISTED} entries (files and directories). Runs without an owner (the batch runner) are not watched.
  *
  * <p>Threading: thread-safe; the per-run listing is kept by run id between the two calls.
  */

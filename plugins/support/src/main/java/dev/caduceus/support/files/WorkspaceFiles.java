@@ -59,10 +59,11 @@ public final class WorkspaceFiles {
 
     /**
      * The regular files under the workspace's top-level directory {@code top}, by workspace-relative path ("outputs/a/b.png"),
-     * at most {@code maxFiles} of them (the first found) and {@value #MAX_DEPTH} levels deep; links are neither
+     * from the first {@code maxEntries} entries met (files, directories, links and the rest alike, so that a tree of
+     * empty directories costs no more than one of files) and {@value #MAX_DEPTH} levels deep; links are neither
      * followed nor listed. Empty when {@code top} is missing or not a directory (a link in its place included).
      */
-    public static java.util.Map<String, Stamp> list(Path workspace, String top, int maxFiles) throws IOException {
+    public static java.util.Map<String, Stamp> list(Path workspace, String top, int maxEntries) throws IOException {
         var found = new java.util.LinkedHashMap<String, Stamp>();
         if (!Files.isDirectory(workspace)) return found;
         SecureDirectoryStream<Path> dir;
@@ -72,15 +73,16 @@ public final class WorkspaceFiles {
             return found; // absent, a file, or a link (ELOOP)
         }
         try (dir) {
-            walk(dir, top, 1, maxFiles, found);
+            walk(dir, top, 1, new int[] {maxEntries}, found);
         }
         return found;
     }
 
-    private static void walk(SecureDirectoryStream<Path> dir, String prefix, int depth, int maxFiles,
+    /** {@code left[0]}: how many more entries may be looked at. */
+    private static void walk(SecureDirectoryStream<Path> dir, String prefix, int depth, int[] left,
                              java.util.Map<String, Stamp> found) throws IOException {
         for (var entry : dir) {
-            if (found.size() >= maxFiles) return;
+            if (left[0]-- <= 0) return;
             var name = entry.getFileName();
             BasicFileAttributes attributes;
             try {
@@ -94,7 +96,7 @@ public final class WorkspaceFiles {
                 found.put(relative, new Stamp(attributes.size(), attributes.lastModifiedTime(), attributes.fileKey()));
             } else if (attributes.isDirectory() && depth < MAX_DEPTH) {
                 try (var sub = dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
-                    walk(sub, relative, depth + 1, maxFiles, found);
+                    walk(sub, relative, depth + 1, left, found);
                 } catch (java.nio.file.FileSystemException raced) {
                     // replaced by a link or removed since it was listed: not followed
                 }
