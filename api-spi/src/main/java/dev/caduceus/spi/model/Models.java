@@ -26,6 +26,12 @@ public interface Models {
     String defaultModel();
 
     /**
+     * The names of the deployment's model routes ({@code model.routes}), in configuration order: a request whose
+     * {@code model} is one of them is that route's (pass the name on as the run's model); empty when none is configured.
+     */
+    default java.util.List<String> routes() { return java.util.List.of(); }
+
+    /**
      * One upstream call as {@code request} says (no retry). {@code request.stream()} is honoured only
      * when {@code model.stream} allows streaming. Error messages are redacted of known secrets.
      *

@@ -25,19 +25,29 @@ final class Documents {
         this.ctx = ctx;
     }
 
-    /** {@code GET /v1/models}: exactly one entry, the advertised model name (the caller's key may set its own). */
+    /**
+     * {@code GET /v1/models}: the advertised model name first (the caller's key may set its own), then each model
+     * route ({@code model.routes}) by name, which a request's {@code model} picks.
+     */
     JsonNode models(Caller caller) {
         var name = caller.modelName().orElse(ctx.global().modelName());
         var root = ctx.json().createObjectNode().put("object", "list");
-        root.putArray("data").addObject()
-                .put("id", name)
+        var data = root.putArray("data");
+        long created = ctx.clock().instant().getEpochSecond();
+        model(data, name, created);
+        for (var route : ctx.models().routes()) if (!route.equals(name)) model(data, route, created);
+        return root;
+    }
+
+    private void model(com.fasterxml.jackson.databind.node.ArrayNode data, String id, long created) {
+        data.addObject()
+                .put("id", id)
                 .put("object", "model")
-                .put("created", ctx.clock().instant().getEpochSecond())
+                .put("created", created)
                 .put("owned_by", "hermes")
                 .<ObjectNode>set("permission", ctx.json().createArrayNode())
-                .put("root", name)
+                .put("root", id)
                 .putNull("parent");
-        return root;
     }
 
     /** {@code GET /v1/toolsets}: every toolset with whether the API agent uses it. */

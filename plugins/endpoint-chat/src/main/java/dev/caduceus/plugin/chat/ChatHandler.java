@@ -222,11 +222,12 @@ final class ChatHandler implements HttpHandler {
     }
 
     /**
-     * Model selection: the advertised name (or none) means the configured upstream model (null); another name is
-     * sent upstream only with {@code provider} in the body or {@code model.direct_model_requests}, since
-     * generic clients hard-code names such as {@code gpt-4o}. ({@code model.routes} aliases: not yet.)
+     * Model selection: the advertised name (or none) means the configured upstream model (null); the name of a
+     * model route ({@code model.routes}) picks that route; another name is sent upstream only with {@code provider}
+     * in the body or {@code model.direct_model_requests}, since generic clients hard-code names such as {@code gpt-4o}.
      */
     private String upstreamModel(ChatRequest request) {
+        if (ctx.models().routes().contains(request.model())) return request.model();
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
         return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
     }

@@ -130,11 +130,12 @@ final class TurnResolver {
     }
 
     /**
-     * Model selection: the advertised name (or none) means the configured upstream model (null); another name is
-     * sent upstream only with {@code provider} in the body or {@code model.direct_model_requests}.
-     * ({@code model.routes} aliases: not yet, as in endpoint-chat.)
+     * Model selection: the advertised name (or none) means the configured upstream model (null); the name of a
+     * model route ({@code model.routes}) picks that route; another name is sent upstream only with {@code provider}
+     * in the body or {@code model.direct_model_requests}.
      */
     private String upstreamModel(ResponseRequest request) {
+        if (ctx.models().routes().contains(request.model())) return request.model();
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
         return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
     }

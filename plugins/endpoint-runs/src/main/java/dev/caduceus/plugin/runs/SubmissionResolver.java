@@ -19,8 +19,8 @@ import java.util.Optional;
  *   <li>the chain comes from the Responses store when a plugin contributes one
  *       ({@code ctx.service(ResponseHistory.class)}); an unknown id, or no store, is ignored;</li>
  *   <li>model: absent or the advertised name means the configured upstream model; any other
- *       name is sent upstream (a bare {@code model} is honored on runs); {@code model.routes}
- *       aliases are not supported yet, as in chat and Responses.</li>
+ *       name is sent on (a bare {@code model} is honored on runs): a model route's name picks that
+ *       route, any other goes to the default route's upstreams as it is.</li>
  * </ul>
  * Metadata: {@code source=runs}, {@code model} as sent (else the advertised name; the host echoes
  * it in the run's status) and {@code provider} as sent. Thread-safe; may block on the Responses store.

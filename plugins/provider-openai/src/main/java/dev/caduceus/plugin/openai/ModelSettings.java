@@ -75,6 +75,13 @@ record ModelSettings(String baseUrl, String apiKey, String name, Duration timeou
                 model.bool("echo_reasoning", false), extra);
     }
 
+    /** These settings for another upstream: its base URL, key, model and (when given) timeout, the rest kept. */
+    ModelSettings at(String baseUrl, String apiKey, String model, Duration timeout) {
+        var callTimeout = timeout == null ? this.timeout : timeout;
+        return new ModelSettings(baseUrl, apiKey, model, callTimeout, idleTimeout.compareTo(callTimeout) > 0 ? callTimeout
+                : idleTimeout, protocol, tls, maxTokens, stream, echoReasoning, extraBody);
+    }
+
     /** True when a model name and a base URL (or an API key, implying OpenAI) are set. */
     public boolean configured() {
         return name != null && baseUrl != null;

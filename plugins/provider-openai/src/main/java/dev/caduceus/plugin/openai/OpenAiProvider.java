@@ -65,13 +65,27 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
      * @param http     the host's outbound client ({@code PlatformContext.outbound()})
      */
     public OpenAiProvider(ModelSettings settings, OutboundHttp http) {
+        this(settings, http, drainTimer());
+    }
+
+    private OpenAiProvider(ModelSettings settings, OutboundHttp http, ScheduledExecutorService timer) {
         this.settings = requireNonNull(settings, "settings");
         this.http = requireNonNull(http, "http");
         this.bodies = new ChatRequestBody(json, settings);
         this.errors = new UpstreamErrors(json, settings.apiKey());
+        this.timer = timer;
+    }
+
+    private static ScheduledExecutorService drainTimer() {
         var drainTimer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name("openai-drain").factory());
         drainTimer.setRemoveOnCancelPolicy(true); // almost every limit is cancelled: do not keep them queued
-        this.timer = drainTimer;
+        return drainTimer;
+    }
+
+    /** A deployment's upstream: the same client, call options and drain timer; {@link #close} of this one stops it. */
+    @Override
+    public ModelProvider at(Endpoint endpoint) {
+        return new OpenAiProvider(settings.at(endpoint.baseUrl(), endpoint.apiKey(), endpoint.model(), endpoint.timeout()), http, timer);
     }
 
     @Override

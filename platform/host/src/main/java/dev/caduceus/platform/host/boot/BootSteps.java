@@ -201,7 +201,13 @@ public final class BootSteps {
      */
     public static String withSource(ConfigException e, PlatformConfig config) {
         if (e.key() == null || e.key().isBlank()) return e.getMessage();
-        var source = config.tree().source(e.key().replaceAll("\\[\\d+\\].*$", "")); // args[0] -> args
+        var key = e.key().replaceAll("\\[\\d+\\].*$", ""); // args[0] -> args
+        var source = config.tree().source(key);
+        // a missing key (model.routes.r.base_url) came from where its nearest parent was set
+        for (int dot = key.lastIndexOf('.'); source.equals("default") && dot > 0; dot = key.lastIndexOf('.')) {
+            key = key.substring(0, dot);
+            source = config.tree().source(key);
+        }
         if (source.equals("default") || e.getMessage().contains(source)) return e.getMessage();
         return e.getMessage() + " (" + source + ")";
     }

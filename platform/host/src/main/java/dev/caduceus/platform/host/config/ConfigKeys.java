@@ -104,7 +104,13 @@ final class ConfigKeys {
             path("model.tls.client_cert", "a PEM client certificate chain to present to the upstream (with client_key)"),
             path("model.tls.client_key", "the client certificate's unencrypted PKCS#8 PEM key"),
             bool("model.health_probe", true, "check at start-up that the upstream answers"),
-            new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "per-model upstreams (name: {base_url, api_key})"),
+            new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "model routes a request's model may name: "
+                    + "name: {base_url, api_key, model} or {deployments: [...], fallbacks: [...]} (docs/models.md)"),
+            new Key("model.deployments", Type.OBJECT_LIST, null, false, 0, 0, List.of(), "more deployments of the default "
+                    + "route beside model.base_url: [{base_url, api_key | api_key_env, model, weight, rpm, timeout_seconds}]"),
+            list("model.fallbacks", List.of(), "the routes the default route falls back to when all its deployments fail"),
+            integer("model.cooldown_seconds", 5, 1, 3600, "how long a failed deployment is passed over first (doubling "
+                    + "with each failure in a row, at most 12 times this)"),
             bool("model.direct_model_requests", false, "pass a request's other model names upstream instead of refusing them"),
             new Key("model.max_tokens", Type.INT, null, false, 1, Integer.MAX_VALUE, List.of(), "max_tokens sent upstream"),
             bool("model.stream", true, "stream upstream calls"),

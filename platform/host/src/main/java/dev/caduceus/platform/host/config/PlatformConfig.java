@@ -261,6 +261,15 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         return tree.source("server.enabled");
     }
 
+    /** The values of fields that look like credentials anywhere inside {@code node}'s mappings. */
+    private static void secretFields(com.fasterxml.jackson.databind.JsonNode node, java.util.Set<String> values) {
+        if (node.isArray()) node.forEach(e -> secretFields(e, values));
+        else if (node.isObject()) node.properties().forEach(field -> {
+            if (field.getValue().isValueNode() && PluginConfigImpl.looksSecret(field.getKey())) values.add(field.getValue().asText());
+            else secretFields(field.getValue(), values);
+        });
+    }
+
     public List<String> secretValues() {
         var values = new java.util.LinkedHashSet<String>();
         for (var key : tree.leafKeys()) {
@@ -271,6 +280,8 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 else if (node.isArray()) node.forEach(e -> { if (e.isValueNode()) values.add(e.asText()); });
             });
         }
+        for (var key : tree.leafKeys()) // lists of mappings (model.deployments, a route's deployments): their secret fields
+            tree.node(key).filter(com.fasterxml.jackson.databind.JsonNode::isArray).ifPresent(list -> secretFields(list, values));
         values.addAll(dotenv.values().values()); // every value of .env counts as a secret
         server.apiKey().map(Secret::reveal).ifPresent(values::add);
         model.apiKey().map(Secret::reveal).ifPresent(values::add);

@@ -163,6 +163,23 @@ class SeedLayoutTest {
                 config.secretValues().size() + " secrets");
     }
 
+    /** Keys inside lists of mappings (model deployments) are secrets too: the redactor masks them in tool output. */
+    @Test
+    void deploymentKeysInListsAreSecretsForRedaction() throws Exception {
+        write("""
+                model:
+                  deployments:
+                    - {base_url: "http://a/v1", api_key: sk-deployment-3f9a1c}
+                  routes:
+                    strong:
+                      deployments:
+                        - {base_url: "http://b/v1", api_key: sk-route-deployment-8e21d0, model: m}
+                """);
+        var secrets = load(Map.of()).config().secretValues();
+        assertTrue(secrets.containsAll(List.of("sk-deployment-3f9a1c", "sk-route-deployment-8e21d0")), secrets.toString());
+        assertTrue(!secrets.contains("http://a/v1"), "only what looks like a credential");
+    }
+
     @Test
     void dotEnvParsing() {
         var values = DotEnv.parse("A=1\nexport B = two words \nC=\"line\\nbreak \\\"q\\\" \\$HOME\"\nD=''\n"

@@ -76,7 +76,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
             return new AgentServices(new RunService(plugin.get(), new InMemoryEventLog(), durability, sessions,
                     config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics, policies), sessions, journal,
                     plugin.get().id(), HostModels.none());
-        var provider = provider(registries);
+        var provider = routed(config, registries, provider(registries), env);
         var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
@@ -98,7 +98,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                    Map<String, String> env, Clock clock,
                                    java.util.function.Function<String, java.nio.file.Path> workspaceOf)
             throws BootException {
-        var provider = provider(registries);
+        var provider = routed(config, registries, provider(registries), env);
         var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
                 workspaceOf, AgentMetrics.none(), List.of()); // a batch's trajectories are its output: no file is delivered
         boolean ready = config.model().configured() && provider != null && provider.configured();
@@ -177,6 +177,26 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                     + String.join(", ", providers.stream().map(Contribution::pluginId).toList())
                     + "); enable only one", 2, null);
         return PluginBound.provider(providers.getFirst());
+    }
+
+    /**
+     * The configured provider behind the model routes ({@link dev.caduceus.platform.runtime.routing.RouteTable}): as it
+     * is when no route, deployment or fallback is configured (one upstream: nothing to choose), else a
+     * {@link dev.caduceus.platform.runtime.routing.RoutedProvider} over them.
+     */
+    private static ModelProvider routed(PlatformConfig config, Registries registries, ModelProvider primary,
+                                        Map<String, String> env) {
+        var tree = config.tree();
+        java.util.function.Predicate<String> set = key -> tree.node(key).filter(n -> !n.isEmpty()).isPresent();
+        if (primary == null || !set.test("model.routes") && !set.test("model.deployments") && !set.test("model.fallbacks"))
+            return primary;
+        var contributed = registries.modelProviders();
+        var table = dev.caduceus.platform.runtime.routing.RouteTable.from(config, primary,
+                id -> contributed.stream().filter(c -> c.value().id().equals(id)).findFirst().map(PluginBound::provider),
+                name -> java.util.Optional.ofNullable(env.get(name)));
+        int cooldown = tree.node("model.cooldown_seconds").map(com.fasterxml.jackson.databind.JsonNode::asInt).orElse(5);
+        return new dev.caduceus.platform.runtime.routing.RoutedProvider(primary, table,
+                java.time.Duration.ofSeconds(Math.max(1, cooldown)), Clock.systemUTC());
     }
 
     private static String identity(PlatformConfig config) throws BootException {

@@ -28,6 +28,12 @@ public record HostModels(ModelProvider provider, boolean ready, boolean streamAl
     }
 
     @Override
+    public java.util.List<String> routes() {
+        return provider instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed ? routed.table().names()
+                : java.util.List.of();
+    }
+
+    @Override
     public boolean available() {
         return provider != null && ready;
     }

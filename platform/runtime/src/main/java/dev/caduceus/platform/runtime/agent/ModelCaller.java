@@ -23,8 +23,6 @@ import java.util.concurrent.TimeUnit;
  * Streamed text and reasoning are emitted on the run thread as they arrive. Stateless.
  */
 final class ModelCaller {
-    private static final List<String> CONTEXT_PHRASES = List.of("context length", "maximum context", "token limit",
-            "too many tokens", "reduce the length", "exceeds the limit");
 
     private final ModelProvider provider;
     private final RetryPolicy retries;
@@ -81,7 +79,7 @@ final class ModelCaller {
 
     private ModelReply failure(ModelException e, String partial) {
         var message = redactor.redact(String.valueOf(e.getMessage()));
-        if (e.status() == 400 && CONTEXT_PHRASES.stream().anyMatch(message.toLowerCase(Locale.ROOT)::contains))
+        if (dev.caduceus.platform.runtime.routing.RoutedProvider.contextLength(e))
             return new ModelReply.Failure(StopReason.CONTEXT_LENGTH, message, null);
         var prefix = e.status() > 0 ? "Upstream model returned " + e.status() + ": " : "Upstream model request failed: ";
         var text = message.startsWith("Upstream model") ? message : prefix + message;

@@ -21,9 +21,16 @@ final class PluginBound {
     private PluginBound() {}
 
     static ModelProvider provider(Contribution<ModelProvider> c) {
-        var provider = c.value();
-        var loader = c.classLoader();
+        return provider(c.value(), c.classLoader());
+    }
+
+    private static ModelProvider provider(ModelProvider provider, ClassLoader loader) {
         return new ModelProvider() {
+            @Override
+            public ModelProvider at(Endpoint endpoint) {
+                return provider(unchecked(() -> PluginCalls.with(loader, () -> provider.at(endpoint))), loader);
+            }
+
             @Override
             public String id() {
                 return provider.id();
