@@ -117,6 +117,7 @@ public final class RoutedProvider implements ModelProvider {
 
     /** The route and its fallbacks, theirs after them, each once, at most {@link #MAX_ROUTES}. */
     List<Route> chain(Route route) {
+        if (route.fallbacks().isEmpty()) return List.of(route);
         var names = new LinkedHashSet<String>();
         var queue = new ArrayList<Route>(List.of(route));
         var out = new ArrayList<Route>();
@@ -144,14 +145,15 @@ public final class RoutedProvider implements ModelProvider {
             else if (soonest == null || d.coolingUntil() < soonest.coolingUntil()) soonest = d;
         }
         if (ready.isEmpty()) return soonest;
+        var busy = new int[ready.size()]; // read once: other calls move these while this one picks
         int least = Integer.MAX_VALUE;
-        for (var d : ready) least = Math.min(least, d.inFlight());
+        for (int i = 0; i < busy.length; i++) least = Math.min(least, busy[i] = ready.get(i).inFlight());
         var idlest = new ArrayList<Deployment>();
         int weights = 0;
-        for (var d : ready) {
-            if (d.inFlight() != least) continue;
-            idlest.add(d);
-            weights += d.weight();
+        for (int i = 0; i < busy.length; i++) {
+            if (busy[i] != least) continue;
+            idlest.add(ready.get(i));
+            weights += ready.get(i).weight();
         }
         int draw = ThreadLocalRandom.current().nextInt(weights);
         for (var d : idlest) {
