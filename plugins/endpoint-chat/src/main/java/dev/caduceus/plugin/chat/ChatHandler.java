@@ -227,9 +227,8 @@ final class ChatHandler implements HttpHandler {
      * in the body or {@code model.direct_model_requests}, since generic clients hard-code names such as {@code gpt-4o}.
      */
     private String upstreamModel(ChatRequest request) {
-        if (ctx.models().routes().contains(request.model())) return request.model();
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
-        return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
+        return dev.caduceus.support.wire.ModelField.resolve(ctx, request.model(), direct);
     }
 
     /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text). */

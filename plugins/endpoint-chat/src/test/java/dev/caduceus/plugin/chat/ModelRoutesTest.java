@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code model} picks its route; a deployment that fails (500, 503, 429, a refused connection, a timeout) before any
  * token is passed over for the next and cools down, and comes back when the cooldown ends; a stream cut after its
  * first token is never sent again; a context-length error falls back to the next route; weights share sequential
- * calls; a deployment's rpm cap holds; mistakes in the configuration stop the boot naming the key.
+ * calls; a deployment's rpm cap holds; {@code /health/detailed} shows each deployment's state; mistakes in the
+ * configuration stop the boot naming the key.
  */
 @Timeout(120)
 class ModelRoutesTest {
@@ -77,6 +78,25 @@ class ModelRoutesTest {
         var models = http.get("/v1/models").json().path("data");
         assertEquals("hermes-agent", models.get(0).path("id").asText());
         assertEquals("fast", models.get(1).path("id").asText(), models.toString());
+    }
+
+    /** With model.strict_names, a name that is neither the advertised one nor a route is 404 model_not_found. */
+    @Test
+    void strictNamesRefuseUnknownModels() {
+        var fast = upstream(Turn.text("from fast"));
+        var http = start("""
+                model:
+                  strict_names: true
+                  routes:
+                    fast: {base_url: "%s", model: small-model}
+                """.formatted(fast.baseUrl()));
+        var refused = http.post("/v1/chat/completions", HI.formatted("gpt-4o"));
+        assertEquals(404, refused.status(), refused.body());
+        assertEquals("model_not_found", refused.error().path("code").asText(), refused.body());
+        assertTrue(refused.error().path("message").asText().contains("hermes-agent, fast"), refused.body());
+        assertEquals("from fast", ask(http, "fast"));
+        assertEquals("from the primary", ask(http, "hermes-agent"));
+        assertEquals(2, upstreams.stream().mapToInt(u -> u.chatRequests().size()).sum(), "nothing went upstream for gpt-4o");
     }
 
     /** Every failure kind before a token: the call goes to the other deployment, and the failing one cools down. */
@@ -189,8 +209,14 @@ class ModelRoutesTest {
                         - {base_url: "%s", model: m, weight: 1}
                 """.formatted(flaky.baseUrl(), steady.baseUrl()));
         assertEquals("steady", ask(http, "both"), "the failure went to the other at once");
+        var flakyState = http.get("/health/detailed").json().at("/readiness/checks/model_routes/both/deployments/both~10");
+        assertTrue(List.of("cooling_down", "failing").contains(flakyState.path("state").asText()), flakyState.toString());
+        assertTrue(flakyState.path("last_failure").asText().contains("restarting"), flakyState.toString());
         Eventually.await(Duration.ofSeconds(30), "flaky serves again after its cooldown",
                 () -> ask(http, "both"), "flaky is back"::equals);
+        var checks = http.get("/health/detailed").json().at("/readiness/checks/model_routes");
+        assertEquals("ok", checks.path("status").asText(), checks.toString());
+        assertEquals("ok", checks.at("/both/deployments/both~10/state").asText(), "recovered: " + checks);
     }
 
     @Test

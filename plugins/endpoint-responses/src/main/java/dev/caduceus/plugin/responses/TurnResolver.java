@@ -135,8 +135,7 @@ final class TurnResolver {
      * in the body or {@code model.direct_model_requests}.
      */
     private String upstreamModel(ResponseRequest request) {
-        if (ctx.models().routes().contains(request.model())) return request.model();
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
-        return direct && !request.model().equals(ctx.global().modelName()) ? request.model() : null;
+        return dev.caduceus.support.wire.ModelField.resolve(ctx, request.model(), direct);
     }
 }

@@ -59,6 +59,6 @@ final class SubmissionResolver {
     }
 
     private String upstreamModel(String requested) {
-        return requested == null || requested.equals(ctx.global().modelName()) ? null : requested;
+        return dev.caduceus.support.wire.ModelField.resolve(ctx, requested, true);
     }
 }

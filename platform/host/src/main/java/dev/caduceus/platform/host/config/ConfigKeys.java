@@ -112,6 +112,8 @@ final class ConfigKeys {
             integer("model.cooldown_seconds", 5, 1, 3600, "how long a failed deployment is passed over first (doubling "
                     + "with each failure in a row, at most 12 times this)"),
             bool("model.direct_model_requests", false, "pass a request's other model names upstream instead of refusing them"),
+            bool("model.strict_names", false, "answer 404 model_not_found to a request's model that is neither the "
+                    + "advertised name nor a route, as OpenAI does (default: such names mean the default route)"),
             new Key("model.max_tokens", Type.INT, null, false, 1, Integer.MAX_VALUE, List.of(), "max_tokens sent upstream"),
             bool("model.stream", true, "stream upstream calls"),
             bool("model.echo_reasoning", false, "send stored reasoning back upstream"),

@@ -36,6 +36,12 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                             HostModels models) {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AgentServices.class);
 
+    /** The model routes when any is configured ({@code model.routes}, {@code model.deployments}, {@code model.fallbacks}). */
+    public java.util.Optional<dev.caduceus.platform.runtime.routing.RouteTable> routes() {
+        return models.provider() instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed
+                ? java.util.Optional.of(routed.table()) : java.util.Optional.empty();
+    }
+
 
     /**
      * Builds the services of node {@code nodeId} of the nodes sharing {@code database}, whose journals wake each

@@ -202,6 +202,8 @@ public final class Assembly {
                 agents.runs()::activeBackgroundRuns, outbound);
         var toolNotes = ToolNotes.of(registries);
         readiness.register("tools", CoreChecks.tools(toolNotes));
+        agents.routes().ifPresent(table -> readiness.register("model_routes",      //    each deployment's state
+                dev.caduceus.platform.runtime.routing.RouteHealth.check(table, clock)));
         contexts.unreadKeys().forEach(k -> LOG.warn("{} is set but its plugin never read it (misspelled?)", k));
         scheduleRetention(scheduler, config, agents);
         var recorder = new RequestRecorder(metrics.host(), observe.requestLog());
