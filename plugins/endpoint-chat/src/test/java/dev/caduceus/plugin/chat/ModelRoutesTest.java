@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Model routes on the real host, each deployment its own scripted upstream (a real HTTP server): a request's
- * {@code model} picks its route; a deployment that fails (500, 503, 429, a refused connection, a timeout) before any
+ * {@code model} picks its route; a deployment that fails (500, 503, 429, 401, a refused connection, a timeout) before any
  * token is passed over for the next and cools down, and comes back when the cooldown ends; a stream cut after its
  * first token is never sent again; a context-length error falls back to the next route; weights share sequential
  * calls; a deployment's rpm cap holds; {@code /health/detailed} shows each deployment's state; mistakes in the
@@ -99,7 +99,10 @@ class ModelRoutesTest {
         assertEquals(2, upstreams.stream().mapToInt(u -> u.chatRequests().size()).sum(), "nothing went upstream for gpt-4o");
     }
 
-    /** Every failure kind before a token: the call goes to the other deployment, and the failing one cools down. */
+    /**
+     * Every failure kind of a deployment before a token (a 401 too: its key is wrong, not the request): the call goes
+     * to another deployment, and the failing one cools down.
+     */
     @Test
     void aDeploymentThatFailsIsPassedOverAndCoolsDown() throws Exception {
         var good = upstream(Turn.text("from the good one"));
@@ -107,6 +110,7 @@ class ModelRoutesTest {
         var e503 = upstream(Turn.error(503, "overloaded"));
         var e429 = upstream(Turn.error(429, "slow down"));
         var slow = upstream(Turn.text("too late").delayMillis(5_000));
+        var revoked = upstream(Turn.error(401, "Incorrect API key provided"));
         var http = start("""
                 model:
                   cooldown_seconds: 60
@@ -119,11 +123,30 @@ class ModelRoutesTest {
                         - {base_url: "%s", model: m}
                         - {base_url: "http://127.0.0.1:%d/v1", model: m}
                         - {base_url: "%s", model: m, timeout_seconds: 1}
-                """.formatted(good.baseUrl(), e500.baseUrl(), e503.baseUrl(), e429.baseUrl(), closedPort(), slow.baseUrl()));
+                        - {base_url: "%s", model: m}
+                """.formatted(good.baseUrl(), e500.baseUrl(), e503.baseUrl(), e429.baseUrl(), closedPort(), slow.baseUrl(),
+                revoked.baseUrl()));
         for (int i = 0; i < 12; i++) assertEquals("from the good one", ask(http, "pair"), "turn " + i);
-        for (var failing : List.of(e500, e503, e429, slow))
+        for (var failing : List.of(e500, e503, e429, slow, revoked))
             assertTrue(failing.chatRequests().size() <= 1, "tried once at most, then cooling: " + failing.chatRequests().size());
         assertEquals(12, good.chatRequests().size());
+    }
+
+    /** A 400 other than a context-length one is the request's fault: it is neither retried nor sent to the fallbacks. */
+    @Test
+    void aBadRequestIsNotSentElsewhere() {
+        var strict = upstream(Turn.error(400, "Invalid schema for function 'x'"));
+        var spare = upstream(Turn.text("should not be asked"));
+        var http = start("""
+                model:
+                  routes:
+                    strict: {base_url: "%s", model: m, fallbacks: [spare]}
+                    spare: {base_url: "%s", model: m}
+                """.formatted(strict.baseUrl(), spare.baseUrl()));
+        var answer = http.post("/v1/chat/completions", HI.formatted("strict"));
+        assertTrue(answer.body().contains("Invalid schema"), answer.body());
+        assertEquals(1, strict.chatRequests().size());
+        assertEquals(0, spare.chatRequests().size());
     }
 
     @Test

@@ -24,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * The model provider the agent loop and plain calls see: a call's {@code model} picks a route (the default route
  * for the configured model name, a route by its name, and the default route's deployments with the name passed
  * upstream for any other); within the route, a deployment among the least busy, by weight, skipping those cooling
- * down or at their requests-per-minute cap. A deployment that fails with a retryable error (no connection, a
- * timeout, 429, 5xx) before any text, reasoning or tool call reached the caller is put in cooldown and the call goes
- * to another at once; when every deployment of the route failed, or the upstream says the prompt is past its
+ * down or at their requests-per-minute cap. A deployment that fails with an error of its own (no connection, a
+ * timeout, 429, 5xx; 401, 403 or 404 for its key or model) before any text, reasoning or tool call reached the caller
+ * is put in cooldown and the call goes to another at once; when every deployment of the route failed, or the upstream says the prompt is past its
  * context, the route's {@code fallbacks} are tried in order. Nothing is sent again once a token reached the caller:
  * that failure is final. When all failed, the last error is thrown as it was (retryable ones are then retried by the
  * agent loop's back-off, which starts over with the deployments that recovered).
@@ -70,6 +70,14 @@ public final class RoutedProvider implements ModelProvider {
         return table;
     }
 
+    /**
+     * Whether another deployment may succeed where this one failed: what the agent loop would retry (no connection, a
+     * timeout, 429, 5xx), and a 401, 403 or 404, which say this deployment's key or model is wrong, not the request.
+     */
+    static boolean deploymentsFault(ModelException e) {
+        return e.retryable() || e.status() == 401 || e.status() == 403 || e.status() == 404;
+    }
+
     /** Whether an upstream's answer says the prompt is past the model's context. */
     public static boolean contextLength(ModelException e) {
         var message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
@@ -97,7 +105,7 @@ public final class RoutedProvider implements ModelProvider {
                     if (tracked.emitted || cancel.isCancelled()) throw e; // never sent again once a token reached the caller
                     last = e;
                     if (contextLength(e)) break; // this route's deployments serve one model: try the fallbacks
-                    if (!e.retryable()) throw e; // the request's fault, not the deployment's
+                    if (!deploymentsFault(e)) throw e; // the request's fault: another deployment would refuse it too
                     d.failed(clock.millis(), cooldown, e.retryAfter().orElse(null), e.getMessage());
                     LOG.warn("Model deployment {} failed ({}); {}", d.name(), e.getMessage(),
                             tried.size() < route.deployments().size() ? "trying another" : "route " + route.name() + " exhausted");
