@@ -20,9 +20,10 @@ import java.util.Set;
  * @param limits    numeric settings this key's policy sets lower for itself, by setting name ({@code files.max_bytes}
  *                  from {@code caduceus key add … --max-file-bytes N}); the plugin that reads a setting applies the
  *                  smaller of the two
+ * @param models    the model routes this key may use ({@code caduceus key add … --models fast,strong}); empty means all
  */
 public record Caller(String name, boolean admin, Set<String> families, Optional<String> modelName,
-                     java.util.Map<String, Long> limits) {
+                     java.util.Map<String, Long> limits, Set<String> models) {
     /** The admin key's name, and the owner of everything created before keys had names. */
     public static final String ADMIN = "admin";
     /** The caller on public routes ({@code /health}), which present no key. */
@@ -37,6 +38,18 @@ public record Caller(String name, boolean admin, Set<String> families, Optional<
         families = Set.copyOf(families);
         requireNonNull(modelName, "modelName");
         limits = java.util.Map.copyOf(limits);
+        models = Set.copyOf(models);
+    }
+
+    /** A caller whose policy sets no model routes. */
+    public Caller(String name, boolean admin, Set<String> families, Optional<String> modelName,
+                  java.util.Map<String, Long> limits) {
+        this(name, admin, families, modelName, limits, Set.of());
+    }
+
+    /** Whether this key may use model route {@code route}. */
+    public boolean mayUseModel(String route) {
+        return models.isEmpty() || models.contains(route);
     }
 
     /** A caller whose policy sets no limit. */

@@ -61,6 +61,10 @@ final class KeyCommands {
         @Option(names = "--max-storage-bytes", paramLabel = "SIZE",
                 description = "What its files in /v1/files may hold together (e.g. 1G), when lower than files.quota_bytes.")
         String maxStorageBytes;
+        @Option(names = "--models", paramLabel = "R,…",
+                description = "The only model routes (model.routes) it may name; others answer 404 model_not_found, and "
+                        + "its /v1/models lists only these. Default: all.")
+        String models;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -69,7 +73,7 @@ final class KeyCommands {
             KeyPolicy policy;
             try {
                 policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook)
-                        .withMaxFileBytes(maxFileBytes).withMaxStorageBytes(maxStorageBytes);
+                        .withMaxFileBytes(maxFileBytes).withMaxStorageBytes(maxStorageBytes).withModels(models);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

@@ -27,15 +27,13 @@ final class Documents {
 
     /**
      * {@code GET /v1/models}: the advertised model name first (the caller's key may set its own), then each model
-     * route ({@code model.routes}) by name, which a request's {@code model} picks.
+     * route ({@code model.routes}) the key may use ({@code --models}) by name, which a request's {@code model} picks.
      */
     JsonNode models(Caller caller) {
-        var name = caller.modelName().orElse(ctx.global().modelName());
         var root = ctx.json().createObjectNode().put("object", "list");
         var data = root.putArray("data");
         long created = ctx.clock().instant().getEpochSecond();
-        model(data, name, created);
-        for (var route : ctx.models().routes()) if (!route.equals(name)) model(data, route, created);
+        for (var name : dev.caduceus.support.wire.ModelField.names(ctx, caller)) model(data, name, created);
         return root;
     }
 

@@ -13,6 +13,7 @@ import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.http.ApiError;
+import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.http.HttpExchange;
 import dev.caduceus.spi.http.HttpHandler;
 import dev.caduceus.spi.http.HttpStatusException;
@@ -68,7 +69,7 @@ final class ChatHandler implements HttpHandler {
         var request = ChatRequest.parse(exchange.body(), ctx.global().modelName(), this::hostTool,
                 new FileInputs(ctx.global().workspace(), ctx.service(FileLibrary.class), exchange.caller()));
         var sessionId = session.sessionId() != null ? session.sessionId() : derivedSessionId(request);
-        var run = runRequest(request, session, sessionId, exchange.caller().name());
+        var run = runRequest(request, session, sessionId, exchange.caller());
         exchange.header(SessionHeaders.SESSION_ID, sessionId);
         if (session.sessionKey() != null) exchange.header(SessionHeaders.SESSION_KEY, session.sessionKey());
         var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
@@ -204,8 +205,9 @@ final class ChatHandler implements HttpHandler {
         }
     }
 
-    /** @param owner the caller's key name: the run, its session and its memory are that key's */
-    private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, String owner) {
+    /** @param caller the caller's key: the run, its session and its memory are that key's */
+    private RunRequest runRequest(ChatRequest request, SessionHeaders session, String sessionId, Caller caller) {
+        var owner = caller.name();
         // A continuation: the server's own steps of the turn the client answers go back where the client's view of
         // them (its calls) stood, then the history is paired and split.
         var turn = ToolTranscript.split(pending.splice(owner, request.messages()));
@@ -216,7 +218,7 @@ final class ChatHandler implements HttpHandler {
         messages.addAll(session.sessionId() != null ? ctx.sessions().transcript(owner, sessionId) : turn.history());
         messages.addAll(turn.input());
         var instructions = request.systemText().isEmpty() ? null : request.systemText();
-        return new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
+        return new RunRequest(upstreamModel(request, caller), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), 0, Map.of("source", "chat"), request.stream(), owner)
                 .withClientTools(request.clientTools());
     }
@@ -226,9 +228,9 @@ final class ChatHandler implements HttpHandler {
      * model route ({@code model.routes}) picks that route; another name is sent upstream only with {@code provider}
      * in the body or {@code model.direct_model_requests}, since generic clients hard-code names such as {@code gpt-4o}.
      */
-    private String upstreamModel(ChatRequest request) {
+    private String upstreamModel(ChatRequest request, Caller caller) {
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
-        return dev.caduceus.support.wire.ModelField.resolve(ctx, request.model(), direct);
+        return dev.caduceus.support.wire.ModelField.resolve(ctx, caller, request.model(), direct);
     }
 
     /** {@code api-} + the first 16 hex of sha256(system text + "\n" + first user text). */

@@ -99,6 +99,36 @@ class ModelRoutesTest {
         assertEquals(2, upstreams.stream().mapToInt(u -> u.chatRequests().size()).sum(), "nothing went upstream for gpt-4o");
     }
 
+    /** A key limited to some routes ({@code --models}) sees and may name only those; another route is 404 for it. */
+    @Test
+    void aKeyLimitedToSomeRoutesSeesAndUsesOnlyThose() {
+        var fast = upstream(Turn.text("from fast"));
+        var strong = upstream(Turn.text("from strong"));
+        var admin = start("""
+                model:
+                  routes:
+                    fast: {base_url: "%s", model: m}
+                    strong: {base_url: "%s", model: m}
+                """.formatted(fast.baseUrl(), strong.baseUrl()));
+        var policy = dev.caduceus.platform.host.auth.KeyPolicy.NONE.withModels("fast");
+        assertEquals("models=fast", policy.describe());
+        var tenant = admin.withKey(host.addKey("tenant", policy));
+        assertEquals("from fast", ask(tenant, "fast"));
+        var refused = tenant.post("/v1/chat/completions", HI.formatted("strong"));
+        assertEquals(404, refused.status(), refused.body());
+        assertEquals("model_not_found", refused.error().path("code").asText());
+        assertTrue(refused.error().path("message").asText().endsWith("Models here: hermes-agent, fast"), refused.body());
+        assertEquals(0, strong.chatRequests().size());
+        assertEquals("from the primary", ask(tenant, "hermes-agent"), "the advertised name stays the key's");
+        var listed = new ArrayList<String>();
+        tenant.get("/v1/models").json().path("data").forEach(m -> listed.add(m.path("id").asText()));
+        assertEquals(List.of("hermes-agent", "fast"), listed);
+        var all = new ArrayList<String>();
+        admin.get("/v1/models").json().path("data").forEach(m -> all.add(m.path("id").asText()));
+        assertEquals(List.of("hermes-agent", "fast", "strong"), all);
+        assertEquals("from strong", ask(admin, "strong"));
+    }
+
     /**
      * Every failure kind of a deployment before a token (a 401 too: its key is wrong, not the request): the call goes
      * to another deployment, and the failing one cools down.

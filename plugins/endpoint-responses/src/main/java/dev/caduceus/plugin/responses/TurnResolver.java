@@ -81,7 +81,7 @@ final class TurnResolver {
         var envelope = new Envelope(Envelope.newResponseId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), instructions, request.previousResponseId(), request.metadata(), request.background(),
                 Envelope.echoed(request.body(), request.conversation()));
-        var run = new RunRequest(upstreamModel(request), messages, instructions, List.of(), sessionId,
+        var run = new RunRequest(upstreamModel(request, caller), messages, instructions, List.of(), sessionId,
                 session.sessionKey(), request.options(), request.maxIterations(), Map.of("source", "responses"), request.stream(),
                 caller.name()).withClientTools(request.clientTools());
         return new ResolvedTurn(request, envelope, prior, parent, chain.map(StoredResponse::id).orElse(null), sessionId, run,
@@ -134,8 +134,8 @@ final class TurnResolver {
      * model route ({@code model.routes}) picks that route; another name is sent upstream only with {@code provider}
      * in the body or {@code model.direct_model_requests}.
      */
-    private String upstreamModel(ResponseRequest request) {
+    private String upstreamModel(ResponseRequest request, Caller caller) {
         var direct = ctx.global().directModelRequests() || request.body().path("provider").isTextual();
-        return dev.caduceus.support.wire.ModelField.resolve(ctx, request.model(), direct);
+        return dev.caduceus.support.wire.ModelField.resolve(ctx, caller, request.model(), direct);
     }
 }

@@ -33,7 +33,8 @@ final class SubmissionResolver {
     }
 
     /** @param owner the caller's key name: the run is that key's, and only its responses can be continued */
-    RunRequest resolve(RunSubmission submission, String sessionKey, String owner) {
+    RunRequest resolve(RunSubmission submission, String sessionKey, dev.caduceus.spi.http.Caller caller) {
+        var owner = caller.name();
         var chain = chain(owner, submission.previousResponseId());
         List<Message> history;
         if (submission.explicitHistory() != null) history = submission.explicitHistory();
@@ -49,7 +50,7 @@ final class SubmissionResolver {
         metadata.put("source", "runs");
         metadata.put("model", submission.model() != null ? submission.model() : ctx.global().modelName());
         if (submission.provider() != null) metadata.put("provider", submission.provider());
-        return new RunRequest(upstreamModel(submission.model()), messages, instructions, List.of(), sessionId,
+        return new RunRequest(dev.caduceus.support.wire.ModelField.resolve(ctx, caller, submission.model(), true), messages, instructions, List.of(), sessionId,
                 sessionKey, submission.options(), 0, metadata, true, owner).withClientTools(submission.clientTools());
     }
 
@@ -58,7 +59,5 @@ final class SubmissionResolver {
         return ctx.service(ResponseHistory.class).flatMap(store -> store.load(owner, previousResponseId));
     }
 
-    private String upstreamModel(String requested) {
-        return dev.caduceus.support.wire.ModelField.resolve(ctx, requested, true);
-    }
+
 }

@@ -39,7 +39,7 @@ final class SubmitHandler implements HttpHandler {
                 new dev.caduceus.support.files.FileInputs(ctx.global().workspace(),
                         ctx.service(dev.caduceus.support.services.FileLibrary.class), exchange.caller(),
                         java.util.Optional.of(ctx.outbound()))), sessionKey,
-                exchange.caller().name());
+                exchange.caller());
         var options = key.map(k -> RunOptions.journaled(k, Fingerprint.of(body, sessionKey)))
                 .orElseGet(RunOptions::journaled);
         var webhook = body.get("webhook");

@@ -32,7 +32,8 @@ public final class KeyCheckers implements HttpSettings.KeyCheck {
         if (admin.matches(presented)) return Optional.of(Authenticated.ADMIN);
         if (!NamedKeys.looksNamed(presented)) return Optional.empty();
         return named.find(presented).map(m -> new Authenticated(new Caller(m.name(), false,
-                java.util.Set.copyOf(m.policy().families()), m.policy().modelName(), m.policy().limits()),
+                java.util.Set.copyOf(m.policy().families()), m.policy().modelName(), m.policy().limits(),
+                java.util.Set.copyOf(m.policy().models())),
                 m.policy().requestsPerMinute()));
     }
 

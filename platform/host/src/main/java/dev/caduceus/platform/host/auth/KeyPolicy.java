@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 public record KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute,
                         List<String> toolsets, int maxConcurrentRuns, Optional<java.net.URI> webhook,
-                        java.util.Map<String, Long> limits) {
+                        java.util.Map<String, Long> limits, List<String> models) {
     /** The setting {@code --max-file-bytes} lowers: the largest file the key may upload. */
     public static final String MAX_FILE_BYTES = "files.max_bytes";
     /** The setting {@code --max-storage-bytes} lowers: what the key's files may hold together. */
@@ -40,6 +40,24 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
     public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
                      int maxConcurrentRuns, Optional<java.net.URI> webhook) {
         this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, java.util.Map.of());
+    }
+
+    public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
+                     int maxConcurrentRuns, Optional<java.net.URI> webhook, java.util.Map<String, Long> limits) {
+        this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, List.of());
+    }
+
+    /** This policy with {@code --models R,…}: the only model routes ({@code model.routes}) the key may name. */
+    public KeyPolicy withModels(String csv) {
+        if (csv == null) return this;
+        var routes = new ArrayList<String>();
+        for (var part : csv.split(",")) {
+            var id = part.strip();
+            if (!MODEL.matcher(id).matches())
+                throw new IllegalArgumentException("--models: '" + id + "' is not a route name (letters, digits, . _ : / -)");
+            routes.add(id);
+        }
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, routes);
     }
 
     /**
@@ -59,7 +77,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (size == null) return this;
         var all = new java.util.TreeMap<>(limits);
         all.put(setting, bytes(size, option));
-        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all);
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all, models);
     }
 
     /** {@code 512}, {@code 200K}, {@code 200M}, {@code 2G} (powers of 1024) as bytes, at least 1. */
@@ -85,7 +103,8 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--webhook: '" + url + "' is not an http or https URL");
         }
-        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri), limits);
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri), limits,
+                models);
     }
     private static final Pattern WORD = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
@@ -98,6 +117,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (requestsPerMinute < 0) throw new IllegalArgumentException("requestsPerMinute must be >= 0");
         toolsets = List.copyOf(new TreeSet<>(toolsets));
         if (maxConcurrentRuns < 0) throw new IllegalArgumentException("maxConcurrentRuns must be >= 0");
+        models = List.copyOf(new TreeSet<>(models));
     }
 
     /** As {@link #parse(String, String, String)}, with {@code --toolsets} and {@code --max-concurrent-runs}. */
@@ -161,6 +181,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
             var object = node.putObject("limits");
             new java.util.TreeMap<>(limits).forEach(object::put);
         }
+        if (!models.isEmpty()) models.forEach(node.putArray("models")::add);
         return node;
     }
 
@@ -176,8 +197,10 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         node.path("limits").properties().forEach(e -> {
             if (e.getValue().canConvertToLong()) limits.put(e.getKey(), e.getValue().asLong());
         });
+        var models = new ArrayList<String>();
+        node.path("models").forEach(m -> models.add(m.asText()));
         return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0),
-                webhook, limits);
+                webhook, limits, models);
     }
 
     /** For {@code key list}: {@code families=chat,runs model=m rpm=60}, or {@code -}. */
@@ -190,6 +213,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (maxConcurrentRuns > 0) parts.add("max-runs=" + maxConcurrentRuns);
         webhook.ifPresent(w -> parts.add("webhook=" + w));
         new java.util.TreeMap<>(limits).forEach((k, v) -> parts.add(k + "=" + v));
+        if (!models.isEmpty()) parts.add("models=" + String.join(",", models));
         return parts.isEmpty() ? "-" : String.join(" ", parts);
     }
 }

@@ -30,7 +30,7 @@ public final class RouteTable {
 
     private RouteTable(Route defaultRoute, Map<String, Route> routes) {
         this.defaultRoute = defaultRoute;
-        this.routes = Map.copyOf(routes);
+        this.routes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(routes)); // configuration order
     }
 
     /** One route of one deployment: the configured provider as it is (no {@code model.routes}). */
