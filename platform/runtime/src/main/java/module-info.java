@@ -1,7 +1,9 @@
 /**
  * The Caduceus agent runtime: the run service, the agent loop, tool dispatch, sessions, redaction
  * ({@code dev.caduceus.platform.runtime.agent}), the durable run journal ({@code dev.caduceus.platform.runtime.journal}) and
- * the nodes sharing one database ({@code dev.caduceus.platform.runtime.cluster}), and the platform's one
+ * the nodes sharing one database ({@code dev.caduceus.platform.runtime.cluster}), the model routes
+ * ({@code dev.caduceus.platform.runtime.routing}) and what model calls cost ({@code dev.caduceus.platform.runtime.spend}),
+ * and the platform's one
  * wiring point, {@code dev.caduceus.platform.runtime.assembly.Assembly}, which builds the host's and the
  * runtime's parts for every application (serve, batch, the commands). Exported to the applications only.
  */
@@ -14,4 +16,6 @@ module dev.caduceus.platform.runtime {
     exports dev.caduceus.platform.runtime.agent to dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.runtime.journal to dev.caduceus.platform.batch, dev.caduceus.platform.server;
     exports dev.caduceus.platform.runtime.cluster to dev.caduceus.platform.server;
+    exports dev.caduceus.platform.runtime.routing to dev.caduceus.platform.batch, dev.caduceus.platform.server;
+    exports dev.caduceus.platform.runtime.spend to dev.caduceus.platform.server;
 }

@@ -128,8 +128,16 @@ public sealed interface RunEvent {
     /** Steering input was accepted into the running turn. */
     record Steered(String text) implements RunEvent {}
 
-    /** One upstream call finished; {@code total} is the turn's usage so far. */
-    record UsageReported(Usage call, Usage total) implements RunEvent {}
+    /**
+     * One upstream call finished; {@code total} is the turn's usage so far. {@code route} and {@code deployment} name
+     * the model route and its deployment that answered ({@code model.routes}), or are null when none is configured;
+     * {@code costUsd} is what the call cost at the deployment's price (0 when it has none).
+     */
+    record UsageReported(Usage call, Usage total, String route, String deployment, double costUsd) implements RunEvent {
+        public UsageReported(Usage call, Usage total) {
+            this(call, total, null, null, 0);
+        }
+    }
 
     /**
      * The run ended with an answer: a final one ({@code STOP}) or a partial one (iteration limit,

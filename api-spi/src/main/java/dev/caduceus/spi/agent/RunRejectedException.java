@@ -9,10 +9,17 @@ package dev.caduceus.spi.agent;
  */
 public final class RunRejectedException extends Exception {
     private final Reason reason;
+    private final java.time.Duration retryAfter;
 
     public RunRejectedException(Reason reason, String message) {
+        this(reason, message, null);
+    }
+
+    /** @param retryAfter when trying again may succeed (the {@code Retry-After} of 429s), or null for the default */
+    public RunRejectedException(Reason reason, String message, java.time.Duration retryAfter) {
         super(message);
         this.reason = reason;
+        this.retryAfter = retryAfter;
     }
 
     public Reason reason() {
@@ -33,9 +40,10 @@ public final class RunRejectedException extends Exception {
             case MODEL_NOT_CONFIGURED -> new dev.caduceus.spi.http.ApiError(503, message,
                     dev.caduceus.spi.http.ApiError.SERVER, null, "model_not_configured")
                     .withHeader("x-should-retry", "false");
-            case AT_CAPACITY -> new dev.caduceus.spi.http.ApiError(429, message,
-                    dev.caduceus.spi.http.ApiError.RATE_LIMIT, null, "rate_limit_exceeded")
-                    .withHeader("Retry-After", "1").withHeader("retry-after-ms", "1000");
+            case AT_CAPACITY, TOKEN_LIMIT -> retry(new dev.caduceus.spi.http.ApiError(429, message,
+                    dev.caduceus.spi.http.ApiError.RATE_LIMIT, null, "rate_limit_exceeded"));
+            case BUDGET_EXCEEDED -> retry(new dev.caduceus.spi.http.ApiError(429, message,
+                    dev.caduceus.spi.http.ApiError.RATE_LIMIT, null, "budget_exceeded"));
             case KEY_REVOKED -> new dev.caduceus.spi.http.ApiError(403, message,
                     dev.caduceus.spi.http.ApiError.AUTH, null, "key_revoked").withHeader("x-should-retry", "false");
             case WEBHOOK_NOT_ALLOWED -> new dev.caduceus.spi.http.ApiError(400, message,
@@ -47,15 +55,24 @@ public final class RunRejectedException extends Exception {
         };
     }
 
+    private dev.caduceus.spi.http.ApiError retry(dev.caduceus.spi.http.ApiError error) {
+        long millis = retryAfter == null ? 1000 : Math.max(1000, retryAfter.toMillis());
+        return error.withHeader("Retry-After", Long.toString((millis + 999) / 1000))
+                .withHeader("retry-after-ms", Long.toString(millis));
+    }
+
     /** The contract's draining message. */
     public static final String DRAINING_MESSAGE = "Gateway is draining existing work; retry shortly.";
 
     /**
      * Why; {@code KEY_REVOKED}: the run's owner is a named key that was revoked (a job of that key firing);
      * {@code WEBHOOK_NOT_ALLOWED}: the run's webhook names a private, loopback or link-local host that
-     * {@code webhooks.allow_private_hosts} does not list, or one that does not resolve.
+     * {@code webhooks.allow_private_hosts} does not list, or one that does not resolve; {@code BUDGET_EXCEEDED}: the
+     * owner's key spent its budget for the period (429 {@code budget_exceeded}, {@code Retry-After} until the next);
+     * {@code TOKEN_LIMIT}: its turns used its tokens per minute (429 {@code rate_limit_exceeded}).
      */
-    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED, WEBHOOK_NOT_ALLOWED }
+    public enum Reason { AT_CAPACITY, DRAINING, MODEL_NOT_CONFIGURED, IDEMPOTENCY_CONFLICT, KEY_REVOKED, WEBHOOK_NOT_ALLOWED,
+        BUDGET_EXCEEDED, TOKEN_LIMIT }
 
     /** The answer to a runs {@code Idempotency-Key} reused with a different request. */
     public static final String IDEMPOTENCY_CONFLICT_MESSAGE =

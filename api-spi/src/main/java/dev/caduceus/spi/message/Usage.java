@@ -5,13 +5,20 @@ package dev.caduceus.spi.message;
  *
  * @param reasoningTokens of {@code outputTokens}, those the model spent reasoning (OpenAI's
  *                        {@code completion_tokens_details.reasoning_tokens}); 0 when not reported
+ * @param cachedTokens    of {@code inputTokens}, those the upstream read from its prompt cache (OpenAI's
+ *                        {@code prompt_tokens_details.cached_tokens}), priced lower; 0 when not reported
  */
-public record Usage(long inputTokens, long outputTokens, long totalTokens, long reasoningTokens) {
+public record Usage(long inputTokens, long outputTokens, long totalTokens, long reasoningTokens, long cachedTokens) {
     public static final Usage ZERO = new Usage(0, 0, 0);
 
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || totalTokens < 0 || reasoningTokens < 0)
+        if (inputTokens < 0 || outputTokens < 0 || totalTokens < 0 || reasoningTokens < 0 || cachedTokens < 0)
             throw new IllegalArgumentException("token counts must be >= 0");
+    }
+
+    /** Without a cached count (the constructor before there was one; it stays for binary compatibility). */
+    public Usage(long inputTokens, long outputTokens, long totalTokens, long reasoningTokens) {
+        this(inputTokens, outputTokens, totalTokens, reasoningTokens, 0);
     }
 
     /** Without a reasoning count (the constructor before there was one; it stays for binary compatibility). */
@@ -22,6 +29,6 @@ public record Usage(long inputTokens, long outputTokens, long totalTokens, long 
     /** The sum of this and {@code other}. */
     public Usage plus(Usage other) {
         return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
-                totalTokens + other.totalTokens, reasoningTokens + other.reasoningTokens);
+                totalTokens + other.totalTokens, reasoningTokens + other.reasoningTokens, cachedTokens + other.cachedTokens);
     }
 }

@@ -20,7 +20,7 @@ public record Webhook(URI url, List<String> events) {
     /** Every event type a webhook may be sent. */
     public static final List<String> EVENTS = List.of("run.completed", "run.failed", "run.cancelled",
             "run.requires_action", "approval.requested", "job.run.completed", "job.run.failed",
-            "response.completed", "response.failed", "response.cancelled");
+            "response.completed", "response.failed", "response.cancelled", "key.budget_warning");
     private static final int MAX_URL_CHARS = 2048;
 
     public Webhook {

@@ -60,7 +60,8 @@ public final class BatchCommand implements Callable<Integer> {
     String runName;
     @Option(names = {"--distribution"}, paramLabel = "NAME", description = "Toolset distribution (default: default); see --list_distributions.")
     String distribution;
-    @Option(names = {"--model"}, paramLabel = "ID", description = "Upstream model id (default: model.name).")
+    @Option(names = {"--model"}, paramLabel = "ID", description = "A model route of model.routes (its deployments and "
+            + "fallbacks answer), or the upstream model id (default: model.name).")
     String model;
     @Option(names = {"--base_url", "--base-url"}, paramLabel = "URL", description = "Upstream base URL (default: model.base_url).")
     String baseUrl;
@@ -186,6 +187,20 @@ public final class BatchCommand implements Callable<Integer> {
         return main != null ? main.environment() : System.getenv();
     }
 
+    /**
+     * Whether {@code --model} names a route of {@code model.routes} (docs/models.md): then each prompt's turn asks for
+     * that route, with its deployments and fallbacks, and {@code model.name} stays the default route's; any other
+     * name replaces {@code model.name}, as before. A configuration that does not load is reported by the boot.
+     */
+    private boolean namesRoute(String name) {
+        try {
+            return ConfigLoader.load(env(), Optional.ofNullable(config), java.util.Map.of()).config().tree()
+                    .node("model.routes").map(routes -> routes.has(name)).orElse(false);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     private BootOptions platformOptions(List<ConfigLoader.Flag> flags) {
         var home = System.getProperty("caduceus.app.home");
         return new BootOptions(Optional.ofNullable(config), flags, lenient, env(),
@@ -302,7 +317,7 @@ public final class BatchCommand implements Callable<Integer> {
         Files.createDirectories(options.outputDir());
 
         var flags = new ArrayList<ConfigLoader.Flag>();
-        if (model != null) flags.add(new ConfigLoader.Flag("--model", "model.name", model));
+        if (model != null && !namesRoute(model)) flags.add(new ConfigLoader.Flag("--model", "model.name", model));
         if (baseUrl != null) flags.add(new ConfigLoader.Flag("--base_url", "model.base_url", baseUrl));
         if (apiKey != null) flags.add(new ConfigLoader.Flag("--api_key", "model.api_key", apiKey));
         try (var host = Assembly.assemble(platformOptions(flags), new BootMode.Headless(options.outputDir()))) {

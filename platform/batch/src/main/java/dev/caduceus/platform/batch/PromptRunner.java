@@ -98,7 +98,7 @@ final class PromptRunner {
         var tools = new ToolSelection(catalog, List.of()).select(toolsets).stream().map(t -> t.spec()).toList();
         var messages = new ArrayList<Message>(settings.prefill());
         messages.add(Message.user(prompt));
-        var request = new RunRequest(null, messages, settings.ephemeralSystemPrompt(), toolsets,
+        var request = new RunRequest(settings.model(), messages, settings.ephemeralSystemPrompt(), toolsets,
                 Workspaces.taskId(index), null, settings.options(), settings.maxTurns(),
                 Map.of("source", "batch", "batch_num", String.valueOf(batchNum)));
         RunResult result;

@@ -65,6 +65,18 @@ final class KeyCommands {
                 description = "The only model routes (model.routes) it may name; others answer 404 model_not_found, and "
                         + "its /v1/models lists only these. Default: all.")
         String models;
+        @Option(names = "--budget-usd", paramLabel = "USD",
+                description = "What its model calls may cost per --budget-period (e.g. 20, 0.50), priced with the "
+                        + "deployments' price (docs/models.md); past it, its turns answer 429 budget_exceeded until the "
+                        + "next period. Default: no budget.")
+        String budgetUsd;
+        @Option(names = "--budget-period", paramLabel = "PERIOD",
+                description = "The --budget-usd period, in UTC: day, week (from Monday) or month. Default: month.")
+        String budgetPeriod;
+        @Option(names = "--tpm", paramLabel = "N",
+                description = "Model tokens (prompt and completion) its turns may use per minute; past it, new turns "
+                        + "answer 429 rate_limit_exceeded with Retry-After. Default: no limit.")
+        String tpm;
         @CommandLine.ParentCommand Main.Key key;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -73,7 +85,8 @@ final class KeyCommands {
             KeyPolicy policy;
             try {
                 policy = KeyPolicy.parse(families, modelName, rpm, toolsets, maxRuns).withWebhook(webhook)
-                        .withMaxFileBytes(maxFileBytes).withMaxStorageBytes(maxStorageBytes).withModels(models);
+                        .withMaxFileBytes(maxFileBytes).withMaxStorageBytes(maxStorageBytes).withModels(models)
+                        .withBudget(budgetUsd, budgetPeriod).withTokensPerMinute(tpm);
             } catch (IllegalArgumentException e) {
                 throw new BootException(e.getMessage(), 2, e);
             }

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
                 "With no command, runs 'serve'."},
         subcommands = {Main.Serve.class, Main.Plugins.class, Main.ConfigReferenceCommand.class, Main.Key.class, DbCommands.Group.class,
                 ProfileCommand.class,
-                McpCommand.class, WebhooksCommand.class,
+                McpCommand.class, ModelsCommand.class, WebhooksCommand.class,
                 dev.caduceus.platform.batch.BatchCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer>, BatchCommand.Parent {
     private final Map<String, String> env;

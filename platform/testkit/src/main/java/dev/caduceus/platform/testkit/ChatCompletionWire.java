@@ -115,6 +115,8 @@ final class ChatCompletionWire {
                 .put("completion_tokens", usage.completionTokens()).put("total_tokens", usage.totalTokens());
         if (usage.reasoningTokens() != 0)
             node.putObject("completion_tokens_details").put("reasoning_tokens", usage.reasoningTokens());
+        if (usage.cachedTokens() != 0)
+            node.putObject("prompt_tokens_details").put("cached_tokens", usage.cachedTokens());
         return node;
     }
 

@@ -118,6 +118,13 @@ public record Turn(List<String> text, List<String> reasoning, List<ToolCall> too
                 status, errorMessage, retryAfterSeconds, cutAfterChunks, malformedBody, delayMillis, chunkDelayMillis);
     }
 
+    /** With {@code cachedTokens} of the prompt tokens read from the upstream's cache. */
+    public Turn usage(int promptTokens, int completionTokens, int reasoningTokens, int cachedTokens) {
+        return new Turn(text, reasoning, toolCalls, finishReason,
+                new Usage(promptTokens, completionTokens, reasoningTokens, cachedTokens),
+                status, errorMessage, retryAfterSeconds, cutAfterChunks, malformedBody, delayMillis, chunkDelayMillis);
+    }
+
     public Turn retryAfterSeconds(int seconds) {
         return new Turn(text, reasoning, toolCalls, finishReason, usage, status, errorMessage, seconds,
                 cutAfterChunks, malformedBody, delayMillis, chunkDelayMillis);
@@ -167,11 +174,16 @@ public record Turn(List<String> text, List<String> reasoning, List<ToolCall> too
 
     /**
      * Token counts reported in {@code usage}; {@code reasoningTokens} (part of the completion tokens)
-     * goes out as {@code completion_tokens_details.reasoning_tokens} when it is not 0.
+     * goes out as {@code completion_tokens_details.reasoning_tokens} when it is not 0, {@code cachedTokens} (part of
+     * the prompt tokens) as {@code prompt_tokens_details.cached_tokens}.
      */
-    public record Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+    public record Usage(int promptTokens, int completionTokens, int reasoningTokens, int cachedTokens) {
         public Usage(int promptTokens, int completionTokens) {
-            this(promptTokens, completionTokens, 0);
+            this(promptTokens, completionTokens, 0, 0);
+        }
+
+        public Usage(int promptTokens, int completionTokens, int reasoningTokens) {
+            this(promptTokens, completionTokens, reasoningTokens, 0);
         }
 
         public int totalTokens() { return promptTokens + completionTokens; }

@@ -272,10 +272,35 @@ class ModelRoutesTest {
         assertEquals("ok", checks.at("/both/deployments/both~10/state").asText(), "recovered: " + checks);
     }
 
+    /**
+     * Newer Hermes' {@code model_routes} under the API server's block: an alias of a model on the configured upstream
+     * (no base_url), or another upstream; a request naming the alias gets that model.
+     */
+    @Test
+    void hermesModelRoutesAreRoutes() {
+        var other = upstream(Turn.text("from the other upstream"));
+        var http = start("""
+                gateway:
+                  platforms:
+                    api_server:
+                      model_routes:
+                        small: {model: qwen-small, provider: openai}
+                        remote: {model: big-one, base_url: "%s"}
+                """.formatted(other.baseUrl()));
+        assertEquals("from the primary", ask(http, "small"));
+        var primary = upstreams.get(1);
+        assertEquals("qwen-small", primary.chatRequests().getLast().body().path("model").asText());
+        assertEquals("from the other upstream", ask(http, "remote"));
+        assertEquals("big-one", other.chatRequests().getFirst().body().path("model").asText());
+        var listed = new ArrayList<String>();
+        http.get("/v1/models").json().path("data").forEach(m -> listed.add(m.path("id").asText()));
+        assertEquals(List.of("hermes-agent", "small", "remote"), listed);
+    }
+
     @Test
     void mistakesInTheRoutesStopTheBootNamingTheKey() {
         for (var bad : List.of(
-                new String[] {"model: {routes: {r: {model: m}}}", "model.routes.r.base_url is required"},
+                new String[] {"model: {routes: {r: {model: m, api_key: sk-x}}}", "model.routes.r.base_url is required with api_key"},
                 new String[] {"model: {routes: {r: {base_url: \"http://127.0.0.1:1/v1\", fallbacks: [nowhere]}}}",
                         "model.routes.r.fallbacks names no route: nowhere"},
                 new String[] {"model: {routes: {r: {deployments: [{base_url: \"http://127.0.0.1:1/v1\", api_key_env: NO_SUCH_VAR_42}]}}}",

@@ -84,7 +84,7 @@ record Envelope(String id, long createdAt, String model, String instructions, St
 
     static ObjectNode usage(Usage usage) {
         var node = JSON.objectNode().put("input_tokens", usage.inputTokens());
-        node.putObject("input_tokens_details").put("cached_tokens", 0);
+        node.putObject("input_tokens_details").put("cached_tokens", usage.cachedTokens());
         node.put("output_tokens", usage.outputTokens());
         node.putObject("output_tokens_details").put("reasoning_tokens", usage.reasoningTokens());
         node.put("total_tokens", usage.totalTokens());

@@ -14,8 +14,8 @@ import java.util.Locale;
 /**
  * Translates journal entries into the runs API's frames: an {@code id: <seq>} line
  * and one unnamed {@code data:} object {@code {"event", "run_id", "timestamp", "seq", …}} with the
- * catalogue's extra fields. {@code Started} and {@code UsageReported} have no frame (the host does
- * not journal them for durable runs; skipping them keeps a replay honest if it ever does).
+ * catalogue's extra fields. {@code Started} has no frame, nor has {@code UsageReported} unless it names the model
+ * route's deployment that answered ({@code model.usage}; the host journals only those for durable runs).
  * Each frame is built and serialized once for all the streams of a run ({@link EncodedFrames}).
  * Thread-safe; one instance serves every stream of the handler.
  */
@@ -35,11 +35,18 @@ final class RunEventFrames implements RunEventTranslator {
         if (frame != null) out.event(entry.seq(), null, frame);
     }
 
+    /** Which route and deployment answered a model call, its usage and cost. */
+    private static ObjectNode usage(ObjectNode frame, RunEvent.UsageReported u) {
+        frame.put("route", u.route()).put("deployment", u.deployment());
+        frame.set("usage", RunView.usage(u.call()));
+        return frame.put("cost_usd", u.costUsd());
+    }
+
     /** The frame's data for {@code entry}, or null when the event has none. */
     static ObjectNode frame(JournalEntry entry) {
         return switch (entry.event()) {
             case RunEvent.Started s -> null;
-            case RunEvent.UsageReported u -> null;
+            case RunEvent.UsageReported u -> u.deployment() == null ? null : usage(base(entry, WireEvents.MODEL_USAGE), u);
             case RunEvent.ToolCallsRequired t -> {
                 var frame = base(entry, WireEvents.TOOL_CALLS_REQUIRED);
                 frame.set("tool_calls", ToolTranscript.toolCallsJson(t.calls()));

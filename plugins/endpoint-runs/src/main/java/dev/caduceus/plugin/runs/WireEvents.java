@@ -20,6 +20,8 @@ final class WireEvents {
     static final String STOPPING = "run.stopping";
     /** The run waits for the caller's outputs of its own tool calls ({@code POST /v1/runs/{id}/tool_outputs}). */
     static final String TOOL_CALLS_REQUIRED = "tool_calls.required";
+    /** A model call answered by a model route's deployment: which one, its usage and cost (only with routes). */
+    static final String MODEL_USAGE = "model.usage";
 
     private static final Map<String, String> BY_LOGICAL_NAME = Map.ofEntries(
             Map.entry("text_delta", MESSAGE_DELTA),
@@ -34,14 +36,14 @@ final class WireEvents {
             Map.entry("failed", FAILED),
             Map.entry("interrupted", FAILED),
             Map.entry("cancelled", CANCELLED),
-            Map.entry("stopping", STOPPING));
+            Map.entry("stopping", STOPPING),
+            Map.entry("usage", MODEL_USAGE));
 
     private WireEvents() {}
 
     /**
      * The wire name for a record's {@code lastEvent}; null for null and for names that have none
-     * ({@code started}, {@code usage}: the host does not journal them for durable runs, and no
-     * internal name should reach a client).
+     * ({@code started}: the host does not journal it for durable runs, and no internal name should reach a client).
      */
     static String forLogicalName(String logicalName) {
         return logicalName == null ? null : BY_LOGICAL_NAME.get(logicalName);

@@ -156,4 +156,19 @@ class RunEventFramesTest {
         frames.translate(new JournalEntry(RUN, 2, AT, new RunEvent.UsageReported(Usage.ZERO, Usage.ZERO)), out);
         assertEquals(0, out.frames().size());
     }
+
+    /** With model routes, the journal says which deployment answered a call: {@code model.usage}. */
+    @Test
+    void usageNamingADeploymentIsAModelUsageFrame() throws Exception {
+        var out = new RecordingEventStream();
+        var frames = new RunEventFrames(new EncodedFrames(JSON));
+        var call = new Usage(1000, 500, 1500, 200, 400);
+        frames.translate(new JournalEntry(RUN, 3, AT, new RunEvent.UsageReported(call, call, "fast", "fast/1", 0.009)), out);
+        var frame = JSON.readTree(JSON.writeValueAsString(out.frames().getFirst().data()));
+        assertEquals("model.usage", frame.path("event").asText(), frame.toString());
+        assertEquals("fast", frame.path("route").asText());
+        assertEquals("fast/1", frame.path("deployment").asText());
+        assertEquals(0.009, frame.path("cost_usd").asDouble());
+        assertEquals(1000, frame.at("/usage/input_tokens").asLong(), frame.toString());
+    }
 }

@@ -110,7 +110,8 @@ final class CallEvents {
         long in = Math.max(0, node.path("prompt_tokens").asLong(0));
         long out = Math.max(0, node.path("completion_tokens").asLong(0));
         long reasoning = Math.max(0, node.path("completion_tokens_details").path("reasoning_tokens").asLong(0));
-        usage = new Usage(in, out, Math.max(0, node.path("total_tokens").asLong(in + out)), reasoning);
+        long cached = Math.min(in, Math.max(0, node.path("prompt_tokens_details").path("cached_tokens").asLong(0)));
+        usage = new Usage(in, out, Math.max(0, node.path("total_tokens").asLong(in + out)), reasoning, cached);
     }
 
     private void text(String text) {

@@ -19,11 +19,17 @@ import java.util.regex.Pattern;
  * @param requestsPerMinute its request rate limit; 0: none
  * @param toolsets          the only toolsets its agent turns offer; empty: the deployment's
  * @param maxConcurrentRuns the most agent turns it may have at once; 0: only the server's cap
- * @param limits            numeric settings set lower for this key, by name ({@code files.max_bytes}: {@code --max-file-bytes})
+ * @param limits            numeric settings set lower for this key, by name ({@code files.max_bytes}: {@code --max-file-bytes},
+ *                          {@code model.tpm}: {@code --tpm})
+ * @param models            the only model routes it may name; empty: all
+ * @param budget            what it may spend on model calls per period ({@code --budget-usd}, {@code --budget-period})
  */
 public record KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute,
                         List<String> toolsets, int maxConcurrentRuns, Optional<java.net.URI> webhook,
-                        java.util.Map<String, Long> limits, List<String> models) {
+                        java.util.Map<String, Long> limits, List<String> models, Optional<Budget> budget) {
+    /** The setting {@code --tpm} sets: model tokens (prompt and completion) the key's turns may use per minute. */
+    public static final String TOKENS_PER_MINUTE = "model.tpm";
+
     /** The setting {@code --max-file-bytes} lowers: the largest file the key may upload. */
     public static final String MAX_FILE_BYTES = "files.max_bytes";
     /** The setting {@code --max-storage-bytes} lowers: what the key's files may hold together. */
@@ -47,6 +53,35 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, List.of());
     }
 
+    public KeyPolicy(List<String> families, Optional<String> modelName, int requestsPerMinute, List<String> toolsets,
+                     int maxConcurrentRuns, Optional<java.net.URI> webhook, java.util.Map<String, Long> limits,
+                     List<String> models) {
+        this(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, models, Optional.empty());
+    }
+
+    /** This policy with {@code --budget-usd AMOUNT} and {@code --budget-period day|week|month} (default month). */
+    public KeyPolicy withBudget(String usd, String period) {
+        if (usd == null) {
+            if (period != null) throw new IllegalArgumentException("--budget-period needs --budget-usd");
+            return this;
+        }
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, models,
+                Optional.of(Budget.parse(usd, period)));
+    }
+
+    /** This policy with {@code --tpm N}: model tokens per minute for the key's turns. */
+    public KeyPolicy withTokensPerMinute(String tpm) {
+        if (tpm == null) return this;
+        var all = new java.util.TreeMap<>(limits);
+        all.put(TOKENS_PER_MINUTE, (long) number(tpm, "--tpm", 1, 1_000_000_000));
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all, models, budget);
+    }
+
+    /** Its {@code --tpm}, or 0 for none. */
+    public long tokensPerMinute() {
+        return limits.getOrDefault(TOKENS_PER_MINUTE, 0L);
+    }
+
     /** This policy with {@code --models R,…}: the only model routes ({@code model.routes}) the key may name. */
     public KeyPolicy withModels(String csv) {
         if (csv == null) return this;
@@ -57,7 +92,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
                 throw new IllegalArgumentException("--models: '" + id + "' is not a route name (letters, digits, . _ : / -)");
             routes.add(id);
         }
-        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, routes);
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, limits, routes, budget);
     }
 
     /**
@@ -77,7 +112,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         if (size == null) return this;
         var all = new java.util.TreeMap<>(limits);
         all.put(setting, bytes(size, option));
-        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all, models);
+        return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, webhook, all, models, budget);
     }
 
     /** {@code 512}, {@code 200K}, {@code 200M}, {@code 2G} (powers of 1024) as bytes, at least 1. */
@@ -104,7 +139,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
             throw new IllegalArgumentException("--webhook: '" + url + "' is not an http or https URL");
         }
         return new KeyPolicy(families, modelName, requestsPerMinute, toolsets, maxConcurrentRuns, Optional.of(uri), limits,
-                models);
+                models, budget);
     }
     private static final Pattern WORD = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     private static final Pattern MODEL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}");
@@ -118,6 +153,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         toolsets = List.copyOf(new TreeSet<>(toolsets));
         if (maxConcurrentRuns < 0) throw new IllegalArgumentException("maxConcurrentRuns must be >= 0");
         models = List.copyOf(new TreeSet<>(models));
+        requireNonNull(budget, "budget");
     }
 
     /** As {@link #parse(String, String, String)}, with {@code --toolsets} and {@code --max-concurrent-runs}. */
@@ -182,6 +218,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
             new java.util.TreeMap<>(limits).forEach(object::put);
         }
         if (!models.isEmpty()) models.forEach(node.putArray("models")::add);
+        budget.ifPresent(b -> node.putObject("budget").put("usd", b.usd().toPlainString()).put("period", b.period().wireName()));
         return node;
     }
 
@@ -199,8 +236,11 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         });
         var models = new ArrayList<String>();
         node.path("models").forEach(m -> models.add(m.asText()));
+        var budget = node.path("budget").path("usd").isTextual()
+                ? Optional.of(Budget.parse(node.path("budget").path("usd").asText(), node.path("budget").path("period").asText("month")))
+                : Optional.<Budget>empty();
         return new KeyPolicy(families, model, node.path("rpm").asInt(0), toolsets, node.path("max_concurrent_runs").asInt(0),
-                webhook, limits, models);
+                webhook, limits, models, budget);
     }
 
     /** For {@code key list}: {@code families=chat,runs model=m rpm=60}, or {@code -}. */
@@ -214,6 +254,7 @@ public record KeyPolicy(List<String> families, Optional<String> modelName, int r
         webhook.ifPresent(w -> parts.add("webhook=" + w));
         new java.util.TreeMap<>(limits).forEach((k, v) -> parts.add(k + "=" + v));
         if (!models.isEmpty()) parts.add("models=" + String.join(",", models));
+        budget.ifPresent(b -> parts.add("budget=" + b.describe()));
         return parts.isEmpty() ? "-" : String.join(" ", parts);
     }
 }

@@ -107,7 +107,14 @@ final class ConfigKeys {
             new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "model routes a request's model may name: "
                     + "name: {base_url, api_key, model} or {deployments: [...], fallbacks: [...]} (docs/models.md)"),
             new Key("model.deployments", Type.OBJECT_LIST, null, false, 0, 0, List.of(), "more deployments of the default "
-                    + "route beside model.base_url: [{base_url, api_key | api_key_env, model, weight, rpm, timeout_seconds}]"),
+                    + "route beside model.base_url: [{base_url, api_key | api_key_env, model, weight, rpm, tpm, timeout_seconds, "
+                    + "context_window, price}]"),
+            new Key("model.price", Type.OBJECT, null, false, 0, 0, List.of(), "what the configured model's tokens cost, in USD "
+                    + "per million: {input, cached_input, output, reasoning} (cached_input defaults to input, reasoning to "
+                    + "output); a route's deployments set their own price"),
+            integer("model.tpm", 0, 0, Integer.MAX_VALUE, "tokens per minute the configured upstream may be sent (0: no cap)"),
+            integer("model.context_window", 0, 0, Integer.MAX_VALUE, "the configured model's context in tokens (0: unknown); "
+                    + "a longer prompt goes to model.fallbacks without being sent"),
             list("model.fallbacks", List.of(), "the routes the default route falls back to when all its deployments fail"),
             integer("model.cooldown_seconds", 5, 1, 3600, "how long a failed deployment is passed over first (doubling "
                     + "with each failure in a row, at most 12 times this)"),

@@ -11,7 +11,8 @@ import java.util.Map;
  * user's {@code config.yaml} works unchanged. Hermes reads the API server's block from
  * {@code gateway.api_server}, {@code gateway.platforms.api_server} or {@code platforms.api_server};
  * in each, {@code port, key, host, cors_origins, model_name} may sit in the block or in its
- * {@code extra:} mapping, where Hermes' adapter reads them, and {@code enabled} in the block. Each
+ * {@code extra:} mapping, where Hermes' adapter reads them, and {@code enabled} in the block; newer Hermes'
+ * {@code model_routes} (aliases a request's {@code model} may name) becomes {@code model.routes}. Each
  * becomes its {@code server.*} key ({@code key} is {@code server.api_key}); the environment's
  * {@code API_SERVER_*} variables then win over the file as they do in Hermes, because they are
  * applied after this. A setting written in two places (say {@code server.port} and
@@ -37,6 +38,7 @@ final class HermesLayout {
         keys.put("key", "server.api_key");
         keys.put("cors_origins", "server.cors_origins");
         keys.put("model_name", "server.model_name");
+        keys.put("model_routes", "model.routes"); // newer Hermes: alias → {model, provider, base_url, api_key}
         return java.util.Collections.unmodifiableMap(keys);
     }
 

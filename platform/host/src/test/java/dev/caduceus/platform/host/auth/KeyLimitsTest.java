@@ -46,4 +46,35 @@ class KeyLimitsTest {
         assertEquals(7L, caller.limit("files.quota_bytes", 7L), "a setting the key does not lower");
         assertEquals(7L, Caller.tenant("t").limit(KeyPolicy.MAX_FILE_BYTES, 7L));
     }
+
+    /** {@code --budget-usd 20 --budget-period week} and {@code --tpm}: parsed, kept in policy_json, shown, refused when wrong. */
+    @Test
+    void aBudgetAndTokensPerMinuteAreStoredAndShown() {
+        var policy = KeyPolicy.NONE.withBudget("20.50", "week").withTokensPerMinute("90000");
+        assertEquals(new java.math.BigDecimal("20.5"), policy.budget().orElseThrow().usd());
+        assertEquals(Budget.Period.WEEK, policy.budget().orElseThrow().period());
+        assertEquals(20_500_000_000_000L, policy.budget().orElseThrow().pico());
+        assertEquals(90_000L, policy.tokensPerMinute());
+        assertEquals(policy, KeyPolicy.fromJson(policy.toJson()), "kept in policy_json");
+        assertEquals("model.tpm=90000 budget=20.5 USD/week", policy.describe());
+        assertEquals(Budget.Period.MONTH, KeyPolicy.NONE.withBudget("1", null).budget().orElseThrow().period());
+        for (var bad : new String[][] {{"0", null}, {"-1", null}, {"lots", null}, {"1", "year"}, {"0.0000001", null},
+                {"2000000", null}, {null, "day"}}) {
+            var e = assertThrows(IllegalArgumentException.class, () -> KeyPolicy.NONE.withBudget(bad[0], bad[1]),
+                    String.join(" ", String.valueOf(bad[0]), String.valueOf(bad[1])));
+            assertTrue(e.getMessage().startsWith("--budget"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> KeyPolicy.NONE.withTokensPerMinute("0"));
+    }
+
+    @Test
+    void budgetPeriodsAreCalendarPeriodsInUtc() {
+        var at = java.time.Instant.parse("2026-12-05T13:45:00Z"); // a Saturday
+        assertEquals(java.time.Instant.parse("2026-12-05T00:00:00Z"), Budget.Period.DAY.start(at));
+        assertEquals(java.time.Instant.parse("2026-12-06T00:00:00Z"), Budget.Period.DAY.end(at));
+        assertEquals(java.time.Instant.parse("2026-11-30T00:00:00Z"), Budget.Period.WEEK.start(at));
+        assertEquals(java.time.Instant.parse("2026-12-07T00:00:00Z"), Budget.Period.WEEK.end(at));
+        assertEquals(java.time.Instant.parse("2026-12-01T00:00:00Z"), Budget.Period.MONTH.start(at));
+        assertEquals(java.time.Instant.parse("2027-01-01T00:00:00Z"), Budget.Period.MONTH.end(at));
+    }
 }

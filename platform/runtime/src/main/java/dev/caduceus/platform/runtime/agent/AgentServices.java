@@ -33,13 +33,12 @@ import java.util.Optional;
  * @param runtimeId the selected runtime id, for the deployment view and the banner
  */
 public record AgentServices(RunService runs, SessionStore sessions, RunJournal journal, String runtimeId,
-                            HostModels models) {
+                            HostModels models, dev.caduceus.platform.runtime.spend.SpendLedger spend) {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AgentServices.class);
 
     /** The model routes when any is configured ({@code model.routes}, {@code model.deployments}, {@code model.fallbacks}). */
     public java.util.Optional<dev.caduceus.platform.runtime.routing.RouteTable> routes() {
-        return models.provider() instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed
-                ? java.util.Optional.of(routed.table()) : java.util.Optional.empty();
+        return models.routeTable();
     }
 
 
@@ -73,6 +72,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                        dev.caduceus.platform.runtime.journal.JournalListener listener)
             throws BootException {
         var agentMetrics = AgentMetrics.on(metrics);
+        var spend = new dev.caduceus.platform.runtime.spend.SpendLedger(database, policies::spendLimits, clock, metrics, webhooks);
+        policies = policies.withSpend(spend);
         var sessions = new SessionStore(database, json, clock);
         var journal = new RunJournal(database, json, metrics, nodeId, feed, listener);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
@@ -81,18 +82,18 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         if (plugin.isPresent())
             return new AgentServices(new RunService(plugin.get(), new InMemoryEventLog(), durability, sessions,
                     config.server().maxConcurrentRuns(), true, clock, agentMetrics, metrics, policies), sessions, journal,
-                    plugin.get().id(), HostModels.none());
+                    plugin.get().id(), HostModels.none(), spend);
         var provider = routed(config, registries, provider(registries), env);
         var settings = config.model();
         var redactor = redactor(config, env, knownSecrets);
         var runtime = localRuntime(config, registries, json, redactor, clock, provider,
                 sessionId -> config.workspace(), agentMetrics,
-                registries.services().all(dev.caduceus.support.services.WorkspaceWatcher.class));
+                registries.services().all(dev.caduceus.support.services.WorkspaceWatcher.class), spend);
         boolean ready = settings.configured() && provider != null && provider.configured();
         var models = new HostModels(provider, ready, settings.stream(), settings.configuredName(), redactor);
         return new AgentServices(new RunService(runtime, new InMemoryEventLog(), durability, sessions,
                 config.server().maxConcurrentRuns(), ready, clock, agentMetrics, metrics, policies), sessions, journal, "local",
-                models);
+                models, spend);
     }
 
     /**
@@ -106,7 +107,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
             throws BootException {
         var provider = routed(config, registries, provider(registries), env);
         var runtime = localRuntime(config, registries, json, redactor(config, env, List.of()), clock, provider,
-                workspaceOf, AgentMetrics.none(), List.of()); // a batch's trajectories are its output: no file is delivered
+                workspaceOf, AgentMetrics.none(), List.of(), // a batch's trajectories are its output: no file is delivered
+                dev.caduceus.platform.runtime.spend.SpendLedger.inMemory(clock));
         boolean ready = config.model().configured() && provider != null && provider.configured();
         return new RunService(runtime, new InMemoryEventLog(), null, null, 0, ready, clock);
     }
@@ -115,7 +117,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                                   Redactor redactor, Clock clock, ModelProvider provider,
                                                   java.util.function.Function<String, java.nio.file.Path> workspaceOf,
                                                   AgentMetrics metrics,
-                                                  List<dev.caduceus.support.services.WorkspaceWatcher> watchers)
+                                                  List<dev.caduceus.support.services.WorkspaceWatcher> watchers,
+                                                  dev.caduceus.platform.runtime.spend.SpendLedger spend)
             throws BootException {
         var settings = config.model();
         var selection = new ToolSelection(registries.tools(), config.agent().toolsets(), registries.implicitToolsets());
@@ -133,7 +136,7 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                 new SystemPrompt(identity(config)),
                 new AgentSettings(settings.configuredName(), agent.maxIterations(), agent.maxParallelTools(), settings.stream(),
                         RetryPolicy.DEFAULT),
-                redactor, clock, metrics, watchers);
+                redactor, clock, metrics, watchers, spend);
     }
 
     /**
@@ -194,15 +197,37 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
                                         Map<String, String> env) {
         var tree = config.tree();
         java.util.function.Predicate<String> set = key -> tree.node(key).filter(n -> !n.isEmpty()).isPresent();
-        if (primary == null || !set.test("model.routes") && !set.test("model.deployments") && !set.test("model.fallbacks"))
+        java.util.function.Predicate<String> positive = key -> tree.node(key).filter(n -> n.asInt(0) > 0).isPresent();
+        if (primary == null || !set.test("model.routes") && !set.test("model.deployments") && !set.test("model.fallbacks")
+                && !set.test("model.price") && !positive.test("model.tpm") && !positive.test("model.context_window"))
             return primary;
         var contributed = registries.modelProviders();
         var table = dev.caduceus.platform.runtime.routing.RouteTable.from(config, primary,
                 id -> contributed.stream().filter(c -> c.value().id().equals(id)).findFirst().map(PluginBound::provider),
                 name -> java.util.Optional.ofNullable(env.get(name)));
+        table.warnings().forEach(w -> LOG.warn("{}", dev.caduceus.platform.host.boot.BootSteps.withSource(w, config)));
         int cooldown = tree.node("model.cooldown_seconds").map(com.fasterxml.jackson.databind.JsonNode::asInt).orElse(5);
         return new dev.caduceus.platform.runtime.routing.RoutedProvider(primary, table,
                 java.time.Duration.ofSeconds(Math.max(1, cooldown)), Clock.systemUTC());
+    }
+
+    /**
+     * Every route of {@code config} over the enabled model provider, configured or not ({@code caduceus models test}).
+     *
+     * @throws BootException when no plugin contributes a model provider, or the routes are wrong
+     */
+    public static dev.caduceus.platform.runtime.routing.RouteTable routeTable(PlatformConfig config, Registries registries,
+                                                                            Map<String, String> env) throws BootException {
+        var primary = provider(registries);
+        if (primary == null) throw new BootException("No enabled plugin contributes a model provider", 2, null);
+        var contributed = registries.modelProviders();
+        try {
+            return dev.caduceus.platform.runtime.routing.RouteTable.from(config, primary,
+                    id -> contributed.stream().filter(c -> c.value().id().equals(id)).findFirst().map(PluginBound::provider),
+                    name -> java.util.Optional.ofNullable(env.get(name)));
+        } catch (dev.caduceus.spi.config.ConfigException e) {
+            throw new BootException(dev.caduceus.platform.host.boot.BootSteps.withSource(e, config), 2, e);
+        }
     }
 
     private static String identity(PlatformConfig config) throws BootException {

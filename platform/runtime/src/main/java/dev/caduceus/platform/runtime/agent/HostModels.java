@@ -29,8 +29,13 @@ public record HostModels(ModelProvider provider, boolean ready, boolean streamAl
 
     @Override
     public java.util.List<String> routes() {
-        return provider instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed ? routed.table().names()
-                : java.util.List.of();
+        return routeTable().map(dev.caduceus.platform.runtime.routing.RouteTable::names).orElse(java.util.List.of());
+    }
+
+    /** The model routes, when any is configured (the provider is then a {@code RoutedProvider}). */
+    java.util.Optional<dev.caduceus.platform.runtime.routing.RouteTable> routeTable() {
+        return provider instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed
+                ? java.util.Optional.of(routed.table()) : java.util.Optional.empty();
     }
 
     @Override

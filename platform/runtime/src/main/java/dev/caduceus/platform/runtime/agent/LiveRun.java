@@ -45,7 +45,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and the status record always matches the last event.
  *
  * <p>A <em>durable</em> run journals a reduced stream: {@code Started} and {@code UsageReported}
- * are not journaled (usage arrives with the terminal event), the reasoning of one model call is
+ * are not journaled (usage arrives with the terminal event), except a {@code UsageReported} naming the model route's
+ * deployment that answered (when routes are configured, the journal keeps which one did), the reasoning of one model call is
  * coalesced into one entry, and tool arguments and results are left out (a client sees their
  * previews; the model saw the rest). Ephemeral runs (chat, Responses) pass every event through unchanged.
  *
@@ -383,7 +384,7 @@ final class LiveRun implements RunHandle {
             if (durable) {
                 switch (event) {
                     case RunEvent.Started s -> { return; }
-                    case RunEvent.UsageReported u -> { return; }
+                    case RunEvent.UsageReported u when u.deployment() == null -> { return; }
                     case RunEvent.ReasoningDelta r -> {
                         int room = MAX_REASONING_CHARS - reasoning.length();
                         if (room > 0) reasoning.append(r.text(), 0, Math.min(room, r.text().length()));

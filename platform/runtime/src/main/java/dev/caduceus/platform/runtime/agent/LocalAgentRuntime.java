@@ -64,6 +64,15 @@ public final class LocalAgentRuntime implements AgentRuntime {
     public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
                              SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
                              AgentMetrics metrics, List<WorkspaceWatcher> watchers) {
+        this(provider, tools, dispatcher, prompt, settings, redactor, clock, metrics, watchers,
+                dev.caduceus.platform.runtime.spend.SpendLedger.inMemory(clock));
+    }
+
+    /** @param spend where each model call's usage is counted, and whether a run's key may still call the model */
+    public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
+                             SystemPrompt prompt, AgentSettings settings, Redactor redactor, Clock clock,
+                             AgentMetrics metrics, List<WorkspaceWatcher> watchers,
+                             dev.caduceus.platform.runtime.spend.SpendLedger spend) {
         this.watchers = List.copyOf(watchers);
         this.provider = provider;
         this.tools = tools;
@@ -71,7 +80,8 @@ public final class LocalAgentRuntime implements AgentRuntime {
         this.batch = new ToolBatch(dispatcher, settings.maxParallelTools(), redactor);
         this.prompt = prompt;
         this.settings = settings;
-        this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model());
+        this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model(),
+                spend);
         this.redactor = redactor;
         this.clock = clock;
     }
@@ -150,10 +160,11 @@ public final class LocalAgentRuntime implements AgentRuntime {
         boolean stream = settings.stream() && request.stream(); // nobody reads a non-streamed answer early
         var choice = specs.isEmpty() ? ModelRequest.ToolChoice.AUTO : client.choice(turn.apiCalls() == 0, specs);
         var reply = caller.call(new ModelRequest(model, turn.upstream(), specs, request.options(), stream, choice,
-                specs.isEmpty() ? null : client.parallel()), ctx);
+                specs.isEmpty() ? null : client.parallel()), ctx, request.owner());
         turn.countCall();
         if (reply instanceof ModelReply.Answer a && a.usage() != null)
-            ctx.emit(new RunEvent.UsageReported(a.usage(), turn.addUsage(a.usage())));
+            ctx.emit(new RunEvent.UsageReported(a.usage(), turn.addUsage(a.usage()), a.route(), a.deployment(),
+                    a.costPico() / 1e12));
         return reply;
     }
 

@@ -30,9 +30,15 @@ final class ModelCaller {
     private final AgentMetrics metrics;
     private final String providerLabel;
     private final String modelLabel;
+    private final dev.caduceus.platform.runtime.spend.SpendLedger spend;
 
-    /** @param model the configured model name (the metrics' label; never what a client sent) */
-    ModelCaller(ModelProvider provider, RetryPolicy retries, Redactor redactor, AgentMetrics metrics, String model) {
+    /**
+     * @param model the configured model name (the metrics' label; never what a client sent)
+     * @param spend where each call's usage is counted, and whether a key may call the model
+     */
+    ModelCaller(ModelProvider provider, RetryPolicy retries, Redactor redactor, AgentMetrics metrics, String model,
+                dev.caduceus.platform.runtime.spend.SpendLedger spend) {
+        this.spend = spend;
         this.provider = provider;
         this.retries = retries;
         this.redactor = redactor;
@@ -41,21 +47,33 @@ final class ModelCaller {
         this.modelLabel = model == null || model.isBlank() ? "default" : model;
     }
 
-    /** Calls the upstream, retrying as the policy allows; never throws except on interruption. */
-    ModelReply call(ModelRequest request, RunContext ctx) throws InterruptedException {
+    /**
+     * Calls the upstream for {@code owner}'s turn, retrying as the policy allows; never throws except on interruption.
+     * A key past its budget or tokens per minute is not sent: the call fails with why.
+     */
+    ModelReply call(ModelRequest request, RunContext ctx, String owner) throws InterruptedException {
         var cancel = ctx.cancellation();
+        var refusal = spend.refusal(owner);
+        if (refusal.isPresent()) return new ModelReply.Failure(StopReason.UPSTREAM_ERROR, refusal.get().getMessage(), null);
         for (int attempt = 0; ; attempt++) {
             if (cancel.isCancelled()) return new ModelReply.Interrupted(null);
             var stream = new Collector(ctx);
             long started = System.nanoTime();
             metrics.modelCalls().inc(providerLabel, modelLabel);
             try {
-                provider.stream(request, stream::accept, cancel);
+                var served = provider instanceof dev.caduceus.platform.runtime.routing.RoutedProvider routed
+                        ? routed.serve(request, stream::accept, cancel) : serve(request, stream, cancel);
                 if (cancel.isCancelled()) return new ModelReply.Interrupted(stream.text());
                 var answer = stream.answer();
                 observe(started, stream);
                 metrics.tokens(providerLabel, modelLabel, answer.usage());
-                return answer;
+                if (served == null) {
+                    spend.record(owner, dev.caduceus.platform.runtime.routing.RouteTable.DEFAULT, DEFAULT_DEPLOYMENT, answer.usage(), 0);
+                    return answer;
+                }
+                long cost = served.deployment().price().cost(answer.usage());
+                spend.record(owner, served.route(), served.deployment().name(), answer.usage(), cost);
+                return answer.served(served.route(), served.deployment().name(), cost);
             } catch (ModelException e) {
                 metrics.modelErrors().inc(providerLabel, modelLabel, AgentMetrics.statusClass(e.status()),
                         Boolean.toString(e.retryable()));
@@ -69,6 +87,16 @@ final class ModelCaller {
                 return failure(e, stream.text());
             }
         }
+    }
+
+    /** The deployment of a host without routes: the configured upstream. */
+    static final String DEFAULT_DEPLOYMENT = dev.caduceus.platform.runtime.routing.RouteTable.DEFAULT + "/0";
+
+    private dev.caduceus.platform.runtime.routing.RoutedProvider.Served serve(ModelRequest request, Collector stream,
+                                                                          dev.caduceus.spi.tool.Cancellation cancel)
+            throws ModelException {
+        provider.stream(request, stream::accept, cancel);
+        return null;
     }
 
     private void observe(long started, Collector stream) {

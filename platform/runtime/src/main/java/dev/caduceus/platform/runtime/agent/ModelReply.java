@@ -10,11 +10,22 @@ import java.util.List;
  */
 sealed interface ModelReply {
 
-    /** The call finished: its text, tool calls, finish reason and usage. */
-    record Answer(String text, List<ModelEvent.ToolCall> toolCalls, FinishReason finish, Usage usage)
-            implements ModelReply {
+    /**
+     * The call finished: its text, tool calls, finish reason and usage; the route and deployment that answered (null
+     * when no route is configured) and what it cost in picodollars.
+     */
+    record Answer(String text, List<ModelEvent.ToolCall> toolCalls, FinishReason finish, Usage usage, String route,
+                  String deployment, long costPico) implements ModelReply {
         public Answer {
             toolCalls = List.copyOf(toolCalls);
+        }
+
+        Answer(String text, List<ModelEvent.ToolCall> toolCalls, FinishReason finish, Usage usage) {
+            this(text, toolCalls, finish, usage, null, null, 0);
+        }
+
+        Answer served(String route, String deployment, long costPico) {
+            return new Answer(text, toolCalls, finish, usage, route, deployment, costPico);
         }
     }
 

@@ -192,6 +192,8 @@ public final class RunService implements Runs {
         var owner = request.owner();
         if (!policies.inForce(owner))
             throw new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner + "' is revoked; its runs no longer start");
+        var spent = policies.refusal(owner);
+        if (spent.isPresent()) throw spent.get();
         int cap = policies.maxConcurrentRuns(owner);
         lock.lock();
         try {

@@ -169,6 +169,7 @@ public final class Assembly {
                 apiKey.orElseThrow().clearValue().stream().toList(), metrics.host(), cluster.nodeId(), cluster.feed(),
                 ownerPolicies(namedKeys), webhooks, new RunWebhooks(webhooks, dispatcher, json)); // and their run limits
         teardown.add(agents.journal());                                          //    commits the last events
+        teardown.add(agents.spend());                                            //    writes the last model usage
         teardown.add(dispatcher);                                                //    stops sending before that
         cluster.start(agents.runs(), agents.journal(), json);                   //    runs left live → interrupted
         readiness.register("cluster", cluster.check());
@@ -185,6 +186,8 @@ public final class Assembly {
                 "core", deliveries::get, json));
         routes.add(new ServedRoute("POST", WebhookDeliveriesApi.BASE + "/{delivery_id}/redeliver",
                 "webhook_delivery_redeliver", "webhooks", "core", deliveries::redeliver, json));
+        routes.add(new ServedRoute("GET", dev.caduceus.platform.runtime.spend.UsageApi.PATH, "usage", "usage", "core",
+                new dev.caduceus.platform.runtime.spend.UsageApi(database, agents.spend(), json, clock)::usage, json));
         if (observe.metricsEnabled())
             routes.add(new ServedRoute("GET", MetricsRoute.PATH, "metrics", "metrics", "core",
                     new MetricsRoute(metrics)::scrape, json));
@@ -258,6 +261,15 @@ public final class Assembly {
             public boolean inForce(String owner) {
                 return owner.equals(Caller.ADMIN) || keys.inForce(owner);
             }
+
+            @Override
+            public dev.caduceus.platform.runtime.spend.SpendLimits spendLimits(String owner) {
+                if (owner.equals(Caller.ADMIN)) return dev.caduceus.platform.runtime.spend.SpendLimits.NONE;
+                var policy = keys.policyOf(owner);
+                return policy.budget().isEmpty() && policy.tokensPerMinute() == 0
+                        ? dev.caduceus.platform.runtime.spend.SpendLimits.NONE
+                        : new dev.caduceus.platform.runtime.spend.SpendLimits(policy.budget(), policy.tokensPerMinute());
+            }
         };
     }
 
@@ -293,6 +305,7 @@ public final class Assembly {
                 () -> agents.sessions().prune(Duration.ofDays(config.retention().sessionsRetentionDays())));
         platform.scheduleWithFixedDelay("run-retention", Duration.ofMinutes(1), Duration.ofHours(1),
                 () -> agents.runs().prune(Duration.ofDays(config.retention().runsRetentionDays())));
+        platform.scheduleWithFixedDelay("model-usage", Duration.ofSeconds(1), Duration.ofSeconds(1), agents.spend()::flush);
     }
 
     private static HttpServer startHttp(PlatformConfig config, HttpServer.Unstarted http, KeyCheckers keys,

@@ -20,8 +20,13 @@ public final class Deployment {
     private final String model;
     private final int weight;
     private final int rpm;
+    private final long tpm;
+    private final long contextWindow;
+    private final Price price;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ArrayDeque<Long> minute = new ArrayDeque<>(); // call start times (ms) of the last minute, when rpm > 0
+    private final ArrayDeque<long[]> tokenMinute = new ArrayDeque<>(); // {end time ms, tokens} of the last minute, when tpm > 0
+    private long tokensInMinute;
     private int failuresInARow;
     private long coolingUntil; // epoch ms; 0: not cooling
     private String lastFailure;
@@ -33,6 +38,19 @@ public final class Deployment {
      * @param rpm      calls a minute at most (0: no cap)
      */
     public Deployment(String name, ModelProvider provider, String model, int weight, int rpm) {
+        this(name, provider, model, weight, rpm, 0, 0, Price.FREE);
+    }
+
+    /**
+     * @param tpm           tokens a minute at most (0: no cap)
+     * @param contextWindow the most tokens its model reads (0: unknown): a longer prompt goes to the fallbacks unsent
+     * @param price         what its tokens cost
+     */
+    public Deployment(String name, ModelProvider provider, String model, int weight, int rpm, long tpm, long contextWindow,
+                      Price price) {
+        this.tpm = Math.max(0, tpm);
+        this.contextWindow = Math.max(0, contextWindow);
+        this.price = requireNonNull(price, "price");
         this.name = requireNonNull(name, "name");
         this.provider = requireNonNull(provider, "provider");
         this.model = requireNonNull(model, "model");
@@ -48,6 +66,17 @@ public final class Deployment {
     public int weight() { return weight; }
 
     ModelProvider provider() { return provider; }
+
+    /** One call to this deployment alone, outside the routing (no cooldown, no count): {@code caduceus models test}. */
+    public void probe(dev.caduceus.spi.model.ModelRequest request, java.util.function.Consumer<dev.caduceus.spi.model.ModelEvent> sink,
+                      dev.caduceus.spi.tool.Cancellation cancel) throws dev.caduceus.spi.model.ModelException {
+        provider.stream(request, sink, cancel);
+    }
+
+    public Price price() { return price; }
+
+    /** The most tokens its model reads, or 0 when not configured. */
+    public long contextWindow() { return contextWindow; }
 
     int inFlight() { return inFlight.get(); }
 
@@ -69,9 +98,28 @@ public final class Deployment {
         return minute.size() < rpm;
     }
 
+    /** Counts a call's tokens against its tokens per minute. */
+    void used(long nowMillis, long tokens) {
+        if (tpm == 0 || tokens <= 0) return;
+        synchronized (this) {
+            tokenMinute.addLast(new long[] {nowMillis, tokens});
+            tokensInMinute += tokens;
+        }
+    }
+
+    /** Whether its minute's tokens allow one more call now. */
+    synchronized boolean underTpm(long nowMillis) {
+        if (tpm == 0) return true;
+        while (!tokenMinute.isEmpty() && tokenMinute.peekFirst()[0] <= nowMillis - 60_000)
+            tokensInMinute -= tokenMinute.removeFirst()[1];
+        return tokensInMinute < tpm;
+    }
+
     /** When its minute allows a call again (ms), for a route whose every deployment is at its cap. */
     synchronized long rpmFreeAt(long nowMillis) {
-        return underRpm(nowMillis) || minute.isEmpty() ? nowMillis : minute.peekFirst() + 60_000;
+        long free = underRpm(nowMillis) || minute.isEmpty() ? nowMillis : minute.peekFirst() + 60_000;
+        if (!underTpm(nowMillis) && !tokenMinute.isEmpty()) free = Math.max(free, tokenMinute.peekFirst()[0] + 60_000);
+        return free;
     }
 
     synchronized boolean cooling(long nowMillis) {

@@ -84,23 +84,41 @@ public final class RoutedProvider implements ModelProvider {
         return e.status() == 400 && CONTEXT_PHRASES.stream().anyMatch(message::contains);
     }
 
+    /** Which route and deployment answered a call. Immutable. */
+    public record Served(String route, Deployment deployment) {}
+
     @Override
     public void stream(ModelRequest request, Consumer<ModelEvent> sink, Cancellation cancel) throws ModelException {
+        serve(request, sink, cancel);
+    }
+
+    /** {@link #stream}, answering which route and deployment answered. */
+    public Served serve(ModelRequest request, Consumer<ModelEvent> sink, Cancellation cancel) throws ModelException {
         var first = table.route(request.model());
         boolean direct = first.isEmpty(); // a name of no route: the default route's deployments, the name passed on
         var routes = chain(first.orElse(table.defaultRoute()));
         var tracked = new Tracked(sink);
+        long promptTokens = -1; // estimated once, when a deployment has a context window
         ModelException last = null;
         for (var route : routes) {
             var tried = new HashSet<Deployment>();
             for (var d = pick(route, tried); d != null; d = pick(route, tried)) {
                 tried.add(d);
+                if (d.contextWindow() > 0) {
+                    if (promptTokens < 0) promptTokens = estimateTokens(request);
+                    if (promptTokens > d.contextWindow()) {
+                        last = new ModelException("The prompt (about " + promptTokens + " tokens) is past the context window of "
+                                + d.name() + " (" + d.contextWindow() + " tokens)", false, 400, null, null);
+                        continue; // unsent: another deployment of the route may read more; else the fallbacks
+                    }
+                }
                 var call = direct ? request : withModel(request, d.model());
                 d.started(clock.millis());
                 try {
                     d.provider().stream(call, tracked, cancel);
                     d.succeeded();
-                    return;
+                    if (tracked.usage != null) d.used(clock.millis(), tracked.usage.totalTokens());
+                    return new Served(route.name(), d);
                 } catch (ModelException e) {
                     if (tracked.emitted || cancel.isCancelled()) throw e; // never sent again once a token reached the caller
                     last = e;
@@ -148,7 +166,7 @@ public final class RoutedProvider implements ModelProvider {
         var ready = new ArrayList<Deployment>();
         Deployment soonest = null;
         for (var d : route.deployments()) {
-            if (tried.contains(d) || !d.underRpm(now)) continue;
+            if (tried.contains(d) || !d.underRpm(now) || !d.underTpm(now)) continue;
             if (!d.cooling(now)) ready.add(d);
             else if (soonest == null || d.coolingUntil() < soonest.coolingUntil()) soonest = d;
         }
@@ -171,6 +189,22 @@ public final class RoutedProvider implements ModelProvider {
         return idlest.getLast();
     }
 
+    /**
+     * A prompt's tokens, roughly: a quarter of its characters (text, tool calls' arguments, tools' schemas), as the
+     * common rule of thumb for English; only for the context-window check, which leaves the exact verdict to the upstream.
+     */
+    static long estimateTokens(ModelRequest request) {
+        long chars = 0;
+        for (var m : request.messages()) {
+            var text = m.text();
+            if (text != null) chars += text.length();
+            if (m.toolCalls() != null)
+                for (var c : m.toolCalls()) chars += c.name().length() + (c.arguments() == null ? 0 : c.arguments().toString().length());
+        }
+        for (var t : request.tools()) chars += t.name().length() + t.description().length() + t.parameters().toString().length();
+        return chars / 4;
+    }
+
     /** Every deployment of every route was at its requests-per-minute cap: 429, retryable when one frees. */
     private ModelException rateLimited(List<Route> routes) {
         long now = clock.millis();
@@ -178,13 +212,14 @@ public final class RoutedProvider implements ModelProvider {
         for (var route : routes) for (var d : route.deployments()) free = Math.min(free, d.rpmFreeAt(now));
         var wait = Duration.ofMillis(Math.max(1_000, free - now));
         return new ModelException("Every deployment of model route " + routes.getFirst().name()
-                + " is at its requests-per-minute limit", true, 429, wait, null);
+                + " is at its requests- or tokens-per-minute limit", true, 429, wait, null);
     }
 
     /** Forwards a call's events, noting whether anything reached the caller. */
     private static final class Tracked implements Consumer<ModelEvent> {
         private final Consumer<ModelEvent> sink;
         boolean emitted;
+        dev.caduceus.spi.message.Usage usage;
 
         Tracked(Consumer<ModelEvent> sink) {
             this.sink = sink;
@@ -196,6 +231,7 @@ public final class RoutedProvider implements ModelProvider {
                 case ModelEvent.TextDelta d -> emitted |= !d.text().isEmpty();
                 case ModelEvent.ReasoningDelta r -> emitted |= !r.text().isEmpty();
                 case ModelEvent.ToolCall c -> emitted = true;
+                case ModelEvent.UsageReport u -> usage = u.usage();
                 default -> { }
             }
             sink.accept(event);

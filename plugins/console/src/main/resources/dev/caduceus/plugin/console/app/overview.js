@@ -10,7 +10,9 @@ export function mount(main, scope) {
   const numbers = h('section', { 'aria-labelledby': 'numbers-h' });
   const model = h('section', { 'aria-labelledby': 'model-h' });
   const loaded = h('section', { 'aria-labelledby': 'loaded-h' });
-  replace(main, h('h1', {}, 'Overview'), h('div', { class: 'grid' }, model, numbers), health, loaded);
+  const spend = h('section', { 'aria-labelledby': 'spend-h' });
+  replace(main, h('h1', {}, 'Overview'), h('div', { class: 'grid' }, model, numbers), health, spend, loaded);
+  replace(spend, h('h2', { id: 'spend-h' }, 'Spend per key this month'), notice('info', 'Loading…'));
   replace(health, h('h2', { id: 'health-h' }, 'Health'), notice('info', 'Loading…'));
   replace(model, h('h2', { id: 'model-h' }, 'Model'), notice('info', 'Loading…'));
   replace(numbers, h('h2', { id: 'numbers-h' }, 'Live numbers'), notice('info', 'Loading…'));
@@ -43,6 +45,18 @@ export function mount(main, scope) {
         ? 'Metrics are turned off on this server (metrics.enabled: false), so there are no live numbers.'
         : `Metrics unavailable: ${error.message}`;
       replace(numbers, h('h2', { id: 'numbers-h' }, 'Live numbers'), notice(error.status === 404 ? 'empty' : 'error', why));
+    }
+  });
+
+  scope.poll(30000, async () => {
+    const title = h('h2', { id: 'spend-h' }, 'Spend per key this month');
+    try {
+      const first = new Date().toISOString().slice(0, 8) + '01';
+      const usage = await api.get(api.query('/api/usage', { group_by: 'key', from: first }), { signal: scope.signal });
+      replace(spend, title, renderSpend(usage));
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      replace(spend, title, notice('error', `Spend unavailable: ${error.message}`));
     }
   });
 
@@ -115,6 +129,19 @@ function renderNumbers(n) {
     ['Tokens since start', `${count(n.promptTokens ?? 0)} prompt · ${count(n.completionTokens ?? 0)} completion`],
   ];
   return h('dl', { class: 'pairs' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
+}
+
+function renderSpend(usage) {
+  if (!usage.data.length) return notice('empty', 'No model calls this month yet.');
+  const tokens = (row) => `${count(row.input_tokens)} prompt (${count(row.cached_tokens)} cached) · `
+    + `${count(row.output_tokens)} completion (${count(row.reasoning_tokens)} reasoning)`;
+  const usd = (value) => `$${Number(value).toFixed(4)}`;
+  return [
+    table('Spend per key', ['Key', 'Model calls', 'Tokens', 'Cost (USD)'],
+      usage.data.map((row) => [row.key, count(row.calls), tokens(row), usd(row.cost_usd)])),
+    h('p', { class: 'hint' }, `Total ${usd(usage.total.cost_usd)} for ${count(usage.total.calls)} model calls since `
+      + `${usage.from} (UTC), priced with the deployments' price (docs/models.md).`),
+  ];
 }
 
 function renderLoaded(c, toolsets) {
