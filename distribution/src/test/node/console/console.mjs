@@ -115,6 +115,9 @@ const scenarios = {
     await page.getByRole('cell', { name: 'database', exact: true }).waitFor();
     await page.getByText('Active runs', { exact: true }).waitFor();
     await page.getByRole('cell', { name: 'endpoint-runs', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Spend per key this month', level: 2 }).waitFor();
+    await page.getByText(/No model calls this month yet|model calls since/).waitFor(); // GET /api/usage answered
+    check(await page.getByText('Spend unavailable').count() === 0, 'the spend section could not read /api/usage');
     await page.waitForLoadState('networkidle');
     const afterSignIn = weightSince(signingIn);
     const stored = await page.evaluate(() => ({

@@ -67,8 +67,8 @@ class CapabilitiesPluginTest {
         var named = new TreeSet<String>();
         body.path("endpoints").fieldNames().forEachRemaining(named::add);
         assertEquals(new TreeSet<>(List.of("capabilities", "health", "health_detailed", "metrics", "models", "toolsets",
-                "webhook_deliveries", "webhook_delivery", "webhook_delivery_redeliver")), named, "every named route");
-        assertTrue(host.output().contains("routes:   10 "), "and one route without a name, not listed: " + host.output());
+                "usage", "webhook_deliveries", "webhook_delivery", "webhook_delivery_redeliver")), named, "every named route");
+        assertTrue(host.output().contains("routes:   11 "), "and one route without a name, not listed: " + host.output());
         var plugins = new ArrayList<String>();
         body.path("plugins").forEach(p -> plugins.add(p.path("id").asText()));
         assertFalse(plugins.contains("tool-memory"), "only started plugins are listed: " + plugins);

@@ -132,10 +132,18 @@ class ModelSpendTest {
         assertEquals(0, empty.json().at("/total/calls").asLong());
     }
 
-    /** A budget of exactly two calls' cost: the second reaches it, the third turn is refused before the upstream. */
+    /**
+     * A budget of exactly two calls' cost: the second reaches it, the third turn is refused before the upstream. The
+     * 80 % warning is queued for the deployment's webhook endpoint that wants it (seen in its outbox).
+     */
     @Test
     void aKeyAtItsBudgetIsRefusedBeforeTheUpstreamIsCalled() {
-        var admin = start(pricedRoute());
+        var admin = start(pricedRoute() + """
+                webhooks:
+                  endpoints:
+                    - {url: "http://127.0.0.1:9/hooks", secret: whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODkwYWJjZGVm, allow_private: true,
+                       events: [key.budget_warning]}
+                """);
         var tenant = admin.withKey(host.addKey("tenant", KeyPolicy.NONE.withBudget("0.018", "day")));
         ok(ask(tenant, "fast"));
         ok(ask(tenant, "fast"));
@@ -153,6 +161,31 @@ class ModelSpendTest {
         var metrics = admin.get("/metrics").body();
         assertTrue(metrics.contains("caduceus_key_budget_warnings_total{key=\"tenant\"} 1.0"), metrics);
         assertTrue(metrics.contains("caduceus_key_spend_refusals_total{key=\"tenant\",reason=\"budget\"} 2.0"), metrics);
+        var deliveries = admin.get("/api/webhooks/deliveries").json().path("data");
+        assertEquals(1, deliveries.size(), "one warning per key and period: " + deliveries);
+        assertEquals("key.budget_warning", deliveries.get(0).path("event_type").asText());
+        var payload = admin.get("/api/webhooks/deliveries/" + deliveries.get(0).path("id").asText()).json().path("payload");
+        assertEquals("tenant", payload.at("/data/key").asText(), payload.toString());
+        assertEquals("0.018", payload.at("/data/spent_usd").asText(), payload.toString());
+    }
+
+    /** A deployment past its tokens per minute is passed over for the route's other one until its minute renews. */
+    @Test
+    void aDeploymentAtItsTokensPerMinuteIsPassedOver() {
+        var capped = upstream(PRICED); // 1,500 tokens a call, against a tpm of 1,000
+        var spare = upstream(Turn.text("from the spare"));
+        var http = start("""
+                model:
+                  routes:
+                    pool:
+                      deployments:
+                        - {base_url: "%s", model: a, tpm: 1000, weight: 1000}
+                        - {base_url: "%s", model: b, weight: 1}
+                """.formatted(capped.baseUrl(), spare.baseUrl()));
+        for (int i = 0; i < 4; i++) ok(ask(http, "pool"));
+        assertTrue(capped.chatRequests().size() <= 1, "after one call the capped one waits for its minute: "
+                + capped.chatRequests().size());
+        assertEquals(4, capped.chatRequests().size() + spare.chatRequests().size());
     }
 
     @Test

@@ -9,12 +9,10 @@ import dev.caduceus.spi.tool.ToolContext;
 import dev.caduceus.spi.tool.ToolResult;
 import dev.caduceus.spi.tool.ToolRisk;
 import dev.caduceus.spi.tool.ToolSpec;
-import dev.caduceus.support.files.FileNames;
 import dev.caduceus.support.files.WorkspaceFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@code deliver_file} (toolset {@code files}): the agent hands a file of the workspace to the user. It is stored
@@ -57,23 +55,20 @@ final class DeliverFileTool implements Tool {
         var path = call.arguments().path("path").asText("");
         var relative = WorkspaceFiles.relative(ctx.workspace(), path);
         if (relative.isEmpty()) return new ToolResult.Error("Not a file in the workspace: " + path, false);
-        var opened = WorkspaceFiles.open(ctx.workspace(), relative.get());
-        if (opened.isEmpty())
+        var delivery = intake.keepRunFile(owner, ctx.runId(), ctx.workspace(), relative.get(), keep, (name, bytes) -> false);
+        if (delivery.isEmpty())
             return new ToolResult.Error("No regular file at " + relative.get() + " in the workspace (links are not followed)", false);
-        try (var file = opened.get()) {
-            var name = FileNames.sanitise(file.filename()).orElse("file");
-            var outcome = intake.keep(owner, name, PURPOSE, file.content(), Optional.of(keep), Optional.of(ctx.runId()));
-            return switch (outcome) {
-                case FileIntake.Outcome.Kept kept -> {
-                    ObjectNode out = json.createObjectNode().put("file_id", kept.file().id()).put("filename", name)
-                            .put("bytes", kept.file().bytes()).put("download", "/v1/files/" + kept.file().id() + "/content");
-                    yield new ToolResult.Ok(out.toString());
-                }
-                case FileIntake.Outcome.TooLarge large -> new ToolResult.Error("The file is larger than the "
-                        + large.limit() + " bytes this server keeps for one file", false);
-                case FileIntake.Outcome.OverQuota over -> new ToolResult.Error("The user's files are full (" + over.used()
-                        + " of " + over.quota() + " bytes); the file was not delivered", false);
-            };
-        }
+        var name = delivery.get().name();
+        return switch (delivery.get().outcome()) {
+            case FileIntake.Outcome.Kept kept -> {
+                ObjectNode out = json.createObjectNode().put("file_id", kept.file().id()).put("filename", name)
+                        .put("bytes", kept.file().bytes()).put("download", "/v1/files/" + kept.file().id() + "/content");
+                yield new ToolResult.Ok(out.toString());
+            }
+            case FileIntake.Outcome.TooLarge large -> new ToolResult.Error("The file is larger than the "
+                    + large.limit() + " bytes this server keeps for one file", false);
+            case FileIntake.Outcome.OverQuota over -> new ToolResult.Error("The user's files are full (" + over.used()
+                    + " of " + over.quota() + " bytes); the file was not delivered", false);
+        };
     }
 }

@@ -69,6 +69,26 @@ public final class FileIntake {
                 : new Outcome.TooLarge(room.maxBytes());
     }
 
+    /** A workspace file delivered as a run's: its name as kept (sanitised) and what became of it. Immutable. */
+    public record Delivery(String name, Outcome outcome) {}
+
+    /**
+     * Keeps the workspace file {@code relative} (a regular file, never through a link) as a file of run {@code runId}
+     * of {@code owner}: purpose {@code assistants_output}, expiring after {@code keep}. Empty when there is no such
+     * file, or {@code skip} says so given its kept name and size ({@code deliver_file} and {@code outputs/} share this).
+     */
+    public Optional<Delivery> keepRunFile(String owner, String runId, java.nio.file.Path workspace, String relative,
+                                          Duration keep, java.util.function.BiPredicate<String, Long> skip) throws IOException {
+        var opened = dev.caduceus.support.files.WorkspaceFiles.open(workspace, relative);
+        if (opened.isEmpty()) return Optional.empty();
+        try (var file = opened.get()) {
+            var name = dev.caduceus.support.files.FileNames.sanitise(file.filename()).orElse("file");
+            if (skip.test(name, file.bytes())) return Optional.empty();
+            return Optional.of(new Delivery(name, keep(owner, name, DeliverFileTool.PURPOSE, file.content(),
+                    Optional.of(keep), Optional.of(runId))));
+        }
+    }
+
     /** Keeps what {@code in} holds, streamed, within the owner's room. */
     public Outcome keep(String owner, String filename, String purpose, InputStream in, Optional<Duration> expiresAfter,
                  Optional<String> runId) throws IOException {

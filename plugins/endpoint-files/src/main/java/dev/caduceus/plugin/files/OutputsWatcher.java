@@ -1,7 +1,6 @@
 package dev.caduceus.plugin.files;
 
 import dev.caduceus.spi.tool.ToolContext;
-import dev.caduceus.support.files.FileNames;
 import dev.caduceus.support.files.WorkspaceFiles;
 import dev.caduceus.support.services.WorkspaceWatcher;
 import java.time.Clock;
@@ -9,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,25 +72,20 @@ final class OutputsWatcher implements WorkspaceWatcher {
 
     /** Keeps workspace file {@code path} as a file of the run's owner; false when it was not kept. */
     private boolean keep(ToolContext run, String path, List<StoredFile> delivered) throws java.io.IOException {
-        var opened = WorkspaceFiles.open(run.workspace(), path);
-        if (opened.isEmpty()) return false; // gone, or a link now
-        try (var file = opened.get()) {
-            var name = FileNames.sanitise(file.filename()).orElse("file");
-            if (delivered.stream().anyMatch(f -> f.filename().equals(name) && f.bytes() == file.bytes())) return false;
-            var outcome = intake.keep(run.owner(), name, DeliverFileTool.PURPOSE, file.content(), Optional.of(keep),
-                    Optional.of(run.runId()));
-            return switch (outcome) {
-                case FileIntake.Outcome.Kept k -> true;
-                case FileIntake.Outcome.TooLarge large -> {
-                    LOG.info("Run {}: {} was not delivered: larger than {} bytes", run.runId(), path, large.limit());
-                    yield false;
-                }
-                case FileIntake.Outcome.OverQuota over -> {
-                    LOG.info("Run {}: {} was not delivered: key {}'s files are full ({} of {} bytes)", run.runId(), path,
-                            run.owner(), over.used(), over.quota());
-                    yield false;
-                }
-            };
-        }
+        var delivery = intake.keepRunFile(run.owner(), run.runId(), run.workspace(), path, keep, // gone, a link, or delivered
+                (name, bytes) -> delivered.stream().anyMatch(f -> f.filename().equals(name) && f.bytes() == bytes));
+        if (delivery.isEmpty()) return false;
+        return switch (delivery.get().outcome()) {
+            case FileIntake.Outcome.Kept k -> true;
+            case FileIntake.Outcome.TooLarge large -> {
+                LOG.info("Run {}: {} was not delivered: larger than {} bytes", run.runId(), path, large.limit());
+                yield false;
+            }
+            case FileIntake.Outcome.OverQuota over -> {
+                LOG.info("Run {}: {} was not delivered: key {}'s files are full ({} of {} bytes)", run.runId(), path,
+                        run.owner(), over.used(), over.quota());
+                yield false;
+            }
+        };
     }
 }
