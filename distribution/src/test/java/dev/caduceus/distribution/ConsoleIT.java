@@ -45,7 +45,7 @@ class ConsoleIT {
     /** Every route the console may call: the public API of docs/api.md, and its own static files. */
     static final List<String> PUBLIC_API = List.of(
             "GET /console", "GET /console/", "GET /console/{file}",
-            "GET /health/detailed", "GET /metrics",
+            "GET /health/detailed", "GET /metrics", "GET /api/usage",
             "GET /v1/models", "GET /v1/toolsets", "GET /v1/capabilities",
             "POST /v1/chat/completions",
             "GET /v1/responses", "GET /v1/responses/{id}", "DELETE /v1/responses/{id}", "GET /v1/responses/{id}/input_items",
