@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * The assembled distribution, launched through {@code bin/caduceus} in a child JVM with a temporary
  * {@code CADUCEUS_HOME} and a random port. Collects stdout and stderr for assertions.
  *
- * <p>With the system property {@value #DATABASE_PROPERTY}{@code =postgresql} (the failsafe execution
- * {@code postgresql} sets it), every state directory gets a database of its own on the test JVM's
+ * <p>With the system property {@value #DATABASE_PROPERTY}{@code =postgresql} ({@link OnPostgres} sets it for
+ * the {@code …OnPostgresIT} classes), every state directory gets a database of its own on the test JVM's
  * PostgreSQL server ({@code CADUCEUS_DATABASE_URL}), kept for every launch on that directory, so the same
  * end-to-end tests run against PostgreSQL. A test that sets {@code CADUCEUS_DATABASE_URL} itself keeps its own.
  */

@@ -21,9 +21,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -65,15 +63,9 @@ class WebKeysTest {
         try (var pages = new FixtureServer(); var tunnels = new ConnectRecorder();
              var host = WebTestSupport.host(Map.of(), "HTTP_PROXY", "http://127.0.0.1:" + pages.port(),
                      "HTTPS_PROXY", "http://127.0.0.1:" + tunnels.port(), "TAVILY_API_KEY", "tvly-default-test")) {
-            // extract.timeout_seconds: 20 s, the slowest check, runs while the others do
-            var slow = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return extract(host, "http://page.test/slow");
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
-
+            // extract.timeout_seconds: its default (20 s) is not waited for here; the timeout is WebKeys.DEFAULT_TIMEOUT,
+            // the one constant the declared key and WebSettings share, and WebExtractToolTest ends a call that never
+            // finishes after a configured 1 s
             // search.backend auto with only a Tavily key: Tavily, at search.tavily.url's default
             assertInstanceOf(ToolResult.Error.class, call(host, "web_search", "{\"query\": \"q\"}"),
                     "the tunnel is refused, so the search fails");
@@ -98,9 +90,6 @@ class WebKeysTest {
                     extract(host, "http://10.0.0.1/").path("results").get(0).path("error").asText());
             assertTrue(pages.seen.stream().allMatch(s -> s.uri().startsWith("http://page.test/")), pages.seen.toString());
 
-            var timedOut = slow.get(60, TimeUnit.SECONDS);
-            assertEquals("Timed out after " + WebKeys.TIMEOUT.defaultValue() + " s",
-                    timedOut.path("results").get(0).path("error").asText());
         }
     }
 
