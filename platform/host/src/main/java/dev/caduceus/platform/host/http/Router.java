@@ -28,10 +28,13 @@ public final class Router {
     private static final Pattern VARIABLE = Pattern.compile("\\{[^}/]*}");
 
     private final PathMappings<MethodTable> mappings;
+    /** The templates without a variable, by path: most requests' routes, found without a regex per template. */
+    private final Map<String, MethodTable> exact;
     private final List<ServedRoute> routes;
 
-    private Router(PathMappings<MethodTable> mappings, List<ServedRoute> routes) {
+    private Router(PathMappings<MethodTable> mappings, Map<String, MethodTable> exact, List<ServedRoute> routes) {
         this.mappings = mappings;
+        this.exact = exact;
         this.routes = routes;
     }
 
@@ -50,6 +53,7 @@ public final class Router {
     public static Router of(List<ServedRoute> routes, Set<String> publicTemplates) {
         requireNonNull(publicTemplates, "publicTemplates");
         var mappings = new PathMappings<MethodTable>();
+        var exact = new java.util.HashMap<String, MethodTable>();
         for (var entry : routes) {
             if (!METHODS.contains(entry.method()))
                 throw new IllegalArgumentException("Unsupported method " + entry.method() + " for " + entry.template());
@@ -58,9 +62,11 @@ public final class Router {
             var table = mappings.get(shape);
             var bound = new MethodTable.Bound(entry, spec,
                     entry.publicRoute() || publicTemplates.contains(entry.template()));
-            mappings.put(shape, (table == null ? new MethodTable() : table).with(bound));
+            var with = (table == null ? new MethodTable() : table).with(bound);
+            mappings.put(shape, with);
+            if (!VARIABLE.matcher(entry.template()).find()) exact.put(entry.template(), with);
         }
-        return new Router(mappings, List.copyOf(routes));
+        return new Router(mappings, Map.copyOf(exact), List.copyOf(routes));
     }
 
     /** Every route, in registration order. */
@@ -70,6 +76,11 @@ public final class Router {
 
     /** Finds the route for {@code method} (upper case) and {@code path} (decoded, no query). */
     public Lookup lookup(String method, String path) {
+        var literal = exact.get(path); // the most specific match there is: PathMappings would try it first
+        if (literal != null) {
+            var bound = literal.get(method);
+            if (bound != null) return new Match(bound.entry(), Map.of(), bound.publicRoute());
+        }
         var allowed = new LinkedHashSet<String>();
         for (var matched : mappings.getMatchedList(path)) {
             var table = matched.getResource();
