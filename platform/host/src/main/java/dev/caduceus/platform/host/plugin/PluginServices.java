@@ -38,6 +38,12 @@ import java.util.Set;
 public final class PluginServices {
     private static final ObjectMapper JSON = Json.newMapper();
     private final Map<String, List<Offered>> byName;
+    /**
+     * The proxies made so far for a caller's copy of an interface, by that copy and the service: a proxy is stateless,
+     * and making one reflects over both interfaces, which a plugin asking once per request must not pay each time.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Class<?>, Map<Offered, Object>> proxies =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private record Offered(String pluginId, Class<?> type, Object service, ClassLoader loader, Object sameClassProxy) {}
 
@@ -98,9 +104,11 @@ public final class PluginServices {
         return byName.getOrDefault(type.getName(), List.of()).stream().map(o -> as(type, o)).toList();
     }
 
-    private static <T> T as(Class<T> type, Offered offered) {
+    private <T> T as(Class<T> type, Offered offered) {
         if (offered.type() == type) return type.cast(offered.sameClassProxy());
-        return type.cast(acrossLoaders(type, offered));
+        // by identity: an offered service is one object for the host's life, and its equals is the plugin's
+        return type.cast(proxies.computeIfAbsent(type, t -> java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>()))
+                .computeIfAbsent(offered, o -> acrossLoaders(type, o)));
     }
 
     /** The name of every registered type, for the deployment listing. */
