@@ -23,6 +23,15 @@ public interface AgentRuntime {
         return false;
     }
 
+    /**
+     * Whether a run this runtime executed can continue on another process from what it saved through
+     * {@link RunContext#checkpoint} ({@link RunContext#resumption()}). A runtime that answers false has its durable
+     * runs interrupted when their server stops, never resumed.
+     */
+    default boolean resumable() {
+        return false;
+    }
+
     /** Executes one agent turn. Exceptions become a failed run with code {@code internal_error}. */
     RunResult execute(RunRequest request, RunContext context) throws Exception;
 }

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
         @JsonSubTypes.Type(value = RunEvent.ApprovalResolved.class, name = "approval_resolved"),
         @JsonSubTypes.Type(value = RunEvent.Steered.class, name = "steered"),
         @JsonSubTypes.Type(value = RunEvent.UsageReported.class, name = "usage"),
+        @JsonSubTypes.Type(value = RunEvent.Resumed.class, name = "resumed"),
         @JsonSubTypes.Type(value = RunEvent.Completed.class, name = "completed"),
         @JsonSubTypes.Type(value = RunEvent.Failed.class, name = "failed"),
         @JsonSubTypes.Type(value = RunEvent.Cancelled.class, name = "cancelled"),
@@ -136,6 +137,21 @@ public sealed interface RunEvent {
     record UsageReported(Usage call, Usage total, String route, String deployment, double costUsd) implements RunEvent {
         public UsageReported(Usage call, Usage total) {
             this(call, total, null, null, 0);
+        }
+    }
+
+    /**
+     * The run's server stopped while it was live, and {@code node} took it up again: the agent continues from its
+     * last saved step. Later events continue the same sequence.
+     *
+     * @param node    the node that resumed the run (its id)
+     * @param step    the model calls the run had completed before it stopped (the resumed loop's next call is
+     *                {@code step + 1})
+     * @param resumes how many times the run has been resumed, this time included
+     */
+    record Resumed(String node, int step, int resumes) implements RunEvent {
+        public Resumed {
+            requireNonNull(node, "node");
         }
     }
 

@@ -21,11 +21,35 @@ import java.time.Instant;
  * @param approval     the oldest pending approval request while waiting, else null
  * @param owner        the key the run belongs to ({@link RunRequest#owner()})
  * @param toolCalls    the caller's own tool calls the run waits for ({@code requires_action}), else empty
+ * @param resumed      how often the run was resumed after its server stopped, and the last time, or null when never
  */
 public record RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
                         String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,
                         String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner,
-                        java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls) {
+                        java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls, Resumed resumed) {
+    /**
+     * The resumptions of a run.
+     *
+     * @param count  how many times it was resumed
+     * @param lastAt when it was resumed last
+     * @param node   the node that resumed it last
+     */
+    public record Resumed(int count, Instant lastAt, String node) {
+        public Resumed {
+            requireNonNull(lastAt, "lastAt");
+            requireNonNull(node, "node");
+        }
+    }
+
+    /** A record of a run never resumed. */
+    public RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
+                     String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,
+                     String error, String pendingSteer, RunEvent.ApprovalRequested approval, String owner,
+                     java.util.List<dev.caduceus.spi.message.Message.ToolCallRef> toolCalls) {
+        this(runId, status, createdAt, updatedAt, sessionId, model, origin, lastSeq, lastEvent, output, usage, error,
+                pendingSteer, approval, owner, toolCalls, null);
+    }
+
     /** A record without pending tool calls. */
     public RunRecord(String runId, RunStatus status, Instant createdAt, Instant updatedAt, String sessionId,
                      String model, String origin, long lastSeq, String lastEvent, String output, Usage usage,

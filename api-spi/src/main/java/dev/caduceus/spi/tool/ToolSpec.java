@@ -16,10 +16,13 @@ import java.util.regex.Pattern;
  * @param maxResultChars results longer than this are truncated by the dispatcher
  * @param parallelSafe   whether calls may run concurrently with other calls of the same turn
  * @param concludesTurn  whether a call ends the agent turn
+ * @param repeatable     whether a call may be made again when it is not known to have finished (its server
+ *                       stopped meanwhile and the run is resumed): true for tools that only read, or whose second
+ *                       call with the same arguments changes nothing more than the first
  */
 public record ToolSpec(String name, String description, ObjectNode parameters, String toolset,
                        List<String> requiresEnv, ToolRisk risk, int maxResultChars,
-                       boolean parallelSafe, boolean concludesTurn, String emoji) {
+                       boolean parallelSafe, boolean concludesTurn, String emoji, boolean repeatable) {
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}"); // OpenAI's rule
 
     public ToolSpec {
@@ -34,6 +37,20 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
         if (maxResultChars <= 0) throw new IllegalArgumentException("maxResultChars must be > 0");
     }
 
+    /** A spec whose calls are not repeated when their outcome is unknown. */
+    public ToolSpec(String name, String description, ObjectNode parameters, String toolset,
+                    List<String> requiresEnv, ToolRisk risk, int maxResultChars,
+                    boolean parallelSafe, boolean concludesTurn, String emoji) {
+        this(name, description, parameters, toolset, requiresEnv, risk, maxResultChars, parallelSafe, concludesTurn,
+                emoji, false);
+    }
+
+    /** This spec with {@link #repeatable} set. */
+    public ToolSpec withRepeatable(boolean repeatable) {
+        return new ToolSpec(name, description, parameters, toolset, requiresEnv, risk, maxResultChars, parallelSafe,
+                concludesTurn, emoji, repeatable);
+    }
+
     /** The result cap a {@link #builder} starts with. */
     public static final int DEFAULT_MAX_RESULT_CHARS = 100_000;
 
@@ -42,7 +59,7 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
      * "properties":{}}}), toolset {@code name} (no toolset need be declared: a tool no toolset lists
      * is offered with the default {@code agent.toolsets}, under its own toolset name), no required
      * environment, {@link ToolRisk#READ_ONLY}, results cut at {@value #DEFAULT_MAX_RESULT_CHARS}
-     * characters, not parallel-safe, not ending the turn, the default emoji.
+     * characters, not parallel-safe, not ending the turn, the default emoji, not repeatable.
      */
     public static Builder builder(String name, String description) {
         return new Builder(name, description);
@@ -60,6 +77,7 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
         private boolean parallelSafe;
         private boolean concludesTurn;
         private String emoji;
+        private boolean repeatable;
 
         private Builder(String name, String description) {
             this.name = requireNonNull(name, "name");
@@ -113,6 +131,15 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
             return this;
         }
 
+        /**
+         * Whether a call whose outcome is unknown (its server stopped while it ran) may be made again when the run
+         * resumes; say so for tools that only read, or whose repeated call changes nothing more.
+         */
+        public Builder repeatable(boolean repeatable) {
+            this.repeatable = repeatable;
+            return this;
+        }
+
         public ToolSpec build() {
             var schema = parameters;
             if (schema == null) {
@@ -120,7 +147,7 @@ public record ToolSpec(String name, String description, ObjectNode parameters, S
                 schema.putObject("properties");
             }
             return new ToolSpec(name, description, schema, toolset == null ? name : toolset, requiresEnv, risk,
-                    maxResultChars, parallelSafe, concludesTurn, emoji);
+                    maxResultChars, parallelSafe, concludesTurn, emoji, repeatable);
         }
     }
 }

@@ -105,6 +105,7 @@ final class ChatStream implements RunEventTranslator {
             case RunEvent.ApprovalRequested a -> { }
             case RunEvent.ApprovalResolved a -> { }
             case RunEvent.Steered s -> { }
+            case RunEvent.Resumed r -> { } // a chat turn is never resumed
             case RunEvent.UsageReported u -> { }
         }
     }

@@ -126,6 +126,7 @@ final class ResponseStream implements RunEventTranslator {
             case RunEvent.ApprovalRequested a -> { }
             case RunEvent.ApprovalResolved a -> { }
             case RunEvent.Steered s -> { }
+            case RunEvent.Resumed r -> { } // a Responses turn is never resumed
             case RunEvent.ToolCallsRequired t -> clientCalls(t);
             case RunEvent.UsageReported u -> { }
         }

@@ -67,6 +67,8 @@ final class RunEventFrames implements RunEventTranslator {
             case RunEvent.ApprovalResolved a -> base(entry, WireEvents.APPROVAL_RESPONDED)
                     .put("choice", choice(a)).put("resolved", a.resolved()).put("timed_out", a.timedOut());
             case RunEvent.Steered s -> base(entry, WireEvents.STEERED).put("accepted", true);
+            case RunEvent.Resumed r -> base(entry, WireEvents.RESUMED).put("node", r.node()).put("step", r.step())
+                    .put("resumes", r.resumes());
             case RunEvent.Completed c -> {
                 var frame = base(entry, WireEvents.COMPLETED).put("output", c.output());
                 frame.set("usage", RunView.usage(c.usage() == null ? Usage.ZERO : c.usage()));

@@ -10,8 +10,8 @@ import dev.caduceus.spi.message.Usage;
  * A run's status object, {@code "object": "hermes.run"} built from the host's
  * {@link RunRecord}, keys in a fixed order: the fields every run has, then {@code last_event}
  * after the first event, {@code output} and {@code usage} when completed, {@code error} when failed
- * or interrupted, {@code pending_steer} and {@code approval} when present, then {@code job_id} and
- * {@code last_seq}. Stateless.
+ * or interrupted, {@code pending_steer} and {@code approval} when present, then {@code job_id},
+ * {@code last_seq}, {@code owner}, and {@code resumes}, {@code resumed_at} and {@code resumed_node} once resumed. Stateless.
  */
 final class RunView {
     static final String INTERRUPTED_ERROR = "The server restarted before this run settled.";
@@ -43,6 +43,12 @@ final class RunView {
         }
         view.put("job_id", jobId(run.origin())).put("last_seq", run.lastSeq());
         view.put("owner", run.owner()); // a Caduceus addition: the key (tenant) the run belongs to
+        var resumed = run.resumed(); // Caduceus additions, once the run went on after its server stopped
+        if (resumed != null) {
+            view.put("resumes", resumed.count());
+            view.set("resumed_at", UnixSeconds.of(resumed.lastAt()));
+            view.put("resumed_node", resumed.node());
+        }
         return view;
     }
 

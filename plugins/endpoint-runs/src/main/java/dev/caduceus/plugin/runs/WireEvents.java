@@ -14,6 +14,8 @@ final class WireEvents {
     static final String APPROVAL_REQUEST = "approval.request";
     static final String APPROVAL_RESPONDED = "approval.responded";
     static final String STEERED = "run.steered";
+    /** The run's server stopped and a node took it up again from its last step. */
+    static final String RESUMED = "run.resumed";
     static final String COMPLETED = "run.completed";
     static final String FAILED = "run.failed";
     static final String CANCELLED = "run.cancelled";
@@ -31,6 +33,7 @@ final class WireEvents {
             Map.entry("approval_requested", APPROVAL_REQUEST),
             Map.entry("approval_resolved", APPROVAL_RESPONDED),
             Map.entry("steered", STEERED),
+            Map.entry("resumed", RESUMED),
             Map.entry("tool_calls_required", TOOL_CALLS_REQUIRED),
             Map.entry("completed", COMPLETED),
             Map.entry("failed", FAILED),

@@ -103,6 +103,12 @@ class RunEventFramesTest {
     }
 
     @Test
+    void runResumedNamesTheNodeTheStepAndTheCount() throws Exception {
+        assertEquals(head("run.resumed") + ",\"node\":\"node_0123456789ab\",\"step\":3,\"resumes\":1}",
+                frame(new RunEvent.Resumed("node_0123456789ab", 3, 1)));
+    }
+
+    @Test
     void runCompletedWithUsageAndOptionalPendingSteer() throws Exception {
         assertEquals(head("run.completed") + ",\"output\":\"Done.\",\"usage\":{\"input_tokens\":50,\"output_tokens\":200,\"total_tokens\":250}}",
                 frame(new RunEvent.Completed("Done.", StopReason.STOP, null, new Usage(50, 200, 250))));

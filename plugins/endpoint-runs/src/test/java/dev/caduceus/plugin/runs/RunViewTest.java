@@ -75,6 +75,17 @@ class RunViewTest {
     }
 
     @Test
+    void aResumedRunSaysHowOftenWhenAndWhere() throws Exception {
+        var whole = Instant.parse("2026-01-15T09:00:00Z");
+        var run = new RunRecord(ID, RunStatus.RUNNING, whole, whole.plusSeconds(9), null, "m", null, 4, "resumed", null,
+                null, null, null, null, "admin", java.util.List.of(),
+                new RunRecord.Resumed(2, whole.plusSeconds(8), "node_0123456789ab"));
+        var json = JSON.writeValueAsString(RunView.of(run));
+        assertTrue(json.endsWith(",\"last_event\":\"run.resumed\",\"job_id\":null,\"last_seq\":4,\"owner\":\"admin\","
+                + "\"resumes\":2,\"resumed_at\":1768467608.000,\"resumed_node\":\"node_0123456789ab\"}"), json);
+    }
+
+    @Test
     void aRunningRunHasNoOutputUsageOrError() {
         var view = RunView.of(record(RunStatus.RUNNING, "text_delta", null, null, null, null));
         assertEquals("message.delta", view.get("last_event").asText());

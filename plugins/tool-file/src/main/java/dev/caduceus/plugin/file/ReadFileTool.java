@@ -36,7 +36,7 @@ final class ReadFileTool implements Tool {
         this.spec = new ToolSpec("read_file", "Read a text file with line numbers (N|text), "
                 + "a window of lines at a time (offset is 1-based, limit at most 2000). "
                 + "Use this instead of cat/head/tail in the terminal.", schema(), "file", List.of(),
-                ToolRisk.READ_ONLY, 100_000, true, false, "📖");
+                ToolRisk.READ_ONLY, 100_000, true, false, "📖", true);
     }
 
     @Override

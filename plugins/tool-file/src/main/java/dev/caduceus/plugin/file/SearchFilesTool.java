@@ -34,7 +34,7 @@ final class SearchFilesTool implements Tool {
         this.family = family;
         this.spec = new ToolSpec("search_files", "Search file contents with a regular expression (target=content) "
                 + "or find files by glob (target=files). Use this instead of grep/find in the terminal.", schema(),
-                "file", List.of(), ToolRisk.READ_ONLY, 100_000, true, false, "🔎");
+                "file", List.of(), ToolRisk.READ_ONLY, 100_000, true, false, "🔎", true);
     }
 
     @Override

@@ -66,6 +66,7 @@ final class ServerTools {
                     ? "MCP tool " + tool.name() + " from " + server.name() : tool.description();
             var spec = spec(server, name, description).parameters(parameters)
                     .risk(readOnly(tool) ? ToolRisk.READ_ONLY : server.stdio() ? ToolRisk.EXECUTES : ToolRisk.NETWORK)
+                    .repeatable(readOnly(tool) || idempotent(tool))
                     .build();
             out.add(new McpTool(link, tool.name(), spec, json));
         }
@@ -77,7 +78,7 @@ final class ServerTools {
             String name = ToolNames.tool(server.name(), utility.suffix());
             if (!names.add(name)) continue; // the server's own tool of that name wins
             var spec = spec(server, name, utility.description(server.name()))
-                    .parameters(utility.parameters()).build();
+                    .parameters(utility.parameters()).repeatable(true).build(); // listing and reading: no effect
             out.add(new UtilityTool(link, utility, spec, json));
         }
         return out;
@@ -90,6 +91,11 @@ final class ServerTools {
 
     private static boolean readOnly(McpSchema.Tool tool) {
         return tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().readOnlyHint());
+    }
+
+    /** Whether the server says a repeated call with the same arguments has no further effect ({@code idempotentHint}). */
+    private static boolean idempotent(McpSchema.Tool tool) {
+        return tool.annotations() != null && Boolean.TRUE.equals(tool.annotations().idempotentHint());
     }
 
     private void warnOnce(String key, String format, Object... args) {

@@ -46,7 +46,7 @@ public final class WebExtractTool implements Tool {
 
     WebExtractTool(PageFetcher fetcher, WebSettings settings, ObjectMapper json) {
         this.spec = new ToolSpec("web_extract", DESCRIPTION, schema(), "web", List.of(), ToolRisk.NETWORK,
-                100_000, true, false, "🌐");
+                100_000, true, false, "🌐", true); // reading a page changes nothing
         this.fetcher = fetcher;
         this.window = new TextWindow(settings.maxChars());
         this.json = json;

@@ -32,7 +32,7 @@ public final class WebSearchTool implements Tool {
 
     WebSearchTool(BackendChoice choice, int maxResults, ObjectMapper json) {
         this.spec = new ToolSpec("web_search", DESCRIPTION, schema(), "web", List.of(), ToolRisk.NETWORK,
-                100_000, true, false, "🔍");
+                100_000, true, false, "🔍", true); // a search changes nothing: repeated after a restart
         this.choice = choice;
         this.maxResults = maxResults;
         this.json = json;

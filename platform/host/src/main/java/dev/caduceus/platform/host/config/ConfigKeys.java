@@ -138,6 +138,12 @@ final class ConfigKeys {
             integer("gateway.proxy_read_timeout_seconds", 1800, 1, Integer.MAX_VALUE, "how long a relayed turn may stay silent"),
             integer("runs.retention_days", 7, 0, Integer.MAX_VALUE, "finished runs and their events are kept this long"),
             integer("runs.idempotency_retention_hours", 24, 0, Integer.MAX_VALUE, "a run's Idempotency-Key is remembered this long"),
+            bool("runs.resume", true, "a run of /v1/runs or a job that was live when its server stopped continues where it "
+                    + "was, at the next start or (PostgreSQL) on another node; false: it ends interrupted"),
+            integer("runs.max_resumes", 3, 0, 1000, "times one run is resumed at most; a run whose server stops once more "
+                    + "ends failed (resume_limit)"),
+            new Key("runs.resume_window", Type.DURATION, java.time.Duration.ofHours(24), false, 0, 0, List.of(),
+                    "a run that started longer ago than this is not resumed but ends interrupted (e.g. 30m, 24h)"),
             integer("sessions.retention_days", 30, 0, Integer.MAX_VALUE, "chat session transcripts are kept this long"),
             secret("webhooks.secret", "signs the webhooks a request, key or endpoint without its own secret names (Standard "
                     + "Webhooks): whsec_ and the base64 of 24 to 64 random bytes; several, separated by spaces, while rotating"),

@@ -20,7 +20,7 @@ import java.util.Optional;
  */
 public record PlatformConfig(Path home, Optional<Path> configFile, Server server, Model model, Agent agent,
                              Approvals approvals, Path workspace, Gateway gateway,
-                             Retention retention, Plugins plugins, ConfigTree tree, DotEnv dotenv,
+                             Retention retention, Resume resume, Plugins plugins, ConfigTree tree, DotEnv dotenv,
                              Observability observability, Storage storage, Webhooks webhooks) {
     /** The upstream used when only {@code model.api_key} is set. */
     public static final String OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -210,6 +210,13 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
         }
     }
 
+    /**
+     * Durable runs whose server stopped while they were live ({@code runs.resume}, {@code runs.max_resumes},
+     * {@code runs.resume_window}): resumed, at most {@code maxResumes} times each, when they started less than
+     * {@code window} ago.
+     */
+    public record Resume(boolean enabled, int maxResumes, java.time.Duration window) {}
+
     /** How long the host keeps runs, run idempotency keys and session transcripts. */
     public record Retention(int runsRetentionDays, int runsIdempotencyRetentionHours, int sessionsRetentionDays) {}
 
@@ -371,13 +378,15 @@ public record PlatformConfig(Path home, Optional<Path> configFile, Server server
                 (int) v.get("gateway.proxy_read_timeout_seconds"));
         var retention = new Retention((int) v.get("runs.retention_days"), (int) v.get("runs.idempotency_retention_hours"),
                 (int) v.get("sessions.retention_days"));
+        var resume = new Resume((boolean) v.get("runs.resume"), (int) v.get("runs.max_resumes"),
+                (java.time.Duration) v.get("runs.resume_window"));
         var plugins = new Plugins(path(v, "plugins.dir", home.resolve("plugins")), list(v, "plugins.enabled"),
                 list(v, "plugins.disabled"));
         var observability = new Observability((boolean) v.get("metrics.enabled"), (boolean) v.get("metrics.public"),
                 (boolean) v.get("logging.requests"));
         var storage = new Storage(secret(v, "database.url"), opt(v, "database.user"), secret(v, "database.password"),
                 (int) v.get("database.pool_size"));
-        return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, plugins, tree,
+        return new PlatformConfig(home, file, server, model, agent, approvals, path(v, "tools.workspace", defaultWorkspace(home)), gateway, retention, resume, plugins, tree,
                 dotenv, observability, storage, webhooks(v, tree, variables, warnings));
     }
 

@@ -20,7 +20,7 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
                            Metrics.Histogram modelFirstToken, Metrics.Histogram modelDuration,
                            Metrics.Counter modelTokens, Metrics.Counter toolCalls, Metrics.Histogram toolDuration,
                            Metrics.Counter approvalsAsked, Metrics.Counter approvalsAnswered,
-                           Metrics.Counter approvalsTimedOut, Set<String> sources) {
+                           Metrics.Counter approvalsTimedOut, Metrics.Counter runsTakenOver, Set<String> sources) {
     /** How many distinct run sources get a label value of their own. */
     static final int MAX_SOURCES = 16;
     private static final java.util.regex.Pattern SOURCE = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]{0,31}");
@@ -51,6 +51,9 @@ public record AgentMetrics(Metrics.Counter runsStarted, Metrics.Counter runsFini
                 metrics.counter("approvals_answered", "Approvals answered, by choice (once, session, always, deny)",
                         "choice"),
                 metrics.counter("approvals_timed_out", "Approvals nobody answered in time (denied)"),
+                metrics.counter("runs_taken_over", "Durable runs whose server stopped while they were live, taken over at a "
+                        + "restart or by another node, by outcome (resumed; interrupted, failed after too many resumptions, "
+                        + "cancelled while being stopped)", "outcome"),
                 java.util.concurrent.ConcurrentHashMap.newKeySet());
     }
 

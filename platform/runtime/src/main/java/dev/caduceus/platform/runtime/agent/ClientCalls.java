@@ -62,7 +62,12 @@ final class ClientCalls {
 
     /** Whether the model's call is the caller's to run. */
     boolean isClients(ModelEvent.ToolCall call) {
-        return tools.has(call.name());
+        return isClients(call.name());
+    }
+
+    /** Whether a call of tool {@code name} is the caller's to run. */
+    boolean isClients(String name) {
+        return tools.has(name);
     }
 
     /** The call as the transcript and the caller see it: a host id, the arguments redacted. */

@@ -82,6 +82,11 @@ final class LiveRun implements RunHandle {
     /** The caller's own calls the run waits for, and where their outputs arrive; set with ToolCallsRequired. */
     private List<ToolCallRef> toolCalls = List.of();
     private CompletableFuture<Map<String, String>> toolOutputs;
+    /** Where a resumable run saves its steps; null for a run that is not resumed when its server stops. */
+    private final dev.caduceus.platform.runtime.journal.RunJournal checkpoints;
+    /** What the earlier process of a resumed run saved; null for a run that starts now. */
+    private final dev.caduceus.spi.agent.Resumption resumption;
+    private final RunRecord.Resumed resumed;
 
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
 
@@ -92,6 +97,26 @@ final class LiveRun implements RunHandle {
     /** @param metrics where approvals asked and timed out are counted */
     LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout,
             AgentMetrics metrics) {
+        this(id, request, durable, log, clock, approvalTimeout, metrics, null, null, null);
+    }
+
+    /**
+     * A durable run whose steps are saved in {@code journal} so that it can be resumed when its server stops, or
+     * (with {@code saved}) one being resumed: its id, creation time, event numbering and resumptions continue from
+     * its record, and {@code resumption} is what it had saved.
+     */
+    static LiveRun resumable(String id, RunRequest request, dev.caduceus.platform.runtime.journal.RunJournal journal,
+                             Clock clock, Duration approvalTimeout, AgentMetrics metrics, RunRecord saved,
+                             dev.caduceus.spi.agent.Resumption resumption) {
+        return new LiveRun(id, request, true, journal, clock, approvalTimeout, metrics, journal, saved, resumption);
+    }
+
+    private LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout,
+                    AgentMetrics metrics, dev.caduceus.platform.runtime.journal.RunJournal checkpoints, RunRecord saved,
+                    dev.caduceus.spi.agent.Resumption resumption) {
+        this.checkpoints = checkpoints;
+        this.resumption = resumption;
+        this.resumed = saved == null ? null : saved.resumed();
         this.metrics = metrics;
         this.id = id;
         this.request = request;
@@ -99,8 +124,9 @@ final class LiveRun implements RunHandle {
         this.log = log;
         this.clock = clock;
         this.approvalTimeout = approvalTimeout;
-        this.createdAt = clock.instant();
-        this.updatedAt = createdAt;
+        this.createdAt = saved == null ? clock.instant() : saved.createdAt();
+        this.updatedAt = saved == null ? createdAt : saved.updatedAt();
+        this.seq = saved == null ? 0 : saved.lastSeq();
     }
 
     @Override
@@ -147,10 +173,16 @@ final class LiveRun implements RunHandle {
             var oldest = approvals.isEmpty() ? null : approvals.values().iterator().next().request();
             return new RunRecord(id, status, createdAt, updatedAt, request.sessionId() != null ? request.sessionId() : id,
                     request.metadata().getOrDefault("model", request.model()), request.origin(), seq, lastEvent, output, usage, error,
-                    pendingSteer, oldest, request.owner(), status == RunStatus.REQUIRES_ACTION ? toolCalls : List.of());
+                    pendingSteer, oldest, request.owner(), status == RunStatus.REQUIRES_ACTION ? toolCalls : List.of(), resumed);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** A resumed run's first event: {@code node} took it up after {@code step} model calls. */
+    void announceResumed(String node) {
+        append(new RunEvent.Resumed(node, resumption == null ? 0 : resumption.modelCalls(),
+                resumed == null ? 1 : resumed.count()));
     }
 
     /** The run thread began: {@code queued} → {@code running}. */
@@ -473,6 +505,20 @@ final class LiveRun implements RunHandle {
                 if (event.isTerminal())
                     throw new IllegalArgumentException("terminal events are written by the host: " + event);
                 append(event);
+                // a resumable run's call is on record before the tool runs: a resumed run never repeats it blindly
+                if (checkpoints != null && event instanceof RunEvent.ToolCallStarted) log.flush();
+            }
+
+            @Override
+            public void checkpoint(dev.caduceus.spi.message.Message message, int modelCalls, Usage usage, boolean now) {
+                if (checkpoints == null) return;
+                checkpoints.checkpoint(id, message, modelCalls, usage);
+                if (now) checkpoints.flush();
+            }
+
+            @Override
+            public dev.caduceus.spi.agent.Resumption resumption() {
+                return resumption;
             }
 
             @Override

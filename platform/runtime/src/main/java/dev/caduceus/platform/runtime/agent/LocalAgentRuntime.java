@@ -91,6 +91,12 @@ public final class LocalAgentRuntime implements AgentRuntime {
         return "local";
     }
 
+    /** Its runs save each step ({@link RunContext#checkpoint}) and continue from them on another process. */
+    @Override
+    public boolean resumable() {
+        return true;
+    }
+
     /** Tool calls outside a turn, with this runtime's tools and dispatcher and the run service's key policies. */
     dev.caduceus.support.services.ToolCalls directCalls(OwnerPolicies policies) {
         return new DirectToolCalls(tools, dispatcher, policies);
@@ -126,6 +132,12 @@ public final class LocalAgentRuntime implements AgentRuntime {
         int max = request.maxIterations() > 0 ? request.maxIterations() : settings.maxIterations();
         var turn = new TurnState(system, client.capResults(request.messages()), max);
         ctx.emit(new RunEvent.Started(model));
+        var resumption = ctx.resumption();
+        if (resumption != null) {
+            var settled = resume(turn, resumption, offered, client, ctx, scope, watches);
+            if (settled == null) return turn.interrupted(null);
+            if (!settled.isEmpty()) return turn.result(StopReason.TOOL_CALLS, null, null);
+        }
         boolean blankRetried = false;
         while (true) {
             if (ctx.cancellation().isCancelled()) return turn.interrupted(null);
@@ -212,24 +224,91 @@ public final class LocalAgentRuntime implements AgentRuntime {
             }
         }
         var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
-        turn.add(new Message("assistant", content, refs, null, null), answer.text());
+        var assistant = new Message("assistant", content, refs, null, null);
+        turn.add(assistant, answer.text());
+        ctx.checkpoint(assistant, turn.apiCalls(), turn.usage(), !calls.isEmpty()); // on record before any call runs
+        return settle(turn, calls, clients, offered, client, ctx, scope, watches);
+    }
+
+    /**
+     * Runs the host's {@code calls} and waits for the caller's outputs of {@code clients} (see {@link #runTools}), each
+     * result saved as it comes; then the budget notice and the steering that arrived meanwhile.
+     */
+    private List<Message.ToolCallRef> settle(TurnState turn, List<ToolCall> calls, List<Message.ToolCallRef> clients,
+                                             Map<String, Tool> offered, ClientCalls client, RunContext ctx,
+                                             TurnScope scope, RunWatches watches) throws InterruptedException {
         if (calls.stream().anyMatch(c -> mayWrite(offered.get(c.name())))) watches.beforeTools();
-        var outcomes = calls.isEmpty() ? List.<ToolOutcome>of() : batch.run(calls, offered, ctx, scope);
+        var outcomes = calls.isEmpty() ? List.<ToolOutcome>of() : batch.run(calls, offered, ctx, scope,
+                (call, outcome) -> ctx.checkpoint(toolMessage(call.id(), call.name(), outcome.content()), turn.apiCalls(),
+                        turn.usage(), false));
         if (outcomes == null) return null;
         for (int i = 0; i < calls.size(); i++)
-            turn.add(new Message("tool", List.of(new ContentPart.Text(outcomes.get(i).content())), List.of(),
-                    calls.get(i).id(), calls.get(i).name()), null);
+            turn.add(toolMessage(calls.get(i).id(), calls.get(i).name(), outcomes.get(i).content()), null);
         if (!clients.isEmpty()) {
             ctx.emit(new RunEvent.ToolCallsRequired(clients));
             if (!ctx.toolOutputChannel()) return clients; // the caller's results come with its next request
             var outputs = ctx.awaitToolOutputs(clients);
             if (outputs == null) return null;
-            for (var call : clients)
-                turn.add(new Message("tool", List.of(new ContentPart.Text(client.capped(outputs.get(call.id())))), List.of(),
-                        call.id(), call.name()), null);
+            for (var call : clients) {
+                var output = toolMessage(call.id(), call.name(), client.capped(outputs.get(call.id())));
+                turn.add(output, null);
+                ctx.checkpoint(output, turn.apiCalls(), turn.usage(), false);
+            }
         }
         turn.budgetNotice();
-        for (var steer : ctx.drainSteering()) turn.add(Message.user(steer), null); // the run journals run.steered on acceptance
+        for (var steer : ctx.drainSteering()) { // the run journals run.steered on acceptance
+            var message = Message.user(steer);
+            turn.add(message, null);
+            ctx.checkpoint(message, turn.apiCalls(), turn.usage(), false);
+        }
         return List.of();
+    }
+
+    private static Message toolMessage(String callId, String tool, String content) {
+        return new Message("tool", List.of(new ContentPart.Text(content)), List.of(), callId, tool);
+    }
+
+    /** What the model is told of a tool call that was running when the server stopped, and was not run again. */
+    static final String INTERRUPTED_CALL = "{\"error\": \"The server stopped while this call ran, and the run was resumed "
+            + "on another process: its effects are unknown. It was not run again; check what it did before you repeat it.\"}";
+    /** Added to the last tool result a resumed run's model sees first. */
+    static final String RESUMED_NOTE = "\n\n[The server running this agent stopped and the run was resumed. Background "
+            + "processes this run had started are gone.]";
+
+    /**
+     * Restores a resumed run's saved messages into {@code turn} and settles the last assistant message's calls that
+     * have no result: a call that never started runs now; one that was waiting for an approval asks again; one that
+     * started runs again only when its tool is {@linkplain ToolSpec#repeatable repeatable}, else the model is told it
+     * was interrupted ({@link #INTERRUPTED_CALL}); the caller's own calls are announced again. Returns as
+     * {@link #settle} does.
+     */
+    private List<Message.ToolCallRef> resume(TurnState turn, dev.caduceus.spi.agent.Resumption saved,
+                                             Map<String, Tool> offered, ClientCalls client, RunContext ctx,
+                                             TurnScope scope, RunWatches watches) throws InterruptedException {
+        turn.restore(saved.messages(), saved.modelCalls(), saved.usage());
+        var calls = new ArrayList<ToolCall>();
+        var clients = new ArrayList<Message.ToolCallRef>();
+        for (var ref : turn.unanswered()) {
+            var tool = offered.get(ref.name());
+            if (tool == null && client.isClients(ref.name())) {
+                clients.add(ref);
+            } else if (saved.startedCalls().contains(ref.id()) && !saved.approvalPending().contains(ref.id())
+                    && (tool == null || !tool.spec().repeatable())) {
+                var message = toolMessage(ref.id(), ref.name(), INTERRUPTED_CALL);
+                turn.add(message, null);
+                ctx.emit(new RunEvent.ToolCallFinished(ref.id(), ref.name(), 0, true, INTERRUPTED_CALL,
+                        ToolPreview.output(INTERRUPTED_CALL, redactor)));
+                ctx.checkpoint(message, turn.apiCalls(), turn.usage(), false);
+            } else {
+                calls.add(new ToolCall(ref.id(), ref.name(), ref.arguments()));
+            }
+        }
+        if (calls.isEmpty() && clients.isEmpty()) {
+            turn.noteOnLastResult(RESUMED_NOTE);
+            return List.of();
+        }
+        var settled = settle(turn, calls, clients, offered, client, ctx, scope, watches);
+        if (settled != null && settled.isEmpty()) turn.noteOnLastResult(RESUMED_NOTE);
+        return settled;
     }
 }

@@ -70,12 +70,24 @@ public final class RunService implements Runs {
     static final java.time.Duration FINISHED_RETENTION = java.time.Duration.ofSeconds(60);
     private static final Logger LOG = LoggerFactory.getLogger(RunService.class);
 
-    /** Durable-run settings. */
+    /**
+     * Durable-run settings.
+     *
+     * @param resume whether and how runs live when their server stopped are resumed ({@code runs.resume},
+     *               {@code runs.max_resumes}, {@code runs.resume_window})
+     */
     public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
-                             dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks) {
+                             dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks,
+                             RunJournal.ResumePolicy resume) {
         /** Without webhooks: a run that names one is refused. */
         public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {
             this(journal, approvalTimeout, idempotencyRetention, null);
+        }
+
+        /** Runs are not resumed: those live when their server stopped end interrupted. */
+        public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
+                          dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks) {
+            this(journal, approvalTimeout, idempotencyRetention, webhooks, RunJournal.ResumePolicy.OFF);
         }
     }
 
@@ -290,9 +302,13 @@ public final class RunService implements Runs {
         }
         var webhookJson = webhookJson(options.webhook());
         request = admit(request);
-        var run = new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout(), metrics);
+        boolean resumable = durability.resume().enabled() && runtime.resumable();
+        var run = resumable
+                ? LiveRun.resumable(newId(), request, journal, clock, durability.approvalTimeout(), metrics, null, null)
+                : new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout(), metrics);
         try {
-            var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore, webhookJson);
+            var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore, webhookJson,
+                    resumable ? request : null);
             if (raced.isPresent()) {
                 release(request.owner());
                 return replay(raced.get(), options);
@@ -552,13 +568,148 @@ public final class RunService implements Runs {
         return record(runId).isPresent() ? new ToolOutputs.NotWaiting() : new ToolOutputs.RunNotFound();
     }
 
-    /** Boot recovery: runs an earlier process left live become {@code interrupted}. Returns how many. */
+    /**
+     * Boot recovery of a single node: the runs an earlier process left live are resumed here, as
+     * {@code runs.resume} allows, or end (interrupted, failed after {@code runs.max_resumes}, cancelled when they were
+     * being stopped). Returns how many runs were taken over.
+     */
     public int recover() {
         if (durability == null) return 0;
-        var ids = durability.journal().recover(clock.instant());
-        if (!ids.isEmpty()) LOG.warn("{} run(s) were live when the server stopped; marked interrupted: {}", ids.size(),
-                ids.size() > 10 ? ids.subList(0, 10) + " …" : ids);
-        return ids.size();
+        var done = durability.journal().recover(clock.instant(), resumePolicy());
+        return resume(done, "when the server stopped");
+    }
+
+    /** The resume policy in force: none when the runtime cannot resume runs. */
+    public RunJournal.ResumePolicy resumePolicy() {
+        return durability != null && runtime.resumable() ? durability.resume() : RunJournal.ResumePolicy.OFF;
+    }
+
+    /**
+     * Executes again the runs a takeover claimed for this node (a restart's, or the cluster's for a dead node), and
+     * logs and counts what it did; {@code when} says whose runs they were, for the log. Returns how many runs it took
+     * over.
+     */
+    public int resume(RunJournal.TakeOver done, String when) {
+        int total = done.resumed().size() + done.ended().size();
+        if (total == 0) return 0;
+        metrics.runsTakenOver().add(done.resumed().size(), "resumed");
+        metrics.runsTakenOver().add(done.interrupted().size(), "interrupted");
+        metrics.runsTakenOver().add(done.failed().size(), "failed");
+        metrics.runsTakenOver().add(done.cancelled().size(), "cancelled");
+        if (!done.resumed().isEmpty())
+            LOG.warn("{} run(s) were live {}; resuming them here: {}", done.resumed().size(), when, sample(done.resumed()));
+        if (!done.interrupted().isEmpty())
+            LOG.warn("{} run(s) were live {}; marked interrupted{}: {}", done.interrupted().size(), when,
+                    resumePolicy().enabled() ? " (not resumable, or older than runs.resume_window)" : "",
+                    sample(done.interrupted()));
+        if (!done.failed().isEmpty())
+            LOG.warn("{} run(s) were live {} once more after {} resumption(s); marked failed: {}", done.failed().size(), when,
+                    resumePolicy().maxResumes(), sample(done.failed()));
+        if (!done.cancelled().isEmpty())
+            LOG.warn("{} run(s) were being stopped {}; marked cancelled: {}", done.cancelled().size(), when,
+                    sample(done.cancelled()));
+        for (var id : done.resumed()) {
+            try {
+                resumeOne(id);
+            } catch (RuntimeException e) {
+                LOG.error("Run {} could not be resumed", id, e);
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Stops executing the live runs another node has taken over (this node's lease had expired): their events and
+     * records are the new owner's now. Returns how many.
+     */
+    public int abandonTakenOver() {
+        if (durability == null) return 0;
+        var journal = durability.journal();
+        int n = 0;
+        for (var run : live.values()) {
+            if (!run.durable()) continue;
+            var placement = journal.placement(run.id());
+            if (placement.isPresent() && !journal.nodeId().equals(placement.get().nodeId())) {
+                LOG.warn("Run {} was taken over by node {} while this node's lease had expired; stopping it here",
+                        run.id(), placement.get().nodeId());
+                run.cancel("taken_over");
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static String sample(List<String> ids) {
+        return (ids.size() > 10 ? ids.subList(0, 10) + " …" : ids).toString();
+    }
+
+    /**
+     * Executes claimed run {@code id} again from what it saved: it announces {@code run.resumed}, waits for a
+     * concurrency slot (its server's and its key's), and ends failed when its key was revoked or its budget is spent.
+     */
+    private void resumeOne(String id) {
+        var journal = durability.journal();
+        var saved = journal.saved(id);
+        if (saved.isEmpty()) {
+            LOG.warn("Run {} was claimed for resuming but its saved request is gone", id);
+            return;
+        }
+        var s = saved.get();
+        var run = LiveRun.resumable(id, s.request(), journal, clock, durability.approvalTimeout(), metrics, s.record(),
+                s.resumption());
+        journal.reopen(id, s.record().lastSeq());
+        live.put(id, run);
+        run.announceResumed(journal.nodeId());
+        Thread.ofVirtual().name(id).start(() -> {
+            MDC.put(RUN_ID, id);
+            RunRejectedException refused;
+            try {
+                refused = admitResumed(s.request());
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (refused == null) {
+                execute(run);
+                return;
+            }
+            var result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO,
+                    refused.reason().name().toLowerCase(Locale.ROOT), refused.getMessage(), List.of());
+            try {
+                run.finish(new RunEvent.Failed(result.errorCode(), result.error(), null, null, null));
+            } finally {
+                live.remove(id);
+                journal.forget(id);
+                run.complete(result);
+            }
+        });
+    }
+
+    /**
+     * Counts a resumed run in, waiting while the server or its key is at its cap; returns why it may not go on (its
+     * key revoked, its budget spent), or null once it is counted in.
+     */
+    private RunRejectedException admitResumed(RunRequest request) throws InterruptedException {
+        var owner = request.owner();
+        if (!policies.inForce(owner))
+            return new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner + "' is revoked; its runs are not resumed");
+        var spent = policies.refusal(owner);
+        if (spent.isPresent()) return spent.get();
+        int cap = policies.maxConcurrentRuns(owner);
+        lock.lock();
+        try {
+            while (true) {
+                int mine = activeByOwner.getOrDefault(owner, 0);
+                boolean full = (maxConcurrentRuns > 0 && active >= maxConcurrentRuns) || (cap > 0 && mine >= cap);
+                if (!full) {
+                    active++;
+                    activeByOwner.put(owner, mine + 1);
+                    return null;
+                }
+                idle.await(1, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Retention sweep ({@code runs.retention_days}); returns the runs deleted. */

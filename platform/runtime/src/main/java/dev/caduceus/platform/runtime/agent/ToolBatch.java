@@ -36,6 +36,12 @@ final class ToolBatch {
      */
     List<ToolOutcome> run(List<ToolCall> calls, Map<String, Tool> offered, RunContext ctx, TurnScope scope)
             throws InterruptedException {
+        return run(calls, offered, ctx, scope, (call, outcome) -> { });
+    }
+
+    /** As {@link #run(List, Map, RunContext, TurnScope)}, telling {@code onOutcome} of each outcome as it comes (run thread). */
+    List<ToolOutcome> run(List<ToolCall> calls, Map<String, Tool> offered, RunContext ctx, TurnScope scope,
+                          java.util.function.BiConsumer<ToolCall, ToolOutcome> onOutcome) throws InterruptedException {
         int limit = parallel(calls, offered) ? Math.min(maxParallel, calls.size()) : 1;
         var outcomes = new ArrayList<ToolOutcome>(calls.size());
         calls.forEach(c -> outcomes.add(null));
@@ -64,6 +70,7 @@ final class ToolBatch {
                 if (!call.name().startsWith("_"))
                     ctx.emit(new RunEvent.ToolCallFinished(call.id(), call.name(), outcome.durationMillis(),
                             outcome.error(), outcome.content(), ToolPreview.output(outcome.content(), redactor)));
+                onOutcome.accept(call, outcome);
             }
             return outcomes;
         } catch (InterruptedException e) {

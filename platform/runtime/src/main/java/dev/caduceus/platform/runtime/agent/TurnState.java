@@ -30,6 +30,57 @@ final class TurnState {
         this.max = max;
     }
 
+    /**
+     * A resumed run's saved messages, added as they were (the tool results of each assistant message in its calls'
+     * order, however they finished), with the model calls and usage by then.
+     */
+    void restore(List<Message> saved, int calls, Usage usageSoFar) {
+        for (int i = 0; i < saved.size(); ) {
+            var m = saved.get(i++);
+            add(m, m.role().equals("assistant") ? m.text() : null);
+            if (!m.role().equals("assistant") || m.toolCalls().isEmpty()) continue;
+            var results = new java.util.LinkedHashMap<String, Message>();
+            while (i < saved.size() && saved.get(i).role().equals("tool")) {
+                var t = saved.get(i++);
+                results.put(t.toolCallId(), t);
+            }
+            for (var call : m.toolCalls()) {
+                var t = results.remove(call.id());
+                if (t != null) add(t, null);
+            }
+            results.values().forEach(t -> add(t, null));
+        }
+        apiCalls = calls;
+        usage = usageSoFar;
+    }
+
+    /** The tool calls of the last assistant message that have no result yet, in order (a resumed run's in flight). */
+    List<Message.ToolCallRef> unanswered() {
+        var answered = new java.util.HashSet<String>();
+        for (int i = added.size() - 1; i >= 0; i--) {
+            var m = added.get(i);
+            if (m.role().equals("tool")) {
+                answered.add(m.toolCallId());
+            } else if (m.role().equals("assistant")) {
+                return m.toolCalls().stream().filter(c -> !answered.contains(c.id())).toList();
+            } else {
+                return List.of();
+            }
+        }
+        return List.of();
+    }
+
+    /** Appends {@code note} to the last upstream message when it is a tool result (never stored). */
+    void noteOnLastResult(String note) {
+        var last = upstream.getLast();
+        if (!last.role().equals("tool")) return;
+        upstream.set(upstream.size() - 1, new Message(last.role(), List.of(new dev.caduceus.spi.message.ContentPart.Text(
+                last.text() + note)), last.toolCalls(), last.toolCallId(), last.name()));
+    }
+
+    /** The model calls made and the usage so far, for a checkpoint. */
+    Usage usage() { return usage; }
+
     int max() { return max; }
 
     int apiCalls() { return apiCalls; }

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *   <li>it has an id ({@code node_<12 hex>}, kept in the state directory so a restart is the same node) and a lease row in {@code cluster_nodes}
  *       that it renews every {@value #RENEW_SECONDS} s; a lease not renewed for {@value #LEASE_SECONDS} s
  *       is a dead node;</li>
- *   <li>every node, on each tick, ends the live runs of dead nodes (and of no node) as {@code interrupted},
- *       exactly as a restart does, and deletes their leases — so a node's death is noticed within
+ *   <li>every node, on each tick, takes over the live runs of dead nodes (and of no node) exactly as a restart
+ *       does: it resumes them ({@code runs.resume}; the first node to claim a run executes it) or ends them as
+ *       {@code interrupted}, and deletes their leases — so a node's death is noticed within
  *       {@value #LEASE_SECONDS} + {@value #RENEW_SECONDS} s; at boot it does the same once, before serving;</li>
  *   <li>its journal announces every commit ({@link ClusterBus}), so a reader on any node follows a run
  *       live on another; control requests for such runs go to their owner ({@link PeerCommands}).</li>
@@ -53,6 +54,7 @@ public final class Cluster implements AutoCloseable {
     private ScheduledExecutorService ticks;
     private PeerCommands commands;
     private RunJournal journal;
+    private RunService runs;
     private volatile long renewedAt;  // System.nanoTime() of the last renewal
     private volatile int nodesAlive = 1;
 
@@ -77,7 +79,7 @@ public final class Cluster implements AutoCloseable {
 
     /**
      * A node of the cluster on {@code database}, whose id is kept in {@code stateDir/node_id}, so that a
-     * restart is the same node: its previous process's live runs are interrupted at once (one serve per
+     * restart is the same node: its previous process's live runs are taken over at once (one serve per
      * state directory is enforced), not when the lease expires. If a live process elsewhere holds that id
      * (a copied state directory), this node takes a new one. Listens for the other nodes at once.
      */
@@ -160,6 +162,7 @@ public final class Cluster implements AutoCloseable {
      */
     public int start(RunService runs, RunJournal journal, ObjectMapper json) {
         this.journal = journal;
+        this.runs = runs;
         if (bus == null) return runs.recover();
         database.write(sql -> sql.update("INSERT INTO cluster_nodes (node_id, host, pid, started_at, renewed_at) "
                 + "VALUES (?, ?, ?, " + DB_NOW + ", " + DB_NOW + ") ON CONFLICT (node_id) DO UPDATE SET host = excluded.host, "
@@ -167,12 +170,9 @@ public final class Cluster implements AutoCloseable {
                 nodeId, hostName(), ProcessHandle.current().pid()));
         renewedAt = System.nanoTime();
         int restarted = 0;
-        if (predecessorGone) {
-            var ids = journal.interruptRunsOf(nodeId, clock.instant());
-            restarted = ids.size();
-            if (!ids.isEmpty()) LOG.warn("{} run(s) were live when this node stopped; marked interrupted: {}", ids.size(),
-                    ids.size() > 10 ? ids.subList(0, 10) + " …" : ids);
-        }
+        if (predecessorGone)
+            restarted = runs.resume(journal.takeOverRunsOf(nodeId, clock.instant(), runs.resumePolicy()),
+                    "when this node stopped");
         commands = new PeerCommands(database, journal, bus, nodeId, json, clock);
         commands.serveWith(runs);
         runs.bindPeers(commands);
@@ -200,8 +200,9 @@ public final class Cluster implements AutoCloseable {
         int updated = database.write(sql -> sql.update("UPDATE cluster_nodes SET renewed_at = " + DB_NOW
                 + " WHERE node_id = ?", nodeId));
         if (updated == 0) {
-            LOG.error("This node's lease ({}) had expired and another node took its runs over as interrupted; "
-                    + "writing it again", nodeId);
+            LOG.error("This node's lease ({}) had expired and the other nodes took its runs over; writing it again",
+                    nodeId);
+            runs.abandonTakenOver();
             database.write(sql -> sql.update("INSERT INTO cluster_nodes (node_id, host, pid, started_at, renewed_at) "
                     + "VALUES (?, ?, ?, " + DB_NOW + ", " + DB_NOW + ")", nodeId, hostName(), ProcessHandle.current().pid()));
         }
@@ -219,10 +220,8 @@ public final class Cluster implements AutoCloseable {
                 r -> new long[] {r.getLong(1), r.getLong(2), r.getLong(3)}, deadBefore, deadBefore, deadBefore).orElseThrow());
         nodesAlive = (int) pending[2];
         if (pending[0] == 0 && pending[1] == 0) return 0;
-        List<String> ids = journal.interruptRunsOfDeadNodes(clock.instant(), deadBefore);
-        if (!ids.isEmpty())
-            LOG.warn("{} run(s) of stopped node(s) marked interrupted: {}", ids.size(), ids.size() > 10 ? ids.subList(0, 10) + " …" : ids);
-        return ids.size();
+        return runs.resume(journal.takeOverRunsOfDeadNodes(clock.instant(), deadBefore, runs.resumePolicy()),
+                "on a node that stopped");
     }
 
     /** The {@code cluster} health check: this node's id, the nodes alive, the age of this node's lease. */

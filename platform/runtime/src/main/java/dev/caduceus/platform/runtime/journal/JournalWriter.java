@@ -33,6 +33,7 @@ final class JournalWriter implements AutoCloseable {
     private sealed interface Op {}
     private record Append(JournalEntry entry, RunRecord after) implements Op {}
     private record Update(RunRecord after) implements Op {}
+    private record Checkpoint(RunStore.Step step) implements Op {}
     private record Barrier(CompletableFuture<Void> done) implements Op {}
     private record Stop() implements Op {}
 
@@ -69,6 +70,10 @@ final class JournalWriter implements AutoCloseable {
 
     void update(RunRecord after) {
         offer(new Update(after));
+    }
+
+    void step(RunStore.Step step) {
+        offer(new Checkpoint(step));
     }
 
     /** Blocks until everything queued before this call is committed and published. */
@@ -108,6 +113,7 @@ final class JournalWriter implements AutoCloseable {
     /** Writes one batch and publishes it; true when the batch held the stop marker. */
     private boolean commit(List<Op> batch) {
         var entries = new ArrayList<JournalEntry>();
+        var steps = new ArrayList<RunStore.Step>();
         var records = new LinkedHashMap<String, RunRecord>();
         var barriers = new ArrayList<CompletableFuture<Void>>();
         boolean stop = false;
@@ -118,13 +124,14 @@ final class JournalWriter implements AutoCloseable {
                     if (a.after() != null) records.put(a.after().runId(), a.after());
                 }
                 case Update u -> records.put(u.after().runId(), u.after());
+                case Checkpoint c -> steps.add(c.step());
                 case Barrier b -> barriers.add(b.done());
                 case Stop s -> stop = true;
             }
         }
-        if (!entries.isEmpty() || !records.isEmpty()) {
+        if (!entries.isEmpty() || !records.isEmpty() || !steps.isEmpty()) {
             long started = System.nanoTime();
-            write(entries, records);
+            write(steps, entries, records);
             commitLatency.recordSince(started);
             batchSize.observe(batch.size());
         }
@@ -133,11 +140,11 @@ final class JournalWriter implements AutoCloseable {
         return stop;
     }
 
-    private void write(List<JournalEntry> entries, LinkedHashMap<String, RunRecord> records) {
+    private void write(List<RunStore.Step> steps, List<JournalEntry> entries, LinkedHashMap<String, RunRecord> records) {
         for (int attempt = 1; ; attempt++) {
             try {
                 database.write(sql -> {
-                    store.write(sql, entries, records.values());
+                    store.write(sql, steps, entries, records.values());
                     listener.committing(sql, entries);
                     if (feed != RunFeed.LOCAL) {
                         var changed = new java.util.LinkedHashSet<String>(records.keySet());

@@ -30,6 +30,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
     private final JournalWriter writer;
     private final RunFeed feed;
     private final Database database;
+    private final ObjectMapper json;
 
     public RunJournal(Database database, ObjectMapper json) {
         this(database, json, new dev.caduceus.platform.host.metrics.MetricsRegistry().host());
@@ -54,9 +55,15 @@ public final class RunJournal implements EventLog, AutoCloseable {
     public RunJournal(Database database, ObjectMapper json, dev.caduceus.spi.metrics.Metrics metrics, String nodeId,
                       RunFeed feed, JournalListener listener) {
         this.database = database;
+        this.json = json;
         this.feed = feed;
-        this.store = new RunStore(database, json, nodeId);
+        this.store = new RunStore(database, json, nodeId, feed != RunFeed.LOCAL);
         this.writer = new JournalWriter(database, store, tail, metrics, feed, listener);
+    }
+
+    /** The node this process is: the owner of the runs it starts or resumes. */
+    public String nodeId() {
+        return store.nodeId();
     }
 
     /** Where a run is: the node executing it ({@code null} for runs from before nodes were recorded), and whether it is live. */
@@ -68,31 +75,60 @@ public final class RunJournal implements EventLog, AutoCloseable {
     }
 
     /**
-     * A restarted node's recovery: its own runs left live by its previous process (same node id, a
-     * process known to be gone) become {@code interrupted} at once, as at a single node's restart; the
-     * other nodes are told. Returns the runs interrupted.
+     * How the live runs of a stopped process are taken over ({@code runs.resume}, {@code runs.max_resumes},
+     * {@code runs.resume_window}): resumed, or ended as interrupted.
      */
-    public List<String> interruptRunsOf(String nodeId, Instant now) {
+    public record ResumePolicy(boolean enabled, int maxResumes, Duration window) {
+        /** Never resume: every run of a stopped process is interrupted, as before runs could resume. */
+        public static final ResumePolicy OFF = new ResumePolicy(false, 0, Duration.ZERO);
+    }
+
+    /**
+     * What a takeover did with the live runs of a stopped process: the runs this node now executes again, and those it
+     * ended ({@code interrupted}: not resumable or too old; {@code failed}: resumed too often; {@code cancelled}: they
+     * were being stopped).
+     */
+    public record TakeOver(List<String> resumed, List<String> interrupted, List<String> failed, List<String> cancelled) {
+        public static final TakeOver NONE = new TakeOver(List.of(), List.of(), List.of(), List.of());
+
+        /** The runs it ended. */
+        public List<String> ended() {
+            var all = new java.util.ArrayList<String>(interrupted);
+            all.addAll(failed);
+            all.addAll(cancelled);
+            return all;
+        }
+    }
+
+    /** A run this node claimed, as its previous process left it: its record, its request and what it had saved. */
+    public record Saved(RunRecord record, dev.caduceus.spi.agent.RunRequest request,
+                        dev.caduceus.spi.agent.Resumption resumption) {}
+
+    /**
+     * A restarted node's recovery: its own runs left live by its previous process (same node id, a
+     * process known to be gone) are taken over at once ({@link #takeOver}), as at a single node's restart; the
+     * other nodes are told.
+     */
+    public TakeOver takeOverRunsOf(String nodeId, Instant now, ResumePolicy policy) {
         return database.write(sql -> {
-            var ids = store.interrupt(sql, "node_id = ?", now, nodeId);
-            feed.announce(sql, ids);
-            return ids;
+            var done = store.takeOver(sql, "node_id = ?", now, policy, nodeId);
+            feed.announce(sql, done.ended());
+            return done;
         });
     }
 
     /**
      * The cluster's recovery: in one write, the live runs of nodes whose lease was last renewed before
      * {@code deadBefore} (epoch ms, the database's clock), of nodes without a lease row, and of no recorded
-     * node become {@code interrupted} exactly as at a restart; those nodes' lease rows are deleted; the
-     * other nodes are told. Returns the runs interrupted.
+     * node are taken over as at a restart; those nodes' lease rows are deleted; the other nodes are told.
      */
-    public List<String> interruptRunsOfDeadNodes(Instant now, long deadBefore) {
+    public TakeOver takeOverRunsOfDeadNodes(Instant now, long deadBefore, ResumePolicy policy) {
         return database.write(sql -> {
-            var ids = store.interrupt(sql, "node_id IS NULL OR node_id NOT IN "
-                    + "(SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?)", now, deadBefore);
+            var done = store.takeOver(sql, "node_id IS NULL OR node_id NOT IN "
+                    + "(SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?)", now, policy, deadBefore);
             sql.update("DELETE FROM cluster_nodes WHERE renewed_at < ?", deadBefore);
-            feed.announce(sql, ids);
-            return ids;
+            feed.announce(sql, done.ended());
+            return done;
         });
     }
 
@@ -100,11 +136,30 @@ public final class RunJournal implements EventLog, AutoCloseable {
     public record RecordedKey(String fingerprint, String runId) {}
 
     /**
-     * Marks every run left live by an earlier process {@code interrupted}, each with a final
-     * interrupted event; returns their ids.
+     * Boot recovery of a single node: every run an earlier process left live is taken over ({@link TakeOver}): resumed
+     * by this process when {@code policy} allows, else ended.
      */
-    public List<String> recover(Instant now) {
-        return store.interruptLiveRuns(now);
+    public TakeOver recover(Instant now, ResumePolicy policy) {
+        return database.write(sql -> store.takeOver(sql, "", now, policy));
+    }
+
+    /** What a claimed run had saved ({@link #takeOverRunsOf} and the others' {@code resumed}); empty if it is gone. */
+    public Optional<Saved> saved(String runId) {
+        return store.saved(runId);
+    }
+
+    /** Follows a claimed run again from its last committed event, before its resumed process appends the next. */
+    public void reopen(String runId, long lastSeq) {
+        tail.open(runId, lastSeq);
+    }
+
+    /**
+     * Saves one message of a resumable run ({@code run_steps}) in the next group commit, after the entries appended
+     * before it.
+     */
+    public void checkpoint(String runId, dev.caduceus.spi.message.Message message, int modelCalls,
+                           dev.caduceus.spi.message.Usage usage) {
+        writer.step(new RunStore.Step(runId, message, modelCalls, usage));
     }
 
     /** The run recorded under {@code key}, unless its run was last updated before {@code notBefore}. */
@@ -123,7 +178,17 @@ public final class RunJournal implements EventLog, AutoCloseable {
     /** As {@link #create(RunRecord, String, String, Instant)}, with the webhook the run's request named (JSON), or null. */
     public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore,
                                         String webhookJson) {
-        var existing = store.insert(run, key, fingerprint, keyNotBefore, webhookJson);
+        return create(run, key, fingerprint, keyNotBefore, webhookJson, null);
+    }
+
+    /**
+     * As {@link #create(RunRecord, String, String, Instant, String)}, with the run's request kept so that another
+     * process can resume the run ({@code request}), or null for a run that is not resumed.
+     */
+    public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore,
+                                        String webhookJson, dev.caduceus.spi.agent.RunRequest request) {
+        var existing = store.insert(run, key, fingerprint, keyNotBefore, webhookJson,
+                request == null ? null : StoredRequest.write(json, request));
         if (existing.isPresent()) return existing.map(k -> new RecordedKey(k.fingerprint(), k.runId()));
         tail.open(run.runId(), run.lastSeq());
         return Optional.empty();

@@ -30,6 +30,10 @@ import java.util.stream.Collectors;
  */
 final class RunStore {
     private static final String COLUMNS = "run_id, status, created_at, updated_at, session_id, model, origin, last_seq, "
+            + "last_event, output, usage_json, error, pending_steer, approval_json, owner, tool_calls_json, resumes, resumed_at, "
+            + "resumed_node";
+    /** The columns {@link #insert} writes: {@link #COLUMNS} but the resumptions, which only a takeover writes. */
+    private static final String INSERTED = "run_id, status, created_at, updated_at, session_id, model, origin, last_seq, "
             + "last_event, output, usage_json, error, pending_steer, approval_json, owner, tool_calls_json";
     private static final String LIVE_STATUSES = "('queued', 'running', 'waiting_for_approval', 'requires_action', 'stopping')";
     private static final String TERMINAL_STATUSES = "('completed', 'failed', 'cancelled', 'interrupted')";
@@ -37,12 +41,23 @@ final class RunStore {
     private final Database database;
     private final ObjectMapper json;
     private final String nodeId;
+    private final boolean clustered;
 
     /** @param nodeId the node this process is: written as the owner of every run it starts */
     RunStore(Database database, ObjectMapper json, String nodeId) {
+        this(database, json, nodeId, false);
+    }
+
+    /** @param clustered whether other nodes share the database (and may take this node's runs over) */
+    RunStore(Database database, ObjectMapper json, String nodeId, boolean clustered) {
+        this.clustered = clustered;
         this.database = database;
         this.json = json;
         this.nodeId = nodeId;
+    }
+
+    String nodeId() {
+        return nodeId;
     }
 
     /** An idempotency key as recorded. */
@@ -63,7 +78,8 @@ final class RunStore {
      * Inserts a new run's row, and its idempotency key when given, in one transaction. Returns the
      * key's existing row instead (and inserts nothing) when a live key was recorded meanwhile.
      */
-    Optional<KeyRow> insert(RunRecord run, String key, String fingerprint, Instant keyNotBefore, String webhookJson) {
+    Optional<KeyRow> insert(RunRecord run, String key, String fingerprint, Instant keyNotBefore, String webhookJson,
+                            String requestJson) {
         return database.write(sql -> {
             if (key != null) {
                 var existing = findKey(sql, key, keyNotBefore);
@@ -72,17 +88,45 @@ final class RunStore {
                 sql.update("INSERT INTO run_idempotency_keys (idempotency_key, fingerprint, run_id, created_at) "
                         + "VALUES (?, ?, ?, ?)", key, fingerprint, run.runId(), run.createdAt().toEpochMilli());
             }
-            sql.update("INSERT INTO runs (" + COLUMNS + ", node_id, webhook_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            sql.update("INSERT INTO runs (" + INSERTED + ", node_id, webhook_json, request_json) "
+                            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     run.runId(), run.status().wireName(), run.createdAt().toEpochMilli(), run.updatedAt().toEpochMilli(),
                     run.sessionId(), run.model(), run.origin(), run.lastSeq(), run.lastEvent(), run.output(),
                     toJson(run.usage()), run.error(), run.pendingSteer(), toJson(run.approval()), run.owner(),
-                    toolCallsJson(run), nodeId, webhookJson);
+                    toolCallsJson(run), nodeId, webhookJson, requestJson);
             return Optional.empty();
         });
     }
 
-    /** One group commit: the entries, then each run's latest record. Runs inside the writer's transaction. */
-    void write(Sql sql, List<JournalEntry> entries, Collection<RunRecord> records) {
+    /** One message a run saved for resuming ({@code run_steps}). */
+    record Step(String runId, Message message, int modelCalls, Usage usage) {}
+
+    /**
+     * One group commit: the saved steps, the entries, then each run's latest record; a run that ended drops its steps
+     * and stored request (nothing resumes it). Runs inside the writer's transaction. With several nodes, what comes
+     * for runs another node has taken over (this node's lease had expired) is dropped: the new owner numbers and
+     * records their events now.
+     */
+    void write(Sql sql, List<Step> steps, List<JournalEntry> entries, Collection<RunRecord> records) {
+        if (clustered) {
+            var ids = new java.util.LinkedHashSet<String>();
+            steps.forEach(s -> ids.add(s.runId()));
+            entries.forEach(e -> ids.add(e.runId()));
+            records.forEach(r -> ids.add(r.runId()));
+            if (ids.isEmpty()) return;
+            var lost = java.util.Set.copyOf(sql.query("SELECT run_id FROM runs WHERE run_id IN ("
+                    + ids.stream().map(i -> "?").collect(Collectors.joining(", ")) + ") AND node_id IS DISTINCT FROM ?",
+                    r -> r.getString(1), java.util.stream.Stream.concat(ids.stream(), java.util.stream.Stream.of(nodeId)).toArray()));
+            if (!lost.isEmpty()) {
+                steps = steps.stream().filter(s -> !lost.contains(s.runId())).toList();
+                entries = entries.stream().filter(e -> !lost.contains(e.runId())).toList();
+                records = records.stream().filter(r -> !lost.contains(r.runId())).toList();
+            }
+        }
+        for (var s : steps)
+            sql.update("INSERT INTO run_steps (run_id, idx, message_json, model_calls, usage_json) VALUES (?, "
+                            + "(SELECT COALESCE(MAX(idx), 0) + 1 FROM run_steps WHERE run_id = ?), ?, ?, ?)",
+                    s.runId(), s.runId(), toJson(s.message()), s.modelCalls(), toJson(s.usage()));
         for (var e : entries)
             sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?) "
                             + "ON CONFLICT (run_id, seq) DO NOTHING",
@@ -92,6 +136,11 @@ final class RunStore {
                             + "error = ?, pending_steer = ?, approval_json = ?, tool_calls_json = ? WHERE run_id = ?",
                     r.status().wireName(), r.updatedAt().toEpochMilli(), r.lastSeq(), r.lastEvent(), r.output(),
                     toJson(r.usage()), r.error(), r.pendingSteer(), toJson(r.approval()), toolCallsJson(r), r.runId());
+        for (var r : records)
+            if (r.status().isTerminal()) {
+                sql.update("DELETE FROM run_steps WHERE run_id = ?", r.runId());
+                sql.update("UPDATE runs SET request_json = NULL WHERE run_id = ? AND request_json IS NOT NULL", r.runId());
+            }
     }
 
     Optional<RunRecord> record(String runId) {
@@ -133,10 +182,14 @@ final class RunStore {
 
     /** Up to {@code max} committed events of a run after {@code afterSeq}. */
     List<JournalEntry> events(String runId, long afterSeq, int max) {
-        return database.read(sql -> sql.query(
+        return database.read(sql -> events(sql, runId, afterSeq, max));
+    }
+
+    private List<JournalEntry> events(Sql sql, String runId, long afterSeq, int max) {
+        return sql.query(
                 "SELECT seq, created_at, event_json FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 r -> new JournalEntry(runId, r.getLong(1), Instant.ofEpochMilli(r.getLong(2)),
-                        fromJson(r.getString(3), RunEvent.class)), runId, afterSeq, max));
+                        fromJson(r.getString(3), RunEvent.class)), runId, afterSeq, max);
     }
 
     /** Where a run is live: the node executing it, and whether it is live at all. */
@@ -150,36 +203,111 @@ final class RunStore {
 
     private static final java.util.Set<String> LIVE = java.util.Set.of("queued", "running", "waiting_for_approval", "requires_action", "stopping");
 
-    /**
-     * Boot recovery: every run not in a terminal status becomes {@code interrupted} with a final
-     * {@link RunEvent.Interrupted} event. Returns the runs recovered.
-     */
-    List<String> interruptLiveRuns(Instant now) {
-        return database.write(sql -> interrupt(sql, "", now));
+    /** The message of a run that was resumed {@code max} times and whose server stopped again. */
+    static String resumeLimitMessage(int max) {
+        return "The server stopped while this run was live " + (max + 1) + " times; it was resumed " + max
+                + " times and is not resumed again (runs.max_resumes: " + max + ").";
     }
 
     /**
-     * Within the caller's write: the live runs that {@code condition} (an SQL predicate over {@code runs},
-     * with {@code args}) selects become {@code interrupted}, each with a final interrupted event. Returns
-     * their ids.
+     * Within the caller's write: the live runs that {@code condition} selects (an SQL predicate over {@code runs} with
+     * {@code args}) are taken over by this node: resumed (claimed for this node, their {@code resumes} counted) when
+     * {@code policy} allows and they stored their request; a run being stopped ends {@code cancelled}; one resumed
+     * {@code max_resumes} times ends {@code failed}; every other one (too old, or not resumable) ends
+     * {@code interrupted} as before. A run another node claimed first is left alone.
      */
-    List<String> interrupt(Sql sql, String condition, Instant now, Object... args) {
-        {
-            var live = sql.query("SELECT run_id, (SELECT COALESCE(MAX(seq), 0) FROM run_events e WHERE e.run_id = runs.run_id) "
-                    + "FROM runs WHERE status IN " + LIVE_STATUSES + (condition.isEmpty() ? "" : " AND (" + condition + ")"),
-                    r -> new Object[] {r.getString(1), r.getLong(2)}, args);
-            var ids = new ArrayList<String>();
-            for (var row : live) {
-                String id = (String) row[0];
-                long seq = (Long) row[1] + 1;
-                sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?)", id, seq,
-                        now.toEpochMilli(), toJson(new RunEvent.Interrupted(RunJournal.INTERRUPTED_ERROR)));
-                sql.update("UPDATE runs SET status = 'interrupted', updated_at = ?, last_seq = ?, last_event = 'interrupted', "
-                        + "error = ?, approval_json = NULL, tool_calls_json = NULL WHERE run_id = ?", now.toEpochMilli(), seq, RunJournal.INTERRUPTED_ERROR, id);
-                ids.add(id);
+    RunJournal.TakeOver takeOver(Sql sql, String condition, Instant now, RunJournal.ResumePolicy policy, Object... args) {
+        var live = sql.query("SELECT run_id, node_id, status, request_json IS NOT NULL, resumes, created_at, "
+                        + "(SELECT COALESCE(MAX(seq), 0) FROM run_events e WHERE e.run_id = runs.run_id) FROM runs WHERE status IN "
+                        + LIVE_STATUSES + (condition.isEmpty() ? "" : " AND (" + condition + ")"),
+                r -> new Orphan(r.getString(1), r.getString(2), r.getString(3), r.getBoolean(4), r.getInt(5),
+                        Instant.ofEpochMilli(r.getLong(6)), r.getLong(7)), args);
+        var resumed = new ArrayList<String>();
+        var interrupted = new ArrayList<String>();
+        var failed = new ArrayList<String>();
+        var cancelled = new ArrayList<String>();
+        for (var o : live) {
+            if (o.status().equals("stopping")) {
+                end(sql, o, now, "cancelled", new RunEvent.Cancelled("stopped", null, null), null);
+                cancelled.add(o.runId());
+            } else if (!policy.enabled() || !o.resumable() || o.createdAt().isBefore(now.minus(policy.window()))) {
+                end(sql, o, now, "interrupted", new RunEvent.Interrupted(RunJournal.INTERRUPTED_ERROR),
+                        RunJournal.INTERRUPTED_ERROR);
+                interrupted.add(o.runId());
+            } else if (o.resumes() >= policy.maxResumes()) {
+                var message = resumeLimitMessage(policy.maxResumes());
+                end(sql, o, now, "failed", new RunEvent.Failed("resume_limit", message, null, null, null), message);
+                failed.add(o.runId());
+            } else if (sql.update("UPDATE runs SET node_id = ?, resumes = resumes + 1, resumed_at = ?, resumed_node = ?, "
+                    + "updated_at = ? WHERE run_id = ? AND status IN " + LIVE_STATUSES + " AND node_id IS NOT DISTINCT FROM ?",
+                    nodeId, now.toEpochMilli(), nodeId, now.toEpochMilli(), o.runId(), o.nodeId()) == 1) {
+                resumed.add(o.runId());
             }
-            return ids;
         }
+        return new RunJournal.TakeOver(resumed, interrupted, failed, cancelled);
+    }
+
+    private record Orphan(String runId, String nodeId, String status, boolean resumable, int resumes, Instant createdAt,
+                          long lastSeq) {}
+
+    /** Within the caller's write: ends {@code o} with {@code event} (its next seq) and {@code status}. */
+    private void end(Sql sql, Orphan o, Instant now, String status, RunEvent event, String error) {
+        long seq = o.lastSeq() + 1;
+        sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?)", o.runId(), seq,
+                now.toEpochMilli(), toJson(event));
+        sql.update("UPDATE runs SET status = ?, updated_at = ?, last_seq = ?, last_event = ?, error = ?, approval_json = NULL, "
+                + "tool_calls_json = NULL, request_json = NULL WHERE run_id = ?", status, now.toEpochMilli(), seq,
+                EventTypes.name(event), error, o.runId());
+        sql.update("DELETE FROM run_steps WHERE run_id = ?", o.runId());
+    }
+
+    /**
+     * What run {@code runId} (claimed by this node) had saved: its request, its steps, and from its events the tool
+     * calls of its last assistant message that started and did not finish, and whether an approval was pending
+     * (asked after its last resumption and not answered). Empty when the run or its request is gone.
+     */
+    Optional<RunJournal.Saved> saved(String runId) {
+        return database.read(sql -> {
+            var row = sql.queryOne("SELECT " + COLUMNS + ", request_json FROM runs WHERE run_id = ?",
+                    r -> new Object[] {record(r), r.getString(20)}, runId);
+            if (row.isEmpty() || row.get()[1] == null) return Optional.<RunJournal.Saved>empty();
+            var record = (RunRecord) row.get()[0];
+            var request = StoredRequest.read(json, (String) row.get()[1]);
+            var steps = sql.query("SELECT message_json, model_calls, usage_json FROM run_steps WHERE run_id = ? ORDER BY idx",
+                    r -> new Step(runId, fromJson(r.getString(1), Message.class), r.getInt(2), fromJson(r.getString(3), Usage.class)),
+                    runId);
+            var started = new java.util.LinkedHashSet<String>();
+            int approvals = 0;
+            for (var e : events(sql, runId, 0, Integer.MAX_VALUE)) {
+                switch (e.event()) {
+                    case RunEvent.ToolCallStarted t -> started.add(t.callId());
+                    case RunEvent.ToolCallFinished t -> started.remove(t.callId());
+                    case RunEvent.ApprovalRequested a -> approvals++;
+                    case RunEvent.ApprovalResolved a -> approvals = Math.max(0, approvals - a.resolved());
+                    case RunEvent.Resumed r -> approvals = 0; // the earlier process's requests died with it
+                    default -> { }
+                }
+            }
+            // the last assistant message's calls without a saved result are the ones in flight
+            var messages = steps.stream().map(Step::message).toList();
+            var answered = new java.util.HashSet<String>();
+            java.util.List<Message.ToolCallRef> lastCalls = List.of();
+            for (var m : messages) {
+                if (m.role().equals("assistant") && !m.toolCalls().isEmpty()) {
+                    lastCalls = m.toolCalls();
+                    answered.clear();
+                } else if (m.role().equals("tool") && m.toolCallId() != null) {
+                    answered.add(m.toolCallId());
+                }
+            }
+            var inFlight = new java.util.LinkedHashSet<String>();
+            for (var c : lastCalls) if (!answered.contains(c.id()) && started.contains(c.id())) inFlight.add(c.id());
+            var pending = approvals > 0 && inFlight.size() == 1 ? java.util.Set.copyOf(inFlight) : java.util.Set.<String>of();
+            var last = steps.isEmpty() ? null : steps.getLast();
+            return Optional.of(new RunJournal.Saved(record, request, new dev.caduceus.spi.agent.Resumption(messages,
+                    last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending,
+                    record.resumed() == null ? 0 : record.resumed().count())));
+        });
     }
 
     /**
@@ -192,6 +320,7 @@ final class RunStore {
             long cutoff = runsBefore.toEpochMilli();
             String doomed = "SELECT run_id FROM runs WHERE status IN " + TERMINAL_STATUSES + " AND updated_at < ?";
             sql.update("DELETE FROM run_events WHERE run_id IN (" + doomed + ")", cutoff);
+            sql.update("DELETE FROM run_steps WHERE run_id IN (" + doomed + ")", cutoff);
             sql.update("DELETE FROM run_idempotency_keys WHERE run_id IN (" + doomed + ") OR run_id IN "
                     + "(SELECT run_id FROM runs WHERE updated_at < ?)", cutoff, keysBefore.toEpochMilli());
             return sql.update("DELETE FROM runs WHERE status IN " + TERMINAL_STATUSES + " AND updated_at < ?", cutoff);
@@ -203,7 +332,8 @@ final class RunStore {
                 Instant.ofEpochMilli(r.getLong(3)), Instant.ofEpochMilli(r.getLong(4)), r.getString(5), r.getString(6),
                 r.getString(7), r.getLong(8), r.getString(9), r.getString(10), fromJson(r.getString(11), Usage.class),
                 r.getString(12), r.getString(13), (RunEvent.ApprovalRequested) fromJson(r.getString(14), RunEvent.class),
-                r.getString(15), toolCalls(r.getString(16)));
+                r.getString(15), toolCalls(r.getString(16)), r.getInt(17) == 0 ? null
+                        : new RunRecord.Resumed(r.getInt(17), Instant.ofEpochMilli(r.getLong(18)), r.getString(19)));
     }
 
     private String toolCallsJson(RunRecord run) {

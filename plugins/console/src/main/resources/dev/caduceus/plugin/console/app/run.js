@@ -71,6 +71,10 @@ function apply(state, e) {
     }
     case 'run.steered':
       return push({ kind: 'steer', at: e.timestamp });
+    case 'run.resumed':
+      // the approvals asked before the server stopped died with it; the resumed run asks again
+      items.forEach((item) => { if (item.kind === 'approval' && item.answer === null) item.answer = 'void (server stopped)'; });
+      return push({ kind: 'resumed', node: e.node, step: e.step, resumes: e.resumes, at: e.timestamp });
     case 'run.completed':
       return push({ kind: 'final', output: e.output ?? '', usage: e.usage, pending: e.pending_steer, at: e.timestamp });
     case 'run.failed':
@@ -112,6 +116,11 @@ function renderItem(item) {
         h('div', {}, item.description ?? '', item.pattern ? ` (${item.pattern})` : ''), longText(item.command, 300));
     case 'steer':
       return h('li', { class: 'event steer' }, h('span', { class: 'what' }, 'Guidance accepted'), when ? [' · ', when] : null);
+    case 'resumed':
+      return h('li', { class: 'event resumed' }, h('span', { class: 'what' }, 'Resumed'),
+        when ? h('span', { class: 'muted' }, ' · ', when) : null,
+        h('div', {}, `The server stopped; node `, code(item.node ?? '?'), ` went on after step ${item.step ?? 0}`,
+          item.resumes > 1 ? ` (resumed ${item.resumes} times)` : ''));
     case 'final':
       return h('li', { class: 'event final' }, h('span', { class: 'what' }, 'Final answer'), longText(item.output, 2000),
         h('p', { class: 'muted' }, 'Usage: ', usage(item.usage)),
@@ -328,6 +337,7 @@ export function mount(main, scope, { id }) {
       ['Job', status.job_id ? h('a', { href: router.href(`/jobs/${status.job_id}`) }, code(status.job_id)) : '—'],
       ['Events', String(status.last_seq ?? 0)],
     ];
+    if (status.resumes) rows.push(['Resumed', [`${status.resumes}×, last ${time(status.resumed_at)} on `, code(status.resumed_node ?? '?')]]);
     if (status.usage) rows.push(['Usage', usage(status.usage)]);
     if (status.error) rows.push(['Error', status.error]);
     replace(facts, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));

@@ -1,0 +1,325 @@
+package dev.caduceus.platform.runtime.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.caduceus.platform.host.store.Database;
+import dev.caduceus.platform.runtime.journal.InMemoryEventLog;
+import dev.caduceus.platform.runtime.journal.RunJournal;
+import dev.caduceus.spi.agent.ApprovalAnswer;
+import dev.caduceus.spi.agent.JournalEntry;
+import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.message.Message;
+import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolCall;
+import dev.caduceus.spi.tool.ToolContext;
+import dev.caduceus.spi.tool.ToolContext.ApprovalChoice;
+import dev.caduceus.spi.tool.ToolResult;
+import dev.caduceus.spi.tool.ToolSpec;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Durable runs whose process dies and a new process (a restart, or another node) on the same database resumes
+ * them, on SQLite and PostgreSQL: the real agent loop, journal and run service on both sides; the "crash" stops
+ * the first process's journal, so it never writes again, as after {@code kill -9}. A tool call in flight is not
+ * run again unless its tool is repeatable, an approval pending is asked again, a model call in flight is made
+ * again, a finished step is not repeated; the events go on in one dense sequence; the resume bound and window hold.
+ */
+@ParameterizedClass
+@EnumSource(Dialect.class)
+class ResumedRunsTest {
+    static final RunJournal.ResumePolicy ON = new RunJournal.ResumePolicy(true, 3, Duration.ofHours(24));
+
+    @Parameter
+    Dialect dialect;
+    @TempDir
+    Path dir;
+    private TestStore store;
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private final List<RunHandle> leftRunning = new ArrayList<>();
+
+    /** One process: its database connection, journal and run service. */
+    private record Process(Database db, RunJournal journal, RunService runs) {
+        /** kill -9: nothing this process does from now on reaches the database. */
+        void crash() {
+            journal.close();
+        }
+    }
+
+    @BeforeEach
+    void open() {
+        store = TestStore.create(dialect, dir);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        leftRunning.forEach(r -> r.cancel("test over"));
+        for (var c : open.reversed()) c.close();
+    }
+
+    private Process process(ScriptedModel model, RunJournal.ResumePolicy policy, Tool... tools) {
+        var db = store.open();
+        var journal = new RunJournal(db, Harness.JSON);
+        open.add(db);
+        open.add(journal);
+        var runtime = new LocalAgentRuntime(model, new ToolSelection(Tools.catalog(tools), ToolSelection.DEFAULT),
+                new ToolDispatcher(Map.of(), Harness.JSON, Redactor.none(), dir), SystemPrompt.builtIn(),
+                new AgentSettings("test-model", 90, 8, true, Harness.FAST), Redactor.none(), Clock.systemUTC());
+        var runs = new RunService(runtime, new InMemoryEventLog(), new RunService.Durability(journal,
+                Duration.ofMinutes(5), Duration.ofHours(24), null, policy), null, 0, true, Clock.systemUTC());
+        return new Process(db, journal, runs);
+    }
+
+    private Process process(ScriptedModel model, Tool... tools) {
+        return process(model, ON, tools);
+    }
+
+    private RunHandle start(Process p, String input) throws Exception {
+        var run = p.runs().start(Harness.request(input), RunOptions.journaled()).handle();
+        leftRunning.add(run);
+        return run;
+    }
+
+    /** A tool that counts its calls, tells {@code entered}, then blocks until interrupted. */
+    private static Tool blocking(String name, AtomicInteger calls, CountDownLatch entered) {
+        return Tools.tool(name, (call, ctx) -> {
+            calls.incrementAndGet();
+            entered.countDown();
+            new CountDownLatch(1).await(); // a long command: the process dies first
+            return new ToolResult.Ok("never");
+        });
+    }
+
+    private static Tool repeatable(Tool tool) {
+        var spec = tool.spec().withRepeatable(true);
+        return new Tool() {
+            @Override
+            public ToolSpec spec() {
+                return spec;
+            }
+
+            @Override
+            public ToolResult call(ToolCall call, ToolContext ctx) throws Exception {
+                return tool.call(call, ctx);
+            }
+        };
+    }
+
+    private static List<JournalEntry> drain(RunHandle run) throws InterruptedException {
+        var out = new ArrayList<JournalEntry>();
+        try (var sub = run.subscribe(0)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!sub.finished()) {
+                if (System.nanoTime() > deadline) throw new AssertionError("the run did not end: " + out);
+                sub.next(Duration.ofSeconds(5)).ifPresent(out::add);
+            }
+        }
+        return out;
+    }
+
+    private static void assertDense(List<JournalEntry> entries) {
+        assertEquals(LongStream.rangeClosed(1, entries.size()).boxed().toList(),
+                entries.stream().map(JournalEntry::seq).toList(), "one gap-free sequence across the resumption");
+    }
+
+    private static <T extends RunEvent> List<T> of(List<JournalEntry> entries, Class<T> type) {
+        return entries.stream().map(JournalEntry::event).filter(type::isInstance).map(type::cast).toList();
+    }
+
+    /** The tool message for {@code callId} in a model request. */
+    private static String toolResult(ModelRequest request, String callId) {
+        return request.messages().stream().filter(m -> callId.equals(m.toolCallId())).map(Message::text).findFirst()
+                .orElseThrow(() -> new AssertionError("no result for " + callId + " in " + request.messages()));
+    }
+
+    @Test
+    void aCallInFlightIsReportedInterruptedAndNeverRunTwiceWhileARepeatableOneRunsAgain() throws Exception {
+        var sleeps = new AtomicInteger();
+        var reads = new AtomicInteger();
+        var entered = new CountDownLatch(2);
+        var first = new ScriptedModel().toolCalls(ScriptedModel.call("call_sleep", "sleep", "seconds", 20),
+                ScriptedModel.call("call_read", "read", "path", "notes.txt"));
+        var a = process(first, Tools.tool("sleep", true, 100_000, (c, ctx) -> {
+            sleeps.incrementAndGet();
+            entered.countDown();
+            new CountDownLatch(1).await();
+            return new ToolResult.Ok("slept");
+        }), repeatable(Tools.tool("read", true, 100_000, (c, ctx) -> {
+            reads.incrementAndGet();
+            entered.countDown();
+            new CountDownLatch(1).await();
+            return new ToolResult.Ok("never");
+        })));
+        var run = start(a, "work");
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        a.crash();
+
+        var second = new ScriptedModel().answer("done after the restart");
+        var b = process(second, Tools.tool("sleep", true, 100_000, (c, ctx) -> {
+            sleeps.incrementAndGet();
+            return new ToolResult.Ok("slept again");
+        }), repeatable(Tools.tool("read", true, 100_000, (c, ctx) -> {
+            reads.incrementAndGet();
+            return new ToolResult.Ok("the notes");
+        })));
+        assertEquals(1, b.runs().recover());
+        var resumed = b.runs().find(run.id()).orElseThrow();
+        var entries = drain(resumed);
+        assertDense(entries);
+
+        assertEquals(1, sleeps.get(), "a call whose effects are unknown is never run twice");
+        assertEquals(2, reads.get(), "a repeatable call in flight runs once more");
+        var request = second.requests.getFirst();
+        assertEquals(LocalAgentRuntime.INTERRUPTED_CALL, toolResult(request, "call_sleep"));
+        assertTrue(toolResult(request, "call_read").startsWith("the notes"), toolResult(request, "call_read"));
+        assertTrue(toolResult(request, "call_read").contains("the run was resumed"), "the model is told once");
+
+        var resumedEvent = of(entries, RunEvent.Resumed.class);
+        assertEquals(1, resumedEvent.size());
+        assertEquals(b.journal().nodeId(), resumedEvent.getFirst().node());
+        assertEquals(1, resumedEvent.getFirst().step(), "one model call was done");
+        assertEquals(1, resumedEvent.getFirst().resumes());
+        var interrupted = of(entries, RunEvent.ToolCallFinished.class).stream()
+                .filter(f -> f.callId().equals("call_sleep")).toList();
+        assertEquals(1, interrupted.size());
+        assertTrue(interrupted.getFirst().error());
+        assertEquals("done after the restart", assertInstanceOf(RunEvent.Completed.class, entries.getLast().event()).output());
+
+        var record = b.runs().record(run.id()).orElseThrow();
+        assertEquals(RunStatus.COMPLETED, record.status());
+        assertNotNull(record.resumed());
+        assertEquals(1, record.resumed().count());
+        assertEquals(b.journal().nodeId(), record.resumed().node());
+    }
+
+    @Test
+    void aModelCallInFlightIsMadeAgainAndAFinishedStepIsNotRepeated() throws Exception {
+        var runsOfTool = new AtomicInteger();
+        var hanging = new CountDownLatch(1);
+        var first = new ScriptedModel().toolCalls(ScriptedModel.call("call_ls", "ls", "path", "."))
+                .hang(hanging); // the second call: the process dies while the model is writing
+        Tool ls = Tools.tool("ls", (c, ctx) -> {
+            runsOfTool.incrementAndGet();
+            return new ToolResult.Ok("a.txt b.txt");
+        });
+        var a = process(first, ls);
+        var run = start(a, "list");
+        assertTrue(hanging.await(10, TimeUnit.SECONDS));
+        a.crash();
+
+        var second = new ScriptedModel().answer("two files");
+        var b = process(second, ls);
+        assertEquals(1, b.runs().recover());
+        var entries = drain(b.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        assertEquals(1, runsOfTool.get(), "the finished step is not run again");
+        var request = second.requests.getFirst();
+        assertTrue(toolResult(request, "call_ls").startsWith("a.txt b.txt"));
+        assertEquals("list", request.messages().get(1).text(), "the request's input comes first");
+        assertEquals(1, of(entries, RunEvent.Resumed.class).getFirst().step());
+        var texts = of(entries, RunEvent.TextDelta.class).stream().map(RunEvent.TextDelta::text).toList();
+        assertEquals(List.of("partial", "two files"), texts, "the text before the crash stays; the answer follows");
+        assertEquals("two files", assertInstanceOf(RunEvent.Completed.class, entries.getLast().event()).output());
+    }
+
+    @Test
+    void aPendingApprovalIsAskedAgainAndTheCallRunsOnceApproved() throws Exception {
+        var executed = new AtomicInteger();
+        var asked = new CountDownLatch(1);
+        Tool guarded = Tools.tool("rm", (c, ctx) -> {
+            asked.countDown();
+            var choice = ctx.approval(new ToolContext.ApprovalRequest("rm -rf build", "recursive delete", "rm-recursive"));
+            if (choice == ApprovalChoice.DENY || choice == ApprovalChoice.TIMED_OUT) return new ToolResult.Error("denied", false);
+            executed.incrementAndGet();
+            return new ToolResult.Ok("removed");
+        });
+        var first = new ScriptedModel().toolCalls(ScriptedModel.call("call_rm", "rm", "path", "build"));
+        var a = process(first, guarded);
+        var run = start(a, "clean");
+        assertTrue(asked.await(10, TimeUnit.SECONDS));
+        awaitStatus(a.runs(), run.id(), RunStatus.WAITING_FOR_APPROVAL);
+        a.crash();
+
+        var second = new ScriptedModel().answer("cleaned");
+        var b = process(second, guarded);
+        assertEquals(1, b.runs().recover());
+        awaitStatus(b.runs(), run.id(), RunStatus.WAITING_FOR_APPROVAL);
+        var outcome = b.runs().approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, null, false));
+        assertInstanceOf(ApprovalAnswer.Outcome.Resolved.class, outcome);
+        var entries = drain(b.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        assertEquals(1, executed.get());
+        assertEquals(2, of(entries, RunEvent.ApprovalRequested.class).size(), "asked before the crash and again after");
+        assertTrue(toolResult(second.requests.getFirst(), "call_rm").startsWith("removed"));
+        assertEquals(RunStatus.COMPLETED, b.runs().record(run.id()).orElseThrow().status());
+    }
+
+    @Test
+    void aRunThatCrashesMoreThanMaxResumesTimesEndsFailedAndAnOldOneInterrupted() throws Exception {
+        var bound = new RunJournal.ResumePolicy(true, 1, Duration.ofHours(24));
+        var hanging = new CountDownLatch(1);
+        var a = process(new ScriptedModel().hang(hanging), bound);
+        var run = start(a, "loop");
+        assertTrue(hanging.await(10, TimeUnit.SECONDS));
+        a.crash();
+
+        var hangingAgain = new CountDownLatch(1);
+        var b = process(new ScriptedModel().hang(hangingAgain), bound);
+        assertEquals(1, b.runs().recover());
+        leftRunning.add(b.runs().find(run.id()).orElseThrow());
+        assertTrue(hangingAgain.await(10, TimeUnit.SECONDS));
+        b.crash();
+
+        var c = process(new ScriptedModel(), bound);
+        assertEquals(1, c.runs().recover());
+        var record = c.runs().record(run.id()).orElseThrow();
+        assertEquals(RunStatus.FAILED, record.status());
+        assertTrue(record.error().contains("runs.max_resumes: 1"), record.error());
+        var entries = drain(c.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        assertEquals("resume_limit", assertInstanceOf(RunEvent.Failed.class, entries.getLast().event()).code());
+
+        // a run older than runs.resume_window ends interrupted, as when resuming is off
+        var hangingOld = new CountDownLatch(1);
+        var d = process(new ScriptedModel().hang(hangingOld), bound);
+        var old = start(d, "old");
+        assertTrue(hangingOld.await(10, TimeUnit.SECONDS));
+        d.crash();
+        var e = process(new ScriptedModel(), new RunJournal.ResumePolicy(true, 3, Duration.ZERO));
+        assertEquals(1, e.runs().recover());
+        assertEquals(RunStatus.INTERRUPTED, e.runs().record(old.id()).orElseThrow().status());
+        assertNull(e.runs().record(old.id()).orElseThrow().resumed());
+    }
+
+    private static void awaitStatus(RunService runs, String id, RunStatus status) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (runs.record(id).map(r -> r.status() != status).orElse(true)) {
+            if (System.nanoTime() > deadline) throw new AssertionError(id + " never became " + status + ": " + runs.record(id));
+            TimeUnit.MILLISECONDS.sleep(10); // polling the journal's record, bounded by the deadline
+        }
+    }
+}
