@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The runs API end to end on the assembled distribution: a scripted upstream that calls the real
  * terminal tool, the durable journal in the server's SQLite file, subscribers that drop and resume
  * with {@code Last-Event-ID}, stop, approvals, idempotency, listing, every error code, and a server
- * killed with {@code kill -9} in the middle of a run.
+ * killed with {@code kill -9} in the middle of a run while resuming is off (resuming: {@link ResumeIT}).
  */
 class RunsEndToEndIT {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -389,11 +389,12 @@ class RunsEndToEndIT {
     // ---- crashes ----------------------------------------------------------------------------
 
     @Test
-    void aServerKilledMidRunRestartsWithTheRunInterruptedAndItsJournalIntact(@TempDir Path crashHome) throws Exception {
+    void withResumingOffAServerKilledMidRunRestartsWithTheRunInterruptedAndItsJournalIntact(@TempDir Path crashHome)
+            throws Exception {
         try (var slow = ScriptedUpstream.start()) {
             slow.setDefault(Turn.error(500, "unscripted"));
             slow.enqueue(Turn.toolCalls(Turn.ToolCall.of("call_k", "terminal", "{\"command\":\"sleep 20\"}")));
-            var env = env(slow, Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1"));
+            var env = env(slow, Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1", "CADUCEUS__RUNS__RESUME", "false"));
             var first = Caduceus.serve(crashHome, env);
             String runId;
             try {

@@ -48,7 +48,7 @@ public final class ScriptedUpstream implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final Server server;
     private final int port;
-    private volatile Turn fallback;
+    private volatile java.util.function.Function<JsonNode, Turn> fallback = body -> null;
     private volatile boolean recording = true;
 
     private ScriptedUpstream() {
@@ -86,7 +86,16 @@ public final class ScriptedUpstream implements AutoCloseable {
 
     /** The answer when no enqueued turn is left ({@code null}: answer 400). */
     public ScriptedUpstream setDefault(Turn turn) {
-        fallback = turn;
+        fallback = body -> turn;
+        return this;
+    }
+
+    /**
+     * The answer, computed from the request (the parsed body), when no enqueued turn is left: for tests whose runs
+     * call the model concurrently, each answered by what it asks ({@code null}: answer 400).
+     */
+    public ScriptedUpstream setDefault(java.util.function.Function<JsonNode, Turn> responder) {
+        fallback = requireNonNull(responder, "responder");
         return this;
     }
 
@@ -168,7 +177,7 @@ public final class ScriptedUpstream implements AutoCloseable {
         /** Answers one chat request; {@code false} when the connection was cut on purpose. */
         private boolean answer(Request request, JsonNode body, Response response, Callback callback) throws Exception {
             var responder = turns.poll();
-            var turn = responder == null ? fallback : responder.apply(body);
+            var turn = (responder == null ? fallback : responder).apply(body);
             if (turn == null) {
                 send(response, 400, "application/json", wire.error(400,
                         "ScriptedUpstream: no scripted turn left (enqueue more turns or setDefault)"));

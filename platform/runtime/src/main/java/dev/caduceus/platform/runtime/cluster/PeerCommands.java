@@ -139,8 +139,8 @@ final class PeerCommands implements PeerRuns {
                 }
             }
             throw new HttpStatusException(new ApiError(503, "Run " + runId + " is executed by node " + owner
-                    + ", which did not answer within " + ANSWER_SECONDS + " s. If that node has stopped, the run is marked "
-                    + "interrupted within 15 s; retry then.", ApiError.SERVER, null, "run_owner_unreachable")
+                    + ", which did not answer within " + ANSWER_SECONDS + " s. If that node has stopped, another node takes "
+                    + "the run over within 15 s (it resumes it, or marks it interrupted); retry then.", ApiError.SERVER, null, "run_owner_unreachable")
                     .withHeader("Retry-After", "5"));
         } finally {
             bus.forgetAnswer(id);

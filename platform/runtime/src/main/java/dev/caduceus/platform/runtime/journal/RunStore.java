@@ -239,7 +239,9 @@ final class RunStore {
                 end(sql, o, now, "failed", new RunEvent.Failed("resume_limit", message, null, null, null), message);
                 failed.add(o.runId());
             } else if (sql.update("UPDATE runs SET node_id = ?, resumes = resumes + 1, resumed_at = ?, resumed_node = ?, "
-                    + "updated_at = ? WHERE run_id = ? AND status IN " + LIVE_STATUSES + " AND node_id IS NOT DISTINCT FROM ?",
+                    + "updated_at = ?, status = CASE WHEN status = 'queued' THEN status ELSE 'running' END, "
+                    + "approval_json = NULL, tool_calls_json = NULL " // what it waited for died with it; it is asked again
+                    + "WHERE run_id = ? AND status IN " + LIVE_STATUSES + " AND node_id IS NOT DISTINCT FROM ?",
                     nodeId, now.toEpochMilli(), nodeId, now.toEpochMilli(), o.runId(), o.nodeId()) == 1) {
                 resumed.add(o.runId());
             }
