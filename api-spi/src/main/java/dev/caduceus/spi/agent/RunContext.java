@@ -4,6 +4,8 @@ import dev.caduceus.spi.tool.ToolContext;
 
 import dev.caduceus.spi.tool.Cancellation;
 import java.util.List;
+import java.util.Set;
+import static java.util.Objects.requireNonNull;
 
 /**
  * What an {@link AgentRuntime} gets for one run.
@@ -73,5 +75,30 @@ public interface RunContext {
     /** What an earlier process of this run saved, when this run is a resumed one; null for a run that starts now. */
     default Resumption resumption() {
         return null;
+    }
+
+    /**
+     * What a run had done when its server stopped, for the runtime that resumes it ({@link RunContext#resumption()}):
+     * the messages it had saved ({@link RunContext#checkpoint}), oldest first, and what the journal says about the tool
+     * calls of the last assistant message that have no result. Immutable.
+     *
+     * @param messages        the turn's saved messages: assistant messages with their tool calls, tool results, caller
+     *                        outputs and steering, in the order they were saved
+     * @param modelCalls      the model calls made by then
+     * @param usage           the turn's usage by then
+     * @param startedCalls    ids of tool calls that had started and not finished: their effects are unknown
+     * @param approvalPending ids of started calls that were waiting for a person's approval (they had not run yet, so
+     *                        they may be asked again)
+     * @param resumes         how many times the run has been resumed, this time included
+     */
+    record Resumption(List<dev.caduceus.spi.message.Message> messages, int modelCalls,
+                      dev.caduceus.spi.message.Usage usage, Set<String> startedCalls, Set<String> approvalPending,
+                      int resumes) {
+        public Resumption {
+            messages = List.copyOf(messages);
+            requireNonNull(usage, "usage");
+            startedCalls = Set.copyOf(startedCalls);
+            approvalPending = Set.copyOf(approvalPending);
+        }
     }
 }

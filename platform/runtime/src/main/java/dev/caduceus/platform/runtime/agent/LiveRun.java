@@ -85,7 +85,7 @@ final class LiveRun implements RunHandle {
     /** Where a resumable run saves its steps; null for a run that is not resumed when its server stops. */
     private final dev.caduceus.platform.runtime.journal.RunJournal checkpoints;
     /** What the earlier process of a resumed run saved; null for a run that starts now. */
-    private final dev.caduceus.spi.agent.Resumption resumption;
+    private final dev.caduceus.spi.agent.RunContext.Resumption resumption;
     private final RunRecord.Resumed resumed;
 
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
@@ -107,13 +107,13 @@ final class LiveRun implements RunHandle {
      */
     static LiveRun resumable(String id, RunRequest request, dev.caduceus.platform.runtime.journal.RunJournal journal,
                              Clock clock, Duration approvalTimeout, AgentMetrics metrics, RunRecord saved,
-                             dev.caduceus.spi.agent.Resumption resumption) {
+                             dev.caduceus.spi.agent.RunContext.Resumption resumption) {
         return new LiveRun(id, request, true, journal, clock, approvalTimeout, metrics, journal, saved, resumption);
     }
 
     private LiveRun(String id, RunRequest request, boolean durable, EventLog log, Clock clock, Duration approvalTimeout,
                     AgentMetrics metrics, dev.caduceus.platform.runtime.journal.RunJournal checkpoints, RunRecord saved,
-                    dev.caduceus.spi.agent.Resumption resumption) {
+                    dev.caduceus.spi.agent.RunContext.Resumption resumption) {
         this.checkpoints = checkpoints;
         this.resumption = resumption;
         this.resumed = saved == null ? null : saved.resumed();
@@ -140,6 +140,11 @@ final class LiveRun implements RunHandle {
 
     boolean durable() {
         return durable;
+    }
+
+    /** Whether the run saves its steps, so that another process can resume it. */
+    boolean resumable() {
+        return checkpoints != null;
     }
 
     RunCancellation cancellation() {
@@ -377,7 +382,9 @@ final class LiveRun implements RunHandle {
             if (approvals.isEmpty()) return;
             resolved.addAll(approvals.values());
             approvals.clear();
-            append(new RunEvent.ApprovalResolved(resolved.getFirst().request().approvalId(), "deny", by, resolved.size()));
+            // a resumable run stopped by the shutdown is not answered: the process that resumes it asks again
+            if (!(resumable() && RunService.SHUTDOWN.equals(cancellation.reason())))
+                append(new RunEvent.ApprovalResolved(resolved.getFirst().request().approvalId(), "deny", by, resolved.size()));
         } finally {
             lock.unlock();
         }
@@ -517,7 +524,7 @@ final class LiveRun implements RunHandle {
             }
 
             @Override
-            public dev.caduceus.spi.agent.Resumption resumption() {
+            public dev.caduceus.spi.agent.RunContext.Resumption resumption() {
                 return resumption;
             }
 

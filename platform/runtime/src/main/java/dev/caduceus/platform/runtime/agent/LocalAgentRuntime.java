@@ -282,7 +282,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
      * was interrupted ({@link #INTERRUPTED_CALL}); the caller's own calls are announced again. Returns as
      * {@link #settle} does.
      */
-    private List<Message.ToolCallRef> resume(TurnState turn, dev.caduceus.spi.agent.Resumption saved,
+    private List<Message.ToolCallRef> resume(TurnState turn, dev.caduceus.spi.agent.RunContext.Resumption saved,
                                              Map<String, Tool> offered, ClientCalls client, RunContext ctx,
                                              TurnScope scope, RunWatches watches) throws InterruptedException {
         turn.restore(saved.messages(), saved.modelCalls(), saved.usage());

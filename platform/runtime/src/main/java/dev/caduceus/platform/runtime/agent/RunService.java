@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * {@code runs.retention_days}.
  *
  * <p>Shutdown (first of the shutdown steps, before Jetty and the plugins stop): {@link #drain} stops admitting, waits for live runs, then
- * cancels the rest; durable runs cancelled by shutdown end {@code interrupted}. Threading: thread-safe.
+ * cancels the rest; durable runs cancelled by shutdown stay live in the journal, for the next process (or another
+ * node) to resume, or end {@code interrupted} when they cannot be resumed. Threading: thread-safe.
  */
 public final class RunService implements Runs {
     /** The 503 {@code model_not_configured} message: it tells the operator which settings to make. */
@@ -391,8 +392,14 @@ public final class RunService implements Runs {
 
     private void finish(LiveRun run, RunResult result) {
         try {
-            run.finish(terminal(result, run.cancellation().reason(), run.durable()));
-            appendTranscript(run.request(), result);
+            if (run.resumable() && SHUTDOWN.equals(run.cancellation().reason())) {
+                // stopped by this server's shutdown: it stays live in the journal, and the next process resumes it
+                durability.journal().flush();
+                LOG.info("Run {} stopped by the shutdown; it is resumed at the next start (or by another node)", run.id());
+            } else {
+                run.finish(terminal(result, run.cancellation().reason(), run.durable()));
+                appendTranscript(run.request(), result);
+            }
         } catch (RuntimeException e) {
             LOG.error("Run {} (key {}) could not be finished cleanly", run.id(), run.request().owner(), e);
         } finally {
@@ -417,7 +424,7 @@ public final class RunService implements Runs {
 
     /**
      * The terminal event for a result: Completed, Failed or Cancelled. A durable run cancelled by
-     * shutdown ends Interrupted, and one that completed without any answer text ends Failed (a runs
+     * shutdown ends Interrupted (unless it can be resumed: then it gets no terminal event and stays live), and one that completed without any answer text ends Failed (a runs
      * client needs a final answer).
      */
     static RunEvent terminal(RunResult r, String cancelReason, boolean durable) {

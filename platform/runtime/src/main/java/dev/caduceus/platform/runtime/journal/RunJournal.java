@@ -102,7 +102,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /** A run this node claimed, as its previous process left it: its record, its request and what it had saved. */
     public record Saved(RunRecord record, dev.caduceus.spi.agent.RunRequest request,
-                        dev.caduceus.spi.agent.Resumption resumption) {}
+                        dev.caduceus.spi.agent.RunContext.Resumption resumption) {}
 
     /**
      * A restarted node's recovery: its own runs left live by its previous process (same node id, a

@@ -279,6 +279,38 @@ class ResumedRunsTest {
     }
 
     @Test
+    void aRunStoppedByTheShutdownStaysLiveAndTheNextProcessResumesIt() throws Exception {
+        var asked = new CountDownLatch(1);
+        var executed = new AtomicInteger();
+        Tool guarded = Tools.tool("rm", (c, ctx) -> {
+            asked.countDown();
+            var choice = ctx.approval(new ToolContext.ApprovalRequest("rm -rf build", "recursive delete", "rm-recursive"));
+            if (choice == ApprovalChoice.DENY || choice == ApprovalChoice.TIMED_OUT) return new ToolResult.Error("denied", false);
+            executed.incrementAndGet();
+            return new ToolResult.Ok("removed");
+        });
+        var a = process(new ScriptedModel().toolCalls(ScriptedModel.call("call_rm", "rm", "path", "build")), guarded);
+        var run = start(a, "clean");
+        assertTrue(asked.await(10, TimeUnit.SECONDS));
+        a.runs().drain(Duration.ofMillis(50)); // a deploy: the drain times out and cancels what is live
+        assertEquals(0, a.runs().activeRuns());
+        a.crash();
+
+        var second = new ScriptedModel().answer("cleaned");
+        var b = process(second, guarded);
+        assertEquals(1, b.runs().recover());
+        awaitStatus(b.runs(), run.id(), RunStatus.WAITING_FOR_APPROVAL);
+        b.runs().approve(run.id(), new ApprovalAnswer(ApprovalChoice.ONCE, null, false));
+        var entries = drain(b.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        assertEquals(1, executed.get());
+        assertEquals(1, of(entries, RunEvent.Resumed.class).size());
+        assertEquals(List.of(), of(entries, RunEvent.Interrupted.class), "no end before the resumption");
+        assertEquals(1, of(entries, RunEvent.ApprovalResolved.class).size(), "the first request was never answered 'deny'");
+        assertTrue(toolResult(second.requests.getFirst(), "call_rm").startsWith("removed"));
+    }
+
+    @Test
     void aRunThatCrashesMoreThanMaxResumesTimesEndsFailedAndAnOldOneInterrupted() throws Exception {
         var bound = new RunJournal.ResumePolicy(true, 1, Duration.ofHours(24));
         var hanging = new CountDownLatch(1);
