@@ -271,7 +271,7 @@ class JobSchedulerTest {
     }
 
     @Test
-    void afterARestartAnInterruptedRunSettlesTheJob() throws Exception {
+    void afterARestartTheJobsLiveRunIsResumedAndSettlesTheJob() throws Exception {
         f = JobsHost.start(b -> b.home(home));
         var id = f.createId("{\"name\":\"n\",\"schedule\":\"every 1m\"}");
         var held = new HeldTurn(Turn.text("never settles here"));
@@ -279,12 +279,16 @@ class JobSchedulerTest {
         f.clock.advance(Duration.ofMinutes(1));
         held.awaitArrival();
         f.awaitRuns(id, 1);
-        // the process is "killed" with the run live: the next one on the same state marks it interrupted at boot
+        // the process is "killed" with the run live: the next one on the same state resumes it at boot, and the
+        // job settles from the resumed run's end; it does not fire again
+        f.upstream.enqueue(Turn.text("done after the restart"));
         try (var next = f.next(Instant.parse("2026-01-15T09:01:30Z"))) {
-            var job = next.awaitSettled(id, "error");
-            assertEquals("The server restarted before this run settled.", job.path("last_error").asText());
+            var job = next.awaitSettled(id, "ok");
             assertEquals("scheduled", job.path("state").asText());
             assertEquals("2026-01-15T09:02:00+00:00", job.path("next_run_at").asText());
+            var runs = next.runsOf(id);
+            assertEquals(1, runs.size(), runs.toString());
+            assertEquals("done after the restart", runs.get(0).path("output").asText());
             held.release();
         }
     }

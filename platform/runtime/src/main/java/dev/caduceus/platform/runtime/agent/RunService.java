@@ -65,6 +65,8 @@ public final class RunService implements Runs {
             + "and restart Caduceus.";
     static final String DRAINING = "Gateway is draining existing work; retry shortly.";
     static final String SHUTDOWN = "shutdown";
+    /** The cancel reason of a run another node took over while this node's lease had expired. */
+    static final String TAKEN_OVER = "taken_over";
     static final String NO_ANSWER = "The agent finished without a final answer.";
     static final int RETAINED_FINISHED_RUNS = 1000;
     /** How long a finished ephemeral run stays findable, with its events in memory. */
@@ -203,10 +205,8 @@ public final class RunService implements Runs {
     /** Counts {@code request}'s run in, within the server's cap and its key's own; returns it with its key's toolsets. */
     private RunRequest admit(RunRequest request) throws RunRejectedException {
         var owner = request.owner();
-        if (!policies.inForce(owner))
-            throw new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner + "' is revoked; its runs no longer start");
-        var spent = policies.refusal(owner);
-        if (spent.isPresent()) throw spent.get();
+        var refused = keyRefusal(owner);
+        if (refused.isPresent()) throw refused.get();
         int cap = policies.maxConcurrentRuns(owner);
         lock.lock();
         try {
@@ -221,6 +221,14 @@ public final class RunService implements Runs {
             lock.unlock();
         }
         return restrictToolsets(request, policies.toolsets(owner));
+    }
+
+    /** Why runs of key {@code owner} may not start or go on: it was revoked, or its budget is spent. */
+    private Optional<RunRejectedException> keyRefusal(String owner) {
+        if (!policies.inForce(owner))
+            return Optional.of(new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner
+                    + "' is revoked; its runs no longer start"));
+        return policies.refusal(owner);
     }
 
     /**
@@ -396,6 +404,8 @@ public final class RunService implements Runs {
                 // stopped by this server's shutdown: it stays live in the journal, and the next process resumes it
                 durability.journal().flush();
                 LOG.info("Run {} stopped by the shutdown; it is resumed at the next start (or by another node)", run.id());
+            } else if (TAKEN_OVER.equals(run.cancellation().reason())) {
+                LOG.info("Run {} stopped here: another node executes it now", run.id()); // its end and transcript are that node's
             } else {
                 run.finish(terminal(result, run.cancellation().reason(), run.durable()));
                 appendTranscript(run.request(), result);
@@ -639,7 +649,7 @@ public final class RunService implements Runs {
             if (placement.isPresent() && !journal.nodeId().equals(placement.get().nodeId())) {
                 LOG.warn("Run {} was taken over by node {} while this node's lease had expired; stopping it here",
                         run.id(), placement.get().nodeId());
-                run.cancel("taken_over");
+                run.cancel(TAKEN_OVER);
                 n++;
             }
         }
@@ -679,6 +689,12 @@ public final class RunService implements Runs {
                 execute(run);
                 return;
             }
+            if (refused.reason() == Reason.DRAINING) { // this server stops first: the run stays live for the next
+                live.remove(id);
+                journal.forget(id);
+                run.complete(RunResult.of(StopReason.INTERRUPTED, null, Usage.ZERO, null, DRAINING, List.of()));
+                return;
+            }
             var result = RunResult.of(StopReason.INTERNAL_ERROR, null, Usage.ZERO,
                     refused.reason().name().toLowerCase(Locale.ROOT), refused.getMessage(), List.of());
             try {
@@ -693,18 +709,17 @@ public final class RunService implements Runs {
 
     /**
      * Counts a resumed run in, waiting while the server or its key is at its cap; returns why it may not go on (its
-     * key revoked, its budget spent), or null once it is counted in.
+     * key revoked, its budget spent, this server draining), or null once it is counted in.
      */
     private RunRejectedException admitResumed(RunRequest request) throws InterruptedException {
         var owner = request.owner();
-        if (!policies.inForce(owner))
-            return new RunRejectedException(Reason.KEY_REVOKED, "API key '" + owner + "' is revoked; its runs are not resumed");
-        var spent = policies.refusal(owner);
-        if (spent.isPresent()) return spent.get();
+        var refused = keyRefusal(owner);
+        if (refused.isPresent()) return refused.get();
         int cap = policies.maxConcurrentRuns(owner);
         lock.lock();
         try {
             while (true) {
+                if (draining) return new RunRejectedException(Reason.DRAINING, DRAINING);
                 int mine = activeByOwner.getOrDefault(owner, 0);
                 boolean full = (maxConcurrentRuns > 0 && active >= maxConcurrentRuns) || (cap > 0 && mine >= cap);
                 if (!full) {

@@ -47,6 +47,8 @@ final class JournalWriter implements AutoCloseable {
     private final dev.caduceus.spi.metrics.Metrics.Histogram commitLatency;
 
     private final RunFeed feed;
+    /** Live runs with saved steps ({@code run_steps}), which their end deletes. */
+    private final java.util.Set<String> stepped = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final JournalListener listener;
 
     JournalWriter(Database database, RunStore store, LiveTail tail, dev.caduceus.spi.metrics.Metrics metrics, RunFeed feed,
@@ -74,6 +76,11 @@ final class JournalWriter implements AutoCloseable {
 
     void step(RunStore.Step step) {
         offer(new Checkpoint(step));
+    }
+
+    /** A resumed run: its steps were saved by an earlier process, and its end deletes them. */
+    void stepped(String runId) {
+        stepped.add(runId);
     }
 
     /** Blocks until everything queued before this call is committed and published. */
@@ -124,14 +131,19 @@ final class JournalWriter implements AutoCloseable {
                     if (a.after() != null) records.put(a.after().runId(), a.after());
                 }
                 case Update u -> records.put(u.after().runId(), u.after());
-                case Checkpoint c -> steps.add(c.step());
+                case Checkpoint c -> {
+                    steps.add(c.step());
+                    stepped.add(c.step().runId());
+                }
                 case Barrier b -> barriers.add(b.done());
                 case Stop s -> stop = true;
             }
         }
         if (!entries.isEmpty() || !records.isEmpty() || !steps.isEmpty()) {
             long started = System.nanoTime();
-            write(steps, entries, records);
+            var stepsDone = new ArrayList<String>();
+            for (var r : records.values()) if (r.status().isTerminal() && stepped.remove(r.runId())) stepsDone.add(r.runId());
+            write(steps, entries, records, stepsDone);
             commitLatency.recordSince(started);
             batchSize.observe(batch.size());
         }
@@ -140,11 +152,12 @@ final class JournalWriter implements AutoCloseable {
         return stop;
     }
 
-    private void write(List<RunStore.Step> steps, List<JournalEntry> entries, LinkedHashMap<String, RunRecord> records) {
+    private void write(List<RunStore.Step> steps, List<JournalEntry> entries, LinkedHashMap<String, RunRecord> records,
+                       List<String> stepsDone) {
         for (int attempt = 1; ; attempt++) {
             try {
                 database.write(sql -> {
-                    store.write(sql, steps, entries, records.values());
+                    store.write(sql, steps, entries, records.values(), stepsDone);
                     listener.committing(sql, entries);
                     if (feed != RunFeed.LOCAL) {
                         var changed = new java.util.LinkedHashSet<String>(records.keySet());

@@ -150,6 +150,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /** Follows a claimed run again from its last committed event, before its resumed process appends the next. */
     public void reopen(String runId, long lastSeq) {
+        writer.stepped(runId);
         tail.open(runId, lastSeq);
     }
 

@@ -102,12 +102,13 @@ final class RunStore {
     record Step(String runId, Message message, int modelCalls, Usage usage) {}
 
     /**
-     * One group commit: the saved steps, the entries, then each run's latest record; a run that ended drops its steps
-     * and stored request (nothing resumes it). Runs inside the writer's transaction. With several nodes, what comes
+     * One group commit: the saved steps, the entries, then each run's latest record; a run that ended drops its stored
+     * request, and {@code stepsDone} (ended runs that saved steps) their steps: nothing resumes them. Runs inside the writer's transaction. With several nodes, what comes
      * for runs another node has taken over (this node's lease had expired) is dropped: the new owner numbers and
      * records their events now.
      */
-    void write(Sql sql, List<Step> steps, List<JournalEntry> entries, Collection<RunRecord> records) {
+    void write(Sql sql, List<Step> steps, List<JournalEntry> entries, Collection<RunRecord> records,
+               Collection<String> stepsDone) {
         if (clustered) {
             var ids = new java.util.LinkedHashSet<String>();
             steps.forEach(s -> ids.add(s.runId()));
@@ -121,6 +122,7 @@ final class RunStore {
                 steps = steps.stream().filter(s -> !lost.contains(s.runId())).toList();
                 entries = entries.stream().filter(e -> !lost.contains(e.runId())).toList();
                 records = records.stream().filter(r -> !lost.contains(r.runId())).toList();
+                stepsDone = stepsDone.stream().filter(id -> !lost.contains(id)).toList();
             }
         }
         for (var s : steps)
@@ -133,14 +135,11 @@ final class RunStore {
                     e.runId(), e.seq(), e.timestamp().toEpochMilli(), toJson(e.event()));
         for (var r : records)
             sql.update("UPDATE runs SET status = ?, updated_at = ?, last_seq = ?, last_event = ?, output = ?, usage_json = ?, "
-                            + "error = ?, pending_steer = ?, approval_json = ?, tool_calls_json = ? WHERE run_id = ?",
+                            + "error = ?, pending_steer = ?, approval_json = ?, tool_calls_json = ?"
+                            + (r.status().isTerminal() ? ", request_json = NULL" : "") + " WHERE run_id = ?",
                     r.status().wireName(), r.updatedAt().toEpochMilli(), r.lastSeq(), r.lastEvent(), r.output(),
                     toJson(r.usage()), r.error(), r.pendingSteer(), toJson(r.approval()), toolCallsJson(r), r.runId());
-        for (var r : records)
-            if (r.status().isTerminal()) {
-                sql.update("DELETE FROM run_steps WHERE run_id = ?", r.runId());
-                sql.update("UPDATE runs SET request_json = NULL WHERE run_id = ? AND request_json IS NOT NULL", r.runId());
-            }
+        for (var id : stepsDone) sql.update("DELETE FROM run_steps WHERE run_id = ?", id);
     }
 
     Optional<RunRecord> record(String runId) {

@@ -14,6 +14,7 @@ import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
+import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelRequest;
@@ -114,19 +115,15 @@ class ResumedRunsTest {
         });
     }
 
-    private static Tool repeatable(Tool tool) {
-        var spec = tool.spec().withRepeatable(true);
-        return new Tool() {
-            @Override
-            public ToolSpec spec() {
-                return spec;
-            }
-
-            @Override
-            public ToolResult call(ToolCall call, ToolContext ctx) throws Exception {
-                return tool.call(call, ctx);
-            }
-        };
+    /** A tool that asks for approval before it runs ({@code rm}), telling {@code asked}, counting runs in {@code executed}. */
+    private static Tool guarded(CountDownLatch asked, AtomicInteger executed) {
+        return Tools.tool("rm", (c, ctx) -> {
+            asked.countDown();
+            var choice = ctx.approval(new ToolContext.ApprovalRequest("rm -rf build", "recursive delete", "rm-recursive"));
+            if (choice == ApprovalChoice.DENY || choice == ApprovalChoice.TIMED_OUT) return new ToolResult.Error("denied", false);
+            executed.incrementAndGet();
+            return new ToolResult.Ok("removed");
+        });
     }
 
     private static List<JournalEntry> drain(RunHandle run) throws InterruptedException {
@@ -168,12 +165,12 @@ class ResumedRunsTest {
             entered.countDown();
             new CountDownLatch(1).await();
             return new ToolResult.Ok("slept");
-        }), repeatable(Tools.tool("read", true, 100_000, (c, ctx) -> {
+        }), Tools.repeatable("read", (c, ctx) -> {
             reads.incrementAndGet();
             entered.countDown();
             new CountDownLatch(1).await();
             return new ToolResult.Ok("never");
-        })));
+        }));
         var run = start(a, "work");
         assertTrue(entered.await(10, TimeUnit.SECONDS));
         a.crash();
@@ -182,10 +179,10 @@ class ResumedRunsTest {
         var b = process(second, Tools.tool("sleep", true, 100_000, (c, ctx) -> {
             sleeps.incrementAndGet();
             return new ToolResult.Ok("slept again");
-        }), repeatable(Tools.tool("read", true, 100_000, (c, ctx) -> {
+        }), Tools.repeatable("read", (c, ctx) -> {
             reads.incrementAndGet();
             return new ToolResult.Ok("the notes");
-        })));
+        }));
         assertEquals(1, b.runs().recover());
         var resumed = b.runs().find(run.id()).orElseThrow();
         var entries = drain(resumed);
@@ -250,13 +247,7 @@ class ResumedRunsTest {
     void aPendingApprovalIsAskedAgainAndTheCallRunsOnceApproved() throws Exception {
         var executed = new AtomicInteger();
         var asked = new CountDownLatch(1);
-        Tool guarded = Tools.tool("rm", (c, ctx) -> {
-            asked.countDown();
-            var choice = ctx.approval(new ToolContext.ApprovalRequest("rm -rf build", "recursive delete", "rm-recursive"));
-            if (choice == ApprovalChoice.DENY || choice == ApprovalChoice.TIMED_OUT) return new ToolResult.Error("denied", false);
-            executed.incrementAndGet();
-            return new ToolResult.Ok("removed");
-        });
+        var guarded = guarded(asked, executed);
         var first = new ScriptedModel().toolCalls(ScriptedModel.call("call_rm", "rm", "path", "build"));
         var a = process(first, guarded);
         var run = start(a, "clean");
@@ -279,16 +270,44 @@ class ResumedRunsTest {
     }
 
     @Test
+    void aRunWaitingForTheCallersToolOutputsAsksForThemAgainAndItsRequestComesBackWhole() throws Exception {
+        var weather = ToolSpec.builder("get_weather", "the caller's weather lookup").toolset(RunRequest.ClientTools.TOOLSET)
+                .build();
+        var request = Harness.request("weather?").withClientTools(new RunRequest.ClientTools(List.of(weather),
+                new ModelRequest.ToolChoice.Named("get_weather"), false));
+        var first = new ScriptedModel().toolCalls(ScriptedModel.call("call_up", "get_weather", "city", "Oslo"));
+        var a = process(first);
+        var run = a.runs().start(request, RunOptions.journaled()).handle();
+        leftRunning.add(run);
+        awaitStatus(a.runs(), run.id(), RunStatus.REQUIRES_ACTION);
+        var asked = a.runs().record(run.id()).orElseThrow().toolCalls();
+        assertEquals(1, asked.size());
+        a.crash();
+
+        var second = new ScriptedModel().answer("sunny in Oslo");
+        var b = process(second);
+        assertEquals(1, b.runs().recover());
+        awaitStatus(b.runs(), run.id(), RunStatus.REQUIRES_ACTION);
+        assertEquals(asked, b.runs().record(run.id()).orElseThrow().toolCalls(), "the same calls, announced again");
+        assertInstanceOf(dev.caduceus.spi.agent.Runs.ToolOutputs.Accepted.class,
+                b.runs().submitToolOutputs(run.id(), Map.of(asked.getFirst().id(), "sunny, 21 C")));
+        var entries = drain(b.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        assertEquals(2, of(entries, RunEvent.ToolCallsRequired.class).size());
+        var upstream = second.requests.getFirst();
+        assertTrue(toolResult(upstream, asked.getFirst().id()).startsWith("sunny, 21 C"));
+        assertEquals(List.of("get_weather"), upstream.tools().stream().map(ToolSpec::name).toList(),
+                "the caller's functions come back with the stored request");
+        assertEquals(ModelRequest.ToolChoice.AUTO, upstream.toolChoice(), "a named choice holds for the first call only");
+        assertEquals(Boolean.FALSE, upstream.parallelToolCalls());
+        assertEquals("sunny in Oslo", assertInstanceOf(RunEvent.Completed.class, entries.getLast().event()).output());
+    }
+
+    @Test
     void aRunStoppedByTheShutdownStaysLiveAndTheNextProcessResumesIt() throws Exception {
         var asked = new CountDownLatch(1);
         var executed = new AtomicInteger();
-        Tool guarded = Tools.tool("rm", (c, ctx) -> {
-            asked.countDown();
-            var choice = ctx.approval(new ToolContext.ApprovalRequest("rm -rf build", "recursive delete", "rm-recursive"));
-            if (choice == ApprovalChoice.DENY || choice == ApprovalChoice.TIMED_OUT) return new ToolResult.Error("denied", false);
-            executed.incrementAndGet();
-            return new ToolResult.Ok("removed");
-        });
+        var guarded = guarded(asked, executed);
         var a = process(new ScriptedModel().toolCalls(ScriptedModel.call("call_rm", "rm", "path", "build")), guarded);
         var run = start(a, "clean");
         assertTrue(asked.await(10, TimeUnit.SECONDS));

@@ -27,8 +27,16 @@ final class Tools {
     }
 
     static Tool tool(String name, boolean parallelSafe, int maxChars, Body body) {
-        var spec = new ToolSpec(name, name + " tool", JsonNodeFactory.instance.objectNode(), "test", List.of(),
-                ToolRisk.READ_ONLY, maxChars, parallelSafe, false, null);
+        return tool(new ToolSpec(name, name + " tool", JsonNodeFactory.instance.objectNode(), "test", List.of(),
+                ToolRisk.READ_ONLY, maxChars, parallelSafe, false, null), body);
+    }
+
+    /** A parallel-safe tool whose calls may be repeated when a resumed run does not know whether one finished. */
+    static Tool repeatable(String name, Body body) {
+        return tool(tool(name, true, 100_000, body).spec().withRepeatable(true), body);
+    }
+
+    static Tool tool(ToolSpec spec, Body body) {
         return new Tool() {
             @Override
             public ToolSpec spec() {
