@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kill -9} of {@code bin/caduceus serve} (SQLite) with 100 runs of {@code /v1/runs} in flight, 25 in each
- * state issue 46 names (waiting for the model, inside a {@code sleep 20} terminal call, waiting for an approval,
+ * state issue 46 names (waiting for the model, inside a {@code sleep 90} terminal call, waiting for an approval,
  * between steps), and a job's run inside a terminal call: the restarted server resumes every one and each completes
  * with the right transcript, no command runs twice, the event streams have no gap and no duplicate, and the job
  * fired once. Prints the time from the kill to each run's {@code run.resumed}.
@@ -36,6 +36,7 @@ class ResumeIT {
             } finally {
                 first.process.destroyForcibly(); // kill -9
                 first.process.waitFor(30, TimeUnit.SECONDS);
+                scenario.dead();
             }
             var second = Caduceus.serve(home, env);
             try {

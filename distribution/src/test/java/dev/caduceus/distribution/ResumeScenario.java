@@ -27,7 +27,8 @@ import java.util.stream.LongStream;
  * model call by the run it comes from (runs call it concurrently):
  * <ul>
  *   <li>{@link State#MODEL}: the first call hangs until the kill; the call made again after it answers;</li>
- *   <li>{@link State#TOOL}: a terminal call {@code echo >> marker; sleep 20} is running; after the kill the model
+ *   <li>{@link State#TOOL}: a terminal call {@code echo >> marker; sleep 90} is running (long enough for a loaded
+ *       machine to bring every run to its state before the kill); after the kill the model
  *       must be told that the call was interrupted, and the marker proves the command ran once;</li>
  *   <li>{@link State#APPROVAL}: a terminal call ({@code rm -rf}) waits for approval; after the kill it is asked
  *       again, approved, and runs once;</li>
@@ -41,7 +42,7 @@ final class ResumeScenario {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final long HANG_MILLIS = 45_000;
+    private static final long HANG_MILLIS = 120_000;
 
     private final AtomicBoolean killed = new AtomicBoolean();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
@@ -70,16 +71,26 @@ final class ResumeScenario {
         var state = State.valueOf(parts[1]);
         var tag = parts[2];
         calls.computeIfAbsent(tag, t -> new AtomicInteger()).incrementAndGet();
-        var hang = Turn.text("too late").delayMillis(HANG_MILLIS);
         return switch (state) {
-            case MODEL -> killed.get() ? Turn.text("answered " + tag) : hang;
+            case MODEL -> killed.get() ? Turn.text("answered " + tag) : hang();
             case TOOL -> toolResult ? Turn.quotingLastToolResult(body)
-                    : terminal(tag, "echo ran >> " + marker(tag) + "; sleep 20; echo slept");
+                    : terminal(tag, "echo ran >> " + marker(tag) + "; sleep 90; echo slept");
             case APPROVAL -> toolResult ? Turn.quotingLastToolResult(body)
                     : terminal(tag, "mkdir -p scratch-" + tag + " && rm -rf scratch-" + tag + " && echo ran >> " + marker(tag));
             case BETWEEN -> !toolResult ? terminal(tag, "echo ran >> " + marker(tag) + "; echo step one")
-                    : killed.get() ? Turn.quotingLastToolResult(body) : hang;
+                    : killed.get() ? Turn.quotingLastToolResult(body) : hang();
         };
+    }
+
+    /** A model call in flight at the kill: answered only once the node that made it is gone (or after 2 minutes). */
+    private Turn hang() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HANG_MILLIS);
+        try {
+            while (!killed.get() && System.nanoTime() < deadline) TimeUnit.MILLISECONDS.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Turn.text("too late");
     }
 
     private static Turn terminal(String tag, String command) {
@@ -154,10 +165,14 @@ final class ResumeScenario {
         };
     }
 
-    /** Says the node is gone: from now on the model answers the calls made again. Call just before the kill. */
+    /** Notes the time of the kill: call just before it. */
     void killing() {
-        killed.set(true);
         killedAtMillis = System.currentTimeMillis();
+    }
+
+    /** Says the node is gone: from now on the model answers the calls (the ones made again). Call once it has died. */
+    void dead() {
+        killed.set(true);
     }
 
     /**

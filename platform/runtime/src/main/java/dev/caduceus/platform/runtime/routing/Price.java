@@ -45,8 +45,4 @@ public record Price(long input, long cachedInput, long output, long reasoning) {
                 Math.addExact(Math.multiplyExact(usage.outputTokens() - reasoningTokens, output),
                         Math.multiplyExact(reasoningTokens, reasoning)));
     }
-
-    public boolean free() {
-        return input == 0 && cachedInput == 0 && output == 0 && reasoning == 0;
-    }
 }

@@ -83,6 +83,10 @@ class ResumedRunsTest {
     }
 
     private Process process(ScriptedModel model, RunJournal.ResumePolicy policy, Tool... tools) {
+        return process(model, policy, 0, tools);
+    }
+
+    private Process process(ScriptedModel model, RunJournal.ResumePolicy policy, int maxConcurrentRuns, Tool... tools) {
         var db = store.open();
         var journal = new RunJournal(db, Harness.JSON);
         open.add(db);
@@ -91,7 +95,7 @@ class ResumedRunsTest {
                 new ToolDispatcher(Map.of(), Harness.JSON, Redactor.none(), dir), SystemPrompt.builtIn(),
                 new AgentSettings("test-model", 90, 8, true, Harness.FAST), Redactor.none(), Clock.systemUTC());
         var runs = new RunService(runtime, new InMemoryEventLog(), new RunService.Durability(journal,
-                Duration.ofMinutes(5), Duration.ofHours(24), null, policy), null, 0, true, Clock.systemUTC());
+                Duration.ofMinutes(5), Duration.ofHours(24), null, policy), null, maxConcurrentRuns, true, Clock.systemUTC());
         return new Process(db, journal, runs);
     }
 
@@ -301,6 +305,44 @@ class ResumedRunsTest {
         assertEquals(ModelRequest.ToolChoice.AUTO, upstream.toolChoice(), "a named choice holds for the first call only");
         assertEquals(Boolean.FALSE, upstream.parallelToolCalls());
         assertEquals("sunny in Oslo", assertInstanceOf(RunEvent.Completed.class, entries.getLast().event()).output());
+    }
+
+    @Test
+    void resumedRunsWaitForASlotUnderTheServersCap() throws Exception {
+        var hanging = new CountDownLatch(2);
+        var a = process(new ScriptedModel().hang(hanging).hang(hanging));
+        var one = start(a, "one");
+        var two = start(a, "two");
+        assertTrue(hanging.await(10, TimeUnit.SECONDS));
+        a.crash();
+
+        var entered = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var second = new ScriptedModel().then((request, sink, cancel) -> {
+            entered.countDown();
+            try {
+                assertTrue(release.await(10, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ScriptedModel.events(new dev.caduceus.spi.model.ModelEvent.TextDelta("first"), ScriptedModel.usage(),
+                    new dev.caduceus.spi.model.ModelEvent.Finish(dev.caduceus.spi.model.FinishReason.STOP))
+                    .play(request, sink, cancel);
+        }).answer("second");
+        var b = process(second, ON, 1);
+        assertEquals(2, b.runs().recover());
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(1, b.runs().activeRuns(), "server.max_concurrent_runs 1 holds for resumed runs");
+        var waiting = List.of(one.id(), two.id()).stream().map(id -> b.runs().record(id).orElseThrow().status()).toList();
+        assertTrue(waiting.contains(RunStatus.QUEUED), "the other waits for the slot: " + waiting);
+        assertEquals(1, second.requests.size());
+        release.countDown();
+        for (var id : List.of(one.id(), two.id())) {
+            var entries = drain(b.runs().find(id).orElseThrow());
+            assertDense(entries);
+            assertInstanceOf(RunEvent.Completed.class, entries.getLast().event());
+        }
+        assertEquals(2, second.requests.size());
     }
 
     @Test
