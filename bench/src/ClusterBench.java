@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * server is a throwaway cluster from Debian's binaries (testkit-postgres) with fsync off, as the tests
  * use: read the ratios, not the absolute numbers.
  *
- * <p>Usage: {@code bench/cluster [--seconds 10] [--repeats 3]} (run from the repository after
+ * <p>Usage: {@code bench/cluster [--seconds 10] [--repeats 3] [--only postgresql-1] [--runs-only] [--tool]} (run from the repository after
  * {@code mvn -B -q package -DskipTests}).
  */
 public class ClusterBench {
@@ -46,6 +46,8 @@ public class ClusterBench {
         int repeats = 3;
         boolean waits = false;
         String only = null;
+        boolean runsOnly = false;
+        boolean tool = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dist" -> dist = Path.of(args[++i]);
@@ -53,6 +55,8 @@ public class ClusterBench {
                 case "--repeats" -> repeats = Integer.parseInt(args[++i]);
                 case "--waits" -> waits = true;
                 case "--only" -> only = args[++i];
+                case "--runs-only" -> runsOnly = true;   // the runs row alone, no chat, no latency part
+                case "--tool" -> tool = true;            // each turn makes one read_file call before it answers
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -60,6 +64,8 @@ public class ClusterBench {
         var warmup = Duration.ofSeconds(Math.max(1, seconds / 2));
         try (var upstream = ScriptedUpstream.start()) {
             upstream.recordRequests(false).setDefault(Turn.text("ok"));
+            if (tool) upstream.setDefault(body -> body.toString().contains("\"role\":\"tool\"") ? Turn.text("ok")
+                    : Turn.toolCalls(Turn.ToolCall.of("call_1", "read_file", "{\"path\":\"notes.txt\"}")));
             var pg = TestPostgres.shared();
             Map<String, double[]> results = new java.util.LinkedHashMap<>();
             for (String config : List.of("sqlite-1", "postgresql-1", "postgresql-2")) {
@@ -68,8 +74,8 @@ public class ClusterBench {
                 var nodes = start(config, dist, upstream, db);
                 var sampler = waits && db != null ? WaitSampler.start(db) : null;
                 try {
-                    double chat = median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
-                    double own = median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c))));
+                    double chat = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
+                    double own = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c))));
                     double runs = median(repeats, () -> load(nodes, 16, duration, warmup, (base, c) -> run(base)));
                     double conflicts = 0;
                     for (var n : nodes) conflicts += conflicts(n.uri());
@@ -86,7 +92,7 @@ public class ClusterBench {
             System.out.println("|---|---|---|---|---|---|---|---|");
             results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f |%n",
                     k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3]));
-            latency(dist, upstream, pg);
+            if (!runsOnly) latency(dist, upstream, pg);
         }
     }
 

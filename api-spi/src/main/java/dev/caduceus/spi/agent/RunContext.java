@@ -65,12 +65,20 @@ public interface RunContext {
     /**
      * Saves a message the turn adds to its transcript (an assistant message with its tool calls, a tool result, a
      * caller's tool output, steering), with the model calls made and the usage so far, so that a resumed run
-     * ({@link #resumption()}) continues from it. With {@code now} true it returns once the message is committed: a
-     * runtime saves an assistant message's tool calls that way before it runs them, so that no call can have run
-     * without its record. No-op for runs that cannot resume. Called from the run's own thread.
+     * ({@link #resumption()}) continues from it; it is committed with the run's next events. With {@code now} true it
+     * returns once the message is committed ({@link #commit}). No-op for runs that cannot resume. Called from the
+     * run's own thread.
      */
     default void checkpoint(dev.caduceus.spi.message.Message message, int modelCalls,
                             dev.caduceus.spi.message.Usage usage, boolean now) {}
+
+    /**
+     * Returns once everything this run emitted and saved so far is committed: a runtime calls it before it does what
+     * must not happen twice unrecorded (a tool call whose tool is not {@linkplain dev.caduceus.spi.tool.ToolSpec#repeatable
+     * repeatable}, right after its {@link RunEvent.ToolCallStarted}), so that a resumed run knows the call had started.
+     * No-op for runs that cannot resume. Called from the run's own thread.
+     */
+    default void commit() {}
 
     /** What an earlier process of this run saved, when this run is a resumed one; null for a run that starts now. */
     default Resumption resumption() {

@@ -87,6 +87,8 @@ final class LiveRun implements RunHandle {
     /** What the earlier process of a resumed run saved; null for a run that starts now. */
     private final dev.caduceus.spi.agent.RunContext.Resumption resumption;
     private final RunRecord.Resumed resumed;
+    /** The steps saved so far (the run thread's; a resumed run starts from its earlier process's). */
+    private int steps;
 
     private record PendingApproval(RunEvent.ApprovalRequested request, CompletableFuture<ApprovalChoice> answer) {}
 
@@ -117,6 +119,7 @@ final class LiveRun implements RunHandle {
         this.checkpoints = checkpoints;
         this.resumption = resumption;
         this.resumed = saved == null ? null : saved.resumed();
+        this.steps = resumption == null ? 0 : resumption.messages().size();
         this.metrics = metrics;
         this.id = id;
         this.request = request;
@@ -512,15 +515,18 @@ final class LiveRun implements RunHandle {
                 if (event.isTerminal())
                     throw new IllegalArgumentException("terminal events are written by the host: " + event);
                 append(event);
-                // a resumable run's call is on record before the tool runs: a resumed run never repeats it blindly
-                if (checkpoints != null && event instanceof RunEvent.ToolCallStarted) log.flush();
+            }
+
+            @Override
+            public void commit() {
+                if (checkpoints != null) checkpoints.flush();
             }
 
             @Override
             public void checkpoint(dev.caduceus.spi.message.Message message, int modelCalls, Usage usage, boolean now) {
                 if (checkpoints == null) return;
-                checkpoints.checkpoint(id, message, modelCalls, usage);
-                if (now) checkpoints.flush();
+                checkpoints.checkpoint(id, ++steps, message, modelCalls, usage);
+                if (now) commit();
             }
 
             @Override

@@ -226,7 +226,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         var content = answer.text().isEmpty() ? List.<ContentPart>of() : List.<ContentPart>of(new ContentPart.Text(answer.text()));
         var assistant = new Message("assistant", content, refs, null, null);
         turn.add(assistant, answer.text());
-        ctx.checkpoint(assistant, turn.apiCalls(), turn.usage(), !calls.isEmpty()); // on record before any call runs
+        ctx.checkpoint(assistant, turn.apiCalls(), turn.usage(), false); // committed with a call's start (ToolBatch)
         return settle(turn, calls, clients, offered, client, ctx, scope, watches);
     }
 
@@ -268,6 +268,14 @@ public final class LocalAgentRuntime implements AgentRuntime {
         return new Message("tool", List.of(new ContentPart.Text(content)), List.of(), callId, tool);
     }
 
+    /**
+     * Whether a call without a result may have run: its start is in the journal, or it is a hidden call (a name starting
+     * with {@code _}), whose start is never journaled.
+     */
+    private static boolean mayHaveRun(Message.ToolCallRef ref, dev.caduceus.spi.agent.RunContext.Resumption saved) {
+        return saved.startedCalls().contains(ref.id()) || ref.name().startsWith("_");
+    }
+
     /** What the model is told of a tool call that was running when the server stopped, and was not run again. */
     static final String INTERRUPTED_CALL = "{\"error\": \"The server stopped while this call ran, and the run was resumed "
             + "on another process: its effects are unknown. It was not run again; check what it did before you repeat it.\"}";
@@ -292,7 +300,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
             var tool = offered.get(ref.name());
             if (tool == null && client.isClients(ref.name())) {
                 clients.add(ref);
-            } else if (saved.startedCalls().contains(ref.id()) && !saved.approvalPending().contains(ref.id())
+            } else if (mayHaveRun(ref, saved) && !saved.approvalPending().contains(ref.id())
                     && (tool == null || !tool.spec().repeatable())) {
                 var message = toolMessage(ref.id(), ref.name(), INTERRUPTED_CALL);
                 turn.add(message, null);

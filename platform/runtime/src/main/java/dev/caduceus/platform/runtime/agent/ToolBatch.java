@@ -88,6 +88,8 @@ final class ToolBatch {
             ctx.emit(new RunEvent.ToolCallStarted(call.id(), call.name(), call.arguments(),
                     ToolPreview.preview(call.name(), call.arguments(), redactor),
                     ToolPreview.emoji(call.name(), tool == null ? null : tool.spec().emoji())));
+            // a call that must not run twice is on record before it runs: a resumed run then knows it started
+            if (tool != null && !tool.spec().repeatable()) ctx.commit();
         }
         var cancel = ctx.cancellation();
         return Thread.ofVirtual().name("tool-" + call.name()).start(() -> {

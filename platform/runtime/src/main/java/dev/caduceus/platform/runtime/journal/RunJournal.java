@@ -156,11 +156,11 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /**
      * Saves one message of a resumable run ({@code run_steps}) in the next group commit, after the entries appended
-     * before it.
+     * before it; {@code index} is its place among the run's steps, from 1 (the run counts them).
      */
-    public void checkpoint(String runId, dev.caduceus.spi.message.Message message, int modelCalls,
+    public void checkpoint(String runId, int index, dev.caduceus.spi.message.Message message, int modelCalls,
                            dev.caduceus.spi.message.Usage usage) {
-        writer.step(new RunStore.Step(runId, message, modelCalls, usage));
+        writer.step(new RunStore.Step(runId, index, message, modelCalls, usage));
     }
 
     /** The run recorded under {@code key}, unless its run was last updated before {@code notBefore}. */

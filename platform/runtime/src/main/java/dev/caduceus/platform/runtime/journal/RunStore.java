@@ -99,7 +99,10 @@ final class RunStore {
     }
 
     /** One message a run saved for resuming ({@code run_steps}). */
-    record Step(String runId, Message message, int modelCalls, Usage usage) {}
+    record Step(String runId, int index, Message message, int modelCalls, Usage usage) {}
+
+    /** Steps per insert statement (5 parameters each). */
+    private static final int STEPS_PER_INSERT = 200;
 
     /**
      * One group commit: the saved steps, the entries, then each run's latest record; a run that ended drops its stored
@@ -125,10 +128,19 @@ final class RunStore {
                 stepsDone = stepsDone.stream().filter(id -> !lost.contains(id)).toList();
             }
         }
-        for (var s : steps)
-            sql.update("INSERT INTO run_steps (run_id, idx, message_json, model_calls, usage_json) VALUES (?, "
-                            + "(SELECT COALESCE(MAX(idx), 0) + 1 FROM run_steps WHERE run_id = ?), ?, ?, ?)",
-                    s.runId(), s.runId(), toJson(s.message()), s.modelCalls(), toJson(s.usage()));
+        for (int from = 0; from < steps.size(); from += STEPS_PER_INSERT) { // one statement for a batch's steps
+            var chunk = steps.subList(from, Math.min(steps.size(), from + STEPS_PER_INSERT));
+            var args = new ArrayList<Object>(chunk.size() * 5);
+            for (var s : chunk) {
+                args.add(s.runId());
+                args.add(s.index());
+                args.add(toJson(s.message()));
+                args.add(s.modelCalls());
+                args.add(toJson(s.usage()));
+            }
+            sql.update("INSERT INTO run_steps (run_id, idx, message_json, model_calls, usage_json) VALUES "
+                    + String.join(", ", java.util.Collections.nCopies(chunk.size(), "(?, ?, ?, ?, ?)")), args.toArray());
+        }
         for (var e : entries)
             sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?) "
                             + "ON CONFLICT (run_id, seq) DO NOTHING",
@@ -275,7 +287,7 @@ final class RunStore {
             var record = (RunRecord) row.get()[0];
             var request = StoredRequest.read(json, (String) row.get()[1]);
             var steps = sql.query("SELECT message_json, model_calls, usage_json FROM run_steps WHERE run_id = ? ORDER BY idx",
-                    r -> new Step(runId, fromJson(r.getString(1), Message.class), r.getInt(2), fromJson(r.getString(3), Usage.class)),
+                    r -> new Step(runId, 0, fromJson(r.getString(1), Message.class), r.getInt(2), fromJson(r.getString(3), Usage.class)),
                     runId);
             var started = new java.util.LinkedHashSet<String>();
             int approvals = 0;
