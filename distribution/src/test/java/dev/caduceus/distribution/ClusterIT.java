@@ -246,7 +246,7 @@ class ClusterIT {
     /**
      * Last: it kills A. 100 runs in flight on A, 25 in each state of issue 46 (waiting for the model, inside a
      * {@code sleep 90} terminal call, waiting for an approval, between steps): once A's lease expires
-     * B and C resume every one, each completes with the right transcript, no command runs twice, the journals stay
+     * B and C resume every one between them (each claims its share), each completes with the right transcript, no command runs twice, the journals stay
      * gap-free. Prints the time from the kill to each run's {@code run.resumed}.
      */
     @Test
@@ -265,6 +265,7 @@ class ClusterIT {
         System.out.println("ClusterIT: kill -9 of a node to run.resumed on another (PostgreSQL, 3 nodes): "
                 + ResumeScenario.summary(seconds));
         assertTrue(seconds.stream().allMatch(s -> s < 30), "resumed within 30 s of the kill: " + seconds);
+        assertEquals(2, scenario.resumedBy().size(), "the runs spread over both nodes alive: " + scenario.resumedBy());
     }
 
     // ---- helpers ----------------------------------------------------------------------------

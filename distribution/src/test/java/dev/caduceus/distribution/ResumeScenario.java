@@ -51,6 +51,7 @@ final class ResumeScenario {
     private final Map<String, String> jobs = new LinkedHashMap<>();     // run id → the job that fired it
     private final List<Path> workspaces;
     private long killedAtMillis;
+    private final java.util.Set<String> resumedBy = ConcurrentHashMap.newKeySet();
 
     /** @param workspaces where the runs' terminal commands write their markers: each node's */
     ResumeScenario(ScriptedUpstream upstream, List<Path> workspaces) {
@@ -244,11 +245,17 @@ final class ResumeScenario {
         var resumed = frames.stream().filter(f -> f.data().path("event").asText().equals("run.resumed")).toList();
         assertEquals(1, resumed.size(), id);
         assertEquals(status.path("resumed_node").asText(), resumed.getFirst().data().path("node").asText());
+        resumedBy.add(status.path("resumed_node").asText());
         assertEquals("run.completed", frames.getLast().data().path("event").asText());
         return resumed.getFirst().data().path("timestamp").asDouble() - killedAtMillis / 1000.0;
     }
 
     /** The times {@code tag}'s command ran, on any node. */
+    /** The nodes that resumed the runs (after {@link #verify}). */
+    java.util.Set<String> resumedBy() {
+        return java.util.Set.copyOf(resumedBy);
+    }
+
     private int lines(String tag) throws Exception {
         int n = 0;
         for (var workspace : workspaces) {

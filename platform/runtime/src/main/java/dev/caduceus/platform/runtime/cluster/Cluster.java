@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       that it renews every {@value #RENEW_SECONDS} s; a lease not renewed for {@value #LEASE_SECONDS} s
  *       is a dead node;</li>
  *   <li>every node, on each tick, takes over the live runs of dead nodes (and of no node) exactly as a restart
- *       does: it resumes them ({@code runs.resume}; the first node to claim a run executes it) or ends them as
+ *       does: it resumes its share of them ({@code runs.resume}: the runs ÷ the nodes alive; the first node to
+ *       claim a run executes it; the next tick of any node takes what is left) or ends them as
  *       {@code interrupted}, and deletes their leases — so a node's death is noticed within
  *       {@value #LEASE_SECONDS} + {@value #RENEW_SECONDS} s; at boot it does the same once, before serving;</li>
  *   <li>its journal announces every commit ({@link ClusterBus}), so a reader on any node follows a run
@@ -220,7 +221,11 @@ public final class Cluster implements AutoCloseable {
                 r -> new long[] {r.getLong(1), r.getLong(2), r.getLong(3)}, deadBefore, deadBefore, deadBefore).orElseThrow());
         nodesAlive = (int) pending[2];
         if (pending[0] == 0 && pending[1] == 0) return 0;
-        return runs.resume(journal.takeOverRunsOfDeadNodes(clock.instant(), deadBefore, runs.resumePolicy()),
+        // the sweep that finds a dead node claims its share of the runs (the runs ÷ the nodes alive); one that finds
+        // only runs left over (the others' shares, unclaimed yet) takes them all
+        int share = pending[0] == 0 ? Integer.MAX_VALUE
+                : (int) Math.max(1, (pending[1] + nodesAlive - 1) / Math.max(1, nodesAlive));
+        return runs.resume(journal.takeOverRunsOfDeadNodes(clock.instant(), deadBefore, runs.resumePolicy(), share),
                 "on a node that stopped");
     }
 

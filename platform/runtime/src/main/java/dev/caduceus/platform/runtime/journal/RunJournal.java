@@ -111,7 +111,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
      */
     public TakeOver takeOverRunsOf(String nodeId, Instant now, ResumePolicy policy) {
         return database.write(sql -> {
-            var done = store.takeOver(sql, "node_id = ?", now, policy, nodeId);
+            var done = store.takeOver(sql, "node_id = ?", now, policy, Integer.MAX_VALUE, nodeId);
             feed.announce(sql, done.ended());
             return done;
         });
@@ -120,12 +120,14 @@ public final class RunJournal implements EventLog, AutoCloseable {
     /**
      * The cluster's recovery: in one write, the live runs of nodes whose lease was last renewed before
      * {@code deadBefore} (epoch ms, the database's clock), of nodes without a lease row, and of no recorded
-     * node are taken over as at a restart; those nodes' lease rows are deleted; the other nodes are told.
+     * node are taken over as at a restart, this node resuming at most {@code share} of them (the rest stay for the
+     * other nodes' sweeps, so the runs spread over the nodes alive); those nodes' lease rows are deleted; the other
+     * nodes are told.
      */
-    public TakeOver takeOverRunsOfDeadNodes(Instant now, long deadBefore, ResumePolicy policy) {
+    public TakeOver takeOverRunsOfDeadNodes(Instant now, long deadBefore, ResumePolicy policy, int share) {
         return database.write(sql -> {
             var done = store.takeOver(sql, "node_id IS NULL OR node_id NOT IN "
-                    + "(SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?)", now, policy, deadBefore);
+                    + "(SELECT node_id FROM cluster_nodes WHERE renewed_at >= ?)", now, policy, share, deadBefore);
             sql.update("DELETE FROM cluster_nodes WHERE renewed_at < ?", deadBefore);
             feed.announce(sql, done.ended());
             return done;
@@ -140,7 +142,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
      * by this process when {@code policy} allows, else ended.
      */
     public TakeOver recover(Instant now, ResumePolicy policy) {
-        return database.write(sql -> store.takeOver(sql, "", now, policy));
+        return database.write(sql -> store.takeOver(sql, "", now, policy, Integer.MAX_VALUE));
     }
 
     /** What a claimed run had saved ({@link #takeOverRunsOf} and the others' {@code resumed}); empty if it is gone. */

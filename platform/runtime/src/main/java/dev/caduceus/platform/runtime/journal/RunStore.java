@@ -225,9 +225,11 @@ final class RunStore {
      * {@code args}) are taken over by this node: resumed (claimed for this node, their {@code resumes} counted) when
      * {@code policy} allows and they stored their request; a run being stopped ends {@code cancelled}; one resumed
      * {@code max_resumes} times ends {@code failed}; every other one (too old, or not resumable) ends
-     * {@code interrupted} as before. A run another node claimed first is left alone.
+     * {@code interrupted} as before. A run another node claimed first is left alone, and so are the resumable runs past
+     * the first {@code maxResumed} (this node's share).
      */
-    RunJournal.TakeOver takeOver(Sql sql, String condition, Instant now, RunJournal.ResumePolicy policy, Object... args) {
+    RunJournal.TakeOver takeOver(Sql sql, String condition, Instant now, RunJournal.ResumePolicy policy, int maxResumed,
+                                 Object... args) {
         var live = sql.query("SELECT run_id, node_id, status, request_json IS NOT NULL, resumes, created_at, "
                         + "(SELECT COALESCE(MAX(seq), 0) FROM run_events e WHERE e.run_id = runs.run_id) FROM runs WHERE status IN "
                         + LIVE_STATUSES + (condition.isEmpty() ? "" : " AND (" + condition + ")"),
@@ -249,6 +251,8 @@ final class RunStore {
                 var message = resumeLimitMessage(policy.maxResumes());
                 end(sql, o, now, "failed", new RunEvent.Failed("resume_limit", message, null, null, null), message);
                 failed.add(o.runId());
+            } else if (resumed.size() >= maxResumed) {
+                continue; // this node's share is claimed: the other nodes' next sweeps take the rest
             } else if (sql.update("UPDATE runs SET node_id = ?, resumes = resumes + 1, resumed_at = ?, resumed_node = ?, "
                     + "updated_at = ?, status = CASE WHEN status = 'queued' THEN status ELSE 'running' END, "
                     + "approval_json = NULL, tool_calls_json = NULL " // what it waited for died with it; it is asked again
