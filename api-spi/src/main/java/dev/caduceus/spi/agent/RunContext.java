@@ -97,11 +97,9 @@ public interface RunContext {
      * @param startedCalls    ids of tool calls that had started and not finished: their effects are unknown
      * @param approvalPending ids of started calls that were waiting for a person's approval (they had not run yet, so
      *                        they may be asked again)
-     * @param resumes         how many times the run has been resumed, this time included
      */
     record Resumption(List<dev.caduceus.spi.message.Message> messages, int modelCalls,
-                      dev.caduceus.spi.message.Usage usage, Set<String> startedCalls, Set<String> approvalPending,
-                      int resumes) {
+                      dev.caduceus.spi.message.Usage usage, Set<String> startedCalls, Set<String> approvalPending) {
         public Resumption {
             messages = List.copyOf(messages);
             requireNonNull(usage, "usage");

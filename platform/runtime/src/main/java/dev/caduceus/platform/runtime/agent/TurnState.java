@@ -127,9 +127,7 @@ final class TurnState {
             notice = "\n\n[BUDGET: Iteration " + apiCalls + "/" + max + ". " + left
                     + " iterations left. Start consolidating your work.]";
         else return;
-        var last = upstream.getLast();
-        upstream.set(upstream.size() - 1, new Message(last.role(), List.of(new dev.caduceus.spi.message.ContentPart.Text(
-                last.text() + notice)), last.toolCalls(), last.toolCallId(), last.name()));
+        noteOnLastResult(notice); // after a tool batch the last upstream message is a tool result
     }
 
     RunResult result(StopReason reason, String output, String error) {

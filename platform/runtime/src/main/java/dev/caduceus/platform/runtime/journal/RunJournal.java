@@ -89,8 +89,6 @@ public final class RunJournal implements EventLog, AutoCloseable {
      * were being stopped).
      */
     public record TakeOver(List<String> resumed, List<String> interrupted, List<String> failed, List<String> cancelled) {
-        public static final TakeOver NONE = new TakeOver(List.of(), List.of(), List.of(), List.of());
-
         /** The runs it ended. */
         public List<String> ended() {
             var all = new java.util.ArrayList<String>(interrupted);

@@ -322,8 +322,7 @@ final class RunStore {
             var pending = approvals > 0 && inFlight.size() == 1 ? java.util.Set.copyOf(inFlight) : java.util.Set.<String>of();
             var last = steps.isEmpty() ? null : steps.getLast();
             return Optional.of(new RunJournal.Saved(record, request, new dev.caduceus.spi.agent.RunContext.Resumption(messages,
-                    last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending,
-                    record.resumed() == null ? 0 : record.resumed().count())));
+                    last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending)));
         });
     }
 
