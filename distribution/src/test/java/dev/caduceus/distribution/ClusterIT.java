@@ -247,7 +247,8 @@ class ClusterIT {
      * Last: it kills A. 100 runs in flight on A, 25 in each state of issue 46 (waiting for the model, inside a
      * {@code sleep 90} terminal call, waiting for an approval, between steps): once A's lease expires
      * B and C resume every one between them (each claims its share), each completes with the right transcript, no command runs twice, the journals stay
-     * gap-free. Prints the time from the kill to each run's {@code run.resumed}.
+     * gap-free. Six background responses in flight on A go on too, and their clients pick their streams up on B.
+     * Prints the time from the kill to each run's {@code run.resumed}.
      */
     @Test
     @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
@@ -255,6 +256,8 @@ class ClusterIT {
         var scenario = new ResumeScenario(upstream, List.of(Caduceus.defaultWorkspace(homes.resolve("a")),
                 Caduceus.defaultWorkspace(homes.resolve("b")), Caduceus.defaultWorkspace(homes.resolve("c"))));
         scenario.submit(a, 25); // (no job: any node's scheduler may fire it; ResumeIT has one)
+        for (var state : List.of(ResumeScenario.State.MODEL, ResumeScenario.State.TOOL, ResumeScenario.State.BETWEEN))
+            for (int i = 0; i < 2; i++) scenario.submitBackground(a, state, "bg" + state.name().toLowerCase() + i);
         scenario.awaitStates(a);
         scenario.killing();
         a.process.destroyForcibly(); // kill -9
@@ -262,6 +265,7 @@ class ClusterIT {
         scenario.dead();
         var seconds = scenario.verify(List.of(b, c));
         assertEquals(100, seconds.size());
+        scenario.verifyBackground(b); // their clients pick the streams up on another node
         System.out.println("ClusterIT: kill -9 of a node to run.resumed on another (PostgreSQL, 3 nodes): "
                 + ResumeScenario.summary(seconds));
         assertTrue(seconds.stream().allMatch(s -> s < 30), "resumed within 30 s of the kill: " + seconds);

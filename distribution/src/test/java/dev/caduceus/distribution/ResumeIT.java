@@ -13,12 +13,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code kill -9} of {@code bin/caduceus serve} (SQLite) with 100 runs of {@code /v1/runs} in flight, 25 in each
  * state issue 46 names (waiting for the model, inside a {@code sleep 90} terminal call, waiting for an approval,
- * between steps), and a job's run inside a terminal call: the restarted server resumes every one and each completes
+ * between steps), a job's run inside a terminal call, and background responses (issue 43) in three of those states,
+ * each followed by a client: the restarted server resumes every one and each completes
  * with the right transcript, no command runs twice, the event streams have no gap and no duplicate, and the job
- * fired once. Prints the time from the kill to each run's {@code run.resumed}.
+ * fired once; each background response's client picks its stream up right after the last event it saw. Prints the
+ * time from the kill to each run's {@code run.resumed}.
  */
 class ResumeIT {
     static final int PER_STATE = 25;
+    /** Background responses per state (waiting for the model, inside the terminal call, between steps). */
+    static final int BACKGROUND_PER_STATE = 4;
 
     @Test
     void aServerKilledWithAHundredRunsInFlightResumesEveryOneAfterItsRestart(@TempDir Path home) throws Exception {
@@ -31,6 +35,9 @@ class ResumeIT {
             try {
                 scenario.submit(first, PER_STATE);
                 scenario.submitJob(first, ResumeScenario.State.TOOL, "job0");
+                for (var state : List.of(ResumeScenario.State.MODEL, ResumeScenario.State.TOOL, ResumeScenario.State.BETWEEN))
+                    for (int i = 0; i < BACKGROUND_PER_STATE; i++)
+                        scenario.submitBackground(first, state, "bg" + state.name().toLowerCase() + i);
                 scenario.awaitStates(first);
                 scenario.killing();
             } finally {
@@ -42,9 +49,11 @@ class ResumeIT {
             try {
                 var seconds = scenario.verify(List.of(second));
                 assertEquals(4 * PER_STATE + 1, seconds.size());
+                scenario.verifyBackground(second);
                 System.out.println("ResumeIT: kill -9 to run.resumed after a restart (SQLite): " + ResumeScenario.summary(seconds));
                 var metrics = second.get("/metrics", Caduceus.KEY_AUTH).body();
-                assertTrue(metrics.contains("caduceus_runs_taken_over_total{outcome=\"resumed\"} " + (4 * PER_STATE + 1)),
+                assertTrue(metrics.contains("caduceus_runs_taken_over_total{outcome=\"resumed\"} "
+                                + (4 * PER_STATE + 1 + scenario.backgroundResponses())),
                         "the resumptions are counted");
             } finally {
                 second.close();

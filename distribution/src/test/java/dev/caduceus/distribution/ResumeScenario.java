@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,6 +53,9 @@ final class ResumeScenario {
     private final List<Path> workspaces;
     private long killedAtMillis;
     private final java.util.Set<String> resumedBy = ConcurrentHashMap.newKeySet();
+    private final Map<String, State> responses = new LinkedHashMap<>();        // background response id → state
+    private final Map<String, String> responseTags = new LinkedHashMap<>();    // background response id → tag
+    private final Map<String, Follower> followers = new LinkedHashMap<>();     // background response id → its client
 
     /** @param workspaces where the runs' terminal commands write their markers: each node's */
     ResumeScenario(ScriptedUpstream upstream, List<Path> workspaces) {
@@ -142,6 +146,48 @@ final class ResumeScenario {
         jobs.put(id, jobId);
     }
 
+    /**
+     * Creates a background response ({@code POST /v1/responses}) in {@code state} (not {@link State#APPROVAL}: a
+     * Responses turn never waits for a person) and follows its stream as a client would, until the kill cuts it.
+     */
+    void submitBackground(Caduceus node, State state, String tag) throws Exception {
+        if (state == State.APPROVAL) throw new IllegalArgumentException("a background response asks no approval");
+        var r = node.send("POST", "/v1/responses", JSON.createObjectNode().put("input", "resume-case " + state + " " + tag)
+                .put("background", true).toString(), Map.of("Authorization", Caduceus.KEY_AUTH.get("Authorization"),
+                "Content-Type", "application/json"));
+        assertEquals(200, r.statusCode(), r.body());
+        var id = JSON.readTree(r.body()).path("id").asText();
+        responses.put(id, state);
+        responseTags.put(id, tag);
+        followers.put(id, Follower.start(node, id));
+    }
+
+    /** A client following a background response's stream from its start, until the connection ends. */
+    private static final class Follower {
+        private final List<JsonNode> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        private Thread thread;
+
+        static Follower start(Caduceus node, String id) throws Exception {
+            var follower = new Follower();
+            var sse = SseReader.open(HTTP, node.awaitListening().resolve("/v1/responses/" + id + "?stream=true"),
+                    Caduceus.KEY_AUTH);
+            follower.thread = Thread.ofVirtual().start(() -> {
+                try (sse) {
+                    for (SseReader.Frame f; (f = sse.next()) != null; ) follower.seen.add(f.data());
+                } catch (java.io.IOException e) {
+                    // the server was killed under it
+                }
+            });
+            return follower;
+        }
+
+        /** What it saw before its connection ended (waits for the end). */
+        List<JsonNode> cut() throws InterruptedException {
+            if (!thread.join(Duration.ofSeconds(30))) throw new AssertionError("a stream outlived its server");
+            return List.copyOf(seen);
+        }
+    }
+
     /** Waits until every run is in its state: the moment to kill. */
     void awaitStates(Caduceus node) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -152,6 +198,15 @@ final class ResumeScenario {
                     throw new AssertionError("run " + run.getKey() + " (" + tag + ") never reached " + run.getValue() + ": "
                             + status(node, run.getKey()));
                 TimeUnit.MILLISECONDS.sleep(20); // polling the server and the workspace, bounded by the deadline
+            }
+        }
+        for (var response : responses.entrySet()) {
+            var tag = responseTags.get(response.getKey());
+            while (!inState(node, response.getKey(), response.getValue(), tag)) {
+                if (System.nanoTime() > deadline)
+                    throw new AssertionError("background response " + response.getKey() + " (" + tag + ") never reached "
+                            + response.getValue());
+                TimeUnit.MILLISECONDS.sleep(20); // polling the upstream's calls and the workspace, bounded by the deadline
             }
         }
     }
@@ -224,6 +279,59 @@ final class ResumeScenario {
     }
 
     private static final java.util.Set<String> LIVE = java.util.Set.of("queued", "running", "waiting_for_approval");
+
+    /**
+     * After the kill and the restart: waits for every background response to complete on {@code node} and checks it
+     * as {@link #verify} checks a run: the answer, the marker, and its stream, which its client (cut by the kill)
+     * resumes right after the last event it saw, and which is one gap-free sequence without duplicates.
+     */
+    void verifyBackground(Caduceus node) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        for (var response : responses.entrySet()) {
+            var id = response.getKey();
+            var tag = responseTags.get(id);
+            JsonNode stored;
+            while (!(stored = JSON.readTree(node.get("/v1/responses/" + id, Caduceus.KEY_AUTH).body()))
+                    .path("status").asText().equals("completed")) {
+                assertTrue(Set.of("queued", "in_progress").contains(stored.path("status").asText()),
+                        "background response " + id + " (" + tag + ") ended: " + stored);
+                if (System.nanoTime() > deadline) throw new AssertionError("background response " + id + " never completed: " + stored);
+                TimeUnit.MILLISECONDS.sleep(50); // polling the response, bounded by the deadline
+            }
+            var output = stored.path("output");
+            var text = output.get(output.size() - 1).path("content").path(0).path("text").asText();
+            switch (response.getValue()) {
+                case MODEL -> assertEquals("answered " + tag, text, stored.toString());
+                case TOOL -> assertTrue(text.contains("its effects are unknown"), "the model is told the call was interrupted: " + text);
+                case BETWEEN -> assertTrue(text.contains("step one"), "the finished step's result: " + text);
+                case APPROVAL -> throw new AssertionError("no such background case");
+            }
+            if (response.getValue() != State.MODEL) assertEquals(1, lines(tag), "the command of " + tag + " ran exactly once");
+            var seen = followers.get(id).cut();
+            assertTrue(!seen.isEmpty(), "its client saw the start of " + id);
+            long last = seen.getLast().path("sequence_number").asLong();
+            List<JsonNode> rest;
+            try (var sub = SseReader.open(HTTP, node.awaitListening().resolve("/v1/responses/" + id
+                    + "?stream=true&starting_after=" + last), Caduceus.KEY_AUTH)) {
+                rest = sub.rest().stream().map(SseReader.Frame::data).toList();
+            }
+            var all = new ArrayList<>(seen);
+            all.addAll(rest);
+            assertEquals(LongStream.range(0, all.size()).boxed().toList(),
+                    all.stream().map(f -> f.path("sequence_number").asLong()).toList(),
+                    "what its client saw, then the rest: one gap-free sequence without duplicates: " + id);
+            assertEquals("response.completed", all.getLast().path("type").asText());
+            assertEquals(1, all.stream().filter(f -> f.path("type").asText().equals("response.created")).count());
+            var runs = JSON.readTree(node.get("/v1/runs?origin=response:" + id, Caduceus.KEY_AUTH).body()).path("data");
+            assertEquals(1, runs.size(), "its run, listed under its origin: " + runs);
+            assertEquals(1, runs.get(0).path("resumes").asInt(), runs.toString());
+        }
+    }
+
+    /** How many background responses were started. */
+    int backgroundResponses() {
+        return responses.size();
+    }
 
     private double check(Caduceus node, String id, State state, String tag) throws Exception {
         var status = status(node, id);

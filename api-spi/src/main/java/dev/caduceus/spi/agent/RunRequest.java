@@ -97,6 +97,12 @@ public record RunRequest(String model, List<Message> messages, String instructio
                 metadata, stream, owner, origin, clientTools);
     }
 
+    /** This request started on the owner's behalf by {@code origin} ({@code <kind>:<id>}). */
+    public RunRequest withOrigin(String origin) {
+        return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,
+                metadata, stream, owner, origin, clientTools);
+    }
+
     /** This request with the caller's own functions. */
     public RunRequest withClientTools(ClientTools tools) {
         return new RunRequest(model, messages, instructions, toolsets, sessionId, sessionKey, options, maxIterations,

@@ -88,4 +88,24 @@ public interface Runs {
         /** The outputs do not answer exactly the pending calls: {@code message} says which. */
         record Mismatch(String message) implements ToolOutputs {}
     }
+
+    /**
+     * Follows the runs of one origin kind across a takeover. A plugin that translates its runs' events for its own
+     * clients (a background response's stream) contributes one as a plugin service; the host tells it of each durable
+     * run of its kind that this process takes over from a process that stopped (at start, or from a dead node).
+     * Called on the thread that takes the runs over: it must not block.
+     */
+    interface Resumer {
+        /** The origin kind it follows: the runs whose {@link RunRequest#origin()} is {@code <kind>:<id>}. */
+        String originKind();
+
+        /**
+         * Run {@code run} goes on in this process; {@code record} is its status record right after its
+         * {@code run.resumed} event, which is event {@code record.lastSeq()}.
+         */
+        void resumed(RunHandle run, RunRecord record);
+
+        /** A run of this kind was taken over and ended instead (interrupted, failed, cancelled): {@code record} says how. */
+        void ended(RunRecord record);
+    }
 }

@@ -10,6 +10,12 @@ import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.support.stream.EventPump;
 import java.time.Duration;
+import dev.caduceus.spi.agent.RunQuery;
+import dev.caduceus.spi.agent.RunRecord;
+import dev.caduceus.spi.agent.RunStatus;
+import dev.caduceus.spi.agent.Runs;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,11 +30,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * journal ({@link ResponseStream#runDetached}) and its snapshots to the store, where {@code GET} and stream
  * followers read them. {@link #cancel} stops one run here; a cancel asked on another node is a mark in the
  * store that {@link #pollCancels} (scheduled) picks up. While it is queued or runs, the response is in
- * {@code live}, whose stream leases the plugin renews. Thread-safe.
+ * {@code live}, whose stream leases the plugin renews.
+ *
+ * <p>Its run is durable (origin {@code response:<id>}, never waiting on people or its caller), so that when its
+ * server stops the run is resumed like any run of {@code /v1/runs}; the host then tells {@link BackgroundResumer}, and
+ * {@link #takeOver} rebuilds the stream from the journal and follows the run again in this process. What nothing
+ * resumes (a response still queued, a run that was ended instead) ends {@code failed} ({@link #sweepStranded},
+ * {@link #endTakenOver}). Thread-safe.
  */
 final class BackgroundResponses {
     /** The run's cancel reason when its caller cancels it (the stream then ends {@code cancelled}). */
     static final String CANCEL_REASON = "cancelled by the client";
+    /** The origin kind of a background response's run: its origin is {@code response:<id>}. */
+    static final String ORIGIN_KIND = "response";
+    private static final String ORIGIN = ORIGIN_KIND + ":";
+    /** The error of a background response whose server stopped while it waited for a run slot. */
+    static final String STOPPED_QUEUED = "The server stopped while this background response waited to start; nothing "
+            + "of it ran. Create it again.";
+    private static final System.Logger LOG = System.getLogger(BackgroundResponses.class.getName());
     /** How often a queued response retries admission when no run of this plugin ended meanwhile. */
     private static final Duration ADMISSION_RETRY = Duration.ofMillis(250);
 
@@ -39,8 +58,17 @@ final class BackgroundResponses {
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final Object capacity = new Object();
+    private final dev.caduceus.support.clienttools.PendingToolCalls pending;
+    private final boolean reasoningByDefault;
 
-    BackgroundResponses(PlatformContext ctx, ResponseStore store, Set<String> live, int maxQueued) {
+    /**
+     * @param pending            where a taken-over response that ends with the caller's calls keeps its steps
+     * @param reasoningByDefault whether a taken-over response whose journal does not tell shows tool steps as reasoning
+     */
+    BackgroundResponses(PlatformContext ctx, ResponseStore store, Set<String> live, int maxQueued,
+                        dev.caduceus.support.clienttools.PendingToolCalls pending, boolean reasoningByDefault) {
+        this.pending = pending;
+        this.reasoningByDefault = reasoningByDefault;
         this.ctx = ctx;
         this.store = store;
         this.live = live;
@@ -60,16 +88,25 @@ final class BackgroundResponses {
         }
         var id = turn.envelope().id();
         var body = turn.envelope().build("queued", Envelope.JSON.arrayNode(), null, null);
-        var job = new Job(turn, stream);
+        var job = new Job(id);
         try {
             live.add(id);
-            store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.request().conversation());
+            store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.conversation());
             if (webhook != null) store.attachWebhook(id, webhook); // before its thread can end it
             journal(id, 0, "response.created", body.deepCopy());
             journal(id, 1, "response.queued", body.deepCopy());
             jobs.put(id, job);
-            job.thread = Thread.ofVirtual().name("background-" + id).unstarted(job::run);
-            job.thread.start();
+            job.start(() -> {
+                RunHandle handle;
+                try {
+                    handle = admit(job, turn);
+                } finally {
+                    queued.decrementAndGet();
+                }
+                if (handle == null) return;
+                job.started(handle);
+                stream.withLeftLive(() -> leftLive(handle)).runDetached(handle, pump());
+            });
         } catch (RuntimeException e) {
             queued.decrementAndGet();
             live.remove(id);
@@ -77,6 +114,76 @@ final class BackgroundResponses {
             throw e;
         }
         return body;
+    }
+
+    /**
+     * Response {@code id}'s run, live when its server stopped, goes on in this process ({@link Runs.Resumer}): its
+     * stream is rebuilt from the journal and follows the run again from its {@code run.resumed}, event
+     * {@code resumedSeq}. A response that is gone or ended meanwhile has its run cancelled.
+     */
+    void takeOver(String id, RunHandle run, long resumedSeq) {
+        var turn = store.storedTurn(id).orElse(null);
+        var restored = turn == null ? null : ResumedFrames.read(store.frames(id, -1), ctx.json());
+        if (restored == null || restored.ended()) {
+            run.cancel(turn == null ? "its background response is gone" : "its background response has ended");
+            return;
+        }
+        boolean reasoning = restored.items().stream().anyMatch(i -> i.path("type").asText().equals("reasoning"))
+                || reasoningByDefault;
+        ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.owner(), calls, steps);
+        var stream = new ResponseStream(turn, store, reasoning, handoff, ctx.clock())
+                .withFiles(() -> ctx.service(dev.caduceus.support.services.FileLibrary.class));
+        var job = new Job(id);
+        live.add(id);
+        store.renewStreams(List.of(id), ctx.clock().instant()); // the lease is this node's now
+        jobs.put(id, job);
+        job.started(run);
+        job.start(() -> stream.withLeftLive(() -> leftLive(run)).resumeDetached(run, resumedSeq, restored, pump()));
+        LOG.log(System.Logger.Level.INFO, "Background response {0} goes on here (its run {1} was resumed)", id, run.id());
+    }
+
+    /** Response {@code id}'s run was taken over after its server stopped, but ended ({@code record} says how). */
+    void endTakenOver(String id, RunRecord record) {
+        var cancelled = record.status() == RunStatus.CANCELLED;
+        var error = record.error() == null || record.error().isBlank() ? ResponseStore.SERVER_STOPPED : record.error();
+        end(id, cancelled ? "cancelled" : "failed", cancelled ? null : error);
+    }
+
+    /**
+     * Ends the background responses whose server stopped and whose run nobody resumes: those still {@code queued}
+     * (they had not started) and those whose run ended or is gone; a run still live on some node is left to it. On
+     * SQLite, once after the runs were taken over ({@code leaseEnded} {@link Instant#MAX}); on PostgreSQL, now and
+     * then for the leases that ran out.
+     */
+    void sweepStranded(Instant leaseEnded) {
+        var ended = new ArrayList<String>();
+        for (var id : store.strandedBackground(leaseEnded, jobs.keySet())) {
+            var runs = ctx.runs().list(new RunQuery(Set.of(), null, ORIGIN + id, 1, null, null, null)).runs();
+            if (!runs.isEmpty() && !runs.getFirst().status().isTerminal()) continue; // its node goes on with it
+            if (end(id, "failed", runs.isEmpty() ? STOPPED_QUEUED : ResponseStore.SERVER_STOPPED)) ended.add(id);
+        }
+        if (!ended.isEmpty())
+            LOG.log(System.Logger.Level.WARNING, "{0} background response(s) were live when their server stopped and "
+                    + "nothing resumed them; marked failed: {1}", ended.size(),
+                    ended.size() > 10 ? ended.subList(0, 10) + " …" : ended);
+    }
+
+    /** Ends stopped response {@code id} as {@code status} with {@code error}, and journals its terminal frame. */
+    private boolean end(String id, String status, String error) {
+        var ended = store.endBackground(id, status, error);
+        if (ended.isEmpty()) return false;
+        long next = store.lastSeq(id).orElse(-1L) + 1;
+        journal(id, next, status.equals("cancelled") ? "response.cancelled" : "response.failed", ended.get());
+        return true;
+    }
+
+    /** Whether {@code run}, whose events ended without a terminal one, is still live: its server's shutdown left it so. */
+    private boolean leftLive(RunHandle run) {
+        return ctx.runs().record(run.id()).map(r -> !r.status().isTerminal()).orElse(false);
+    }
+
+    private EventPump pump() {
+        return new EventPump(Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
     }
 
     /** Whether response {@code id} is queued or running in this process. */
@@ -106,17 +213,21 @@ final class BackgroundResponses {
         }
     }
 
-    /** One background response: waits for admission, then runs its stream to the end. */
+    /** What a job's thread does. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws InterruptedException;
+    }
+
+    /** One background response run here: waiting for admission, or following its run to the end. */
     private final class Job {
-        private final ResolvedTurn turn;
-        private final ResponseStream stream;
+        private final String id;
         private volatile boolean cancelled;
         private volatile RunHandle run;
         private volatile Thread thread;
 
-        Job(ResolvedTurn turn, ResponseStream stream) {
-            this.turn = turn;
-            this.stream = stream;
+        Job(String id) {
+            this.id = id;
         }
 
         void cancel() {
@@ -128,57 +239,62 @@ final class BackgroundResponses {
             }
         }
 
-        void run() {
-            var id = turn.envelope().id();
-            try {
-                var handle = admit();
-                if (handle == null) return;
-                run = handle;
-                if (cancelled) handle.cancel(CANCEL_REASON);
-                stream.runDetached(handle, new EventPump(Duration.ofSeconds(ctx.global().sseKeepaliveSeconds())));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                jobs.remove(id);
-                live.remove(id);
-                synchronized (capacity) {
-                    capacity.notifyAll(); // a run ended: a queued one may start
-                }
-            }
+        /** Its run started (or was taken over): a cancel asked meanwhile reaches it. */
+        void started(RunHandle handle) {
+            run = handle;
+            if (cancelled) handle.cancel(CANCEL_REASON);
         }
 
-        /** The started run, or null when the response ended before it started (cancelled, or refused for good). */
-        private RunHandle admit() throws InterruptedException {
-            try {
-                while (true) {
-                    if (cancelled) {
-                        end("cancelled", null);
-                        return null;
-                    }
-                    try {
-                        return ctx.runs().start(turn.run(), RunOptions.ephemeral()).handle();
-                    } catch (RunRejectedException e) {
-                        if (e.reason() != RunRejectedException.Reason.AT_CAPACITY) {
-                            end("failed", Envelope.error(e.getMessage()));
-                            return null;
-                        }
-                    }
+        void start(Work work) {
+            thread = Thread.ofVirtual().name("background-" + id).unstarted(() -> {
+                try {
+                    work.run();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    jobs.remove(id);
+                    live.remove(id);
                     synchronized (capacity) {
-                        if (!cancelled) capacity.wait(ADMISSION_RETRY.toMillis());
+                        capacity.notifyAll(); // a run ended: a queued one may start
                     }
                 }
-            } finally {
-                queued.decrementAndGet();
+            });
+            thread.start();
+        }
+    }
+
+    /**
+     * Starts {@code turn}'s run once the server's and its key's caps let it, as a durable run whose origin names the
+     * response (so that it is resumed after a crash); null when the response ended before it started (cancelled, or
+     * refused for good).
+     */
+    private RunHandle admit(Job job, ResolvedTurn turn) throws InterruptedException {
+        var id = turn.envelope().id();
+        while (true) {
+            if (job.cancelled) {
+                endBeforeStart(turn, "cancelled", null);
+                return null;
+            }
+            try {
+                return ctx.runs().start(turn.run().withOrigin(ORIGIN + id), RunOptions.journaled().withoutWaiting()).handle();
+            } catch (RunRejectedException e) {
+                if (e.reason() != RunRejectedException.Reason.AT_CAPACITY) {
+                    endBeforeStart(turn, "failed", Envelope.error(e.getMessage()));
+                    return null;
+                }
+            }
+            synchronized (capacity) {
+                if (!job.cancelled) capacity.wait(ADMISSION_RETRY.toMillis());
             }
         }
+    }
 
-        /** Ends the response before its run started: its snapshot and terminal frame. */
-        private void end(String status, ObjectNode error) {
-            var body = turn.envelope().build(status, Envelope.JSON.arrayNode(), Usage.ZERO, error);
-            store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.request().conversation());
-            journal(turn.envelope().id(), ResponseStream.BACKGROUND_FIRST_SEQ,
-                    status.equals("cancelled") ? "response.cancelled" : "response.failed", body);
-        }
+    /** Ends the response before its run started: its snapshot and terminal frame. */
+    private void endBeforeStart(ResolvedTurn turn, String status, ObjectNode error) {
+        var body = turn.envelope().build(status, Envelope.JSON.arrayNode(), Usage.ZERO, error);
+        store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.conversation());
+        journal(turn.envelope().id(), ResponseStream.BACKGROUND_FIRST_SEQ,
+                status.equals("cancelled") ? "response.cancelled" : "response.failed", body);
     }
 
     /** Journals one frame numbered {@code seq} of response {@code id}, sent to nobody. */

@@ -167,7 +167,7 @@ final class CreateHandler implements HttpHandler {
     private ResponseStream newStream(HttpExchange exchange, ResolvedTurn turn, ResponseStore stored) {
         ResponseStream.Handoff handoff = (calls, steps) -> pending.remember(turn.run().owner(), calls, steps);
         return new ResponseStream(turn, stored, progress.resolve(exchange.header(ProgressReasoning.HEADER)), handoff,
-                ctx.clock()).withFiles(ctx.service(FileLibrary.class));
+                ctx.clock()).withFiles(() -> ctx.service(FileLibrary.class));
     }
 
     private void stream(HttpExchange exchange, ResolvedTurn turn) throws Exception {

@@ -35,6 +35,22 @@ record Envelope(String id, long createdAt, String model, String instructions, St
         return echoed;
     }
 
+    /** The fixed parts of a stored response object ({@link #build}'s output), to go on building it. */
+    static Envelope of(ObjectNode stored) {
+        var echoed = JSON.objectNode();
+        for (var field : ECHOED)
+            if (stored.hasNonNull(field)) echoed.set(field, stored.get(field).deepCopy());
+        if (stored.path("conversation").isObject()) echoed.set("conversation", stored.get("conversation").deepCopy());
+        var metadata = stored.path("metadata") instanceof ObjectNode m ? m : JSON.objectNode();
+        return new Envelope(stored.path("id").asText(), stored.path("created_at").asLong(), stored.path("model").asText(),
+                text(stored, "instructions"), text(stored, "previous_response_id"), metadata,
+                stored.path("background").asBoolean(false), echoed);
+    }
+
+    private static String text(ObjectNode node, String field) {
+        return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
     private static final SecureRandom RANDOM = new SecureRandom();
     static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 

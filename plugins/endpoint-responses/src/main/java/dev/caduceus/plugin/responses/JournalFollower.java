@@ -54,6 +54,7 @@ final class JournalFollower {
                 if (TERMINAL.contains(frame.type())) return;
             }
             if (!stillLive) break; // read once more after the stream ended, then give up
+            if (draining()) return; // its client follows it again on the next process (or another node)
             if (System.nanoTime() - quietSince >= KEEPALIVE.toNanos()) {
                 out.comment("keepalive"); // following a live stream through a long tool call
                 quietSince = System.nanoTime();
@@ -61,6 +62,20 @@ final class JournalFollower {
             store.awaitFrames(id, generation, POLL);
         }
         closeSynthetically(id, caller, after, out);
+    }
+
+    /**
+     * Whether this server is stopping: a stream it follows then ends without a terminal event, as at a kill, so that
+     * the server need not wait for it; its client picks it up again after the last event it saw, where the response
+     * goes on (the next process, or another node).
+     */
+    private boolean draining() {
+        try {
+            ctx.runs().checkReady();
+            return false;
+        } catch (dev.caduceus.spi.agent.RunRejectedException e) {
+            return e.reason() == dev.caduceus.spi.agent.RunRejectedException.Reason.DRAINING;
+        }
     }
 
     /** The terminal event the journal lacks, numbered after its last frame (nothing when that is not after {@code after}). */

@@ -25,7 +25,7 @@ import java.util.List;
  *                  names calls the server issued
  */
 record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> prior, ChainPosition parent, String parentId,
-            String sessionId, RunRequest run, List<Message> input) {
+            String sessionId, RunRequest run, List<Message> input) implements SavedTurn {
     ResolvedTurn {
         requireNonNull(request, "request");
         input = List.copyOf(input);
@@ -35,16 +35,26 @@ record ResolvedTurn(ResponseRequest request, Envelope envelope, List<Message> pr
         requireNonNull(run, "run");
     }
 
-    /** The store row for {@code body} (its transcript is written from {@link #write}). */
-    StoredResponse snapshot(ObjectNode body, long createdAt) {
+    @Override
+    public String owner() {
+        return run.owner();
+    }
+
+    @Override
+    public String conversation() {
+        return request.conversation();
+    }
+
+    @Override
+    public StoredResponse snapshot(ObjectNode body, long createdAt) {
         // A background response journals its events as a streamed one does, whether or not its creator streams.
         return new StoredResponse(envelope.id(), run.owner(), body, envelope.instructions(), sessionId,
                 request.stream() || request.background(), createdAt,
                 null, parentId);
     }
 
-    /** The chain write of this turn: its input messages, then {@code produced}. */
-    TranscriptWrite write(List<Message> produced) {
+    @Override
+    public TranscriptWrite write(List<Message> produced) {
         var own = new ArrayList<Message>(input.size() + produced.size());
         own.addAll(input);
         own.addAll(produced);

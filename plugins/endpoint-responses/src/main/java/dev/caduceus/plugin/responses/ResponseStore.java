@@ -237,9 +237,9 @@ final class ResponseStore {
      * when an earlier process died (a {@code kill -9} skips the disconnect snapshot), and
      * would read {@code in_progress} forever. Each becomes {@code incomplete}, as a client that left
      * would have left it, with its unfinished items {@code incomplete} too; like runs that become
-     * {@code interrupted}. A background response (also one still {@code queued}) becomes {@code failed}
-     * with {@link #SERVER_STOPPED}: nobody left it, its server did. Its journal stays as it is, so a
-     * replay ends with a synthetic terminal event. Only responses whose stream lease ended before
+     * {@code interrupted}. Its journal stays as it is, so a replay ends with a synthetic terminal event. A background
+     * response is left alone: its run may be resumed ({@link BackgroundResponses#takeOver}), and one whose run is not
+     * ends {@code failed} then ({@link #strandedBackground}). Only responses whose stream lease ended before
      * {@code leaseEnded} (or that have none) are taken: on SQLite, where this process is the only one,
      * pass {@link Instant#MAX} (every lease is a dead process's); on a shared PostgreSQL pass now, since
      * other nodes are streaming theirs. Returns the ids recovered.
@@ -248,10 +248,10 @@ final class ResponseStore {
      * the table, once per start) and confirmed on the parsed envelope's own status.
      */
     List<String> interruptInProgress(Instant leaseEnded) {
-        long before = leaseEnded.equals(Instant.MAX) ? Long.MAX_VALUE : leaseEnded.toEpochMilli();
         return db.write(sql -> interrupt(sql, sql.query("SELECT id, envelope FROM responses WHERE (status IN (?, ?) "
                         + "OR envelope LIKE ?) AND (streaming_until IS NULL OR streaming_until < ?)",
-                r -> new String[] {r.getString(1), r.getString(2)}, IN_PROGRESS, QUEUED, "%\"in_progress\"%", before)));
+                r -> new String[] {r.getString(1), r.getString(2)}, IN_PROGRESS, QUEUED, "%\"in_progress\"%",
+                before(leaseEnded))));
     }
 
     /**
@@ -264,41 +264,114 @@ final class ResponseStore {
                 r -> new String[] {r.getString(1), r.getString(2)}, now.toEpochMilli())));
     }
 
-    /**
-     * Ends each candidate still {@code in_progress} or {@code queued}: {@code failed} for a background one,
-     * else {@code incomplete}; every candidate's lease ends.
-     */
+    /** Ends each candidate still {@code in_progress} {@code incomplete}, but a background one; their leases end. */
     private List<String> interrupt(Sql sql, List<String[]> candidates) {
         var recovered = new ArrayList<String>();
         for (var row : candidates) {
+            var envelope = parse(row[1]);
+            if (envelope != null && envelope.path("background").asBoolean(false)) continue;
             sql.update("UPDATE responses SET streaming_until = NULL WHERE id = ?", row[0]);
-            ObjectNode envelope;
-            try {
-                if (!(json.readTree(row[1]) instanceof ObjectNode object)) continue;
-                envelope = object;
-            } catch (Exception e) {
-                continue; // a corrupt row is dropped on its next read
-            }
-            var was = envelope.path("status").asText();
-            if (!IN_PROGRESS.equals(was) && !QUEUED.equals(was)) continue;
-            var status = envelope.path("background").asBoolean(false) ? "failed" : "incomplete";
-            envelope.put("status", status);
-            if (status.equals("failed")) envelope.set("error", Envelope.error(SERVER_STOPPED));
-            for (var item : envelope.path("output")) {
-                if (item instanceof ObjectNode o && IN_PROGRESS.equals(o.path("status").asText()))
-                    o.put("status", "incomplete");
-            }
-            try {
-                sql.update("UPDATE responses SET envelope = ?, status = ? WHERE id = ?", json.writeValueAsString(envelope),
-                        status, row[0]);
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("cannot serialize response " + row[0], e); // a parsed tree: never
-            }
-            sql.queryOne("SELECT owner FROM responses WHERE id = ?", r -> r.getString(1), row[0])
-                    .ifPresent(owner -> ended(sql, row[0], owner, envelope));
+            if (envelope == null || !IN_PROGRESS.equals(envelope.path("status").asText())) continue;
+            stop(sql, row[0], envelope, "incomplete", null);
             recovered.add(row[0]);
         }
         return recovered;
+    }
+
+    /**
+     * The background responses still {@code queued} or {@code in_progress} whose stream lease ran out before
+     * {@code leaseEnded} ({@link Instant#MAX}: any lease) and that no thread of this process runs ({@code running}):
+     * their server stopped. Reads only leased rows (an index).
+     */
+    List<String> strandedBackground(Instant leaseEnded, java.util.Set<String> running) {
+        var rows = db.read(sql -> sql.query("SELECT id, envelope FROM responses WHERE streaming_until < ?",
+                r -> new String[] {r.getString(1), r.getString(2)}, before(leaseEnded)));
+        var stranded = new ArrayList<String>();
+        for (var row : rows) {
+            var envelope = parse(row[1]);
+            if (envelope == null || !envelope.path("background").asBoolean(false) || running.contains(row[0])) continue;
+            var status = envelope.path("status").asText();
+            if (IN_PROGRESS.equals(status) || QUEUED.equals(status)) stranded.add(row[0]);
+        }
+        return stranded;
+    }
+
+    /**
+     * Ends background response {@code id}, if it is still {@code queued} or {@code in_progress}, as {@code status}
+     * ({@code failed} or {@code cancelled}) with {@code error} (or none): its items still in progress become
+     * {@code incomplete}, its lease ends and its webhook event goes out. Returns the response object as ended, or
+     * empty when it had ended already (or is gone).
+     */
+    Optional<ObjectNode> endBackground(String id, String status, String error) {
+        return db.write(sql -> {
+            var envelope = sql.queryOne("SELECT envelope FROM responses WHERE id = ?", r -> r.getString(1), id)
+                    .map(this::parse).orElse(null);
+            if (envelope == null) return Optional.<ObjectNode>empty();
+            var was = envelope.path("status").asText();
+            if (!IN_PROGRESS.equals(was) && !QUEUED.equals(was)) return Optional.<ObjectNode>empty();
+            stop(sql, id, envelope, status, error);
+            return Optional.of(envelope);
+        });
+    }
+
+    /** Saves {@code envelope} (of response {@code id}) ended as {@code status}, with {@code error} or none; its lease ends. */
+    private void stop(Sql sql, String id, ObjectNode envelope, String status, String error) {
+        envelope.put("status", status);
+        if (error != null) envelope.set("error", Envelope.error(error));
+        for (var item : envelope.path("output")) {
+            if (item instanceof ObjectNode o && IN_PROGRESS.equals(o.path("status").asText()))
+                o.put("status", "incomplete");
+        }
+        try {
+            sql.update("UPDATE responses SET envelope = ?, status = ?, streaming_until = NULL WHERE id = ?",
+                    json.writeValueAsString(envelope), status, id);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize response " + id, e); // a parsed tree: never
+        }
+        sql.queryOne("SELECT owner FROM responses WHERE id = ?", r -> r.getString(1), id)
+                .ifPresent(owner -> ended(sql, id, owner, envelope));
+    }
+
+    /** A stored envelope, or null when it does not parse (a corrupt row is dropped on its next read). */
+    private ObjectNode parse(String envelope) {
+        try {
+            return json.readTree(envelope) instanceof ObjectNode object ? object : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static long before(Instant leaseEnded) {
+        return leaseEnded.equals(Instant.MAX) ? Long.MAX_VALUE : leaseEnded.toEpochMilli();
+    }
+
+    /**
+     * The turn of stored response {@code id} as a node that takes over its run needs it: its fixed parts, owner,
+     * session, parent, conversation and input messages. Empty when the response is gone or its input no longer reads.
+     */
+    Optional<StoredTurn> storedTurn(String id) {
+        return db.read(sql -> {
+            var row = sql.queryOne("""
+                    SELECT owner, envelope, session_id, parent_id, conversation, chain_id, base_seq, input_seq
+                    FROM responses WHERE id = ?""", r -> new Object[] {r.getString(1), r.getString(2), r.getString(3),
+                    r.getString(4), r.getString(5), r.getString(6), r.getLong(7), r.getLong(8)}, id).orElse(null);
+            if (row == null) return Optional.<StoredTurn>empty();
+            var envelope = parse((String) row[1]);
+            if (envelope == null || row[2] == null) return Optional.<StoredTurn>empty();
+            List<Message> input = List.of();
+            if (row[5] != null) {
+                long base = (Long) row[6];
+                long inputs = (Long) row[7];
+                try {
+                    input = chain.read(sql, new ChainPosition((String) row[5], inputs), (int) Math.max(0, inputs - base));
+                } catch (Exception e) {
+                    input = null;
+                }
+                if (input == null) return Optional.<StoredTurn>empty();
+            }
+            return Optional.of(new StoredTurn(Envelope.of(envelope), (String) row[0], (String) row[2], (String) row[3],
+                    (String) row[4], input));
+        });
     }
 
     /** Remembers the webhook a background response's request named; before the response can end. */

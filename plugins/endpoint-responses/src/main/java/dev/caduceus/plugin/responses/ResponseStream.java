@@ -40,7 +40,7 @@ final class ResponseStream implements RunEventTranslator {
     /** The first journal number of a background response's run: {@code response.created} and {@code response.queued} come before. */
     static final long BACKGROUND_FIRST_SEQ = 2;
 
-    private final ResolvedTurn turn;
+    private final SavedTurn turn;
     private final ResponseStore store;
     private final Handoff handoff;
     private final InstantSource clock;
@@ -58,11 +58,21 @@ final class ResponseStream implements RunEventTranslator {
     private int messageIndex = -1;
     private int flushed;
     private boolean ended;
-    private java.util.Optional<dev.caduceus.support.services.FileLibrary> files = java.util.Optional.empty();
+    private java.util.function.Supplier<java.util.Optional<dev.caduceus.support.services.FileLibrary>> files =
+            java.util.Optional::empty;
     private boolean delivered;
+    /** A taken-over run's {@code run.resumed} event: the events before it were seen before (0: not resumed). */
+    private long resumedAt;
+    /** In a taken-over run's events before its resume, the calls that started so far, in order. */
+    private int callsSeen;
+    /** The indexes of the {@code mcp_call} items, in the order their calls started. */
+    private final List<Integer> callItems = new ArrayList<>();
+    /** Message items the model was writing when a server stopped: shown on the stream, left out of the response. */
+    private final java.util.Set<Integer> superseded = new java.util.HashSet<>();
+    private java.util.function.BooleanSupplier leftLive = () -> false;
 
     /** With {@code reasoning}, each tool step is also a reasoning item with a summary (issue 20). */
-    ResponseStream(ResolvedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, InstantSource clock) {
+    ResponseStream(SavedTurn turn, ResponseStore store, boolean reasoning, Handoff handoff, InstantSource clock) {
         this.turn = turn;
         this.clock = clock;
         this.store = store;
@@ -88,16 +98,64 @@ final class ResponseStream implements RunEventTranslator {
     private void stream(RunHandle run, EventStream out, EventPump pump, long firstSeq) throws InterruptedException {
         this.run = run;
         this.writer = new EventWriter(out, store, turn.envelope().id(), firstSeq, -1);
+        follow(out, pump, () -> {
+            var created = turn.envelope().build("in_progress", Envelope.JSON.arrayNode(), null, null);
+            save(created, List.of());
+            if (firstSeq == 0) writer.emit("response.created", ResponseEvents.response(created));
+            writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
+        });
+    }
+
+    /**
+     * Goes on with a background response whose server stopped while its run was live, now that {@code run} was taken
+     * over in this process. What the stream had sent is rebuilt from its journal ({@code restored}); the run's
+     * events before its {@code run.resumed} (event {@code resumedSeq}) only add what those frames missed (a call's
+     * start or end); the message the model was writing when the server stopped ends {@code incomplete} there, since
+     * the model writes its answer again, and is left out of the response's output; the run's later events stream as
+     * usual, numbered after the last frame. A response whose journal already ended is left as it is.
+     */
+    void resumeDetached(RunHandle run, long resumedSeq, ResumedFrames restored, EventPump pump)
+            throws InterruptedException {
+        if (store == null) throw new IllegalStateException("a background response is stored");
+        if (restored.ended()) return;
+        this.run = run;
+        this.resumedAt = resumedSeq;
+        restored.items().forEach(item -> items.add(item.deepCopy()));
+        for (int i = 0; i < items.size(); i++) {
+            var item = items.get(i);
+            var type = item.path("type").asText();
+            if (type.equals("mcp_call")) callItems.add(i);
+            else if (type.equals("message") && item.path("status").asText().equals("in_progress")) {
+                messageId = item.path("id").asText();
+                messageIndex = i;
+            } else if (type.equals("message")) superseded.add(i); // ended incomplete at an earlier resume
+        }
+        restored.summaries().forEach((index, summary) -> stepTexts.put(index, new StringBuilder(summary)));
+        text.append(restored.text());
+        flushed = text.length();
+        this.writer = new EventWriter(DetachedStream.INSTANCE, store, turn.envelope().id(), restored.nextSeq(), -1);
+        follow(DetachedStream.INSTANCE, pump, () -> {
+            if (restored.inProgress()) return;
+            var body = turn.envelope().build("in_progress", output(), null, null); // it was taken before it started
+            save(body, List.of());
+            writer.emit("response.in_progress", ResponseEvents.response(body.deepCopy()));
+        });
+    }
+
+    /** What a stream sends before its run's events. */
+    @FunctionalInterface
+    private interface Prologue {
+        void send() throws ClientGoneException;
+    }
+
+    private void follow(EventStream out, EventPump pump, Prologue prologue) throws InterruptedException {
         try (out) {
             try {
-                var created = turn.envelope().build("in_progress", Envelope.JSON.arrayNode(), null, null);
-                save(created, List.of());
-                if (firstSeq == 0) writer.emit("response.created", ResponseEvents.response(created));
-                writer.emit("response.in_progress", ResponseEvents.response(created.deepCopy()));
+                prologue.send();
                 try (var batch = new TextBatch(run.subscribe(0), this)) {
                     var result = pump.pump(batch, this, out);
                     if (result == EventPump.Result.CLIENT_GONE || batch.clientGone()) disconnected();
-                    else if (!ended) fail("Agent run ended without a result", Usage.ZERO);
+                    else if (!ended && !leftLive.getAsBoolean()) fail("Agent run ended without a result", Usage.ZERO);
                 }
             } catch (ClientGoneException e) {
                 disconnected();
@@ -111,6 +169,14 @@ final class ResponseStream implements RunEventTranslator {
 
     @Override
     public void translate(JournalEntry entry, EventStream out) throws ClientGoneException {
+        if (entry.seq() < resumedAt) {
+            catchUp(entry.event());
+            return;
+        }
+        if (entry.seq() == resumedAt) {
+            resumed();
+            return;
+        }
         switch (entry.event()) {
             case RunEvent.TextDelta d -> text(d.text());
             case RunEvent.ToolCallStarted s -> toolStarted(s);
@@ -126,10 +192,49 @@ final class ResponseStream implements RunEventTranslator {
             case RunEvent.ApprovalRequested a -> { }
             case RunEvent.ApprovalResolved a -> { }
             case RunEvent.Steered s -> { }
-            case RunEvent.Resumed r -> { } // a Responses turn is never resumed
+            case RunEvent.Resumed r -> { } // an earlier resume's (the last one is handled above)
             case RunEvent.ToolCallsRequired t -> clientCalls(t);
             case RunEvent.UsageReported u -> { }
         }
+    }
+
+    /**
+     * An event of a taken-over run from before its resume: its frames were sent already, unless the server stopped
+     * before it could send them; the calls' starts and ends are matched to their items by order, and what has no
+     * frame yet is sent now. Text is not: the model writes its message again.
+     */
+    private void catchUp(RunEvent event) throws ClientGoneException {
+        switch (event) {
+            case RunEvent.ToolCallStarted s when !openCalls.containsKey(s.callId()) -> {
+                int call = callsSeen++;
+                if (call >= callItems.size()) {
+                    toolStarted(s); // no frame yet
+                    return;
+                }
+                int index = callItems.get(call);
+                if (!items.get(index).path("status").asText().equals("in_progress")) return;
+                openCalls.put(s.callId(), index);
+                if (index > 0 && stepTexts.containsKey(index - 1)) openSteps.put(s.callId(), index - 1);
+            }
+            case RunEvent.ToolCallFinished f when openCalls.containsKey(f.callId()) -> toolFinished(f);
+            default -> { }
+        }
+    }
+
+    /** The run goes on here: the message the model was writing ends incomplete, and its next text opens a new one. */
+    private void resumed() throws ClientGoneException {
+        if (messageId == null) return;
+        flush();
+        var partial = text.toString();
+        writer.emit("response.output_text.done", ResponseEvents.textDone(messageId, messageIndex, partial));
+        writer.emit("response.content_part.done", ResponseEvents.partDone(messageId, messageIndex, partial));
+        items.set(messageIndex, Envelope.message(messageId, "incomplete", partial));
+        writer.emit("response.output_item.done", ResponseEvents.item(messageIndex, items.get(messageIndex).deepCopy()));
+        superseded.add(messageIndex);
+        messageId = null;
+        messageIndex = -1;
+        text.setLength(0);
+        flushed = 0;
     }
 
     /** Whether text is waiting for its batch to be sent. */
@@ -162,18 +267,29 @@ final class ResponseStream implements RunEventTranslator {
     }
 
     private void toolStarted(RunEvent.ToolCallStarted s) throws ClientGoneException {
+        if (openCalls.containsKey(s.callId())) return; // a taken-over run repeats a call that is safe to repeat
         flush();
         if (reasoning && !s.callId().isBlank() && !s.tool().startsWith("_")) openStep(s);
         var arguments = s.arguments() == null ? "{}" : ToolTranscript.argumentsText(s.arguments());
         var item = Envelope.mcpCall(Envelope.newItemId("mcp_"), "in_progress", s.tool(), arguments, null);
         var index = items.size();
         items.add(item);
+        callItems.add(index);
         openCalls.put(s.callId(), index);
         writer.emit("response.output_item.added", ResponseEvents.item(index, item.deepCopy()));
     }
 
-    /** The uploads' library, for the annotations of the files the agent delivers. */
-    ResponseStream withFiles(java.util.Optional<dev.caduceus.support.services.FileLibrary> library) {
+    /**
+     * How to tell that a run whose events ended without a terminal one was left live by its server's shutdown, for
+     * the next process to resume: its response is then left in progress.
+     */
+    ResponseStream withLeftLive(java.util.function.BooleanSupplier leftLive) {
+        this.leftLive = leftLive;
+        return this;
+    }
+
+    /** The uploads' library, for the annotations of the files the agent delivers (asked for when the turn ends). */
+    ResponseStream withFiles(java.util.function.Supplier<java.util.Optional<dev.caduceus.support.services.FileLibrary>> library) {
         this.files = library;
         return this;
     }
@@ -273,7 +389,7 @@ final class ResponseStream implements RunEventTranslator {
         closeMessage("completed");
         ended = true;
         var body = Envelope.completedAt(turn.envelope().build("completed", output(), usage, null), clock.instant().getEpochSecond());
-        if (delivered) DeliveredFiles.annotate(body, files, turn.run().owner(), run.id());
+        if (delivered) DeliveredFiles.annotate(body, files.get(), turn.owner(), run.id());
         save(body, produced(answer));
         writer.emit("response.completed", ResponseEvents.response(CompletedTruncation.apply(body)));
     }
@@ -394,7 +510,7 @@ final class ResponseStream implements RunEventTranslator {
         var output = Envelope.JSON.arrayNode();
         var calls = new ArrayList<ObjectNode>();
         for (int i = 0; i < items.size(); i++) {
-            if (i == messageIndex) continue;
+            if (i == messageIndex || superseded.contains(i)) continue;
             if (items.get(i).path("type").asText().equals("function_call")) calls.add(items.get(i).deepCopy());
             else output.add(items.get(i).deepCopy());
         }
@@ -406,7 +522,7 @@ final class ResponseStream implements RunEventTranslator {
     private void save(ObjectNode body, List<Message> produced) {
         if (store != null)
             store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(produced),
-                    turn.request().conversation());
+                    turn.conversation());
     }
 
     private static String reason(StopReason reason) {

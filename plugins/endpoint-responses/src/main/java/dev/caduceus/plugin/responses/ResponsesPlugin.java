@@ -45,6 +45,7 @@ public final class ResponsesPlugin implements PlatformPlugin {
                 SharedSettings.TOOL_PROGRESS, SharedSettings.TOOL_PROGRESS_EVENTS);
     }
     private ResponseStore store;
+    private BackgroundResponses background;
 
     @Override
     public void start(PlatformContext ctx) {
@@ -72,11 +73,19 @@ public final class ResponsesPlugin implements PlatformPlugin {
         ctx.scheduler().scheduleWithFixedDelay("journal-retention", java.time.Duration.ofMinutes(1),
                 java.time.Duration.ofHours(1), () -> store.pruneJournals(
                         ctx.clock().instant().minus(settings.eventRetention()).getEpochSecond()));
-        var background = new BackgroundResponses(ctx, store, live, settings.backgroundQueue());
-        if (shared(ctx)) // a cancel asked on another node is a mark in the store
-            ctx.scheduler().scheduleWithFixedDelay("background-cancels", CANCEL_POLL, CANCEL_POLL, background::pollCancels);
-        var catalog = new ResponseCatalog(ctx.database());
         var pending = new dev.caduceus.support.clienttools.PendingToolCalls(ctx.clock());
+        var background = new BackgroundResponses(ctx, store, live, settings.backgroundQueue(), pending,
+                ProgressReasoning.from(ctx).byDefault());
+        this.background = background;
+        if (shared(ctx)) { // a cancel asked on another node is a mark in the store
+            ctx.scheduler().scheduleWithFixedDelay("background-cancels", CANCEL_POLL, CANCEL_POLL, background::pollCancels);
+            ctx.scheduler().scheduleWithFixedDelay("background-stranded", ResponseStore.STREAM_RENEWAL,
+                    ResponseStore.STREAM_RENEWAL, () -> background.sweepStranded(ctx.clock().instant()));
+        } else { // the runs were taken over before the scheduler opens: what nothing resumed ends now
+            ctx.scheduler().schedule("background-stranded", java.time.Duration.ZERO,
+                    () -> background.sweepStranded(Instant.MAX));
+        }
+        var catalog = new ResponseCatalog(ctx.database());
         var resolver = new TurnResolver(ctx, store, pending);
         return List.of(new ResponsesFamily(new CreateHandler(ctx, store, idempotency, live, background, pending, resolver),
                         new ListHandler(catalog), new RetrieveHandler(ctx, store, live, settings.eventRetention()),
@@ -107,9 +116,13 @@ public final class ResponsesPlugin implements PlatformPlugin {
         return ctx.database().dialect() != PluginDatabase.Dialect.SQLITE;
     }
 
-    /** Stored conversations, for the runs API's {@code previous_response_id}. */
+    /**
+     * Stored conversations, for the runs API's {@code previous_response_id}; and the background responses' part in
+     * resuming runs (the host tells it of each it took over).
+     */
     @Override
     public List<Object> services(PlatformContext ctx) {
-        return List.of(new StoredHistory(store));
+        return background == null ? List.of(new StoredHistory(store))
+                : List.of(new StoredHistory(store), new BackgroundResumer(background));
     }
 }

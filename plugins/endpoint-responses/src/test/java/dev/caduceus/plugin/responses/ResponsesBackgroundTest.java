@@ -246,16 +246,76 @@ class ResponsesBackgroundTest {
     }
 
     @Test
-    void aBackgroundResponseRunningWhenItsServerDiedIsFailedAfterTheNextStart(@TempDir Path home) throws Exception {
-        try (var dead = ResponsesHost.start(home)) {
+    void aBackgroundResponseLiveWhenItsServerStoppedGoesOnAfterTheNextStart(@TempDir Path home) throws Exception {
+        var held = new HeldTurn(Turn.text("never sent"));
+        String id;
+        try (var stopped = ResponsesHost.start(home, "CADUCEUS__SERVER__DRAIN_TIMEOUT_SECONDS", "1")) {
+            stopped.upstream.enqueue(held);
+            id = stopped.post("{\"input\":\"long work\",\"background\":true}").json().get("id").asText();
+            held.awaitArrival();
+        } finally {
+            held.release(); // the stop cut its model call; the run stays live for the next process
+        }
+        try (var restarted = ResponsesHost.start(home,
+                upstream -> upstream.enqueue(Turn.textChunks("done ", "after ", "the restart").usage(5, 3)))) {
+            var done = awaitEnd(restarted, id);
+            assertEquals("completed", done.get("status").asText(), done.toString());
+            assertEquals("done after the restart", done.get("output").get(0).get("content").get(0).get("text").asText());
+            assertEquals(1, done.get("output").size(), done.toString());
+            var replay = ResponsesHost.data(restarted.replay(id, "stream", "true"));
+            for (int i = 0; i < replay.size(); i++)
+                assertEquals(i, replay.get(i).get("sequence_number").asInt(), "gap-free across the restart: " + replay);
+            var types = replay.stream().map(f -> f.get("type").asText()).toList();
+            assertEquals(List.of("response.created", "response.queued", "response.in_progress"), types.subList(0, 3));
+            assertEquals(1, types.stream().filter("response.in_progress"::equals).count(), types.toString());
+            assertEquals("response.completed", types.getLast());
+        }
+    }
+
+    @Test
+    void theMessageTheModelWasWritingWhenItsServerStoppedEndsIncompleteAndIsWrittenAgain(@TempDir Path home)
+            throws Exception {
+        var before = new ArrayList<JsonNode>();
+        // The role chunk comes at once, the first words 8 s later and the rest 8 s after them: the stop, right after
+        // the first words, cancels the run at once (no drain time), long before the rest.
+        try (var stopped = ResponsesHost.start(home, "CADUCEUS__SERVER__DRAIN_TIMEOUT_SECONDS", "0")) {
+            stopped.upstream.enqueue(Turn.textChunks("Half an ", "answer").chunkDelayMillis(8_000));
+            try (var sse = stopped.postStream("{\"input\":\"long work\",\"background\":true,\"stream\":true}")) {
+                for (var frame : sse.until("response.output_text.delta")) before.add(frame.data());
+            }
+        } // stopped while the model wrote
+        var id = before.getFirst().get("response").get("id").asText();
+        try (var restarted = ResponsesHost.start(home, upstream -> upstream.enqueue(Turn.text("The whole answer")))) {
+            var done = awaitEnd(restarted, id);
+            assertEquals("completed", done.get("status").asText(), done.toString());
+            assertEquals(1, done.get("output").size(), "only the message written again: " + done);
+            assertEquals("The whole answer", done.get("output").get(0).get("content").get(0).get("text").asText());
+            var replay = ResponsesHost.data(restarted.replay(id, "stream", "true"));
+            for (int i = 0; i < replay.size(); i++)
+                assertEquals(i, replay.get(i).get("sequence_number").asInt(), "gap-free across the restart: " + replay);
+            assertEquals(before, replay.subList(0, before.size()), "what its client saw stays as it was");
+            var messages = replay.stream().filter(f -> f.get("type").asText().equals("response.output_item.done")
+                    && f.get("item").get("type").asText().equals("message")).map(f -> f.get("item")).toList();
+            assertEquals(2, messages.size(), replay.toString());
+            assertEquals("incomplete", messages.get(0).get("status").asText(), "the interrupted message ends incomplete");
+            assertEquals("Half an ", messages.get(0).get("content").get(0).get("text").asText());
+            assertEquals("completed", messages.get(1).get("status").asText());
+            assertEquals("The whole answer", messages.get(1).get("content").get(0).get("text").asText());
+        }
+    }
+
+    @Test
+    void withoutResumeABackgroundResponseRunningWhenItsServerDiedIsFailedAfterTheNextStart(@TempDir Path home)
+            throws Exception {
+        try (var dead = ResponsesHost.start(home, "CADUCEUS__RUNS__RESUME", "false")) {
             var held = new HeldTurn(Turn.text("too late"));
             dead.upstream.enqueue(held);
             var id = dead.post("{\"input\":\"long work\",\"background\":true}").json().get("id").asText();
             held.awaitArrival();
-            try (var restarted = ResponsesHost.start(home)) { // the next process on the same home
+            try (var restarted = ResponsesHost.start(home, "CADUCEUS__RUNS__RESUME", "false")) { // the next process
                 var stored = restarted.get(id).json();
                 assertEquals("failed", stored.get("status").asText(), stored.toString());
-                assertEquals(ResponseStore.SERVER_STOPPED, stored.get("error").get("message").asText());
+                assertTrue(stored.get("error").get("message").asText().contains("restarted"), stored.toString());
                 var replay = ResponsesHost.data(restarted.replay(id, "stream", "true"));
                 assertEquals("response.failed", replay.getLast().get("type").asText(), replay.toString());
                 assertEquals(replay.size() - 1, replay.getLast().get("sequence_number").asInt());
@@ -263,6 +323,30 @@ class ResponsesBackgroundTest {
                 assertEquals(replay.subList(2, replay.size()), resumed, "resumed after a restart: the rest, gap-free");
                 var again = cancel(restarted, id);
                 assertEquals("failed", again.json().get("status").asText(), "an ended response is left as it is");
+            } finally {
+                held.release();
+            }
+        }
+    }
+
+    @Test
+    void oneStillQueuedWhenItsServerDiedFailsAfterTheNextStartAndSaysNothingRan(@TempDir Path home) throws Exception {
+        var held = new HeldTurn(Turn.text("too late"));
+        try (var dead = ResponsesHost.start(home, "CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "1",
+                "CADUCEUS__RUNS__RESUME", "false")) {
+            dead.upstream.enqueue(held);
+            var running = dead.post("{\"input\":\"long work\",\"background\":true}").json().get("id").asText();
+            held.awaitArrival();
+            var waiting = dead.post("{\"input\":\"next\",\"background\":true}").json().get("id").asText();
+            assertEquals("queued", dead.get(waiting).json().get("status").asText());
+            try (var restarted = ResponsesHost.start(home, "CADUCEUS__RUNS__RESUME", "false")) { // the next process
+                var stranded = awaitEnd(restarted, waiting);
+                assertEquals("failed", stranded.get("status").asText(), stranded.toString());
+                assertEquals(BackgroundResponses.STOPPED_QUEUED, stranded.get("error").get("message").asText());
+                var replay = ResponsesHost.data(restarted.replay(waiting, "stream", "true"));
+                assertEquals(List.of("response.created", "response.queued", "response.failed"),
+                        replay.stream().map(f -> f.get("type").asText()).toList());
+                assertEquals("failed", restarted.get(running).json().get("status").asText(), "its run was interrupted");
             } finally {
                 held.release();
             }
@@ -287,7 +371,11 @@ class ResponsesBackgroundTest {
 
     /** The response once it is neither queued nor in progress. */
     private static JsonNode awaitEnd(String id) throws InterruptedException {
-        return Eventually.await(DEADLINE, id + " ended", () -> api.get(id).json(),
+        return awaitEnd(api, id);
+    }
+
+    private static JsonNode awaitEnd(ResponsesHost host, String id) throws InterruptedException {
+        return Eventually.await(DEADLINE, id + " ended", () -> host.get(id).json(),
                 r -> !r.get("status").asText().equals("queued") && !r.get("status").asText().equals("in_progress"));
     }
 }

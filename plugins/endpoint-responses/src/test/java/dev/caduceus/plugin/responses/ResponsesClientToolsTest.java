@@ -97,6 +97,24 @@ class ResponsesClientToolsTest {
     }
 
     @Test
+    void aBackgroundResponseEndsWithTheCallersCallAndItsContinuationGoesOn() throws Exception {
+        scriptServerThenClientCall();
+        var id = api.post("{\"input\":\"tea, then weather in Oslo\",\"background\":true,\"tools\":[" + WEATHER + "]}")
+                .json().path("id").asText();
+        var body = dev.caduceus.platform.testkit.Eventually.await(java.time.Duration.ofSeconds(30), id + " ended",
+                () -> api.get(id).json(), r -> !java.util.Set.of("queued", "in_progress").contains(r.path("status").asText()));
+        assertEquals("completed", body.path("status").asText(), "its run does not wait for the call's output: " + body);
+        assertEquals(List.of("mcp_call", "function_call"), types(body.path("output")), body.toString());
+        var call = body.path("output").path(1);
+        api.upstream.enqueue(Turn.text("Sunny in Oslo."));
+        var next = api.post("{\"previous_response_id\":\"" + id + "\",\"tools\":[" + WEATHER + "],\"input\":[{\"type\":"
+                + "\"function_call_output\",\"call_id\":\"" + call.path("call_id").asText() + "\",\"output\":\"sunny\"}]}");
+        assertEquals(200, next.status(), next.body());
+        assertEquals("Sunny in Oslo.", next.json().path("output").path(0).path("content").path(0).path("text").asText());
+        assertEquals("user | assistant memory | tool ->… | assistant get_weather | tool ->sunny", transcript(2));
+    }
+
+    @Test
     void aCallerThatResendsItsWholeInputGetsTheServersStepsBackInPlace() throws Exception {
         scriptServerThenClientCall();
         var first = api.post("{\"input\":\"tea, then weather in Oslo\",\"tools\":[" + WEATHER + "]}").json();

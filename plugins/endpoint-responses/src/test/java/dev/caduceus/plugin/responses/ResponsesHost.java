@@ -53,8 +53,26 @@ final class ResponsesHost implements AutoCloseable {
 
     /** A host with more builder settings ({@code b -> b.clock(…).env(…)}), e.g. another node on a PostgreSQL database. */
     static ResponsesHost start(java.util.function.UnaryOperator<TestHost.Builder> more) {
+        return start(upstream -> { }, more);
+    }
+
+    /**
+     * A host on {@code home} whose upstream has its turns from {@code script} before the host starts (a run resumed at
+     * start calls it at once).
+     */
+    static ResponsesHost start(Path home, java.util.function.Consumer<ScriptedUpstream> script, String... env) {
+        return start(script, builder -> {
+            builder.home(home);
+            for (int i = 0; i < env.length; i += 2) builder.env(env[i], env[i + 1]);
+            return builder;
+        });
+    }
+
+    private static ResponsesHost start(java.util.function.Consumer<ScriptedUpstream> script,
+                                       java.util.function.UnaryOperator<TestHost.Builder> more) {
         var upstream = ScriptedUpstream.start();
         try {
+            script.accept(upstream);
             var host = more.apply(TestHost.builder().plugins("endpoint-responses", "provider-openai").model(upstream))
                     .start();
             return new ResponsesHost(upstream, host, host.http());

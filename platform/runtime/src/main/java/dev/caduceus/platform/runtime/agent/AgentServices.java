@@ -78,7 +78,8 @@ public record AgentServices(RunService runs, SessionStore sessions, RunJournal j
         var journal = new RunJournal(database, json, metrics, nodeId, feed, listener);
         var durability = new RunService.Durability(journal, Duration.ofSeconds(config.approvals().timeoutSeconds()),
                 Duration.ofHours(config.retention().runsIdempotencyRetentionHours()), webhooks,
-                new RunJournal.ResumePolicy(config.resume().enabled(), config.resume().maxResumes(), config.resume().window()));
+                new RunJournal.ResumePolicy(config.resume().enabled(), config.resume().maxResumes(), config.resume().window()),
+                registries.services().all(dev.caduceus.spi.agent.Runs.Resumer.class)); // plugins that follow their runs
         var plugin = pluginRuntime(config, registries);
         if (plugin.isPresent())
             return new AgentServices(new RunService(plugin.get(), new InMemoryEventLog(), durability, sessions,

@@ -59,6 +59,8 @@ final class LiveRun implements RunHandle {
     private final String id;
     private final RunRequest request;
     private final boolean durable;
+    /** Whether it may wait on people and its caller (approvals, the caller's tool outputs): durable ones, unless told not to. */
+    private volatile boolean interactive;
     private final EventLog log;
     private final Clock clock;
     private final Duration approvalTimeout;
@@ -124,6 +126,7 @@ final class LiveRun implements RunHandle {
         this.id = id;
         this.request = request;
         this.durable = durable;
+        this.interactive = durable;
         this.log = log;
         this.clock = clock;
         this.approvalTimeout = approvalTimeout;
@@ -139,6 +142,12 @@ final class LiveRun implements RunHandle {
 
     RunRequest request() {
         return request;
+    }
+
+    /** Before it starts: it never waits on people or its caller ({@link dev.caduceus.spi.agent.RunOptions#interactive()}). */
+    LiveRun withoutWaiting() {
+        interactive = false;
+        return this;
     }
 
     boolean durable() {
@@ -285,7 +294,7 @@ final class LiveRun implements RunHandle {
      * Ephemeral runs have no channel: {@code DENY} at once.
      */
     ApprovalChoice requestApproval(ApprovalRequest ask) throws InterruptedException {
-        if (!durable) return ApprovalChoice.DENY;
+        if (!interactive) return ApprovalChoice.DENY;
         var requestId = HexFormat.of().formatHex(randomBytes());
         var pending = new PendingApproval(new RunEvent.ApprovalRequested(requestId, ask.command(), ask.description(),
                 approvalTimeout.toSeconds(), ask.pattern(), ask.allowPermanent()), new CompletableFuture<>());
@@ -548,7 +557,7 @@ final class LiveRun implements RunHandle {
 
             @Override
             public boolean approvalChannel() {
-                return durable;
+                return interactive;
             }
 
             @Override
@@ -558,13 +567,13 @@ final class LiveRun implements RunHandle {
 
             @Override
             public boolean toolOutputChannel() {
-                return durable;
+                return interactive;
             }
 
             @Override
             public Map<String, String> awaitToolOutputs(List<ToolCallRef> calls)
                     throws InterruptedException {
-                if (!durable) throw new UnsupportedOperationException("an ephemeral run has no tool output channel");
+                if (!interactive) throw new UnsupportedOperationException("this run has no tool output channel");
                 return LiveRun.this.awaitToolOutputs();
             }
         };

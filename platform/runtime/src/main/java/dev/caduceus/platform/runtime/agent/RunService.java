@@ -81,7 +81,17 @@ public final class RunService implements Runs {
      */
     public record Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
                              dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks,
-                             RunJournal.ResumePolicy resume) {
+                             RunJournal.ResumePolicy resume, List<Runs.Resumer> resumers) {
+        public Durability {
+            resumers = List.copyOf(resumers);
+        }
+
+        /** No plugin follows its runs across a takeover. */
+        public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention,
+                          dev.caduceus.platform.host.webhooks.DeploymentWebhooks webhooks, RunJournal.ResumePolicy resume) {
+            this(journal, approvalTimeout, idempotencyRetention, webhooks, resume, List.of());
+        }
+
         /** Without webhooks: a run that names one is refused. */
         public Durability(RunJournal journal, Duration approvalTimeout, Duration idempotencyRetention) {
             this(journal, approvalTimeout, idempotencyRetention, null);
@@ -315,9 +325,10 @@ public final class RunService implements Runs {
         var run = resumable
                 ? LiveRun.resumable(newId(), request, journal, clock, durability.approvalTimeout(), metrics, null, null)
                 : new LiveRun(newId(), request, true, journal, clock, durability.approvalTimeout(), metrics);
+        if (!options.interactive()) run.withoutWaiting();
         try {
             var raced = journal.create(run.record(), key, options.fingerprint(), keyNotBefore, webhookJson,
-                    resumable ? request : null);
+                    resumable ? request : null, options.interactive());
             if (raced.isPresent()) {
                 release(request.owner());
                 return replay(raced.get(), options);
@@ -440,7 +451,8 @@ public final class RunService implements Runs {
     static RunEvent terminal(RunResult r, String cancelReason, boolean durable) {
         if (durable && r.status() == RunStatus.CANCELLED && SHUTDOWN.equals(cancelReason))
             return new RunEvent.Interrupted(RunJournal.INTERRUPTED_ERROR);
-        if (durable && r.status() == RunStatus.COMPLETED && (r.output() == null || r.output().isBlank()))
+        if (durable && r.status() == RunStatus.COMPLETED && (r.output() == null || r.output().isBlank())
+                && r.stopReason() != StopReason.TOOL_CALLS) // a run that does not wait ends with the caller's calls
             return new RunEvent.Failed(r.errorCode() == null ? "agent_incomplete" : r.errorCode(),
                     r.error() == null ? NO_ANSWER : r.error(), r.stopReason(), r.output(), r.usage());
         return switch (r.status()) {
@@ -632,6 +644,8 @@ public final class RunService implements Runs {
                 LOG.error("Run {} could not be resumed", id, e);
             }
         }
+        if (!durability.resumers().isEmpty())
+            for (var id : done.ended()) durability.journal().record(id).ifPresent(r -> tell(r, resumer -> resumer.ended(r)));
         return total;
     }
 
@@ -674,9 +688,12 @@ public final class RunService implements Runs {
         var s = saved.get();
         var run = LiveRun.resumable(id, s.request(), journal, clock, durability.approvalTimeout(), metrics, s.record(),
                 s.resumption());
+        if (!s.interactive()) run.withoutWaiting();
         journal.reopen(id, s.record().lastSeq());
         live.put(id, run);
         run.announceResumed(journal.nodeId());
+        var record = run.record();
+        tell(record, resumer -> resumer.resumed(run, record));
         Thread.ofVirtual().name(id).start(() -> {
             MDC.put(RUN_ID, id);
             RunRejectedException refused;
@@ -705,6 +722,21 @@ public final class RunService implements Runs {
                 run.complete(result);
             }
         });
+    }
+
+    /** Tells the plugin that follows the runs of {@code record}'s origin kind (if one does) what became of it. */
+    private void tell(RunRecord record, Consumer<Runs.Resumer> what) {
+        var origin = record.origin();
+        if (origin == null || origin.indexOf(':') < 0) return;
+        var kind = origin.substring(0, origin.indexOf(':'));
+        for (var resumer : durability.resumers()) {
+            if (!resumer.originKind().equals(kind)) continue;
+            try {
+                what.accept(resumer);
+            } catch (RuntimeException e) {
+                LOG.error("Run {}: the plugin following {} runs failed to take it over", record.runId(), kind, e);
+            }
+        }
     }
 
     /**

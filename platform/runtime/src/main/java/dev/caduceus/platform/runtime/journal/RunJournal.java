@@ -100,7 +100,7 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /** A run this node claimed, as its previous process left it: its record, its request and what it had saved. */
     public record Saved(RunRecord record, dev.caduceus.spi.agent.RunRequest request,
-                        dev.caduceus.spi.agent.RunContext.Resumption resumption) {}
+                        dev.caduceus.spi.agent.RunContext.Resumption resumption, boolean interactive) {}
 
     /**
      * A restarted node's recovery: its own runs left live by its previous process (same node id, a
@@ -188,8 +188,14 @@ public final class RunJournal implements EventLog, AutoCloseable {
      */
     public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore,
                                         String webhookJson, dev.caduceus.spi.agent.RunRequest request) {
+        return create(run, key, fingerprint, keyNotBefore, webhookJson, request, true);
+    }
+
+    /** As above, for a run that may wait on people and its caller ({@code interactive}) or not. */
+    public Optional<RecordedKey> create(RunRecord run, String key, String fingerprint, Instant keyNotBefore,
+                                        String webhookJson, dev.caduceus.spi.agent.RunRequest request, boolean interactive) {
         var existing = store.insert(run, key, fingerprint, keyNotBefore, webhookJson,
-                request == null ? null : StoredRequest.write(json, request));
+                request == null ? null : StoredRequest.write(json, request, interactive));
         if (existing.isPresent()) return existing.map(k -> new RecordedKey(k.fingerprint(), k.runId()));
         tail.open(run.runId(), run.lastSeq());
         return Optional.empty();

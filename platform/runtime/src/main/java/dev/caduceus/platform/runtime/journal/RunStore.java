@@ -290,6 +290,7 @@ final class RunStore {
             if (row.isEmpty() || row.get()[1] == null) return Optional.<RunJournal.Saved>empty();
             var record = (RunRecord) row.get()[0];
             var request = StoredRequest.read(json, (String) row.get()[1]);
+            var interactive = StoredRequest.interactive(json, (String) row.get()[1]);
             var steps = sql.query("SELECT message_json, model_calls, usage_json FROM run_steps WHERE run_id = ? ORDER BY idx",
                     r -> new Step(runId, 0, fromJson(r.getString(1), Message.class), r.getInt(2), fromJson(r.getString(3), Usage.class)),
                     runId);
@@ -322,7 +323,8 @@ final class RunStore {
             var pending = approvals > 0 && inFlight.size() == 1 ? java.util.Set.copyOf(inFlight) : java.util.Set.<String>of();
             var last = steps.isEmpty() ? null : steps.getLast();
             return Optional.of(new RunJournal.Saved(record, request, new dev.caduceus.spi.agent.RunContext.Resumption(messages,
-                    last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending)));
+                    last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending),
+                    interactive));
         });
     }
 

@@ -26,8 +26,10 @@ final class StoredRequest {
 
     private StoredRequest() {}
 
-    static String write(ObjectMapper json, RunRequest r) {
+    /** {@code r} as stored, and whether its run may wait on people and its caller ({@link #interactive}). */
+    static String write(ObjectMapper json, RunRequest r, boolean interactive) {
         var o = json.createObjectNode();
+        if (!interactive) o.put("waits", false);
         o.put("model", r.model());
         o.set("messages", json.valueToTree(r.messages()));
         o.put("instructions", r.instructions());
@@ -53,6 +55,15 @@ final class StoredRequest {
             return json.writeValueAsString(o);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot store the run's request", e);
+        }
+    }
+
+    /** Whether the run of a stored request may wait on people and its caller (asks approvals, waits for its outputs). */
+    static boolean interactive(ObjectMapper json, String text) {
+        try {
+            return json.readTree(text).path("waits").asBoolean(true);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored request that does not parse", e);
         }
     }
 
