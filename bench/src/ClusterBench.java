@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * server is a throwaway cluster from Debian's binaries (testkit-postgres) with fsync off, as the tests
  * use: read the ratios, not the absolute numbers.
  *
- * <p>Usage: {@code bench/cluster [--seconds 10] [--repeats 3] [--only postgresql-1] [--runs-only] [--tool]} (run from the repository after
+ * <p>Usage: {@code bench/cluster [--seconds 10] [--repeats 3] [--only postgresql-1] [--runs-only] [--tool]
+ * [--background]} (run from the repository after
  * {@code mvn -B -q package -DskipTests}).
  */
 public class ClusterBench {
@@ -48,6 +49,7 @@ public class ClusterBench {
         String only = null;
         boolean runsOnly = false;
         boolean tool = false;
+        boolean background = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dist" -> dist = Path.of(args[++i]);
@@ -57,6 +59,7 @@ public class ClusterBench {
                 case "--only" -> only = args[++i];
                 case "--runs-only" -> runsOnly = true;   // the runs row alone, no chat, no latency part
                 case "--tool" -> tool = true;            // each turn makes one read_file call before it answers
+                case "--background" -> background = true; // the runs row as background responses, streamed to the end
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -76,7 +79,8 @@ public class ClusterBench {
                 try {
                     double chat = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
                     double own = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c))));
-                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, (base, c) -> run(base)));
+                    Call each = background ? (base, c) -> background(base) : (base, c) -> run(base);
+                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, each));
                     double conflicts = 0;
                     for (var n : nodes) conflicts += conflicts(n.uri());
                     results.put(config, new double[] {chat, own, runs, conflicts});
@@ -191,6 +195,13 @@ public class ClusterBench {
         var events = HTTP.send(request(base.resolve("/v1/runs/" + m.group(1) + "/events")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         return events.statusCode() == 200 && events.body().contains("run.completed");
+    }
+
+    /** A background response (issue 43) created with {@code stream: true}, its stream read to the end. */
+    static boolean background(URI base) throws Exception {
+        var r = HTTP.send(request(base.resolve("/v1/responses")).POST(HttpRequest.BodyPublishers.ofString(
+                "{\"input\":\"hi\",\"background\":true,\"stream\":true}")).build(), HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 && r.body().contains("response.completed");
     }
 
     /**
