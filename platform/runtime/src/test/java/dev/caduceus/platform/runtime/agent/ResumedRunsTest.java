@@ -13,6 +13,7 @@ import dev.caduceus.spi.agent.ApprovalAnswer;
 import dev.caduceus.spi.agent.JournalEntry;
 import dev.caduceus.spi.agent.RunEvent;
 import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunStatus;
@@ -48,7 +49,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * them, on SQLite and PostgreSQL: the real agent loop, journal and run service on both sides; the "crash" stops
  * the first process's journal, so it never writes again, as after {@code kill -9}. A tool call in flight is not
  * run again unless its tool is repeatable, an approval pending is asked again, a model call in flight is made
- * again, a finished step is not repeated; the events go on in one dense sequence; the resume bound and window hold.
+ * again, a finished step is not repeated; the events go on in one dense sequence; the resume bound and window hold;
+ * a run being stopped ends cancelled; the {@code Runs.Resumer} of a run's origin kind is told what became of it.
  */
 @ParameterizedClass
 @EnumSource(Dialect.class)
@@ -87,6 +89,11 @@ class ResumedRunsTest {
     }
 
     private Process process(ScriptedModel model, RunJournal.ResumePolicy policy, int maxConcurrentRuns, Tool... tools) {
+        return process(model, policy, maxConcurrentRuns, List.of(), tools);
+    }
+
+    private Process process(ScriptedModel model, RunJournal.ResumePolicy policy, int maxConcurrentRuns,
+                            List<dev.caduceus.spi.agent.Runs.Resumer> resumers, Tool... tools) {
         var db = store.open();
         var journal = new RunJournal(db, Harness.JSON);
         open.add(db);
@@ -95,7 +102,8 @@ class ResumedRunsTest {
                 new ToolDispatcher(Map.of(), Harness.JSON, Redactor.none(), dir), SystemPrompt.builtIn(),
                 new AgentSettings("test-model", 90, 8, true, Harness.FAST), Redactor.none(), Clock.systemUTC());
         var runs = new RunService(runtime, new InMemoryEventLog(), new RunService.Durability(journal,
-                Duration.ofMinutes(5), Duration.ofHours(24), null, policy), null, maxConcurrentRuns, true, Clock.systemUTC());
+                Duration.ofMinutes(5), Duration.ofHours(24), null, policy, resumers), null, maxConcurrentRuns, true,
+                Clock.systemUTC());
         return new Process(db, journal, runs);
     }
 
@@ -406,6 +414,57 @@ class ResumedRunsTest {
         assertEquals(1, e.runs().recover());
         assertEquals(RunStatus.INTERRUPTED, e.runs().record(old.id()).orElseThrow().status());
         assertNull(e.runs().record(old.id()).orElseThrow().resumed());
+    }
+
+    /** What a plugin following runs of origin kind {@code test} is told. */
+    private static final class Told implements dev.caduceus.spi.agent.Runs.Resumer {
+        final List<RunRecord> resumed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<RunRecord> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public String originKind() {
+            return "test";
+        }
+
+        @Override
+        public void resumed(RunHandle run, RunRecord record) {
+            assertEquals(run.id(), record.runId());
+            resumed.add(record);
+        }
+
+        @Override
+        public void ended(RunRecord record) {
+            ended.add(record);
+        }
+    }
+
+    @Test
+    void thePluginFollowingARunsOriginIsToldItGoesOnOrHowItEndedAndARunBeingStoppedEndsCancelled() throws Exception {
+        var hanging = new CountDownLatch(3);
+        var a = process(new ScriptedModel().hang(hanging).hang(hanging).hang(hanging), ON);
+        var stopping = a.runs().start(Harness.request("stop me").withOrigin("test:stopped"), RunOptions.journaled()).handle();
+        var going = a.runs().start(Harness.request("go on").withOrigin("test:going"), RunOptions.journaled()).handle();
+        var other = a.runs().start(Harness.request("not followed").withOrigin("job:1"), RunOptions.journaled()).handle();
+        leftRunning.addAll(List.of(stopping, going, other));
+        assertTrue(hanging.await(10, TimeUnit.SECONDS));
+        a.journal().flush();
+        a.crash();
+        try (var db = store.open()) { // a stop asked just before the kill: what the journal then holds
+            db.write(sql -> sql.update("UPDATE runs SET status = 'stopping' WHERE run_id = ?", stopping.id()));
+        }
+
+        var told = new Told();
+        var b = process(new ScriptedModel().answer("one").answer("two"), ON, 0, List.of(told));
+        assertEquals(3, b.runs().recover(), () -> told.resumed + " / " + told.ended + " / "
+                + b.runs().record(other.id()) + " / " + b.runs().record(stopping.id()));
+        assertEquals(List.of("test:going"), told.resumed.stream().map(RunRecord::origin).toList(), "job:1 is not its kind");
+        var resumedAt = told.resumed.getFirst().lastSeq();
+        var entries = drain(b.runs().find(going.id()).orElseThrow());
+        assertInstanceOf(RunEvent.Resumed.class, entries.get((int) resumedAt - 1).event(), "lastSeq is its run.resumed");
+        assertEquals(List.of("test:stopped"), told.ended.stream().map(RunRecord::origin).toList());
+        assertEquals(RunStatus.CANCELLED, told.ended.getFirst().status(), "a run being stopped ends cancelled");
+        assertEquals(RunStatus.CANCELLED, b.runs().record(stopping.id()).orElseThrow().status());
+        drain(b.runs().find(other.id()).orElseThrow());
     }
 
     private static void awaitStatus(RunService runs, String id, RunStatus status) throws InterruptedException {
