@@ -153,7 +153,7 @@ final class ResponseStream implements RunEventTranslator {
             try {
                 prologue.send();
                 try (var batch = new TextBatch(run.subscribe(0), this)) {
-                    var result = pump.pump(batch, this, out);
+                    var result = pump.pump(batch, this, writer.grouping());
                     if (result == EventPump.Result.CLIENT_GONE || batch.clientGone()) disconnected();
                     else if (!ended && !leftLive.getAsBoolean()) fail("Agent run ended without a result", Usage.ZERO);
                 }

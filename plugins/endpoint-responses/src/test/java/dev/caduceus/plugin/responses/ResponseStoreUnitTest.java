@@ -109,6 +109,21 @@ class ResponseStoreUnitTest {
     }
 
     @Test
+    void aGroupOfFramesIsJournaledInOneWriteInOrderAndARepeatedOneIsKeptOnce() {
+        var id = saveStreamed(id(1));
+        int n = ResponseStore.FRAMES_PER_INSERT + 21; // more than one statement's worth
+        var group = new java.util.ArrayList<ResponseStore.Frame>();
+        for (int i = 0; i < n; i++) group.add(new ResponseStore.Frame(2 + i, "response.output_text.delta", "{\"i\":" + i + "}"));
+        group.add(new ResponseStore.Frame(1, "response.completed", "{\"type\":\"again\"}"));
+        store.append(id, group);
+        var frames = store.frames(id, -1);
+        assertEquals(java.util.stream.LongStream.range(0, n + 2).boxed().toList(),
+                frames.stream().map(ResponseStore.Frame::seq).toList());
+        assertEquals("{\"i\":" + (n - 1) + "}", frames.getLast().json());
+        assertTrue(!frames.get(1).json().contains("again"), "the frame journaled first stays");
+    }
+
+    @Test
     void aChainAppendsInPlaceAndABranchForksItsOwnChain() {
         var first = turn(store, id(1), "admin", null, "q1", "a1", null);
         var second = turn(store, id(2), "admin", first, "q2", "a2", null);
