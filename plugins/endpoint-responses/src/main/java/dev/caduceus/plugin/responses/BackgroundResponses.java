@@ -251,6 +251,15 @@ final class BackgroundResponses {
                     work.run();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } catch (RuntimeException e) { // the database or the run service failed under it: say so, never stay queued
+                    LOG.log(System.Logger.Level.ERROR, "Background response " + id + " failed", e);
+                    var handle = run;
+                    if (handle != null) handle.cancel("its background response failed");
+                    try {
+                        end(id, "failed", TurnOutput.INTERNAL_ERROR);
+                    } catch (RuntimeException again) {
+                        LOG.log(System.Logger.Level.ERROR, "Background response " + id + " could not be ended", again);
+                    }
                 } finally {
                     jobs.remove(id);
                     live.remove(id);

@@ -30,6 +30,7 @@ import java.util.Map;
  */
 final class ResponseStream implements RunEventTranslator {
     private static final int ERROR_LIMIT = 500;
+    private static final System.Logger LOG = System.getLogger(ResponseStream.class.getName());
 
     /** Keeps the server's side of a turn that ended with the caller's calls, before the caller can answer them. */
     @FunctionalInterface
@@ -161,6 +162,7 @@ final class ResponseStream implements RunEventTranslator {
                 disconnected();
             } catch (RuntimeException e) {
                 // The run's journal or the store broke under us: end the stream the way a failure does.
+                LOG.log(System.Logger.Level.ERROR, "Response " + turn.envelope().id() + ": its stream failed", e);
                 run.cancel("stream failed");
                 if (!ended) failQuietly();
             }
@@ -473,8 +475,10 @@ final class ResponseStream implements RunEventTranslator {
     private void failQuietly() {
         try {
             fail(TurnOutput.INTERNAL_ERROR, Usage.ZERO);
-        } catch (ClientGoneException | RuntimeException ignored) {
-            // Nobody is listening or the store broke; the run was cancelled.
+        } catch (ClientGoneException ignored) {
+            // Nobody is listening; the run was cancelled.
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "Response " + turn.envelope().id() + " could not be saved as failed", e);
         }
     }
 
