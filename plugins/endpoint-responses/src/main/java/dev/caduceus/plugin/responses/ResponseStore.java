@@ -100,14 +100,14 @@ final class ResponseStore {
         db.write(sql -> {
             var previous = chainOf(sql, response.id());
             var at = chain.append(sql, response.id(), transcript);
+            long tick = tick(sql);
             // created_seq (the tick at first insert), parent_id and conversation are written once.
             sql.update("""
                     INSERT INTO responses (id, owner, envelope, transcript, instructions, session_id, streamed,
                         created_at, accessed_at, chain_id, base_seq, last_seq, input_seq, created_seq, parent_id,
                         conversation, status, model, previous_response_id, input_preview, output_preview, streaming_until,
                         metadata)
-                    VALUES (?, ?, ?, '[]', ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses),
-                        ?, ?, ?, ?, (SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses), ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, '[]', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET envelope = excluded.envelope, transcript = excluded.transcript,
                         instructions = excluded.instructions, session_id = excluded.session_id,
                         streamed = excluded.streamed, accessed_at = excluded.accessed_at,
@@ -117,8 +117,8 @@ final class ResponseStore {
                         input_preview = excluded.input_preview, output_preview = excluded.output_preview,
                         streaming_until = excluded.streaming_until, metadata = excluded.metadata""",
                     response.id(), response.owner(), envelope, response.instructions(), response.sessionId(),
-                    response.streamed() ? 1 : 0, response.createdAt(), at.chainId(), at.baseSeq(), at.lastSeq(),
-                    at.baseSeq() + transcript.inputs(), response.parentId(), conversation, summary.status(),
+                    response.streamed() ? 1 : 0, response.createdAt(), tick, at.chainId(), at.baseSeq(), at.lastSeq(),
+                    at.baseSeq() + transcript.inputs(), tick, response.parentId(), conversation, summary.status(),
                     summary.model(), summary.previousResponseId(), summary.inputPreview(), summary.outputPreview(),
                     lease, response.envelope().path("metadata").toString());
             if (previous != null && !previous.equals(at.chainId())) chain.prune(sql, previous);
@@ -132,6 +132,29 @@ final class ResponseStore {
                         ON CONFLICT (owner, name) DO UPDATE SET response_id = excluded.response_id""",
                         response.owner(), conversation, response.id());
             }
+            return null;
+        });
+        evictBeyondCap();
+    }
+
+    /**
+     * The next access tick ({@code accessed_at}, {@code created_seq}): on PostgreSQL from a sequence, which no
+     * transaction reads as a predicate (reading {@code MAX(accessed_at)} made every save depend on every other under
+     * SERIALIZABLE); on SQLite, whose writes are serialized anyway, the highest tick + 1.
+     */
+    private long tick(Sql sql) {
+        return sql.queryOne(db.dialect() == PluginDatabase.Dialect.POSTGRESQL ? "SELECT nextval('responses_tick')"
+                : "SELECT COALESCE(MAX(accessed_at), 0) + 1 FROM responses", r -> r.getLong(1)).orElseThrow();
+    }
+
+    /**
+     * Evicts beyond {@code maxStored}, in a write of its own and only when the count (read outside any write) is over:
+     * counting the table inside every save made each save depend on every other one on PostgreSQL.
+     */
+    private void evictBeyondCap() {
+        long count = db.read(sql -> sql.queryOne("SELECT COUNT(*) FROM responses", r -> r.getLong(1)).orElse(0L));
+        if (count <= maxStored) return;
+        db.write(sql -> {
             evict(sql);
             return null;
         });
@@ -170,8 +193,7 @@ final class ResponseStore {
             drop(id); // a corrupt row is dropped; the chain restarts from nothing
             return Optional.empty();
         }
-        db.write(sql -> sql.update(
-                "UPDATE responses SET accessed_at = (SELECT MAX(accessed_at) + 1 FROM responses) WHERE id = ?", id));
+        db.write(sql -> sql.update("UPDATE responses SET accessed_at = ? WHERE id = ?", tick(sql), id));
         return Optional.of(response);
     }
 
