@@ -238,6 +238,11 @@ final class LiveRun implements RunHandle {
         return true;
     }
 
+    /** Before it starts again: steering its earlier process accepted (and journaled) but had not applied yet. */
+    void restoreSteering(java.util.List<String> texts) {
+        steering.addAll(texts);
+    }
+
     /** Queues steering text and journals {@code run.steered}; the loop applies it after the current tool batch. */
     SteerOutcome steer(String text) {
         lock.lock();

@@ -256,12 +256,17 @@ public final class LocalAgentRuntime implements AgentRuntime {
             }
         }
         turn.budgetNotice();
-        for (var steer : ctx.drainSteering()) { // the run journals run.steered on acceptance
+        applySteering(turn, ctx);
+        return List.of();
+    }
+
+    /** The steering that arrived meanwhile, as user messages, each saved (the run journaled run.steered on acceptance). */
+    private static void applySteering(TurnState turn, RunContext ctx) {
+        for (var steer : ctx.drainSteering()) {
             var message = Message.user(steer);
             turn.add(message, null);
             ctx.checkpoint(message, turn.apiCalls(), turn.usage(), false);
         }
-        return List.of();
     }
 
     private static Message toolMessage(String callId, String tool, String content) {
@@ -313,6 +318,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
         if (calls.isEmpty() && clients.isEmpty()) {
             turn.noteOnLastResult(RESUMED_NOTE);
+            applySteering(turn, ctx); // accepted before the server stopped, not applied yet
             return List.of();
         }
         var settled = settle(turn, calls, clients, offered, client, ctx, scope, watches);

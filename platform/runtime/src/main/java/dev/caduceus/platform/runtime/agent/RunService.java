@@ -689,6 +689,7 @@ public final class RunService implements Runs {
         var run = LiveRun.resumable(id, s.request(), journal, clock, durability.approvalTimeout(), metrics, s.record(),
                 s.resumption());
         if (!s.interactive()) run.withoutWaiting();
+        run.restoreSteering(s.pendingSteering());
         journal.reopen(id, s.record().lastSeq());
         live.put(id, run);
         run.announceResumed(journal.nodeId());

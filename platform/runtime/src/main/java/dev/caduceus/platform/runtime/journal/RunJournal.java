@@ -100,7 +100,12 @@ public final class RunJournal implements EventLog, AutoCloseable {
 
     /** A run this node claimed, as its previous process left it: its record, its request and what it had saved. */
     public record Saved(RunRecord record, dev.caduceus.spi.agent.RunRequest request,
-                        dev.caduceus.spi.agent.RunContext.Resumption resumption, boolean interactive) {}
+                        dev.caduceus.spi.agent.RunContext.Resumption resumption, boolean interactive,
+                        List<String> pendingSteering) {
+        public Saved {
+            pendingSteering = List.copyOf(pendingSteering);
+        }
+    }
 
     /**
      * A restarted node's recovery: its own runs left live by its previous process (same node id, a

@@ -296,8 +296,10 @@ final class RunStore {
                     runId);
             var started = new java.util.LinkedHashSet<String>();
             int approvals = 0;
+            var steered = new java.util.ArrayList<String>();
             for (var e : events(sql, runId, 0, Integer.MAX_VALUE)) {
                 switch (e.event()) {
+                    case RunEvent.Steered s -> steered.add(s.text());
                     case RunEvent.ToolCallStarted t -> started.add(t.callId());
                     case RunEvent.ToolCallFinished t -> started.remove(t.callId());
                     case RunEvent.ApprovalRequested a -> approvals++;
@@ -318,13 +320,15 @@ final class RunStore {
                     answered.add(m.toolCallId());
                 }
             }
+            // steering is saved as a user message once applied: what was accepted beyond those waits still
+            long applied = messages.stream().filter(m -> m.role().equals("user")).count();
             var inFlight = new java.util.LinkedHashSet<String>();
             for (var c : lastCalls) if (!answered.contains(c.id()) && started.contains(c.id())) inFlight.add(c.id());
             var pending = approvals > 0 && inFlight.size() == 1 ? java.util.Set.copyOf(inFlight) : java.util.Set.<String>of();
             var last = steps.isEmpty() ? null : steps.getLast();
             return Optional.of(new RunJournal.Saved(record, request, new dev.caduceus.spi.agent.RunContext.Resumption(messages,
                     last == null ? 0 : last.modelCalls(), last == null ? Usage.ZERO : last.usage(), inFlight, pending),
-                    interactive));
+                    interactive, steered.subList((int) Math.min(steered.size(), applied), steered.size())));
         });
     }
 

@@ -416,6 +416,30 @@ class ResumedRunsTest {
         assertNull(e.runs().record(old.id()).orElseThrow().resumed());
     }
 
+    @Test
+    void steeringAcceptedButNotYetAppliedWhenItsServerDiedIsAppliedAfterTheResume() throws Exception {
+        var sleeps = new AtomicInteger();
+        var entered = new CountDownLatch(1);
+        var a = process(new ScriptedModel().toolCalls(ScriptedModel.call("call_sleep", "sleep", "seconds", 20)),
+                blocking("sleep", sleeps, entered));
+        var run = start(a, "work");
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(dev.caduceus.spi.agent.SteerOutcome.ACCEPTED, a.runs().steer(run.id(), "also check the logs"));
+        a.journal().flush();
+        a.crash();
+
+        var second = new ScriptedModel().answer("checked");
+        var b = process(second, blocking("sleep", sleeps, new CountDownLatch(1)));
+        assertEquals(1, b.runs().recover());
+        var entries = drain(b.runs().find(run.id()).orElseThrow());
+        assertDense(entries);
+        var request = second.requests.getFirst();
+        assertTrue(request.messages().stream().anyMatch(m -> m.role().equals("user") && "also check the logs".equals(m.text())),
+                "the steering reaches the model after the resume: " + request.messages());
+        assertEquals(1, of(entries, RunEvent.Steered.class).size(), "journaled once, when it was accepted");
+        assertEquals(1, sleeps.get());
+    }
+
     /** What a plugin following runs of origin kind {@code test} is told. */
     private static final class Told implements dev.caduceus.spi.agent.Runs.Resumer {
         final List<RunRecord> resumed = new java.util.concurrent.CopyOnWriteArrayList<>();
