@@ -7,7 +7,6 @@ import dev.caduceus.spi.agent.RunHandle;
 import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunRejectedException;
 import dev.caduceus.spi.http.ApiError;
-import dev.caduceus.spi.message.Usage;
 import dev.caduceus.support.stream.EventPump;
 import java.time.Duration;
 import dev.caduceus.spi.agent.RunQuery;
@@ -168,7 +167,10 @@ final class BackgroundResponses {
                     ended.size() > 10 ? ended.subList(0, 10) + " …" : ended);
     }
 
-    /** Ends stopped response {@code id} as {@code status} with {@code error}, and journals its terminal frame. */
+    /**
+     * Ends response {@code id}, still queued or in progress but followed by no stream here (it never started, or its
+     * server stopped), as {@code status} with {@code error}, and journals its terminal frame.
+     */
     private boolean end(String id, String status, String error) {
         var ended = store.endBackground(id, status, error);
         if (ended.isEmpty()) return false;
@@ -281,14 +283,14 @@ final class BackgroundResponses {
         var id = turn.envelope().id();
         while (true) {
             if (job.cancelled) {
-                endBeforeStart(turn, "cancelled", null);
+                end(id, "cancelled", null);
                 return null;
             }
             try {
                 return ctx.runs().start(turn.run().withOrigin(ORIGIN + id), RunOptions.journaled().withoutWaiting()).handle();
             } catch (RunRejectedException e) {
                 if (e.reason() != RunRejectedException.Reason.AT_CAPACITY) {
-                    endBeforeStart(turn, "failed", Envelope.error(e.getMessage()));
+                    end(id, "failed", e.getMessage());
                     return null;
                 }
             }
@@ -298,13 +300,6 @@ final class BackgroundResponses {
         }
     }
 
-    /** Ends the response before its run started: its snapshot and terminal frame. */
-    private void endBeforeStart(ResolvedTurn turn, String status, ObjectNode error) {
-        var body = turn.envelope().build(status, Envelope.JSON.arrayNode(), Usage.ZERO, error);
-        store.save(turn.snapshot(body, turn.envelope().createdAt()), turn.write(List.of()), turn.conversation());
-        journal(turn.envelope().id(), ResponseStream.BACKGROUND_FIRST_SEQ,
-                status.equals("cancelled") ? "response.cancelled" : "response.failed", body);
-    }
 
     /** Journals one frame numbered {@code seq} of response {@code id}, sent to nobody. */
     private void journal(String id, long seq, String type, ObjectNode response) {
