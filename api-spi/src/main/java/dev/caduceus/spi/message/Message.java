@@ -35,6 +35,7 @@ public record Message(String role, List<ContentPart> content, List<ToolCallRef> 
 
     /** The concatenated text parts. */
     public String text() {
+        if (content.size() == 1 && content.getFirst() instanceof ContentPart.Text only) return only.text(); // no copy
         var sb = new StringBuilder();
         for (var part : content) if (part instanceof ContentPart.Text t) sb.append(t.text());
         return sb.toString();

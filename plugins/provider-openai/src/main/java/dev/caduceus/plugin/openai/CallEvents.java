@@ -7,6 +7,7 @@ import dev.caduceus.spi.model.FinishReason;
 import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -60,9 +61,10 @@ final class CallEvents {
     }
 
     /** The one non-streamed {@code chat.completion}; ends with {@link #finish()}. */
-    void completion(JsonNode response, String raw) throws ModelException {
+    void completion(JsonNode response, byte[] raw) throws ModelException {
         var choice = response.path("choices").path(0);
-        if (!choice.isObject()) throw errors.badAnswer("Upstream response has no choices", raw, false);
+        if (!choice.isObject())
+            throw errors.badAnswer("Upstream response has no choices", new String(raw, StandardCharsets.UTF_8), false);
         var message = choice.path("message");
         reasoningField(message);
         var content = message.path("content");

@@ -3,7 +3,9 @@ package dev.caduceus.plugin.openai;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -52,7 +54,15 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
 
     private final ModelSettings settings;
     private final OutboundHttp http;
-    private final ObjectMapper json = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    /**
+     * Its buffers come from a pool shared by every thread: Jackson's default keeps them per thread, and
+     * a model call runs on a virtual thread of its own, so each call allocated fresh ones (~18 KB of a
+     * chat turn's garbage; bench/README.md, issue 48).
+     */
+    private final ObjectMapper json = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private final RequestBodies encoded = new RequestBodies();
     private final ChatRequestBody bodies;
     private final UpstreamErrors errors;
     private final ScheduledExecutorService timer;
@@ -174,11 +184,11 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     }
 
     private void readCompletion(InputStream body, CallEvents events) throws IOException, ModelException {
-        var text = new String(body.readAllBytes(), UTF_8);
+        var bytes = body.readAllBytes(); // parsed from the bytes: a String of them is made only for an error
         try {
-            events.completion(json.readTree(text), text);
+            events.completion(json.readTree(bytes), bytes);
         } catch (JsonProcessingException e) {
-            throw errors.badAnswer("Upstream response is not valid JSON", text, false);
+            throw errors.badAnswer("Upstream response is not valid JSON", new String(bytes, UTF_8), false);
         }
     }
 
@@ -186,7 +196,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
             throws ModelException {
         byte[] body;
         try {
-            body = json.writeValueAsBytes(bodies.build(request, streaming, streamOptions));
+            body = encoded.write(json, bodies.build(request, streaming, streamOptions));
         } catch (JsonProcessingException e) {
             throw new ModelException("Cannot serialize the upstream request: " + e.getOriginalMessage(), false, 0, e);
         }

@@ -5,7 +5,6 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Set;
 
 /**
  * The system prompt of one turn, joined by blank lines: the core identity (built in,
@@ -51,16 +50,18 @@ public record SystemPrompt(String identity) {
      */
     public String build(Collection<String> tools, java.util.List<String> toolSections, String workspace, Instant now,
                         String instructions) {
-        var parts = new ArrayList<String>();
-        parts.add(identity);
-        parts.addAll(guidance(Set.copyOf(tools)));
-        toolSections.stream().filter(t -> t != null && !t.isBlank()).map(String::strip).forEach(parts::add);
-        parts.add("Current date and time: " + WHEN.format(now) + ". Workspace: " + workspace + ".");
-        if (instructions != null && !instructions.isBlank()) parts.add(instructions.strip());
-        return String.join("\n\n", parts);
+        // one builder sized for the usual prompt: this runs on every turn (bench/README.md, issue 48)
+        var prompt = new StringBuilder(identity.length() + 1024).append(identity);
+        for (var paragraph : guidance(tools)) prompt.append("\n\n").append(paragraph);
+        for (var section : toolSections) if (section != null && !section.isBlank()) prompt.append("\n\n").append(section.strip());
+        prompt.append("\n\nCurrent date and time: ");
+        WHEN.formatTo(now, prompt);
+        prompt.append(". Workspace: ").append(workspace).append('.');
+        if (instructions != null && !instructions.isBlank()) prompt.append("\n\n").append(instructions.strip());
+        return prompt.toString();
     }
 
-    private static ArrayList<String> guidance(Set<String> tools) {
+    private static ArrayList<String> guidance(Collection<String> tools) {
         var out = new ArrayList<String>();
         if (tools.contains("read_file") || tools.contains("search_files") || tools.contains("patch")
                 || tools.contains("write_file"))
