@@ -15,15 +15,16 @@ import org.jdbi.v3.core.Jdbi;
  * The one writer thread of a {@link Database} and its handle, committing in groups.
  *
  * <p>Callers queue writes and wait. The thread takes the oldest write together with every write
- * queued behind it (up to {@value #MAX_GROUP}) and runs them in order in one IMMEDIATE transaction,
- * each inside its own savepoint: a write that throws is rolled back to its savepoint and fails alone,
- * the others commit. Results are handed out only after the commit, so a caller never sees a write
- * that a crash could take back. The cost of a commit is thus shared by every write that arrived
- * while the previous one ran — under load, one commit for many chat turns instead of one each.
+ * queued behind it (up to {@value #MAX_GROUP}) and runs them in order in one IMMEDIATE transaction.
+ * Results are handed out only after the commit, so a caller never sees a write that a crash could
+ * take back. The cost of a commit is thus shared by every write that arrived while the previous one
+ * ran — under load, one commit for many chat turns instead of one each.
  *
- * <p>If the shared transaction breaks after it began (a savepoint or the commit fails), nothing of it
- * is committed and every write of the group is run again alone, each in its own transaction, so a
- * write only ever fails for its own reasons. Writes marked {@code alone} (migrations, which run
+ * <p>If a write of the group throws, or the shared transaction breaks (the commit fails), nothing of
+ * it is committed and every write of the group is run again alone, each in its own transaction, so a
+ * write only ever fails for its own reasons and the others commit. Writes rarely fail, so the group
+ * runs without a savepoint per write (two statements each, a tenth of the writer's time per chat
+ * turn; bench/README.md, issue 48) and pays for a failure by running its writes again. Writes marked {@code alone} (migrations, which run
  * multi-statement scripts) always get a transaction of their own.
  *
  * <p>Threading: {@link #write} from any thread but the writer itself. Lifecycle: {@link #close}
@@ -31,7 +32,6 @@ import org.jdbi.v3.core.Jdbi;
  */
 final class GroupCommitWriter implements AutoCloseable {
     static final int MAX_GROUP = 256;
-    private static final String SAVEPOINT = "caduceus_write";
 
     /** One queued write and the future its caller waits on; {@code value}/{@code failure} are the writer's. */
     private static final class Write<T> {
@@ -168,11 +168,12 @@ final class GroupCommitWriter implements AutoCloseable {
         }
         try {
             for (var w : group) {
-                handle.savepoint(SAVEPOINT);
                 w.run(handle);
-                // ROLLBACK TO leaves the savepoint open in SQLite; the commit below ends it
-                if (w.failure != null) handle.rollbackToSavepoint(SAVEPOINT);
-                else handle.releaseSavepoint(SAVEPOINT);
+                if (w.failure != null) { // what it wrote before it threw cannot be undone alone
+                    rollbackQuietly(handle);
+                    group.forEach(alone -> runAlone(handle, alone));
+                    return;
+                }
             }
             handle.commit();
         } catch (RuntimeException e) {

@@ -81,12 +81,45 @@ final class HandleSql implements Sql {
 
     private PreparedStatement prepare(String sql) {
         requireNonNull(sql, "sql");
+        if (controlsTransaction(sql))
+            throw new StoreException("Transactions are the database's: a statement may not begin, end or mark one"
+                    + " [statement: " + sql + "]", null);
         try {
             return statements == null ? connection.prepareStatement(sql) : statements.prepare(connection, sql);
         } catch (SQLException e) {
             throw failed(sql, e);
         }
     }
+
+    /**
+     * Whether {@code sql} begins, ends or marks a transaction ({@code BEGIN}, {@code COMMIT}, {@code END},
+     * {@code ROLLBACK}, {@code SAVEPOINT}, {@code RELEASE}, {@code START TRANSACTION}, {@code ABORT}).
+     * Work runs inside a transaction the database owns, on SQLite shared by every write of a group commit;
+     * one that ended it would take the others' writes with it.
+     */
+    static boolean controlsTransaction(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) { // leading blanks and comments
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == ';') i++;
+            else if (sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else break;
+        }
+        int start = i;
+        while (i < n && Character.isLetter(sql.charAt(i))) i++;
+        for (var word : TRANSACTION_WORDS) // compared in place: this runs for every statement
+            if (word.length() == i - start && sql.regionMatches(true, start, word, 0, word.length())) return true;
+        return false;
+    }
+
+    private static final List<String> TRANSACTION_WORDS =
+            List.of("BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE", "ABORT", "START");
 
     private static StoreException failed(String sql, SQLException e) {
         return new StoreException(e.getMessage() + " [statement: " + sql + "]", e);

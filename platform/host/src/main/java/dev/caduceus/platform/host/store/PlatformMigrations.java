@@ -16,7 +16,7 @@ import java.util.List;
 public final class PlatformMigrations {
     private static final List<String> FILES = List.of("V1__sessions.sql", "V2__runs.sql", "V3__api_keys.sql", "V4__run_owners.sql",
             "V5__cluster.sql", "V6__run_origin.sql", "V7__run_tool_calls.sql", "V8__webhooks.sql", "V9__model_usage.sql",
-            "V10__run_resume.sql");
+            "V10__run_resume.sql", "V11__session_next_seq.sql");
 
     private PlatformMigrations() {}
 

@@ -75,7 +75,27 @@ class DatabaseTest {
     }
 
     @Test
-    void queuedWritesShareOneCommitAndAFailingOneIsRolledBackAlone() throws Exception {
+    void queuedWritesShareOneCommit() throws Exception {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var release = occupyWriter(pool);
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                int n = i;
+                futures.add(pool.submit(() -> db.write(sql -> {
+                    sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
+                    return db.read(r -> r.queryOne("SELECT count(*) FROM t", x -> x.getInt(1)).orElseThrow());
+                })));
+            }
+            awaitQueued(10);
+            release.countDown();
+            // a reader saw only the blocker's commit: the ten writes ran in one transaction
+            for (var future : futures) assertEquals(1, future.get());
+        }
+        assertEquals(11, count());
+    }
+
+    @Test
+    void aFailingWriteOfAGroupIsRolledBackAloneAndTheOthersCommitOnce() throws Exception {
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var release = occupyWriter(pool);
             List<Future<Integer>> futures = new ArrayList<>();
@@ -84,7 +104,7 @@ class DatabaseTest {
                 futures.add(pool.submit(() -> db.write(sql -> {
                     sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
                     if (n == 5) throw new IllegalStateException("row 5 refused");
-                    return db.read(r -> r.queryOne("SELECT count(*) FROM t", x -> x.getInt(1)).orElseThrow());
+                    return sql.update("UPDATE t SET name = name || '+' WHERE id = ?", n);
                 })));
             }
             awaitQueued(10);
@@ -95,13 +115,15 @@ class DatabaseTest {
                     assertInstanceOf(StoreException.class, e.getCause());
                     assertInstanceOf(IllegalStateException.class, e.getCause().getCause());
                 } else {
-                    // a reader saw only the blocker's commit: the ten writes ran in one transaction
                     assertEquals(1, futures.get(i).get());
                 }
             }
         }
         assertEquals(10, count());
         assertEquals(Optional.empty(), db.read(sql -> sql.queryOne("SELECT name FROM t WHERE id = 5", r -> r.getString(1))));
+        // the writes that ran before the failure were rolled back with it and ran again: each once in the end
+        assertEquals(List.of("row0+", "row1+", "row4+", "row9+"), db.read(sql -> sql.query(
+                "SELECT name FROM t WHERE id IN (0, 1, 4, 9) ORDER BY id", r -> r.getString(1))));
     }
 
     @Test
@@ -125,6 +147,18 @@ class DatabaseTest {
             }
         }
         assertEquals(List.of(0, 1, 2, 4, 5, 1000), db.read(sql -> sql.query("SELECT id FROM t ORDER BY id", r -> r.getInt(1))));
+    }
+
+    @Test
+    void aStatementThatWouldEndTheSharedTransactionIsRefused() {
+        for (var sql : List.of("COMMIT", "  rollback", "-- note\nEND", "/* x */ begin immediate", "SAVEPOINT s",
+                "release s", "START TRANSACTION", ";abort")) {
+            var e = assertThrows(StoreException.class, () -> db.write(w -> w.update(sql)), sql);
+            assertTrue(e.getMessage().contains("Transactions are the database's"), e.getMessage());
+        }
+        assertFalse(HandleSql.controlsTransaction("INSERT INTO t (id, name) VALUES (1, 'commit')"));
+        assertFalse(HandleSql.controlsTransaction("UPDATE t SET name = 'x'"));
+        assertFalse(HandleSql.controlsTransaction("ENDPOINT"), "a word is compared whole");
     }
 
     @Test

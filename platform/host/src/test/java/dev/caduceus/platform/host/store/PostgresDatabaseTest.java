@@ -51,7 +51,7 @@ class PostgresDatabaseTest {
         assertEquals(Dialect.POSTGRESQL, db.dialect());
         assertTrue(db.file().isEmpty());
         assertFalse(db.describe().contains(pg.password()), db.describe());
-        assertEquals(10, Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL)).size());
+        assertEquals(11, Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(Dialect.POSTGRESQL)).size());
         Migrations.apply(db, "tool-memory", List.of(v(1, "CREATE TABLE entries (id TEXT PRIMARY KEY, body TEXT);")));
         // the same table name in another owner's schema does not collide
         Migrations.apply(db, "endpoint-jobs", List.of(v(1, "CREATE TABLE entries (id TEXT PRIMARY KEY);")));
@@ -64,7 +64,7 @@ class PostgresDatabaseTest {
         var owners = db.read(sql -> sql.query("SELECT name || '=' || owner FROM schema_objects WHERE name LIKE '%entries'"
                 + " ORDER BY name", r -> r.getString(1)));
         assertEquals(List.of("caduceus_endpoint_jobs.entries=endpoint-jobs", "caduceus_tool_memory.entries=tool-memory"), owners);
-        assertEquals(java.util.Map.of("endpoint-jobs", 1, "platform", 10, "tool-memory", 1), Migrations.appliedVersions(db));
+        assertEquals(java.util.Map.of("endpoint-jobs", 1, "platform", 11, "tool-memory", 1), Migrations.appliedVersions(db));
     }
 
     @Test
@@ -76,7 +76,7 @@ class PostgresDatabaseTest {
                     + "VALUES ('run_job', 'completed', 1, 1, '0123456789ab', 'admin')");
             return null;
         });
-        assertEquals(5, Migrations.apply(db, Migrations.PLATFORM, scripts).size(), "V6 to V10");
+        assertEquals(6, Migrations.apply(db, Migrations.PLATFORM, scripts).size(), "V6 to V11");
         assertEquals("job:0123456789ab", db.read(sql -> sql.queryOne("SELECT origin FROM runs WHERE run_id = 'run_job'",
                 r -> r.getString(1)).orElseThrow()));
     }

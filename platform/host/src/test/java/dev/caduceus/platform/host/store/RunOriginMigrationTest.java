@@ -31,7 +31,7 @@ class RunOriginMigrationTest {
                 return null;
             });
 
-            assertEquals(List.of(6, 7, 8, 9, 10), Migrations.apply(db, Migrations.PLATFORM, scripts).stream().map(Script::version).toList());
+            assertEquals(List.of(6, 7, 8, 9, 10, 11), Migrations.apply(db, Migrations.PLATFORM, scripts).stream().map(Script::version).toList());
 
             assertEquals("job:0123456789ab", origin(db, "run_job"));
             assertEquals("(none)", origin(db, "run_api"));

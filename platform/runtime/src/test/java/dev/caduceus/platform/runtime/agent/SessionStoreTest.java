@@ -124,4 +124,49 @@ class SessionStoreTest {
             }
         }
     }
+
+    private static String json(Message message) {
+        try {
+            return Harness.JSON.writeValueAsString(message);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aTurnOfMoreMessagesThanOneInsertTakesKeepsTheirOrder() {
+        var sessions = sessions(db, START);
+        sessions.append("long", List.of(Message.user("first")));
+        var many = IntStream.range(0, SessionStore.ROWS_PER_INSERT * 2 + 5).mapToObj(i -> Message.assistant("m" + i)).toList();
+        sessions.append("long", many);
+        sessions.append("long", List.of());                              // touches the session, adds nothing
+        sessions.append("long", List.of(Message.user("last")));
+        var texts = sessions.transcript("admin", "long").stream().map(Message::text).toList();
+        assertEquals(many.size() + 2, texts.size());
+        assertEquals("first", texts.getFirst());
+        assertEquals(many.stream().map(Message::text).toList(), texts.subList(1, texts.size() - 1));
+        assertEquals("last", texts.getLast());
+    }
+
+    @Test
+    void aSessionWrittenBeforeItsRowKeptTheLastNumberGoesOnAfterIt() throws Exception {
+        // a database at V10: messages numbered by MAX(seq), nothing on the session's row
+        var before = TestStore.create(dialect, java.nio.file.Files.createDirectories(dir.resolve("v10")));
+        try (var old = before.openUnmigrated()) {
+            var scripts = dev.caduceus.platform.host.store.PlatformMigrations.scripts(old.dialect());
+            dev.caduceus.platform.host.store.Migrations.apply(old, dev.caduceus.platform.host.store.Migrations.PLATFORM,
+                    scripts.stream().filter(v -> v.version() < 11).toList());
+            old.write(sql -> {
+                sql.update("INSERT INTO sessions (session_id, last_used_at) VALUES ('kept', '2025-12-31T00:00:00Z')");
+                for (int seq = 1; seq <= 3; seq++)
+                    sql.update("INSERT INTO session_messages (session_id, seq, message_json, created_at) VALUES (?, ?, ?, ?)",
+                            "kept", seq, json(Message.user("old" + seq)), "2025-12-31T00:00:00Z");
+                return null;
+            });
+            dev.caduceus.platform.host.store.Migrations.apply(old, dev.caduceus.platform.host.store.Migrations.PLATFORM, scripts);
+            sessions(old, START).append("kept", List.of(Message.user("new")));
+            assertEquals(List.of("old1", "old2", "old3", "new"),
+                    sessions(old, START).transcript("admin", "kept").stream().map(Message::text).toList());
+        }
+    }
 }

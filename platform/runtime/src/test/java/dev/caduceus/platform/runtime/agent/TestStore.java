@@ -22,10 +22,15 @@ record TestStore(Dialect dialect, Path file, TestPostgres.Db postgres) {
                 : new TestStore(dialect, null, TestPostgres.shared().newDatabase());
     }
 
+    /** A new {@link Database} on this store's data, without migrations. */
+    Database openUnmigrated() {
+        return dialect == Dialect.SQLITE ? Database.open(file)
+                : Database.connect(PostgresTarget.parse(postgres.url(), Optional.empty(), Optional.empty()), 4);
+    }
+
     /** A new {@link Database} on this store's data. */
     Database open() {
-        var db = dialect == Dialect.SQLITE ? Database.open(file)
-                : Database.connect(PostgresTarget.parse(postgres.url(), Optional.empty(), Optional.empty()), 4);
+        var db = openUnmigrated();
         try {
             Migrations.apply(db, Migrations.PLATFORM, PlatformMigrations.scripts(db.dialect()));
             return db;
