@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -222,7 +223,9 @@ public interface OutboundHttp {
      * @param uri             an absolute {@code http:} or {@code https:} URI
      * @param headers         header name and value pairs, in order (no {@code Host}, {@code Content-Length}
      *                        or {@code Transfer-Encoding}: the client sets those)
-     * @param body            the body bytes, or null for none (or for {@code bodyStream})
+     * @param body            the body: the bytes from its position to its limit, or null for none (or for
+     *                        {@code bodyStream}); read, never changed, and not kept past the exchange, so a
+     *                        caller may reuse the buffer once the exchange ended
      * @param bodyStream      a body read as it is sent (length unknown), or null
      * @param connectTimeout  time allowed to connect (TLS handshake included)
      * @param idleTimeout     longest silence on the connection once connected
@@ -233,7 +236,7 @@ public interface OutboundHttp {
      * @param maxLineBytes    the longest server-sent-event line {@link Response#events()} accepts
      * @param followRedirects whether a {@code GET}/{@code HEAD} follows redirects (up to 5)
      */
-    record Request(String method, URI uri, List<Map.Entry<String, String>> headers, byte[] body,
+    record Request(String method, URI uri, List<Map.Entry<String, String>> headers, ByteBuffer body,
                    InputStream bodyStream, Duration connectTimeout, Duration idleTimeout, Duration totalTimeout,
                    Egress egress, Protocol protocol, Tls tls, int maxLineBytes, boolean followRedirects) {
         /** The default {@link #maxLineBytes()}: 1 MiB. */
@@ -290,8 +293,13 @@ public interface OutboundHttp {
         }
 
         public Request withBody(byte[] bytes) {
-            return new Request(method, uri, headers, bytes, null, connectTimeout, idleTimeout, totalTimeout, egress,
-                    protocol, tls, maxLineBytes, followRedirects);
+            return withBody(bytes == null ? null : ByteBuffer.wrap(bytes));
+        }
+
+        /** The bytes of {@code bytes} from its position to its limit (a view of them is kept, not a copy). */
+        public Request withBody(ByteBuffer bytes) {
+            return new Request(method, uri, headers, bytes == null ? null : bytes.slice(), null,
+                    connectTimeout, idleTimeout, totalTimeout, egress, protocol, tls, maxLineBytes, followRedirects);
         }
 
         public Request withBodyStream(InputStream stream) {

@@ -125,8 +125,13 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private boolean call(ModelRequest request, boolean streaming, boolean streamOptions, Consumer<ModelEvent> sink,
                          Cancellation cancel) throws ModelException {
         if (cancel.isCancelled()) throw cancelled();
-        var events = new CallEvents(json, errors, sink);
-        var outbound = httpRequest(request, streaming, streamOptions);
+        try (var body = encode(request, streaming, streamOptions)) { // its buffer is reused once the exchange ended
+            return exchange(httpRequest(body, streaming), streaming, streamOptions, new CallEvents(json, errors, sink), cancel);
+        }
+    }
+
+    private boolean exchange(OutboundHttp.Request outbound, boolean streaming, boolean streamOptions, CallEvents events,
+                             Cancellation cancel) throws ModelException {
         long started = System.nanoTime();
         UpstreamCall opened;
         try {
@@ -192,16 +197,18 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
         }
     }
 
-    private OutboundHttp.Request httpRequest(ModelRequest request, boolean streaming, boolean streamOptions)
+    private RequestBodies.Encoded encode(ModelRequest request, boolean streaming, boolean streamOptions)
             throws ModelException {
-        byte[] body;
         try {
-            body = encoded.write(json, bodies.build(request, streaming, streamOptions));
+            return encoded.write(json, bodies.build(request, streaming, streamOptions));
         } catch (JsonProcessingException e) {
             throw new ModelException("Cannot serialize the upstream request: " + e.getOriginalMessage(), false, 0, e);
         }
+    }
+
+    private OutboundHttp.Request httpRequest(RequestBodies.Encoded body, boolean streaming) throws ModelException {
         try {
-            return template(streaming).withBody(body);
+            return template(streaming).withBody(body.bytes());
         } catch (IllegalArgumentException e) {
             // a base URL that is not http(s), or a key with a line break: a configuration error, not retryable
             throw new ModelException("Cannot build the upstream request: " + e.getMessage(), false, 0, e);

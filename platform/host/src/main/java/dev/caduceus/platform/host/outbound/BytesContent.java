@@ -15,11 +15,11 @@ import org.eclipse.jetty.io.Content;
  * them one at a time); {@link #fail} from any.
  */
 final class BytesContent implements Request.Content {
-    private final byte[] bytes;
+    private final ByteBuffer bytes; // never moved: each read sends a slice of it
     private volatile boolean read;
     private volatile Content.Chunk failure;
 
-    BytesContent(byte[] bytes) {
+    BytesContent(ByteBuffer bytes) {
         this.bytes = bytes;
     }
 
@@ -30,7 +30,7 @@ final class BytesContent implements Request.Content {
 
     @Override
     public long getLength() {
-        return bytes.length;
+        return bytes.remaining();
     }
 
     @Override
@@ -39,7 +39,7 @@ final class BytesContent implements Request.Content {
         if (failed != null) return failed;
         if (read) return Content.Chunk.EOF;
         read = true;
-        return Content.Chunk.from(ByteBuffer.wrap(bytes), true);
+        return Content.Chunk.from(bytes.slice(), true);
     }
 
     @Override
