@@ -26,6 +26,7 @@ module dev.caduceus.platform.host {
     requires ch.qos.logback.core;
     requires jul.to.slf4j;                                   // java.util.logging into SLF4J
     requires java.logging;
+    requires java.management;                                // the JVM flags, for the JVM metrics
     requires java.net.http;     // not used by the host: keeps the JDK client resolvable for third-party plugins built on it
     requires org.eclipse.jetty.client;                       // the one outbound HTTP stack
     requires org.eclipse.jetty.http2.client;

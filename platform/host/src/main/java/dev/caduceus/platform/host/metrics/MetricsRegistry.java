@@ -7,7 +7,16 @@ import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmBufferPoolMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmCompilationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmGarbageCollectorMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmMemoryPoolAllocationMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmNativeMemoryMetrics;
+import io.prometheus.metrics.instrumentation.jvm.JvmRuntimeInfoMetric;
+import io.prometheus.metrics.instrumentation.jvm.JvmThreadsMetrics;
+import io.prometheus.metrics.instrumentation.jvm.ProcessMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,9 +53,33 @@ public final class MetricsRegistry {
         return new ScopedMetrics(this, "caduceus_" + pluginId.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_") + "_");
     }
 
-    /** Adds the JVM and process metrics (once). */
+    /**
+     * Adds the JVM and process metrics (once): {@code JvmMetrics}' set, whose native memory part is left
+     * out unless the JVM tracks native memory ({@code -XX:NativeMemoryTracking}): without it that part
+     * has nothing to show, and finding that out (a diagnostic command through JMX) took ~100 ms of every
+     * start (issue 48).
+     */
     public void registerJvm() {
-        JvmMetrics.builder().register(registry);
+        JvmThreadsMetrics.builder().register(registry);
+        JvmBufferPoolMetrics.builder().register(registry);
+        JvmClassLoadingMetrics.builder().register(registry);
+        JvmCompilationMetrics.builder().register(registry);
+        JvmGarbageCollectorMetrics.builder().register(registry);
+        JvmMemoryPoolAllocationMetrics.builder().register(registry);
+        JvmMemoryMetrics.builder().register(registry);
+        if (tracksNativeMemory(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()))
+            JvmNativeMemoryMetrics.builder().register(registry);
+        JvmRuntimeInfoMetric.builder().register(registry);
+        ProcessMetrics.builder().register(registry);
+    }
+
+    /** Whether the JVM's flags turn native memory tracking on. */
+    static boolean tracksNativeMemory(java.util.List<String> jvmArguments) {
+        boolean on = false;
+        for (var argument : jvmArguments) // the last one counts
+            if (argument.startsWith("-XX:NativeMemoryTracking="))
+                on = !argument.equals("-XX:NativeMemoryTracking=off");
+        return on;
     }
 
     /** What {@link #scrape} wrote: the body and its content type. */

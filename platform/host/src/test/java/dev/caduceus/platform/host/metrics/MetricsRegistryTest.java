@@ -93,4 +93,12 @@ class MetricsRegistryTest {
                 "process_resident_memory_bytes", "process_open_fds"))
             assertTrue(text.contains(name), name + " in\n" + text.lines().filter(l -> l.startsWith("# HELP")).toList());
     }
+
+    @Test
+    void nativeMemoryMetricsOnlyWhenTheJvmTracksNativeMemory() {
+        assertTrue(MetricsRegistry.tracksNativeMemory(List.of("-Xmx1g", "-XX:NativeMemoryTracking=summary")));
+        assertTrue(MetricsRegistry.tracksNativeMemory(List.of("-XX:NativeMemoryTracking=detail")));
+        assertFalse(MetricsRegistry.tracksNativeMemory(List.of("-Xmx1g")));
+        assertFalse(MetricsRegistry.tracksNativeMemory(List.of("-XX:NativeMemoryTracking=summary", "-XX:NativeMemoryTracking=off")));
+    }
 }
