@@ -36,7 +36,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>S1 non-streaming chat: req/s, p50, p99 at 1, 16, 64, 256 connections (wrk), Caduceus vs
  *       nginx→upstream vs upstream direct; and p50/p99 at a fixed offered rate (open loop). The
- *       server's RSS right after the 64-connection load and after 60 s idle, against its RSS at start.</li>
+ *       server's RSS right after the 64-connection load and after 60 s idle, against its RSS at start;
+ *       at each count, the server's GC pauses during its loads (its -Xlog:gc): pause p99 next to the
+ *       request p99, pauses per 10 s and the share of the time paused.</li>
  *   <li>S2 streaming chat, 500-token answer: time to first token and to {@code [DONE]}.</li>
  *   <li>S3 run event streams held with -Xmx1g and delivery latency (RunStreamsBench).</li>
  *   <li>S4 cold start to first /health 200 and to a first completed chat turn (median of 10), idle RSS.</li>
@@ -65,6 +67,8 @@ public final class Suite {
     private final Options options;
     private final List<Row> rows = new ArrayList<>();
     private final Map<String, Object> raw = new LinkedHashMap<>();
+    /** The S1/S2 server's GC log, set when it starts. */
+    private Path gcLog;
 
     Suite(Options options) {
         this.options = options;
@@ -125,8 +129,11 @@ public final class Suite {
     void withServers() throws Exception {
         try (var upstream = ScriptedUpstream.start()) {
             upstream.recordRequests(false).setDefault(Turn.text("ok").usage(12, 1));
-            var server = BenchServer.launch(options.dist, Files.createTempDirectory("caduceus-suite"), upstream.baseUrl(),
-                    Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
+            var home = Files.createTempDirectory("caduceus-suite");
+            gcLog = home.resolve("gc.log"); // the server's collections, for S1's pause figures next to its latency
+            var server = BenchServer.launch(options.dist, home, upstream.baseUrl(),
+                    Map.of("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0",
+                            "JAVA_OPTS", "-Xlog:gc:file=" + gcLog + ":uptime"));
             var nginx = Nginx.start(upstream.port());
             try {
                 var caduceus = server.uri().resolve("/v1/chat/completions");
@@ -154,20 +161,29 @@ public final class Suite {
                 // of wrk: at saturation the two cores are shared by all three, so this says where they go
                 long relayPid = target.getKey().equals("caduceus") ? serverPid : target.getKey().equals("nginx") ? nginxPid : -1;
                 var runs = new ArrayList<double[]>();
+                boolean measured = target.getKey().equals("caduceus");
                 for (int r = 0; r < options.repeats; r++) {
                     long relay0 = relayPid < 0 ? 0 : Cpu.tree(relayPid), up0 = Cpu.own(upstreamPid), gen0 = Cpu.waitedChildren();
+                    long gc0 = measured ? GcLog.size(gcLog) : 0;
                     var w = Wrk.run(target.getValue(), c, options.seconds);
                     double relayUs = relayPid < 0 ? 0 : Cpu.microsPer(Cpu.tree(relayPid) - relay0, w.requests());
                     double upUs = Cpu.microsPer(Cpu.own(upstreamPid) - up0, w.requests());
                     double genUs = Cpu.microsPer(Cpu.waitedChildren() - gen0, w.requests());
-                    runs.add(new double[] {w.rps(), w.p50ms(), w.p99ms(), w.errors(), relayUs, upUs, genUs});
+                    var pauses = measured ? GcLog.pausesAfter(gcLog, gc0) : new double[0];
+                    double pauseP99 = pauses.length == 0 ? 0 : GcLog.percentile(pauses, 0.99);
+                    double pausesPer10s = pauses.length * 10.0 / options.seconds;
+                    double pausedShare = Arrays.stream(pauses).sum() / (options.seconds * 1000.0);
+                    runs.add(new double[] {w.rps(), w.p50ms(), w.p99ms(), w.errors(), relayUs, upUs, genUs,
+                            pauseP99, pausesPer10s, pausedShare});
                     samples.add(Map.ofEntries(Map.entry("target", target.getKey()), Map.entry("connections", c),
                             Map.entry("repeat", r + 1), Map.entry("rps", w.rps()), Map.entry("p50_ms", w.p50ms()),
                             Map.entry("p99_ms", w.p99ms()), Map.entry("errors", w.errors()),
-                            Map.entry("cpu_us_per_request", Map.of("relay", relayUs, "upstream", upUs, "wrk", genUs))));
+                            Map.entry("cpu_us_per_request", Map.of("relay", relayUs, "upstream", upUs, "wrk", genUs)),
+                            Map.entry("gc", Map.of("pause_p99_ms", pauseP99, "pauses_per_10s", pausesPer10s,
+                                    "paused_share", pausedShare))));
                 }
                 medians.put(target.getKey(), new double[] {median(runs, 0), median(runs, 1), median(runs, 2), sum(runs, 3),
-                        median(runs, 4), median(runs, 5), median(runs, 6)});
+                        median(runs, 4), median(runs, 5), median(runs, 6), median(runs, 7), median(runs, 8), median(runs, 9)});
             }
             var ours = medians.get("caduceus");
             var theirs = medians.get("nginx");
@@ -187,6 +203,10 @@ public final class Suite {
             rows.add(new Row("S1 chat", c + " conn: req/s", ours[0], "nginx", theirs[0], "higher", c == 64 ? "≥ 0.5× nginx" : ""));
             rows.add(new Row("S1 chat", c + " conn: p50 ms", ours[1], "nginx", theirs[1], "lower", ""));
             rows.add(new Row("S1 chat", c + " conn: p99 ms", ours[2], "nginx", theirs[2], "lower", c == 64 ? "≤ 3× nginx" : ""));
+            // the server's collections during the same loads (its -Xlog:gc): the pauses next to the latency
+            rows.add(new Row("S1 chat", c + " conn: GC pause p99 ms", ours[7], "request p99", ours[2], "lower", ""));
+            rows.add(new Row("S1 chat", c + " conn: GC pauses per 10 s", ours[8], "—", Double.NaN, "lower", ""));
+            rows.add(new Row("S1 chat", c + " conn: share of time paused", ours[9], "—", Double.NaN, "lower", ""));
             rows.add(new Row("S1 chat", c + " conn: nginx req/s vs direct", theirs[0], "upstream direct", raw[0], "higher", ""));
             if (c == 64) {
                 rows.add(new Row("S1 chat", "RSS MiB right after the 64 conn load", afterLoad, "at start", rssAtStart, "lower", "≤ 300"));
@@ -505,6 +525,42 @@ public final class Suite {
      * CPU time from /proc (Linux): user + system of a process and its descendants, of this JVM's
      * finished children (wrk), and the whole machine's idle share. In clock ticks, which are 10 ms on Linux.
      */
+    /**
+     * The server's GC log ({@code -Xlog:gc:file=…:uptime}): the pause of each collection logged after an
+     * offset, in ms ("Pause Young (Allocation Failure) 20M->5M(30M) 1.234ms").
+     */
+    static final class GcLog {
+        private static final java.util.regex.Pattern PAUSE =
+                java.util.regex.Pattern.compile("Pause .* (\\d+(?:\\.\\d+)?)ms\\s*$");
+
+        static long size(Path log) {
+            try {
+                return log == null ? 0 : Files.size(log);
+            } catch (IOException e) {
+                return 0; // not written yet: no collection so far
+            }
+        }
+
+        static double[] pausesAfter(Path log, long offset) {
+            if (log == null) return new double[0];
+            try (var file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+                file.seek(Math.min(offset, file.length()));
+                var bytes = new byte[(int) (file.length() - file.getFilePointer())];
+                file.readFully(bytes);
+                return new String(bytes, java.nio.charset.StandardCharsets.UTF_8).lines().map(PAUSE::matcher)
+                        .filter(java.util.regex.Matcher::find).mapToDouble(m -> Double.parseDouble(m.group(1))).toArray();
+            } catch (IOException e) {
+                return new double[0];
+            }
+        }
+
+        static double percentile(double[] values, double p) {
+            var v = values.clone();
+            Arrays.sort(v);
+            return v[Math.min(v.length - 1, (int) Math.ceil(p * v.length) - 1)];
+        }
+    }
+
     static final class Cpu {
         /** The machine's idle and total ticks since boot, from /proc/stat; null without it. */
         static long[] machine() {
