@@ -1,7 +1,10 @@
 #!/bin/sh
 # Builds the assembled distribution's ahead-of-time cache, lib/caduceus.aot (JDK 25+, JEP 483/514):
 # starts `bin/caduceus serve` once with -XX:AOTCacheOutput on a scratch home, waits until it listens,
-# asks /health, and stops it; the JVM writes the cache of the classes it loaded and linked at exit.
+# asks /health and /v1/capabilities, runs a first chat turn, streamed and not, against a stand-in model
+# (TrainingUpstream.java, the JDK alone), and stops it; the JVM writes the cache of the classes it
+# loaded and linked at exit, the first turn's included (a turn's classes loaded from the cache instead
+# of the jars: the first turn after a start comes sooner).
 # The launcher uses the cache when it exists and the Java running Caduceus is 25 or newer; a cache
 # that no longer matches (other JDK, moved folder, changed jars) is ignored silently. Never fails the
 # build: without JDK 25, or if training goes wrong, there is simply no cache.
@@ -22,7 +25,20 @@ NO_PROFILES="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
 rm -f "$CACHE"
 SCRATCH=$(mktemp -d)
 LOG="$SCRATCH/training.log"
+# the stand-in model, if the JDK can run a source file (it can from 11): without it, no turn is trained
+"$JAVA" "$(dirname "$0")/TrainingUpstream.java" > "$SCRATCH/upstream.log" 2>&1 &
+upstream_pid=$!
+model=""
+i=0
+while [ $i -lt 300 ]; do
+  model=$(grep -o 'http://[^ ]*' "$SCRATCH/upstream.log" | head -1)
+  [ -n "$model" ] && break
+  kill -0 "$upstream_pid" 2>/dev/null || break
+  sleep 0.1
+  i=$((i + 1))
+done
 CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=off \
+  OPENAI_BASE_URL="${model:-http://127.0.0.1:9/v1}" CADUCEUS_MODEL=training-model CADUCEUS__MODEL__HEALTH_PROBE=false \
   JAVA_HOME="${JAVA%/bin/java}" JAVA_OPTS="$NO_PROFILES -XX:AOTCacheOutput=$CACHE -Xlog:aot=off -Xlog:cds=off" \
   "$DIST/bin/caduceus" serve > "$LOG" 2>&1 &
 pid=$!
@@ -38,9 +54,18 @@ done
 if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
   curl -fs -o /dev/null "$url/health" || true
   curl -fs -o /dev/null -H "Authorization: Bearer aot-training-key-0123456789" "$url/v1/capabilities" || true
+  if [ -n "$model" ]; then
+    for stream in false true; do
+      curl -fs -o /dev/null -m 30 -H "Authorization: Bearer aot-training-key-0123456789" -H "Content-Type: application/json" \
+        -d "{\"model\":\"hermes-agent\",\"stream\":$stream,\"messages\":[{\"role\":\"user\",\"content\":\"Say ok\"}]}" \
+        "$url/v1/chat/completions" || echo "AOT cache: the training turn (stream $stream) failed; the cache is trained without it"
+    done
+  fi
 fi
 kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
+kill "$upstream_pid" 2>/dev/null || true
+wait "$upstream_pid" 2>/dev/null || true
 if [ -f "$CACHE" ]; then
   echo "AOT cache: $CACHE ($(du -h "$CACHE" | cut -f1))"
 else
