@@ -40,7 +40,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     private final ToolSelection tools;
     private final ToolDispatcher dispatcher;
     private final ToolBatch batch;
-    private final SystemPrompt prompt;
+    private final SystemPrompts prompt;
     private final AgentSettings settings;
     private final ModelCaller caller;
     private final Redactor redactor;
@@ -78,7 +78,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
         this.tools = tools;
         this.dispatcher = dispatcher;
         this.batch = new ToolBatch(dispatcher, settings.maxParallelTools(), redactor);
-        this.prompt = prompt;
+        this.prompt = new SystemPrompts(prompt);
         this.settings = settings;
         this.caller = provider == null ? null : new ModelCaller(provider, settings.retries(), redactor, metrics, settings.model(),
                 spend);
