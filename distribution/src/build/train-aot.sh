@@ -25,32 +25,28 @@ NO_PROFILES="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
 rm -f "$CACHE"
 SCRATCH=$(mktemp -d)
 LOG="$SCRATCH/training.log"
+# first_url FILE PID TENTHS: the first http:// URL FILE names (after "listening on" when it says so), once
+# it does; empty if PID ends or TENTHS tenths of a second pass first
+first_url() {
+  n=0
+  while [ $n -lt "$3" ]; do
+    found=$(sed -n -e 's/.*listening on \(http:[^ ]*\).*/\1/p' -e 's/^\(http:[^ ]*\)$/\1/p' "$1" | head -1)
+    [ -n "$found" ] && { echo "$found"; return; }
+    kill -0 "$2" 2>/dev/null || return
+    sleep 0.1
+    n=$((n + 1))
+  done
+}
 # the stand-in model, if the JDK can run a source file (it can from 11): without it, no turn is trained
 "$JAVA" "$(dirname "$0")/TrainingUpstream.java" > "$SCRATCH/upstream.log" 2>&1 &
 upstream_pid=$!
-model=""
-i=0
-while [ $i -lt 300 ]; do
-  model=$(grep -o 'http://[^ ]*' "$SCRATCH/upstream.log" | head -1)
-  [ -n "$model" ] && break
-  kill -0 "$upstream_pid" 2>/dev/null || break
-  sleep 0.1
-  i=$((i + 1))
-done
+model=$(first_url "$SCRATCH/upstream.log" "$upstream_pid" 300)
 CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=off \
   OPENAI_BASE_URL="${model:-http://127.0.0.1:9/v1}" CADUCEUS_MODEL=training-model CADUCEUS__MODEL__HEALTH_PROBE=false \
   JAVA_HOME="${JAVA%/bin/java}" JAVA_OPTS="$NO_PROFILES -XX:AOTCacheOutput=$CACHE -Xlog:aot=off -Xlog:cds=off" \
   "$DIST/bin/caduceus" serve > "$LOG" 2>&1 &
 pid=$!
-url=""
-i=0
-while [ $i -lt 600 ]; do
-  url=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$LOG" | head -1)
-  [ -n "$url" ] && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-  i=$((i + 1))
-done
+url=$(first_url "$LOG" "$pid" 600)
 if [ -n "$url" ] && command -v curl >/dev/null 2>&1; then
   curl -fs -o /dev/null "$url/health" || true
   curl -fs -o /dev/null -H "Authorization: Bearer aot-training-key-0123456789" "$url/v1/capabilities" || true

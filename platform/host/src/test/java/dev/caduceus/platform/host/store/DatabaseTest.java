@@ -74,20 +74,31 @@ class DatabaseTest {
         assertEquals(writes, db.queuedWrites());
     }
 
+    /** Work of one numbered write. */
+    private interface NumberedWrite {
+        Integer run(dev.caduceus.spi.store.Sql sql, int n);
+    }
+
+    /** Ten writes queued behind one that holds the writer, so that they run as one group once it lets go. */
+    private List<Future<Integer>> groupOfTen(java.util.concurrent.ExecutorService pool, NumberedWrite write) throws Exception {
+        var release = occupyWriter(pool);
+        List<Future<Integer>> futures = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int n = i;
+            futures.add(pool.submit(() -> db.write(sql -> write.run(sql, n))));
+        }
+        awaitQueued(10);
+        release.countDown();
+        return futures;
+    }
+
     @Test
     void queuedWritesShareOneCommit() throws Exception {
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            var release = occupyWriter(pool);
-            List<Future<Integer>> futures = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                int n = i;
-                futures.add(pool.submit(() -> db.write(sql -> {
-                    sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
-                    return db.read(r -> r.queryOne("SELECT count(*) FROM t", x -> x.getInt(1)).orElseThrow());
-                })));
-            }
-            awaitQueued(10);
-            release.countDown();
+            var futures = groupOfTen(pool, (sql, n) -> {
+                sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
+                return db.read(r -> r.queryOne("SELECT count(*) FROM t", x -> x.getInt(1)).orElseThrow());
+            });
             // a reader saw only the blocker's commit: the ten writes ran in one transaction
             for (var future : futures) assertEquals(1, future.get());
         }
@@ -97,18 +108,11 @@ class DatabaseTest {
     @Test
     void aFailingWriteOfAGroupIsRolledBackAloneAndTheOthersCommitOnce() throws Exception {
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            var release = occupyWriter(pool);
-            List<Future<Integer>> futures = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                int n = i;
-                futures.add(pool.submit(() -> db.write(sql -> {
-                    sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
-                    if (n == 5) throw new IllegalStateException("row 5 refused");
-                    return sql.update("UPDATE t SET name = name || '+' WHERE id = ?", n);
-                })));
-            }
-            awaitQueued(10);
-            release.countDown();
+            var futures = groupOfTen(pool, (sql, n) -> {
+                sql.update("INSERT INTO t (id, name) VALUES (?, ?)", n, "row" + n);
+                if (n == 5) throw new IllegalStateException("row 5 refused");
+                return sql.update("UPDATE t SET name = name || '+' WHERE id = ?", n);
+            });
             for (int i = 0; i < 10; i++) {
                 if (i == 5) {
                     var e = assertThrows(java.util.concurrent.ExecutionException.class, futures.get(i)::get);
