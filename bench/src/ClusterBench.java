@@ -83,7 +83,11 @@ public class ClusterBench {
                     double runs = median(repeats, () -> load(nodes, 16, duration, warmup, each));
                     double conflicts = 0;
                     for (var n : nodes) conflicts += conflicts(n.uri());
-                    results.put(config, new double[] {chat, own, runs, conflicts});
+                    // PostgreSQL's transactions per request, each load once more, counted by the server itself
+                    double chatTx = db == null || runsOnly ? Double.NaN
+                            : transactionsPer(db, nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c)));
+                    double runTx = db == null ? Double.NaN : transactionsPer(db, nodes, 16, duration, warmup, each);
+                    results.put(config, new double[] {chat, own, runs, conflicts, chatTx, runTx});
                 } finally {
                     if (sampler != null) sampler.print(config);
                     nodes.forEach(n -> n.process().destroy());
@@ -92,10 +96,10 @@ public class ClusterBench {
             }
             double[] base = results.get("sqlite-1");
             System.out.println("| store | chat req/s, one session (64 clients) | ratio | chat req/s, a session each | ratio "
-                    + "| runs/s (16 clients) | ratio | writes run again |");
-            System.out.println("|---|---|---|---|---|---|---|---|");
-            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f |%n",
-                    k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3]));
+                    + "| runs/s (16 clients) | ratio | writes run again | transactions per chat turn | per run |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f | %s | %s |%n",
+                    k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3], tx(v[4]), tx(v[5])));
             if (!runsOnly) latency(dist, upstream, pg);
         }
     }
@@ -124,6 +128,39 @@ public class ClusterBench {
         for (int i = 0; i < count; i++)
             nodes.add(BenchServer.launch(dist, Files.createTempDirectory("cluster-bench"), upstream.baseUrl(), env));
         return nodes;
+    }
+
+    static String tx(double perRequest) {
+        return Double.isNaN(perRequest) ? "—" : String.format(Locale.ROOT, "%.2f", perRequest);
+    }
+
+    /**
+     * PostgreSQL's committed and rolled-back transactions in the database (pg_stat_database) per request of
+     * one more load, the background work of the nodes over that time included. The counters are read after
+     * 11 s without load, when every backend has flushed its statistics (PostgreSQL holds an idle backend's for
+     * up to 10 s), and before, after the previous load's same wait.
+     */
+    static double transactionsPer(TestPostgres.Db db, List<BenchServer> nodes, int clients, Duration duration,
+                                  Duration warmup, Call call) throws Exception {
+        Thread.sleep(11_000);
+        long before = transactions(db);
+        var calls = new AtomicLong();
+        load(nodes, clients, duration, warmup, (base, c) -> {
+            boolean ok = call.call(base, c);
+            if (ok) calls.incrementAndGet();
+            return ok;
+        });
+        Thread.sleep(11_000);
+        return (transactions(db) - before) / (double) Math.max(1, calls.get());
+    }
+
+    static long transactions(TestPostgres.Db db) throws Exception {
+        try (var c = db.connect(); var st = c.prepareStatement(
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()");
+             var rs = st.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** Requests per second over {@code duration} after {@code warmup}; clients alternate the nodes. */
