@@ -41,19 +41,34 @@ final class MemoryStore {
 
     /** The entries of {@code target} in {@code scope}, in order. */
     List<String> entries(String scope, MemoryTarget target) {
-        if (!cached) return db.read(sql -> texts(load(sql, scope, target)));
-        var key = new Key(scope, target);
-        var cached = cache.get(key);
-        if (cached != null) return cached;
+        return both(scope).get(target);
+    }
+
+    /**
+     * Both stores of {@code scope}, as every turn's system prompt shows them, in one read: on PostgreSQL, where
+     * every read goes to the database, one transaction a turn instead of one per store (issue 41).
+     */
+    Map<MemoryTarget, List<String>> both(String scope) {
+        if (cached) {
+            var memory = cache.get(new Key(scope, MemoryTarget.MEMORY));
+            var user = cache.get(new Key(scope, MemoryTarget.USER));
+            if (memory != null && user != null) return Map.of(MemoryTarget.MEMORY, memory, MemoryTarget.USER, user);
+        }
         long before = edits.get();
-        var entries = db.read(sql -> texts(load(sql, scope, target)));
-        synchronized (cache) {
-            if (edits.get() == before) {
-                if (cache.size() >= MAX_CACHED) cache.clear();
-                cache.put(key, entries);
+        var rows = db.read(sql -> sql.query("SELECT store, text FROM memory_entries WHERE scope = ? ORDER BY store, position",
+                r -> Map.entry(r.getString(1), r.getString(2)), scope));
+        var loaded = new java.util.EnumMap<MemoryTarget, List<String>>(MemoryTarget.class);
+        for (var target : MemoryTarget.values())
+            loaded.put(target, rows.stream().filter(r -> r.getKey().equals(target.wireName())).map(Map.Entry::getValue).toList());
+        if (cached) {
+            synchronized (cache) {
+                if (edits.get() == before) {
+                    if (cache.size() + loaded.size() > MAX_CACHED) cache.clear();
+                    loaded.forEach((t, texts) -> cache.put(new Key(scope, t), texts));
+                }
             }
         }
-        return entries;
+        return loaded;
     }
 
     /** Runs {@code edit} on the current entries and stores its result when it changed them, atomically. */

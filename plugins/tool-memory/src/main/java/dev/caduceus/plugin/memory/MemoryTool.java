@@ -68,8 +68,8 @@ final class MemoryTool implements Tool {
     @Override
     public String systemPromptSection(String memoryScope) {
         if (memoryScope == null) return null;
-        return MemorySnapshot.render(store.entries(memoryScope, MemoryTarget.MEMORY),
-                store.entries(memoryScope, MemoryTarget.USER), limits);
+        var both = store.both(memoryScope);
+        return MemorySnapshot.render(both.get(MemoryTarget.MEMORY), both.get(MemoryTarget.USER), limits);
     }
 
     @Override

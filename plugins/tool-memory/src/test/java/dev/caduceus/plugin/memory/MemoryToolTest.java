@@ -295,6 +295,22 @@ class MemoryToolTest {
     }
 
     @Test
+    void bothStoresOfAScopeComeInOneReadEachInItsOrder() throws Exception {
+        db.write(sql -> {
+            for (var row : List.of(List.of("user", "1", "u2"), List.of("memory", "1", "m2"), List.of("user", "0", "u1"),
+                    List.of("memory", "0", "m1")))
+                sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, 'x', 'x')", scope, row.get(0), Integer.parseInt(row.get(1)), row.get(2));
+            sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                    + " VALUES (?, 'memory', 0, 'another scope', 'x', 'x')", scope + "-other");
+            return null;
+        });
+        var both = new MemoryStore(db, clock).both(scope);
+        assertEquals(List.of("m1", "m2"), both.get(MemoryTarget.MEMORY));
+        assertEquals(List.of("u1", "u2"), both.get(MemoryTarget.USER));
+    }
+
+    @Test
     void scopesAreIsolated() throws Exception {
         add("memory", "only in s1");
         assertEquals(List.of(), new MemoryStore(db, clock).entries(scope + "-other", MemoryTarget.MEMORY));
