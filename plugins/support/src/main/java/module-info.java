@@ -13,6 +13,7 @@ module dev.caduceus.support {
     exports dev.caduceus.support.reasoning;
     exports dev.caduceus.support.services;
     exports dev.caduceus.support.settings;
+    exports dev.caduceus.support.sql;
     exports dev.caduceus.support.stream;
     exports dev.caduceus.support.wire;
 

@@ -300,7 +300,6 @@ final class BackgroundResponses {
         }
     }
 
-
     /** Journals one frame numbered {@code seq} of response {@code id}, sent to nobody. */
     private void journal(String id, long seq, String type, ObjectNode response) {
         try {

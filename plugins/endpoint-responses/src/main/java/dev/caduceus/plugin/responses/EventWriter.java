@@ -17,11 +17,16 @@ import java.util.List;
  * Confined to the stream's thread.
  */
 final class EventWriter {
+    /** A frame of the open group: journaled and sent at the group's end. */
+    private record Held(long seq, String type, ObjectNode frame) {}
+
     private final EventStream out;
     private final ResponseStore journal;
     private final String responseId;
     private final long skipThrough;
     private long seq;
+    /** The frames of the open group ({@link #grouping}), or null outside one. */
+    private List<Held> held;
 
     EventWriter(EventStream out, ResponseStore journal, String responseId, long firstSeq, long skipThrough) {
         this.out = out;
@@ -43,12 +48,6 @@ final class EventWriter {
         if (journal != null) journal.append(responseId, current, type, frame.toString());
         if (current > skipThrough) out.event(null, type, frame);
     }
-
-    /** A frame of the open group: journaled and sent at the group's end. */
-    private record Held(long seq, String type, ObjectNode frame) {}
-
-    /** The frames of the open group ({@link #grouping}), or null outside one. */
-    private List<Held> held;
 
     /**
      * {@code out} as the run's event pump should write to it: each of its batches (the run's events at hand) also

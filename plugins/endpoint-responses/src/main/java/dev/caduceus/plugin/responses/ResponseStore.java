@@ -9,6 +9,7 @@ import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.http.Caller;
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.Sql;
+import dev.caduceus.support.sql.MultiRowInsert;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -552,36 +553,15 @@ final class ResponseStore {
         append(id, List.of(new Frame(seq, type, frame)));
     }
 
-    /**
-     * Appends {@code frames} (of response {@code id}) to its journal in one write, {@value #FRAMES_PER_INSERT} to a
-     * statement, and wakes this process's readers of it.
-     */
+    /** Appends {@code frames} (of response {@code id}) to its journal in one write, and wakes this process's readers of it. */
     void append(String id, List<Frame> frames) {
         if (frames.isEmpty()) return;
         db.write(sql -> {
-            for (int from = 0; from < frames.size(); from += FRAMES_PER_INSERT)
-                insert(sql, id, frames.subList(from, Math.min(frames.size(), from + FRAMES_PER_INSERT)));
+            MultiRowInsert.insert(sql, "response_events", "response_id, seq, type, frame", "ON CONFLICT (response_id, seq) DO NOTHING",
+                    frames.stream().map(f -> new Object[] {id, f.seq(), f.type(), f.json()}).toList());
             return null;
         });
         appended.wake(id);
-    }
-
-    /** Frames per {@code INSERT} at most (4 parameters each: well under SQLite's and PostgreSQL's caps). */
-    static final int FRAMES_PER_INSERT = 500;
-
-    private static void insert(Sql sql, String id, List<Frame> frames) {
-        var values = new StringBuilder();
-        var args = new Object[frames.size() * 4];
-        for (int i = 0; i < frames.size(); i++) {
-            values.append(i == 0 ? "(?, ?, ?, ?)" : ", (?, ?, ?, ?)");
-            var frame = frames.get(i);
-            args[i * 4] = id;
-            args[i * 4 + 1] = frame.seq();
-            args[i * 4 + 2] = frame.type();
-            args[i * 4 + 3] = frame.json();
-        }
-        sql.update("INSERT INTO response_events (response_id, seq, type, frame) VALUES " + values
-                + " ON CONFLICT (response_id, seq) DO NOTHING", args);
     }
 
     /**

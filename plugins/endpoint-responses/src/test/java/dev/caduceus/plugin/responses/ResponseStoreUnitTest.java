@@ -111,7 +111,7 @@ class ResponseStoreUnitTest {
     @Test
     void aGroupOfFramesIsJournaledInOneWriteInOrderAndARepeatedOneIsKeptOnce() {
         var id = saveStreamed(id(1));
-        int n = ResponseStore.FRAMES_PER_INSERT + 21; // more than one statement's worth
+        int n = dev.caduceus.support.sql.MultiRowInsert.MAX_ROWS + 21; // more than one statement's worth
         var group = new java.util.ArrayList<ResponseStore.Frame>();
         for (int i = 0; i < n; i++) group.add(new ResponseStore.Frame(2 + i, "response.output_text.delta", "{\"i\":" + i + "}"));
         group.add(new ResponseStore.Frame(1, "response.completed", "{\"type\":\"again\"}"));

@@ -320,6 +320,22 @@ class MemoryToolTest {
     }
 
     @Test
+    void sqlInAnAgentsArgumentsIsStoredAsTextAndReachesNoOtherScopeOrTable() throws Exception {
+        add("memory", "kept in the other scope");
+        var attack = scope + "' OR '1'='1";
+        for (var content : List.of("x'); DROP TABLE memory_entries; --", "' UNION SELECT key_hash FROM api_keys --"))
+            assertTrue(json(call(attack, "{\"action\":\"add\",\"target\":\"memory\",\"content\":\""
+                    + content.replace("\"", "\\\"") + "\"}")).path("success").asBoolean(), content);
+        var injected = new MemoryStore(db, clock).both(attack);
+        assertEquals(List.of("x'); DROP TABLE memory_entries; --", "' UNION SELECT key_hash FROM api_keys --"),
+                injected.get(MemoryTarget.MEMORY), "stored as the text it is, in its own scope");
+        assertEquals(List.of("kept in the other scope"), new MemoryStore(db, clock).entries(scope, MemoryTarget.MEMORY));
+        assertFalse(tool.systemPromptSection(scope).contains("DROP"), "another scope's snapshot shows none of it");
+        var target = call(scope, "{\"action\":\"add\",\"target\":\"memory' OR '1'='1\",\"content\":\"x\"}");
+        assertTrue(target instanceof dev.caduceus.spi.tool.ToolResult.Error, "a store is one of the two names, nothing else");
+    }
+
+    @Test
     void entriesSurviveANewPluginInstanceOnTheSameDatabase() throws Exception {
         boot(Map.of()); // a host of its own, to restart
         add("memory", "persisted fact");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caduceus.platform.host.store.Database;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.Sessions;
+import dev.caduceus.support.sql.MultiRowInsert;
 import java.time.Clock;
 import java.util.List;
 
@@ -15,10 +16,6 @@ import java.util.List;
  * transaction per turn.
  */
 public final class SessionStore implements Sessions {
-    /** The most messages one insert writes (4 parameters each: far below either engine's limit). */
-    static final int ROWS_PER_INSERT = 64;
-    private static final List<String> INSERTS = java.util.stream.IntStream.rangeClosed(1, 8)
-            .mapToObj(SessionStore::insertOf).toList();
     private final Database database;
     private final ObjectMapper json;
     private final Clock clock;
@@ -53,30 +50,11 @@ public final class SessionStore implements Sessions {
                     + "last_seq = sessions.last_seq + excluded.last_seq RETURNING last_seq",
                     r -> r.getLong(1), sessionId, now, rows.size()).orElseThrow();
             long seq = last - rows.size();
-            for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
-                var batch = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
-                var args = new Object[batch.size() * 4];
-                for (int i = 0; i < batch.size(); i++) {
-                    args[i * 4] = sessionId;
-                    args[i * 4 + 1] = ++seq;
-                    args[i * 4 + 2] = batch.get(i);
-                    args[i * 4 + 3] = now;
-                }
-                sql.update(insert(batch.size()), args);
-            }
+            var values = new java.util.ArrayList<Object[]>(rows.size());
+            for (var row : rows) values.add(new Object[] {sessionId, ++seq, row, now});
+            MultiRowInsert.insert(sql, "session_messages", "session_id, seq, message_json, created_at", "", values);
             return null;
         });
-    }
-
-    /** The insert of {@code rows} messages; the usual sizes are made once. */
-    private static String insert(int rows) {
-        return rows <= INSERTS.size() ? INSERTS.get(rows - 1) : insertOf(rows);
-    }
-
-    private static String insertOf(int rows) {
-        var sql = new StringBuilder("INSERT INTO session_messages (session_id, seq, message_json, created_at) VALUES ");
-        for (int i = 0; i < rows; i++) sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
-        return sql.toString();
     }
 
     /**

@@ -12,6 +12,7 @@ import dev.caduceus.spi.agent.RunStatus;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.spi.store.Sql;
+import dev.caduceus.support.sql.MultiRowInsert;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -101,9 +102,6 @@ final class RunStore {
     /** One message a run saved for resuming ({@code run_steps}). */
     record Step(String runId, int index, Message message, int modelCalls, Usage usage) {}
 
-    /** Steps per insert statement (5 parameters each). */
-    private static final int STEPS_PER_INSERT = 200;
-
     /**
      * One group commit: the saved steps, the entries, then each run's latest record; a run that ended drops its stored
      * request, and {@code stepsDone} (ended runs that saved steps) their steps: nothing resumes them. Runs inside the writer's transaction. With several nodes, what comes
@@ -128,23 +126,13 @@ final class RunStore {
                 stepsDone = stepsDone.stream().filter(id -> !lost.contains(id)).toList();
             }
         }
-        for (int from = 0; from < steps.size(); from += STEPS_PER_INSERT) { // one statement for a batch's steps
-            var chunk = steps.subList(from, Math.min(steps.size(), from + STEPS_PER_INSERT));
-            var args = new ArrayList<Object>(chunk.size() * 5);
-            for (var s : chunk) {
-                args.add(s.runId());
-                args.add(s.index());
-                args.add(toJson(s.message()));
-                args.add(s.modelCalls());
-                args.add(toJson(s.usage()));
-            }
-            sql.update("INSERT INTO run_steps (run_id, idx, message_json, model_calls, usage_json) VALUES "
-                    + String.join(", ", java.util.Collections.nCopies(chunk.size(), "(?, ?, ?, ?, ?)")), args.toArray());
-        }
-        for (var e : entries)
-            sql.update("INSERT INTO run_events (run_id, seq, created_at, event_json) VALUES (?, ?, ?, ?) "
-                            + "ON CONFLICT (run_id, seq) DO NOTHING",
-                    e.runId(), e.seq(), e.timestamp().toEpochMilli(), toJson(e.event()));
+        // a batch's steps and events, each in one statement
+        MultiRowInsert.insert(sql, "run_steps", "run_id, idx, message_json, model_calls, usage_json", "",
+                steps.stream().map(s -> new Object[] {s.runId(), s.index(), toJson(s.message()), s.modelCalls(),
+                        toJson(s.usage())}).toList());
+        MultiRowInsert.insert(sql, "run_events", "run_id, seq, created_at, event_json", "ON CONFLICT (run_id, seq) DO NOTHING",
+                entries.stream().map(e -> new Object[] {e.runId(), e.seq(), e.timestamp().toEpochMilli(),
+                        toJson(e.event())}).toList());
         for (var r : records)
             sql.update("UPDATE runs SET status = ?, updated_at = ?, last_seq = ?, last_event = ?, output = ?, usage_json = ?, "
                             + "error = ?, pending_steer = ?, approval_json = ?, tool_calls_json = ?"

@@ -137,7 +137,7 @@ class SessionStoreTest {
     void aTurnOfMoreMessagesThanOneInsertTakesKeepsTheirOrder() {
         var sessions = sessions(db, START);
         sessions.append("long", List.of(Message.user("first")));
-        var many = IntStream.range(0, SessionStore.ROWS_PER_INSERT * 2 + 5).mapToObj(i -> Message.assistant("m" + i)).toList();
+        var many = IntStream.range(0, dev.caduceus.support.sql.MultiRowInsert.MAX_ROWS * 2 + 5).mapToObj(i -> Message.assistant("m" + i)).toList();
         sessions.append("long", many);
         sessions.append("long", List.of());                              // touches the session, adds nothing
         sessions.append("long", List.of(Message.user("last")));
