@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,12 +24,24 @@ import org.slf4j.LoggerFactory;
  */
 final class ResponseWriter {
     private static final Logger LOG = LoggerFactory.getLogger(ResponseWriter.class);
+    /**
+     * How long a request may work before its connection is watched for a hang-up ({@link #watchHangups}).
+     * Arming a watch and withdrawing it costs a selector update each way (a wake-up of a Jetty selector and
+     * two {@code epoll_ctl} calls): ~5 % of the CPU of a chat turn against a model that answers at once
+     * (bench/README.md, issue 48). A timer that is cancelled before it fires costs a fraction of that, so
+     * an answer within this time pays for no watch, and a hang-up in it is noticed at most this much later.
+     */
+    static final long WATCH_AFTER_MS = 200;
 
     private final Request request;
     private final Response response;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<Runnable> goneCallbacks = new CopyOnWriteArrayList<>();
-    private volatile HangupWatch watch;
+    private final ReentrantLock watchLock = new ReentrantLock();
+    private boolean watchAsked;          // guarded by watchLock
+    private boolean watchStopped;        // guarded by watchLock
+    private Scheduler.Task pendingWatch; // guarded by watchLock: the timer that arms the watch
+    private HangupWatch watch;           // guarded by watchLock
 
     ResponseWriter(Request request, Response response) {
         this.request = request;
@@ -44,24 +59,56 @@ final class ResponseWriter {
     }
 
     /**
-     * Starts noticing a hang-up while nothing is written ({@link HangupWatch}); once per request,
-     * after its body has been read. Where a watch cannot work, hang-ups are noticed at the next
-     * write, as before.
+     * Starts noticing a hang-up while nothing is written ({@link HangupWatch}), from {@link #WATCH_AFTER_MS}
+     * on if the request is still working then; once per request, after its body has been read. Where a
+     * watch cannot work, hang-ups are noticed at the next write, as before.
      */
     void watchHangups() {
-        if (watch != null || gone()) return;
-        watch = HangupWatch.start(request, this::markGone);
+        watchLock.lock();
+        try {
+            if (watchAsked || watchStopped || gone()) return;
+            watchAsked = true;
+            pendingWatch = request.getComponents().getScheduler().schedule(this::armWatch, WATCH_AFTER_MS,
+                    TimeUnit.MILLISECONDS);
+        } finally {
+            watchLock.unlock();
+        }
     }
 
+    private void armWatch() {
+        watchLock.lock();
+        try {
+            pendingWatch = null;
+            if (watchStopped || gone()) return;
+            watch = HangupWatch.start(request, this::markGone);
+        } finally {
+            watchLock.unlock();
+        }
+    }
+
+    /** Whether hang-ups are watched, or will be once the request has worked {@link #WATCH_AFTER_MS} (for tests). */
     boolean watchingHangups() {
-        var w = watch;
-        return w != null && w.watching();
+        watchLock.lock();
+        try {
+            if (pendingWatch != null) return true;
+            return watch != null && watch.watching();
+        } finally {
+            watchLock.unlock();
+        }
     }
 
     /** Ends the hang-up watch: before the last write, and before the request's callback completes. */
     void stopWatching() {
-        var w = watch;
-        if (w != null) w.stop();
+        watchLock.lock();
+        try {
+            if (watchStopped) return;
+            watchStopped = true;
+            if (pendingWatch != null) pendingWatch.cancel();
+            pendingWatch = null;
+            if (watch != null) watch.stop();
+        } finally {
+            watchLock.unlock();
+        }
     }
 
     /** Writes {@code buffer} (may be {@code null}) and waits; {@code false} when the client is gone. */
