@@ -45,7 +45,7 @@ public final class PluginServices {
     private final java.util.concurrent.ConcurrentHashMap<Class<?>, Map<Offered, Object>> proxies =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Offered(String pluginId, Class<?> type, Object service, ClassLoader loader, Object sameClassProxy) {}
+    private record Offered(String pluginId, Class<?> type, Object service, ClassLoader loader) {}
 
     private PluginServices(Map<String, List<Offered>> byName) {
         this.byName = Map.copyOf(byName);
@@ -69,7 +69,7 @@ public final class PluginServices {
                         + " plugins could not name its type");
             for (var type : types)
                 byName.computeIfAbsent(type.getName(), k -> new java.util.ArrayList<>()).add(
-                        new Offered(c.pluginId(), type, service, c.classLoader(), sameClass(type, service, c.classLoader())));
+                        new Offered(c.pluginId(), type, service, c.classLoader()));
         }
         byName.replaceAll((k, v) -> List.copyOf(v));
         return new PluginServices(byName);
@@ -81,7 +81,7 @@ public final class PluginServices {
         var loader = service.getClass().getClassLoader();
         for (var type : interfaces(service.getClass())) {
             var list = new java.util.ArrayList<>(more.getOrDefault(type.getName(), List.of()));
-            list.add(new Offered(owner, type, service, loader, sameClass(type, service, loader)));
+            list.add(new Offered(owner, type, service, loader));
             more.put(type.getName(), List.copyOf(list));
         }
         return new PluginServices(more);
@@ -105,10 +105,11 @@ public final class PluginServices {
     }
 
     private <T> T as(Class<T> type, Offered offered) {
-        if (offered.type() == type) return type.cast(offered.sameClassProxy());
-        // by identity: an offered service is one object for the host's life, and its equals is the plugin's
+        // by identity: an offered service is one object for the host's life, and its equals is the plugin's.
+        // Made at the first request for it, not at boot: most are asked for once a plugin starts, some never.
         return type.cast(proxies.computeIfAbsent(type, t -> java.util.Collections.synchronizedMap(new java.util.IdentityHashMap<>()))
-                .computeIfAbsent(offered, o -> acrossLoaders(type, o)));
+                .computeIfAbsent(offered, o -> o.type() == type ? sameClass(type, o.service(), o.loader())
+                        : acrossLoaders(type, o)));
     }
 
     /** The name of every registered type, for the deployment listing. */
