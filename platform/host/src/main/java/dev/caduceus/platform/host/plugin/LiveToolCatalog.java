@@ -126,6 +126,11 @@ public final class LiveToolCatalog implements ToolCatalog {
     }
 
     @Override
+    public ToolCatalog now() {
+        return current().catalog();
+    }
+
+    @Override
     public List<Tool> tools() {
         return current().catalog().tools();
     }

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * The frozen catalog of every contributed tool and toolset.
  *
- * <p>Immutable after boot; thread-safe.
+ * <p>Thread-safe; {@link #now} is immutable.
  */
 public interface ToolCatalog {
 
@@ -28,4 +28,13 @@ public interface ToolCatalog {
      * out. Throws {@link IllegalArgumentException} for an unknown toolset (fail closed).
      */
     Set<String> resolve(String toolset);
+
+    /**
+     * The catalog as it is at this moment, which does not change: a live catalog's current merge (a new object
+     * whenever a tool source changed), an immutable one itself. For callers that ask it several questions in a
+     * row, and for those that remember an answer as long as the catalog stays the same object.
+     */
+    default ToolCatalog now() {
+        return this;
+    }
 }

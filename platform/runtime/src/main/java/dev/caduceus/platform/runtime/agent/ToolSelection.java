@@ -21,16 +21,41 @@ import org.slf4j.LoggerFactory;
  * {@code agent.toolsets} naming an unknown toolset stops the boot ({@link #checkConfigured}).
  * With the default {@code agent.toolsets}, the {@code byDefault} toolsets are offered too: the
  * implicit toolsets of tool plugins that declare none (so a dropped-in tool is offered as it is).
- * Immutable; thread-safe.
+ * The names a request's toolsets resolve to are kept while the catalog stays the same ({@link ToolCatalog#now}):
+ * every turn asks with the same toolsets, and resolving them built a few sets and asked every tool source for its
+ * snapshot once per tool. Which of them are available is asked at every turn.
+ * Thread-safe.
  */
-public record ToolSelection(ToolCatalog catalog, List<String> configured, Set<String> byDefault) {
+public final class ToolSelection {
     /** The default of {@code agent.toolsets}. */
     public static final List<String> DEFAULT = List.of("hermes-api-server");
     private static final Logger LOG = LoggerFactory.getLogger(ToolSelection.class);
 
-    public ToolSelection {
-        configured = List.copyOf(configured);
-        byDefault = Set.copyOf(byDefault);
+    private final ToolCatalog catalog;
+    private final List<String> configured;
+    private final Set<String> byDefault;
+    /** The last resolution: in catalog {@code at}, toolsets {@code requested} named these tools. */
+    private record Resolved(ToolCatalog at, List<String> requested, List<String> names) {}
+    private volatile Resolved last;
+
+    public ToolSelection(ToolCatalog catalog, List<String> configured, Set<String> byDefault) {
+        this.catalog = java.util.Objects.requireNonNull(catalog, "catalog");
+        this.configured = List.copyOf(configured);
+        this.byDefault = Set.copyOf(byDefault);
+    }
+
+    public ToolCatalog catalog() {
+        return catalog;
+    }
+
+    /** The configured toolsets ({@code agent.toolsets}). */
+    public List<String> configured() {
+        return configured;
+    }
+
+    /** The toolsets offered too while {@code agent.toolsets} is the default. */
+    public Set<String> byDefault() {
+        return byDefault;
     }
 
     /** A selection with no extra toolsets offered by default. */
@@ -67,8 +92,23 @@ public record ToolSelection(ToolCatalog catalog, List<String> configured, Set<St
 
     /** The available tools for a turn requesting {@code requested} (empty: the configured toolsets), by name. */
     public List<Tool> select(List<String> requested) {
+        var now = catalog.now();
+        var memo = last;
+        List<String> chosen;
+        if (memo != null && memo.at() == now && memo.requested().equals(requested)) {
+            chosen = memo.names();
+        } else {
+            chosen = List.copyOf(resolve(now, requested));
+            last = new Resolved(now, List.copyOf(requested), chosen);
+        }
+        var tools = new ArrayList<Tool>(chosen.size());
+        for (var name : chosen) now.tool(name).filter(ToolSelection::available).ifPresent(tools::add);
+        return List.copyOf(tools);
+    }
+
+    private Set<String> resolve(ToolCatalog catalog, List<String> requested) {
         var names = requested.isEmpty() ? configured : requested;
-        var known = known();
+        var known = known(catalog);
         var chosen = new TreeSet<String>();
         if (names == configured && configured.equals(DEFAULT))
             for (var set : byDefault) if (known.contains(set)) chosen.addAll(catalog.resolve(set));
@@ -83,12 +123,14 @@ public record ToolSelection(ToolCatalog catalog, List<String> configured, Set<St
                 LOG.warn("Unknown toolset '{}' requested; it adds no tools", name);
             }
         }
-        var tools = new ArrayList<Tool>();
-        for (var name : chosen) catalog.tool(name).filter(ToolSelection::available).ifPresent(tools::add);
-        return List.copyOf(tools);
+        return chosen;
     }
 
     private Set<String> known() {
+        return known(catalog);
+    }
+
+    private static Set<String> known(ToolCatalog catalog) {
         var known = new TreeSet<String>();
         catalog.toolsets().stream().map(ToolsetSpec::name).forEach(known::add);
         return known;
