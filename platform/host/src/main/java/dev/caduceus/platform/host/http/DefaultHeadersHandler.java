@@ -22,6 +22,13 @@ final class DefaultHeadersHandler extends Handler.Wrapper {
     /** A client's request id is taken when it is 1 to 128 of these characters (no spaces, quotes or controls). */
     private static final java.util.regex.Pattern CLIENT_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@+=/-]{1,128}");
     static final Map<String, String> SECURITY_HEADERS = securityHeaders();
+    /**
+     * The same, as fields encoded once: each response used to make seven fields from their names and values (a
+     * header-name lookup each) and encode them as it wrote them.
+     */
+    private static final java.util.List<org.eclipse.jetty.http.HttpField> SECURITY_FIELDS = SECURITY_HEADERS.entrySet()
+            .stream().<org.eclipse.jetty.http.HttpField>map(e -> new org.eclipse.jetty.http.PreEncodedHttpField(
+                    e.getKey(), e.getValue())).toList();
 
     private static final String REQUEST_ID_ATTRIBUTE = DefaultHeadersHandler.class.getName() + ".requestId";
 
@@ -68,9 +75,7 @@ final class DefaultHeadersHandler extends Handler.Wrapper {
     /** Adds every default header that is still missing (also used for errors Jetty produces itself). */
     static void apply(Request request, Response response, CorsPolicy cors) {
         HttpFields.Mutable headers = response.getHeaders();
-        SECURITY_HEADERS.forEach((name, value) -> {
-            if (!headers.contains(name)) headers.put(name, value);
-        });
+        for (var field : SECURITY_FIELDS) if (!headers.contains(field.getName())) headers.put(field);
         var id = requestId(request);
         if (id != null && !headers.contains(REQUEST_ID_HEADER)) headers.put(REQUEST_ID_HEADER, id);
         cors.decorate(CorsPolicy.originOf(request.getHeaders()), headers);

@@ -129,6 +129,9 @@ final class OutboundExchange implements OutboundHttp.Exchange {
         }
     }
 
+    private static final org.eclipse.jetty.http.HttpField ACCEPT_ENCODING =
+            new org.eclipse.jetty.http.PreEncodedHttpField(HttpHeader.ACCEPT_ENCODING, "gzip, deflate");
+
     private org.eclipse.jetty.client.Request build(URI uri, List<Map.Entry<String, String>> headers, long deadline)
             throws Failure {
         var jetty = client.newRequest(uri).method(request.method());
@@ -141,7 +144,7 @@ final class OutboundExchange implements OutboundHttp.Exchange {
                 if (h.getKey().equalsIgnoreCase("User-Agent")) fields.put(h.getKey(), h.getValue());
                 else fields.add(h.getKey(), h.getValue());
             }
-            if (addEncoding) fields.put("Accept-Encoding", "gzip, deflate");
+            if (addEncoding) fields.put(ACCEPT_ENCODING);
             if (host != null) fields.put(HttpHeader.HOST, host);
         });
         if (request.body() != null) jetty.body(new BytesContent(request.body()));
