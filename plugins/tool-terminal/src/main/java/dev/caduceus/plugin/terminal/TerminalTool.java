@@ -42,6 +42,7 @@ final class TerminalTool implements Tool {
     private final ApprovalGate gate;
     private final Path stateDir;
     private final Backend backend;
+    private final String promptSection; // the backend is fixed: the text is made once, not at every turn
     private final Optional<Note> note;
 
     /**
@@ -58,6 +59,12 @@ final class TerminalTool implements Tool {
         this.spec = new ToolSpec("terminal", DESCRIPTION + " Backend: " + backend.describe() + ".", schema, "terminal",
                 List.of(), ToolRisk.EXECUTES, 100_000, false, false, "💻");
         this.backend = backend;
+        this.promptSection = backend instanceof SandboxBackend sandbox
+                ? "Terminal backend: sandbox. Commands run in an isolated sandbox in which the workspace is "
+                  + SandboxBackend.WORKSPACE_PATH + " (file tools accept " + SandboxBackend.WORKSPACE_PATH
+                  + " paths too); system directories are read-only; /tmp is private to this session; network: "
+                  + (sandbox.network() ? "full" : "none") + "."
+                : "Terminal backend: local.";
         this.note = Optional.of(warning.map(w -> new Note(w, true)).orElseGet(() -> new Note(backend.describe(), false)));
         this.settings = settings;
         this.sessions = sessions;
@@ -80,12 +87,7 @@ final class TerminalTool implements Tool {
 
     @Override
     public String systemPromptSection(String memoryScope) {
-        return backend instanceof SandboxBackend sandbox
-                ? "Terminal backend: sandbox. Commands run in an isolated sandbox in which the workspace is "
-                  + SandboxBackend.WORKSPACE_PATH + " (file tools accept " + SandboxBackend.WORKSPACE_PATH
-                  + " paths too); system directories are read-only; /tmp is private to this session; network: "
-                  + (sandbox.network() ? "full" : "none") + "."
-                : "Terminal backend: local.";
+        return promptSection;
     }
 
     /** The sandbox mounts the workspace at {@value SandboxBackend#WORKSPACE_PATH}; the local backend uses the host path. */

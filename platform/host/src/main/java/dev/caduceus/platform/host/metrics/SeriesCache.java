@@ -37,11 +37,38 @@ final class SeriesCache<P> {
         if (values.length != labelNames.size())
             throw new IllegalArgumentException(name + " takes " + labelNames.size() + " label values " + labelNames
                     + ", got " + values.length);
-        Object key = values.length == 1 ? value(values[0]) : key(values);
+        // looked up with the caller's values as they are; a new series keeps a copy of its own
+        Object key = values.length == 1 ? value(values[0]) : new Key(values);
         var point = points.get(key);
         if (point != null) return point;
         if (points.size() >= Metrics.MAX_SERIES) return overflow();
-        return points.computeIfAbsent(key, k -> create.apply(cleaned(values)));
+        var stored = cleaned(values);
+        return points.computeIfAbsent(values.length == 1 ? stored[0] : new Key(stored), k -> create.apply(stored));
+    }
+
+    /**
+     * Several label values as a map key, compared element by element (a null value is the empty one): a key made
+     * for a lookup copies nothing (it was a list of a cleaned copy, and iterating it for its hash made an iterator).
+     */
+    private record Key(String[] values) {
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Key other) || other.values.length != values.length) return false;
+            for (int i = 0; i < values.length; i++) if (!value(values[i]).equals(value(other.values[i]))) return false;
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 1;
+            for (var v : values) h = 31 * h + value(v).hashCode();
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.toString(values);
+        }
     }
 
     private P overflow() {
@@ -52,12 +79,8 @@ final class SeriesCache<P> {
         }
         var others = new String[labelNames.size()];
         Arrays.fill(others, OTHER);
-        Object key = others.length == 1 ? OTHER : List.of(others);
+        Object key = others.length == 1 ? OTHER : new Key(others);
         return points.computeIfAbsent(key, k -> create.apply(others));
-    }
-
-    private static Object key(String[] values) {
-        return List.of(cleaned(values));
     }
 
     private static String[] cleaned(String[] values) {
