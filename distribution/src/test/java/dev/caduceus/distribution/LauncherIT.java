@@ -110,6 +110,7 @@ class LauncherIT {
         assertEquals("true {command line}", flags.get("UseSerialGC"));
         assertEquals((128L << 20) + " {command line}", flags.get("MaxHeapSize"));
         assertEquals((32L << 20) + " {command line}", flags.get("InitialHeapSize"));
+        assertEquals("1 {command line}", flags.get("NewRatio"));
         if (trimsTheNativeHeap()) {
             assertEquals("5000 {command line}", flags.get("TrimNativeHeapInterval"));
             assertEquals("0 {command line}", finalFlags(Map.of("JAVA_OPTS", "-XX:TrimNativeHeapInterval=0"))
@@ -123,6 +124,7 @@ class LauncherIT {
         assertEquals("314572800 {command line}", flags.get("MaxHeapSize"));
         assertFalse(flags.get("UseSerialGC").endsWith("{command line}"), "the launcher still chose the collector");
         assertFalse(flags.get("InitialHeapSize").endsWith("{command line}"), "the launcher still passed -Xms");
+        assertFalse(flags.get("NewRatio").endsWith("{command line}"), "the launcher still split the heap");
         // -Xms above the default -Xmx would stop the JVM if the launcher's -Xmx were still passed
         flags = finalFlags(Map.of("JAVA_OPTS", "-Xms256m"));
         assertEquals("268435456 {command line}", flags.get("InitialHeapSize"));
