@@ -72,6 +72,7 @@ final class GroupCommitWriter implements AutoCloseable {
     private final Thread thread;
     private boolean closed; // guarded by admission
     private long lastGroup = System.nanoTime() - Long.MAX_VALUE / 2; // the writer thread's: when it took a group
+    private boolean company; // the writer thread's: the last group had several writes, or one came during its commit
 
     private GroupCommitWriter(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -138,12 +139,13 @@ final class GroupCommitWriter implements AutoCloseable {
                 if (first == stop) return;
                 group.add(first);
                 long now = System.nanoTime();
-                if (!first.alone && queue.isEmpty() && now - lastGroup < 2 * LINGER_NANOS) linger();
+                if (!first.alone && company && queue.isEmpty() && now - lastGroup < 2 * LINGER_NANOS) linger();
                 lastGroup = now;
                 Write<?> next;
                 while (!first.alone && group.size() < MAX_GROUP && (next = queue.peek()) != null && !next.alone)
                     group.add(queue.poll());
                 commit(handle, group);
+                company = group.size() > 1 || !queue.isEmpty();
                 group.clear();
             }
         }
@@ -160,12 +162,13 @@ final class GroupCommitWriter implements AutoCloseable {
     }
 
     /**
-     * Waits {@link #LINGER_NANOS} for more writes to join the group, when the first write came alone but less than
-     * twice that after the group before: without it, writes that arrive a little apart (chat turns at a few thousand
-     * a second) each paid a commit and a wake-up of this thread (steady-ab: the writer's CPU per chat turn 24 -> 19
-     * µs, the server's 184 -> 169 µs; bench/README.md, issue 48). A write after a quiet spell (one client's turns)
-     * is committed at once. Writes queued meanwhile do not wake the thread (the queue signals only a thread waiting
-     * on it).
+     * Waits {@link #LINGER_NANOS} for more writes to join the group, when the first write came alone, less than twice
+     * that after the group before, and there is company: the last group had several writes, or one arrived while it
+     * committed. Without it, writes that arrive a little apart (chat turns at a few thousand a second) each paid a
+     * commit and a wake-up of this thread (steady-ab: the writer's CPU per chat turn 24 -> 19 µs, the server's 184 ->
+     * 169 µs; bench/README.md, issue 48). One client's writes, however fast, commit at once: it waits for its own
+     * commit before it writes again, so nobody could join (lingering for it cost S1 at one connection a fifth of its
+     * turns). Writes queued meanwhile do not wake the thread (the queue signals only a thread waiting on it).
      */
     private static void linger() {
         java.util.concurrent.locks.LockSupport.parkNanos(LINGER_NANOS);
