@@ -257,6 +257,10 @@ public final class LocalAgentRuntime implements AgentRuntime {
         }
         turn.budgetNotice();
         applySteering(turn, ctx);
+        // The step's results are committed before the next model call: a run resumed elsewhere after this node dies
+        // then knows the step finished, instead of telling the model its calls' effects are unknown (ClusterIT's kill
+        // between steps). Only a resumable run has anything to commit here; its model call takes far longer anyway.
+        ctx.commit();
         return List.of();
     }
 
