@@ -256,6 +256,46 @@ class ResumedRunsTest {
     }
 
     @Test
+    void aFinishedStepIsCommittedBeforeTheNextModelCall() throws Exception {
+        // While another connection holds the table the steps go to, the tool's result cannot be committed: the run must
+        // wait for it rather than call the model, or a node dying during that call loses a step that had finished.
+        var locked = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var second = new CountDownLatch(1);
+        var holder = store.open();
+        open.add(holder);
+        var holding = Thread.ofVirtual().unstarted(() -> holder.write(sql -> {
+            if (dialect == Dialect.POSTGRESQL) sql.update("LOCK TABLE run_steps IN SHARE ROW EXCLUSIVE MODE");
+            locked.countDown(); // SQLite: this write transaction alone holds the database's write lock
+            release.await(10, TimeUnit.SECONDS);
+            return null;
+        }));
+        Tool ls = Tools.tool("ls", (c, ctx) -> {
+            holding.start();
+            assertTrue(locked.await(10, TimeUnit.SECONDS));
+            return new ToolResult.Ok("a.txt b.txt");
+        });
+        var model = new ScriptedModel().toolCalls(ScriptedModel.call("call_ls", "ls", "path", "."))
+                .then((request, sink, cancel) -> {
+                    second.countDown();
+                    ScriptedModel.events(new dev.caduceus.spi.model.ModelEvent.TextDelta("two files"), ScriptedModel.usage(),
+                            new dev.caduceus.spi.model.ModelEvent.Finish(dev.caduceus.spi.model.FinishReason.STOP))
+                            .play(request, sink, cancel);
+                });
+        var a = process(model, ls);
+        var run = start(a, "list");
+        assertTrue(locked.await(10, TimeUnit.SECONDS));
+        // bounded wait for something that must not happen while the lock is held
+        assertTrue(!second.await(300, TimeUnit.MILLISECONDS), "the model was called before the step was committed");
+        release.countDown();
+        assertTrue(second.await(10, TimeUnit.SECONDS), "the model is called once the step is committed");
+        List<String> saved = a.db().read(sql -> sql.query("SELECT message_json FROM run_steps WHERE run_id = ?",
+                row -> row.getString(1), run.id()));
+        assertTrue(saved.stream().anyMatch(m -> m.contains("a.txt b.txt")), "the tool's result is saved: " + saved);
+        assertEquals("two files", run.await().output());
+    }
+
+    @Test
     void aPendingApprovalIsAskedAgainAndTheCallRunsOnceApproved() throws Exception {
         var executed = new AtomicInteger();
         var asked = new CountDownLatch(1);
