@@ -68,8 +68,12 @@ final class ResponseWriter {
         try {
             if (watchAsked || watchStopped || gone()) return;
             watchAsked = true;
-            pendingWatch = request.getComponents().getScheduler().schedule(this::armWatch, WATCH_AFTER_MS,
-                    TimeUnit.MILLISECONDS);
+            try {
+                pendingWatch = request.getComponents().getScheduler().schedule(this::armWatch, WATCH_AFTER_MS,
+                        TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                watch = HangupWatch.start(request, this::markGone); // the server is stopping: watch at once
+            }
         } finally {
             watchLock.unlock();
         }
