@@ -262,6 +262,7 @@ class ResumedRunsTest {
         var locked = new CountDownLatch(1);
         var release = new CountDownLatch(1);
         var second = new CountDownLatch(1);
+        var checked = new CountDownLatch(1);
         var holder = store.open();
         open.add(holder);
         var holding = Thread.ofVirtual().unstarted(() -> holder.write(sql -> {
@@ -278,6 +279,11 @@ class ResumedRunsTest {
         var model = new ScriptedModel().toolCalls(ScriptedModel.call("call_ls", "ls", "path", "."))
                 .then((request, sink, cancel) -> {
                     second.countDown();
+                    try { // answers once the test has read the saved steps (a completed run's are deleted)
+                        assertTrue(checked.await(10, TimeUnit.SECONDS));
+                    } catch (InterruptedException e) {
+                        throw new dev.caduceus.spi.model.ModelException("interrupted", false, 0, e);
+                    }
                     ScriptedModel.events(new dev.caduceus.spi.model.ModelEvent.TextDelta("two files"), ScriptedModel.usage(),
                             new dev.caduceus.spi.model.ModelEvent.Finish(dev.caduceus.spi.model.FinishReason.STOP))
                             .play(request, sink, cancel);
@@ -292,6 +298,7 @@ class ResumedRunsTest {
         List<String> saved = a.db().read(sql -> sql.query("SELECT message_json FROM run_steps WHERE run_id = ?",
                 row -> row.getString(1), run.id()));
         assertTrue(saved.stream().anyMatch(m -> m.contains("a.txt b.txt")), "the tool's result is saved: " + saved);
+        checked.countDown();
         assertEquals("two files", run.await().output());
     }
 
