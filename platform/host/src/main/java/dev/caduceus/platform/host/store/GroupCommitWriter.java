@@ -71,7 +71,7 @@ final class GroupCommitWriter implements AutoCloseable {
     private final ReentrantLock admission = new ReentrantLock();
     private final Thread thread;
     private boolean closed; // guarded by admission
-    private long lastGroup = System.nanoTime() - Long.MAX_VALUE / 2; // the writer thread's: when it took a group
+    private long lastGroup; // the writer thread's: when it took the last group (read only once there is company)
     private boolean company; // the writer thread's: the last group had several writes, or one came during its commit
 
     private GroupCommitWriter(Jdbi jdbi) {

@@ -77,7 +77,7 @@ public final class ToolSelection {
      */
     public List<String> checkConfigured(List<String> notStarted) {
         if (configured.equals(DEFAULT)) return List.of();
-        var known = known();
+        var known = known(catalog);
         var warnings = new ArrayList<String>();
         for (var name : configured) {
             if (name.equals("all") || name.equals("*") || known.contains(name)) continue;
@@ -124,10 +124,6 @@ public final class ToolSelection {
             }
         }
         return chosen;
-    }
-
-    private Set<String> known() {
-        return known(catalog);
     }
 
     private static Set<String> known(ToolCatalog catalog) {
