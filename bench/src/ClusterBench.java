@@ -1,6 +1,10 @@
 import dev.caduceus.platform.testkit.ScriptedUpstream;
 import dev.caduceus.platform.testkit.Turn;
 import dev.caduceus.platform.testkit.postgres.TestPostgres;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
@@ -30,6 +35,16 @@ import java.util.regex.Pattern;
  * durable runs at 16 clients (POST /v1/runs, then its event stream read to the end). The PostgreSQL
  * server is a throwaway cluster from Debian's binaries (testkit-postgres) with fsync off, as the tests
  * use: read the ratios, not the absolute numbers.
+ *
+ * <p>On PostgreSQL it then starts nodes of the same configuration anew, their database URL pointing at a TCP relay in
+ * this JVM ({@link PgRelay}; the loads above do not go through it) and runs each load once more (a chat turn
+ * with a session per client, and a run) to count what a request costs the database: <b>transactions</b>
+ * (pg_stat_database's commits and rollbacks over the whole load, warm-up included, read after 11 s idle,
+ * per successful request) and <b>round trips</b> (the relay's count over the measured window, after the
+ * warm-up, per successful request in that window). A round trip is a client send on a connection after the
+ * server has sent bytes since the client's previous send (a connection's first send counts too, so
+ * connections opened in the window are counted with their set-up); pgjdbc's pipelined
+ * Parse/Bind/Execute/Sync is one. Both include the nodes' background work over that time.
  *
  * <p>Usage: {@code bench/cluster [--seconds 10] [--repeats 3] [--only postgresql-1] [--runs-only] [--tool]
  * [--background]} (run from the repository after
@@ -74,32 +89,45 @@ public class ClusterBench {
             for (String config : List.of("sqlite-1", "postgresql-1", "postgresql-2")) {
                 if (only != null && !config.equals("sqlite-1") && !config.equals(only)) continue;
                 var db = config.startsWith("postgresql") ? pg.newDatabase() : null;
-                var nodes = start(config, dist, upstream, db);
+                Call own = (base, c) -> chat(base, chatOf(c));
+                Call each = background ? (base, c) -> background(base) : (base, c) -> run(base);
+                double chatRate, ownRate, runRate, conflicts = 0;
+                var nodes = start(config, dist, upstream, db == null ? null : db.url());
                 var sampler = waits && db != null ? WaitSampler.start(db) : null;
                 try {
-                    double chat = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
-                    double own = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c))));
-                    Call each = background ? (base, c) -> background(base) : (base, c) -> run(base);
-                    double runs = median(repeats, () -> load(nodes, 16, duration, warmup, each));
-                    double conflicts = 0;
+                    chatRate = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, (base, c) -> chat(base, CHAT)));
+                    ownRate = runsOnly ? 0 : median(repeats, () -> load(nodes, 64, duration, warmup, own));
+                    runRate = median(repeats, () -> load(nodes, 16, duration, warmup, each));
                     for (var n : nodes) conflicts += conflicts(n.uri());
-                    // PostgreSQL's transactions per request, each load once more, counted by the server itself
-                    double chatTx = db == null || runsOnly ? Double.NaN
-                            : transactionsPer(db, nodes, 64, duration, warmup, (base, c) -> chat(base, chatOf(c)));
-                    double runTx = db == null ? Double.NaN : transactionsPer(db, nodes, 16, duration, warmup, each);
-                    results.put(config, new double[] {chat, own, runs, conflicts, chatTx, runTx});
                 } finally {
                     if (sampler != null) sampler.print(config);
-                    nodes.forEach(n -> n.process().destroy());
-                    for (var n : nodes) n.process().waitFor();
+                    stop(nodes);
                 }
+                // PostgreSQL's cost per request, each load once more on nodes reaching it through the counting relay
+                var chatCost = Cost.NONE;
+                var runCost = Cost.NONE;
+                if (db != null) {
+                    try (var relay = PgRelay.start(db.port())) {
+                        var counted = start(config, dist, upstream, relay.front(db).url());
+                        try {
+                            if (!runsOnly) chatCost = cost(db, relay, counted, 64, duration, warmup, own);
+                            runCost = cost(db, relay, counted, 16, duration, warmup, each);
+                        } finally {
+                            stop(counted);
+                        }
+                    }
+                }
+                results.put(config, new double[] {chatRate, ownRate, runRate, conflicts,
+                        chatCost.transactions(), runCost.transactions(), chatCost.roundTrips(), runCost.roundTrips()});
             }
             double[] base = results.get("sqlite-1");
             System.out.println("| store | chat req/s, one session (64 clients) | ratio | chat req/s, a session each | ratio "
-                    + "| runs/s (16 clients) | ratio | writes run again | transactions per chat turn | per run |");
-            System.out.println("|---|---|---|---|---|---|---|---|---|---|");
-            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f | %s | %s |%n",
-                    k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3], tx(v[4]), tx(v[5])));
+                    + "| runs/s (16 clients) | ratio | writes run again | transactions per chat turn | per run "
+                    + "| round trips per chat turn | per run |");
+            System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+            results.forEach((k, v) -> System.out.printf(Locale.ROOT, "| %s | %.0f | %.2f× | %.0f | %.2f× | %.1f | %.2f× | %.0f | %s | %s | %s | %s |%n",
+                    k, v[0], v[0] / base[0], v[1], v[1] / base[1], v[2], v[2] / base[2], v[3],
+                    perRequest(v[4]), perRequest(v[5]), perRequest(v[6]), perRequest(v[7])));
             if (!runsOnly) latency(dist, upstream, pg);
         }
     }
@@ -119,39 +147,131 @@ public class ClusterBench {
         return values.get(values.size() / 2);
     }
 
-    static List<BenchServer> start(String config, Path dist, ScriptedUpstream upstream, TestPostgres.Db db) throws Exception {
+    /** The nodes of {@code config}; {@code databaseUrl} null for SQLite. */
+    static List<BenchServer> start(String config, Path dist, ScriptedUpstream upstream, String databaseUrl) throws Exception {
         int count = config.endsWith("-2") ? 2 : 1;
         var env = new HashMap<String, String>();
         env.put("CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0");
-        if (db != null) env.put("CADUCEUS_DATABASE_URL", db.url());
+        if (databaseUrl != null) env.put("CADUCEUS_DATABASE_URL", databaseUrl);
         var nodes = new ArrayList<BenchServer>();
         for (int i = 0; i < count; i++)
             nodes.add(BenchServer.launch(dist, Files.createTempDirectory("cluster-bench"), upstream.baseUrl(), env));
         return nodes;
     }
 
-    static String tx(double perRequest) {
-        return Double.isNaN(perRequest) ? "—" : String.format(Locale.ROOT, "%.2f", perRequest);
+    static void stop(List<BenchServer> nodes) throws InterruptedException {
+        nodes.forEach(n -> n.process().destroy());
+        for (var n : nodes) n.process().waitFor();
+    }
+
+    static String perRequest(double value) {
+        return Double.isNaN(value) ? "—" : String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    /** What a request costs PostgreSQL: transactions and round trips per successful request (NaN: not measured). */
+    record Cost(double transactions, double roundTrips) {
+        static final Cost NONE = new Cost(Double.NaN, Double.NaN);
     }
 
     /**
-     * PostgreSQL's committed and rolled-back transactions in the database (pg_stat_database) per request of
-     * one more load, the background work of the nodes over that time included. The counters are read after
-     * 11 s without load, when every backend has flushed its statistics (PostgreSQL holds an idle backend's for
-     * up to 10 s), and before, after the previous load's same wait.
+     * One more load on nodes whose database is reached through {@code relay}, the background work of the nodes
+     * over that time included. Transactions: the database's committed and rolled-back ones (pg_stat_database)
+     * over the whole load, warm-up included, per successful request; the counters are read after 11 s without
+     * load, when every backend has flushed its statistics (PostgreSQL holds an idle backend's for up to 10 s),
+     * and before, after the previous load's same wait. Round trips: the relay's count over the measured window
+     * per successful request in that window.
      */
-    static double transactionsPer(TestPostgres.Db db, List<BenchServer> nodes, int clients, Duration duration,
-                                  Duration warmup, Call call) throws Exception {
+    static Cost cost(TestPostgres.Db db, PgRelay relay, List<BenchServer> nodes, int clients, Duration duration,
+                     Duration warmup, Call call) throws Exception {
         Thread.sleep(11_000);
         long before = transactions(db);
         var calls = new AtomicLong();
-        load(nodes, clients, duration, warmup, (base, c) -> {
+        var window = load(nodes, clients, duration, warmup, (base, c) -> {
             boolean ok = call.call(base, c);
             if (ok) calls.incrementAndGet();
             return ok;
-        });
+        }, relay.roundTrips()::get);
         Thread.sleep(11_000);
-        return (transactions(db) - before) / (double) Math.max(1, calls.get());
+        return new Cost((transactions(db) - before) / (double) Math.max(1, calls.get()),
+                window.metered() / (double) Math.max(1, window.requests()));
+    }
+
+    /**
+     * A loopback TCP listener in front of PostgreSQL's port that passes each connection's bytes on both ways
+     * (two virtual threads per connection) and counts round trips over all connections: on a connection, a
+     * client send counts when the server has sent bytes since the client's previous send (the first send
+     * counts too). Messages the client writes together, as pgjdbc's Parse/Bind/Execute/Sync, are one.
+     */
+    record PgRelay(ServerSocket listener, int target, AtomicLong roundTrips) implements AutoCloseable {
+        static PgRelay start(int target) throws IOException {
+            var relay = new PgRelay(new ServerSocket(0, 200, InetAddress.getLoopbackAddress()), target, new AtomicLong());
+            Thread.ofVirtual().start(relay::accept);
+            return relay;
+        }
+
+        /** The same database, reached through this relay (its URL built as {@link TestPostgres.Db#url()} does). */
+        TestPostgres.Db front(TestPostgres.Db db) {
+            int port = listener.getLocalPort();
+            return new TestPostgres.Db(db.name(), "jdbc:postgresql://127.0.0.1:" + port + "/" + db.name(),
+                    db.user(), db.password(), port);
+        }
+
+        void accept() {
+            while (!listener.isClosed()) {
+                try {
+                    var client = listener.accept();
+                    Thread.ofVirtual().start(() -> relay(client));
+                } catch (IOException e) {
+                    // the listener was closed
+                }
+            }
+        }
+
+        void relay(Socket client) {
+            Socket server;
+            try {
+                server = new Socket(InetAddress.getLoopbackAddress(), target);
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
+            } catch (IOException e) {
+                closeQuietly(client);
+                return;
+            }
+            // the server has sent bytes since the client's previous send; true: the first send counts
+            var answered = new AtomicBoolean(true);
+            Thread.ofVirtual().start(() -> copy(server, client, () -> answered.set(true)));
+            copy(client, server, () -> {
+                if (answered.getAndSet(false)) roundTrips.incrementAndGet();
+            });
+        }
+
+        /** Passes bytes on until either side ends, calling {@code onBytes} before each write; then closes both. */
+        static void copy(Socket from, Socket to, Runnable onBytes) {
+            try (from; to) {
+                var in = from.getInputStream();
+                var out = to.getOutputStream();
+                var buffer = new byte[16384];
+                for (int n; (n = in.read(buffer)) > 0; ) {
+                    onBytes.run();
+                    out.write(buffer, 0, n);
+                }
+            } catch (IOException e) {
+                // the other direction closed both, or a side reset: the connection is over
+            }
+        }
+
+        static void closeQuietly(Socket socket) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+        }
     }
 
     static long transactions(TestPostgres.Db db) throws Exception {
@@ -165,6 +285,16 @@ public class ClusterBench {
 
     /** Requests per second over {@code duration} after {@code warmup}; clients alternate the nodes. */
     static double load(List<BenchServer> nodes, int clients, Duration duration, Duration warmup, Call call) throws Exception {
+        var window = load(nodes, clients, duration, warmup, call, () -> 0);
+        return window.requests() / window.seconds();
+    }
+
+    /** A load's measured window: its successful requests, its length, and how much a meter rose over it. */
+    record Window(long requests, double seconds, long metered) {}
+
+    /** {@code clients} closed loops for {@code warmup}, then the window of {@code duration}, read by {@code meter} at each end. */
+    static Window load(List<BenchServer> nodes, int clients, Duration duration, Duration warmup, Call call,
+                       LongSupplier meter) throws Exception {
         var stop = new AtomicBoolean();
         var counting = new AtomicBoolean();
         var done = new AtomicLong();
@@ -188,14 +318,16 @@ public class ClusterBench {
         }
         Thread.sleep(warmup.toMillis());
         counting.set(true);
+        long metered = meter.getAsLong();
         long started = System.nanoTime();
         Thread.sleep(duration.toMillis());
         counting.set(false);
+        metered = meter.getAsLong() - metered;
         double elapsed = (System.nanoTime() - started) / 1e9;
         stop.set(true);
         finished.await();
         if (errors.get() > 0) System.err.println("  " + errors.get() + " failed requests");
-        return done.get() / elapsed;
+        return new Window(done.get(), elapsed, metered);
     }
 
     static final Pattern CONFLICTS = Pattern.compile("(?m)^caduceus_db_write_conflicts_total ([0-9.eE+]+)$");
