@@ -23,6 +23,16 @@ public interface PluginDatabase {
 
     <T> T write(Work<T> work);
 
+    /**
+     * Runs one {@code SELECT} on its own and maps its rows: what {@code read(sql -> sql.query(statement, mapper, args))}
+     * answers, without a transaction around it. On PostgreSQL that is one round trip to the server where {@link #read}
+     * takes two (the statement, then the commit); a statement always sees one snapshot. Only for a statement that reads:
+     * on PostgreSQL it runs on a connection that could write.
+     */
+    default <T> java.util.List<T> query(String statement, Sql.RowMapper<T> mapper, Object... args) {
+        return read(sql -> sql.query(statement, mapper, args));
+    }
+
     Dialect dialect();
 
     /** A unit of database work run by {@link #read} or {@link #write}. */

@@ -135,6 +135,10 @@ public final class TestDatabase implements PluginDatabase, AutoCloseable {
 
     @Override public <T> T write(Work<T> work) { return plugin.write(work); }
 
+    @Override public <T> java.util.List<T> query(String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper, Object... args) {
+        return plugin.query(statement, mapper, args);
+    }
+
     @Override public Dialect dialect() { return plugin.dialect(); }
 
     @Override public void close() { database.close(); }

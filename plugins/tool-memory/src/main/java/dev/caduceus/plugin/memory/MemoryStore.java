@@ -45,8 +45,8 @@ final class MemoryStore {
     }
 
     /**
-     * Both stores of {@code scope}, as every turn's system prompt shows them, in one read: on PostgreSQL, where
-     * every read goes to the database, one transaction a turn instead of one per store (issue 41).
+     * Both stores of {@code scope}, as every turn's system prompt shows them, in one statement: on PostgreSQL, where
+     * every read goes to the database, one round trip a turn, where a read per store took four (issue 41).
      */
     Map<MemoryTarget, List<String>> both(String scope) {
         if (cached) {
@@ -55,8 +55,8 @@ final class MemoryStore {
             if (memory != null && user != null) return Map.of(MemoryTarget.MEMORY, memory, MemoryTarget.USER, user);
         }
         long before = edits.get();
-        var rows = db.read(sql -> sql.query("SELECT store, text FROM memory_entries WHERE scope = ? ORDER BY store, position",
-                r -> Map.entry(r.getString(1), r.getString(2)), scope));
+        var rows = db.query("SELECT store, text FROM memory_entries WHERE scope = ? ORDER BY store, position",
+                r -> Map.entry(r.getString(1), r.getString(2)), scope);
         var loaded = new java.util.EnumMap<MemoryTarget, List<String>>(MemoryTarget.class);
         for (var target : MemoryTarget.values())
             loaded.put(target, rows.stream().filter(r -> r.getKey().equals(target.wireName())).map(Map.Entry::getValue).toList());

@@ -174,7 +174,7 @@ final class ConfigKeys {
                     + "jdbc:postgresql://…; unset: the embedded SQLite file $CADUCEUS_HOME/caduceus.db (one node)"),
             str("database.user", null, "the PostgreSQL role (over the URL's)"),
             secret("database.password", "the PostgreSQL password (over the URL's)"),
-            integer("database.pool_size", 8, 1, 500, "PostgreSQL connections per pool, one pool for writes and one for reads"),
+            integer("database.pool_size", 8, 1, 500, "PostgreSQL connections per pool: one pool for writes, one for reads, and one for single statements per owner that runs them"),
             path("plugins.dir", "an extra folder of plugin jars"),
             list("plugins.enabled", List.of(), "only these plugin ids start (empty: all)"),
             list("plugins.disabled", List.of(), "these plugin ids never start"),

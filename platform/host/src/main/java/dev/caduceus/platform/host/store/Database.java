@@ -77,6 +77,30 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
      */
     public abstract <T> T writeLocking(String owner, Work<T> work);
 
+    /**
+     * Runs one {@code SELECT} over {@code owner}'s tables on its own: what {@code read(owner, sql -> sql.query(…))}
+     * answers. On PostgreSQL it runs without a transaction around it (autocommit), one round trip where {@link #read}
+     * takes two; a statement always sees one snapshot.
+     */
+    public <T> java.util.List<T> query(String owner, String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper,
+                                       Object... args) {
+        return read(owner, sql -> sql.query(statement, mapper, args));
+    }
+
+    /**
+     * Runs one statement that writes over {@code owner}'s tables as a transaction of its own, waits for its commit and
+     * returns its update count. On SQLite it is a {@link #write} of that statement (group-committed). On PostgreSQL it
+     * runs in autocommit at READ COMMITTED: one round trip where a {@link #write} takes at least three (the statement,
+     * the commit, and for {@link #writeLocking} the isolation level). At READ COMMITTED the statement sees what
+     * committed before it started, and a row it updates that another transaction changed meanwhile is waited for and
+     * read again: right for an upsert, or a data-modifying {@code WITH} whose rows follow from the one row its upsert
+     * locks (as {@link #writeLocking}'s work is); a statement that decides from rows it does not lock belongs in
+     * {@link #write}. A conflict (a deadlock) runs it again.
+     */
+    public int writeStatement(String owner, String statement, Object... args) {
+        return write(owner, sql -> sql.update(statement, args));
+    }
+
     /** {@link #writeLocking(String, Work)} as the platform. */
     public final <T> T writeLocking(Work<T> work) {
         return writeLocking(Migrations.PLATFORM, work);

@@ -31,6 +31,11 @@ public final class PluginDatabaseImpl implements PluginDatabase {
     }
 
     @Override
+    public <T> java.util.List<T> query(String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper, Object... args) {
+        return db.query(owner, statement, mapper, args);
+    }
+
+    @Override
     public Dialect dialect() {
         return db.dialect();
     }

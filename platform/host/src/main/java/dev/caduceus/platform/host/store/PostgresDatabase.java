@@ -25,9 +25,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jdbi.v3.core.Jdbi;
 
 /**
- * The host database on a PostgreSQL server, shared by every node of a cluster: two HikariCP pools on
- * the same server, one for writes (SERIALIZABLE transactions) and one for reads (REPEATABLE READ, read
- * only, so a read sees one snapshot as on SQLite).
+ * The host database on a PostgreSQL server, shared by every node of a cluster, through HikariCP pools: one
+ * for writes (SERIALIZABLE transactions), one for reads (REPEATABLE READ, read only, so a read sees one
+ * snapshot as on SQLite), and for single statements ({@link #query}, {@link #writeStatement}: autocommit
+ * at READ COMMITTED, each statement its own transaction) one pool per owner that runs them, made at its
+ * first and emptied when idle. Its connections keep that owner's {@code search_path} for good, so a
+ * statement is one round trip, where a transaction around it takes two or more and a change of schema
+ * one more (and made the server plan the statement again: a chat turn's memory read and session append,
+ * of two owners, alternated on shared connections).
  *
  * <p>Writes run concurrently, on this node and on the others. Serializable isolation makes each one
  * behave as if it ran alone, which is what the stores written for SQLite's single writer rely on (a
@@ -56,6 +61,9 @@ public final class PostgresDatabase extends Database {
     private final PostgresTarget target;
     private final HikariDataSource writers;
     private final HikariDataSource readers;
+    private final int poolSize;
+    /** Single-statement pools by schema; guarded by itself for creation and {@link #close}. */
+    private final Map<String, HikariDataSource> statementPools = new java.util.concurrent.ConcurrentHashMap<>();
     /** The search_path each physical connection has now (committed); absent: unknown. */
     private final Map<Connection, String> schemas = Collections.synchronizedMap(new WeakHashMap<>());
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -63,10 +71,11 @@ public final class PostgresDatabase extends Database {
     private volatile dev.caduceus.spi.metrics.Metrics.Histogram poolWait;
     private volatile dev.caduceus.spi.metrics.Metrics.Counter conflicts;
 
-    private PostgresDatabase(PostgresTarget target, HikariDataSource writers, HikariDataSource readers) {
+    private PostgresDatabase(PostgresTarget target, HikariDataSource writers, HikariDataSource readers, int poolSize) {
         this.target = target;
         this.writers = writers;
         this.readers = readers;
+        this.poolSize = poolSize;
     }
 
     static PostgresDatabase create(PostgresTarget target, int poolSize) {
@@ -74,16 +83,45 @@ public final class PostgresDatabase extends Database {
         if (poolSize < 1) throw new IllegalArgumentException("poolSize must be >= 1");
         HikariDataSource writers = null;
         try {
-            writers = pool(target, "caduceus-db-write", poolSize, Connection.TRANSACTION_SERIALIZABLE, false);
-            var readers = pool(target, "caduceus-db-read", poolSize, Connection.TRANSACTION_REPEATABLE_READ, true);
-            return new PostgresDatabase(target, writers, readers);
+            writers = pool(target, "caduceus-db-write", poolSize, "TRANSACTION_SERIALIZABLE", false);
+            var readers = pool(target, "caduceus-db-read", poolSize, "TRANSACTION_REPEATABLE_READ", true);
+            return new PostgresDatabase(target, writers, readers, poolSize);
         } catch (RuntimeException e) {
             if (writers != null) writers.close();
             throw new StoreException("Cannot connect to PostgreSQL at " + target.redacted() + ": " + reason(e), e, true);
         }
     }
 
-    private static HikariDataSource pool(PostgresTarget target, String name, int size, int isolation, boolean readOnly) {
+    private static HikariDataSource pool(PostgresTarget target, String name, int size, String isolation, boolean readOnly) {
+        var config = config(target, name, size, isolation);
+        config.setMinimumIdle(Math.min(2, size));
+        config.setAutoCommit(false);
+        config.setReadOnly(readOnly);
+        return new HikariDataSource(config);
+    }
+
+    /**
+     * The single-statement pool of {@code owner}, made at its first statement: autocommit at READ COMMITTED, every
+     * connection's {@code search_path} that owner's schema from its start. It keeps no connection when idle (each
+     * goes after Hikari's idle timeout, 10 minutes), so an owner that ran a statement once holds nothing for long.
+     */
+    private HikariDataSource statementPool(String owner) {
+        String schema = schemaOf(owner == null ? Migrations.PLATFORM : owner);
+        var pool = statementPools.get(schema);
+        if (pool != null) return pool;
+        synchronized (statementPools) {
+            if (closed.get()) throw new StoreException("database is closed", null);
+            return statementPools.computeIfAbsent(schema, s -> {
+                var config = config(target, "caduceus-db-statement-" + s, poolSize, "TRANSACTION_READ_COMMITTED");
+                config.setMinimumIdle(0);
+                config.setAutoCommit(true);
+                config.setConnectionInitSql("SET search_path TO " + s);
+                return new HikariDataSource(config);
+            });
+        }
+    }
+
+    private static HikariConfig config(PostgresTarget target, String name, int size, String isolation) {
         var config = new HikariConfig();
         config.setPoolName(name);
         config.setJdbcUrl(target.jdbcUrl());
@@ -91,21 +129,14 @@ public final class PostgresDatabase extends Database {
         target.password().ifPresent(config::setPassword);
         config.setDriverClassName("org.postgresql.Driver");
         config.setMaximumPoolSize(size);
-        config.setMinimumIdle(Math.min(2, size));
-        config.setAutoCommit(false);
-        config.setReadOnly(readOnly);
-        config.setTransactionIsolation(isolationName(isolation));
+        config.setTransactionIsolation(isolation);
         config.setConnectionTimeout(BORROW_TIMEOUT.toMillis());
         config.setValidationTimeout(2_000);
         config.setInitializationFailTimeout(1); // fail at once when the server cannot be reached
         config.addDataSourceProperty("ApplicationName", "caduceus");
         config.addDataSourceProperty("connectTimeout", "5");
         config.addDataSourceProperty("tcpKeepAlive", "true");
-        return new HikariDataSource(config);
-    }
-
-    private static String isolationName(int level) {
-        return level == Connection.TRANSACTION_SERIALIZABLE ? "TRANSACTION_SERIALIZABLE" : "TRANSACTION_REPEATABLE_READ";
+        return config;
     }
 
     /** The connection settings, for a dedicated connection outside the pools (LISTEN). */
@@ -160,6 +191,61 @@ public final class PostgresDatabase extends Database {
     @Override
     public <T> T writeLocking(String owner, Work<T> work) {
         return write(owner, work, true);
+    }
+
+    /** One statement on {@code owner}'s statement pool: it only reads, so a lost connection simply runs it again. */
+    @Override
+    public <T> java.util.List<T> query(String owner, String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper,
+                                       Object... args) {
+        requireNonNull(statement, "statement");
+        for (int attempt = 1; ; attempt++) {
+            boolean borrowed = false;
+            try (Connection c = borrow(statementPool(owner))) {
+                borrowed = true;
+                return new HandleSql(c, null).query(statement, mapper, args);
+            } catch (Exception e) {
+                if (borrowed && attempt < RECONNECTS && isUnavailable(e) && !closed.get()) continue;
+                throw failure("read failed", e);
+            }
+        }
+    }
+
+    /**
+     * One statement on {@code owner}'s statement pool (autocommit at READ COMMITTED). A deadlock rolled it back, so it runs
+     * again. It also runs again on a new connection when the server had ended the connection's session (a restart,
+     * a failover or {@code pg_terminate_backend} while the connection sat in the pool: SQLSTATE 57P01–57P03 answers the
+     * statement, which did not commit). Lost in any other way, its outcome is unknown: reported, never repeated.
+     */
+    @Override
+    public int writeStatement(String owner, String statement, Object... args) {
+        requireNonNull(statement, "statement");
+        int reconnects = 0;
+        for (int attempt = 1; ; attempt++) {
+            boolean borrowed = false;
+            try (Connection c = borrow(statementPool(owner))) {
+                borrowed = true;
+                return new HandleSql(c, null).update(statement, args);
+            } catch (Exception e) {
+                if (attempt < ATTEMPTS && isConflict(e)) {
+                    var counter = conflicts;
+                    if (counter != null) counter.inc();
+                    backOff(attempt);
+                    continue;
+                }
+                if (borrowed && sessionEnded(e) && ++reconnects < RECONNECTS && isUnavailable(e) && !closed.get())
+                    continue;
+                throw failure("write failed", e);
+            }
+        }
+    }
+
+    /** The server ended the session (administrator command, crash of another backend, shutdown): nothing it ran committed. */
+    static boolean sessionEnded(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException se && se.getSQLState() != null
+                    && java.util.Set.of("57P01", "57P02", "57P03").contains(se.getSQLState())) return true;
+        }
+        return false;
     }
 
     private <T> T write(String owner, Work<T> work, boolean readCommitted) {
@@ -241,8 +327,10 @@ public final class PostgresDatabase extends Database {
 
     @Override
     public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
-        poolWaits = metrics.counter("db_pool_waits", "Database reads that waited for a free reader connection");
-        poolWait = metrics.timer("db_pool_wait", "Time database reads waited for a free reader connection");
+        poolWaits = metrics.counter("db_pool_waits", "Database reads (on PostgreSQL also single-statement writes) "
+                + "that waited for a free connection");
+        poolWait = metrics.timer("db_pool_wait", "Time database reads (on PostgreSQL also single-statement writes) "
+                + "waited for a free connection");
         conflicts = metrics.counter("db_write_conflicts", "Database writes run again after a serialization conflict "
                 + "(PostgreSQL)");
     }
@@ -252,12 +340,15 @@ public final class PostgresDatabase extends Database {
         if (!closed.compareAndSet(false, true)) return;
         writers.close(); // waits for borrowed connections up to Hikari's own timeout, then closes
         readers.close();
+        synchronized (statementPools) {
+            statementPools.values().forEach(HikariDataSource::close);
+        }
     }
 
     private Connection borrow(HikariDataSource pool) throws SQLException {
         if (closed.get()) throw new StoreException("database is closed", null);
         var mx = pool.getHikariPoolMXBean();
-        boolean waiting = pool == readers && mx != null && mx.getIdleConnections() == 0;
+        boolean waiting = pool != writers && mx != null && mx.getIdleConnections() == 0;
         long started = System.nanoTime();
         var connection = pool.getConnection();
         if (waiting) {

@@ -169,8 +169,10 @@ public final class SqliteDatabase extends Database {
      */
     @Override
     public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
-        poolWaits = metrics.counter("db_pool_waits", "Database reads that waited for a free reader connection");
-        poolWait = metrics.timer("db_pool_wait", "Time database reads waited for a free reader connection");
+        poolWaits = metrics.counter("db_pool_waits", "Database reads (on PostgreSQL also single-statement writes) "
+                + "that waited for a free connection");
+        poolWait = metrics.timer("db_pool_wait", "Time database reads (on PostgreSQL also single-statement writes) "
+                + "waited for a free connection");
     }
 
     /** Runs {@code work} on a pooled reader handle, in one deferred (read) transaction. */

@@ -55,6 +55,15 @@ class DatabaseTest {
         assertEquals((Object) (49 * 50 / 2), db.read(sql -> sql.queryOne("SELECT sum(id) FROM t", r -> r.getInt(1)).orElseThrow()));
     }
 
+    @Test
+    void aSingleStatementIsAWriteOrAReadOfIt() {
+        assertEquals(2, db.writeStatement(Migrations.PLATFORM, "INSERT INTO t (id, name) VALUES (?, ?), (?, ?)", 1, "one", 2, "two"));
+        assertEquals(List.of("one", "two"), db.query(Migrations.PLATFORM, "SELECT name FROM t ORDER BY id", r -> r.getString(1)));
+        var e = assertThrows(StoreException.class, () -> db.writeStatement(Migrations.PLATFORM, "INSERT INTO t (id) VALUES (1)"));
+        assertTrue(e.getMessage().contains("INSERT INTO t"), e.getMessage());
+        assertEquals(List.of(2), db.query(Migrations.PLATFORM, "SELECT count(*) FROM t", r -> r.getInt(1)));
+    }
+
     /** Blocks the writer inside a write until the returned latch opens; returns once it is running. */
     private java.util.concurrent.CountDownLatch occupyWriter(java.util.concurrent.ExecutorService pool) throws Exception {
         var running = new java.util.concurrent.CountDownLatch(1);

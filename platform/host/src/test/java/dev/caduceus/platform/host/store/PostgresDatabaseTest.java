@@ -156,6 +156,63 @@ class PostgresDatabaseTest {
     }
 
     @Test
+    void aSingleStatementRunsOnItsOwnInItsOwnersSchema() {
+        Migrations.apply(db, "a", List.of(v(1, "CREATE TABLE t (id TEXT PRIMARY KEY);")));
+        Migrations.apply(db, "b", List.of(v(1, "CREATE TABLE t (id TEXT PRIMARY KEY);")));
+        var a = new PluginDatabaseImpl(db, "a");
+        var b = new PluginDatabaseImpl(db, "b");
+        assertEquals(1, db.writeStatement("a", "INSERT INTO t VALUES (?)", "in-a"));
+        assertEquals(2, db.writeStatement("b", "INSERT INTO t VALUES (?), (?)", "in-b", "also-in-b"));
+        assertEquals(List.of("in-a"), a.query("SELECT id FROM t ORDER BY id", r -> r.getString(1)));
+        assertEquals(List.of("also-in-b", "in-b"), b.query("SELECT id FROM t ORDER BY id", r -> r.getString(1)));
+        // committed on its own: a transaction's read sees it
+        assertEquals(List.of("in-a"), a.read(sql -> sql.query("SELECT id FROM t", r -> r.getString(1))));
+        // a failing statement names itself, stores nothing and leaves its connection usable
+        var e = assertThrows(StoreException.class, () -> db.writeStatement("a", "INSERT INTO t VALUES (?), (?)", "new", "in-a"));
+        assertFalse(e.unavailable());
+        assertTrue(e.getMessage().contains("INSERT INTO t"), e.getMessage());
+        for (int i = 0; i < 12; i++) // more than the pool holds: every connection of it is used again
+            assertEquals(List.of("in-a"), a.query("SELECT id FROM t", r -> r.getString(1)));
+        var bad = assertThrows(StoreException.class, () -> a.query("SELECT nope FROM t", r -> r.getString(1)));
+        assertTrue(bad.getMessage().contains("SELECT nope"), bad.getMessage());
+    }
+
+    @Test
+    void singleStatementUpsertsOfOneRowQueueOnItInsteadOfConflicting() throws Exception {
+        // at READ COMMITTED an upsert waits for the row's lock and adds to what the holder committed; at
+        // SERIALIZABLE the same statements would fail with 40001 and run again
+        Migrations.apply(db, "counter", List.of(v(1, "CREATE TABLE counter (id TEXT PRIMARY KEY, n BIGINT NOT NULL);")));
+        var metrics = new dev.caduceus.platform.host.metrics.MetricsRegistry();
+        db.observe(metrics.host());
+        try (var other = Database.connect(PostgresTarget.parse(pg.url(), Optional.empty(), Optional.empty()), 4)) {
+            other.observe(metrics.host());
+            var nodes = List.of(db, other);
+            int writers = 16, each = 25;
+            var start = new CountDownLatch(1);
+            try (var pool = Executors.newFixedThreadPool(writers)) {
+                var done = new ArrayList<Future<?>>();
+                for (int w = 0; w < writers; w++) {
+                    var node = nodes.get(w % 2);
+                    done.add(pool.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < each; i++)
+                            node.writeStatement("counter", "INSERT INTO counter (id, n) VALUES ('hot', 1) "
+                                    + "ON CONFLICT (id) DO UPDATE SET n = counter.n + 1");
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (var f : done) f.get();
+            }
+            assertEquals(List.of((long) writers * each), db.query("counter", "SELECT n FROM counter", r -> r.getLong(1)));
+        }
+        var exposition = new String(metrics.scrape(null).body(), java.nio.charset.StandardCharsets.UTF_8);
+        var conflicts = java.util.regex.Pattern.compile("(?m)^caduceus_db_write_conflicts_total (\\S+)$").matcher(exposition);
+        assertTrue(conflicts.find(), exposition);
+        assertEquals(0.0, Double.parseDouble(conflicts.group(1)), "none ran again");
+    }
+
+    @Test
     void everyNumberTypeBindsAsANumber() {
         Migrations.apply(db, "numbers", List.of(v(1, "CREATE TABLE n (a BIGINT, b NUMERIC, c BIGINT, d INTEGER, e DOUBLE PRECISION);")));
         var plugin = new PluginDatabaseImpl(db, "numbers");
@@ -219,6 +276,21 @@ class PostgresDatabaseTest {
         }
         store.write(sql -> sql.update("INSERT INTO t VALUES ('after')"));
         assertEquals(List.of("after", "before"), store.read(sql -> sql.query("SELECT id FROM t ORDER BY id", r -> r.getString(1))));
+        // the single statements' connections too: a read runs again, a write lost before it was sent as well
+        store.query("SELECT id FROM t", r -> r.getString(1));
+        db.writeStatement("a", "INSERT INTO t VALUES ('statement before')");
+        try (var admin = pg.connect(); var st = admin.createStatement()) {
+            st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + pg.name()
+                    + "' AND pid <> pg_backend_pid()");
+        }
+        assertEquals(List.of("after", "before", "statement before"), store.query("SELECT id FROM t ORDER BY id", r -> r.getString(1)));
+        try (var admin = pg.connect(); var st = admin.createStatement()) {
+            st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + pg.name()
+                    + "' AND pid <> pg_backend_pid()");
+        }
+        assertEquals(1, db.writeStatement("a", "INSERT INTO t VALUES ('statement after')"));
+        assertEquals(List.of("after", "before", "statement after", "statement before"),
+                store.query("SELECT id FROM t ORDER BY id", r -> r.getString(1)), "written once");
         assertTrue(db.ping(java.time.Duration.ofSeconds(5)));
     }
 
