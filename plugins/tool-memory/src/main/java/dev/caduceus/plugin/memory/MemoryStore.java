@@ -2,6 +2,7 @@ package dev.caduceus.plugin.memory;
 
 import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.Sql;
+import dev.caduceus.support.sql.Batcher;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +26,14 @@ import java.util.function.Function;
  */
 final class MemoryStore {
     static final int MAX_CACHED = 4096;
+    /** Scopes read in one PostgreSQL statement at most. */
+    static final int MAX_BATCH = 64;
     private final PluginDatabase db;
     private final Clock clock;
     private final Map<Key, List<String>> cache = new ConcurrentHashMap<>();
     private final AtomicLong edits = new AtomicLong();
     private final boolean cached;
+    private final Batcher<Read> reads; // PostgreSQL's; null on SQLite
 
     private record Key(String scope, MemoryTarget target) {}
 
@@ -37,6 +41,7 @@ final class MemoryStore {
         this.db = db;
         this.clock = clock;
         this.cached = db.dialect() == PluginDatabase.Dialect.SQLITE;
+        this.reads = cached ? null : new Batcher<>("caduceus-memory-reads", MAX_BATCH, this::readBatch);
     }
 
     /** The entries of {@code target} in {@code scope}, in order. */
@@ -45,8 +50,10 @@ final class MemoryStore {
     }
 
     /**
-     * Both stores of {@code scope}, as every turn's system prompt shows them, in one statement: on PostgreSQL, where
-     * every read goes to the database, one round trip a turn, where a read per store took four (issue 41).
+     * Both stores of {@code scope}, as every turn's system prompt shows them, in one statement. On PostgreSQL, where
+     * every read goes to the database, the reads that arrive while one runs are made together, in one statement for
+     * all their scopes: one round trip for many turns, where a read per store took four a turn (issue 41). A read
+     * that arrives while another runs waits for the next, so it sees every edit committed before it was asked for.
      */
     Map<MemoryTarget, List<String>> both(String scope) {
         if (cached) {
@@ -55,11 +62,15 @@ final class MemoryStore {
             if (memory != null && user != null) return Map.of(MemoryTarget.MEMORY, memory, MemoryTarget.USER, user);
         }
         long before = edits.get();
-        var rows = db.query("SELECT store, text FROM memory_entries WHERE scope = ? ORDER BY store, position",
-                r -> Map.entry(r.getString(1), r.getString(2)), scope);
-        var loaded = new java.util.EnumMap<MemoryTarget, List<String>>(MemoryTarget.class);
-        for (var target : MemoryTarget.values())
-            loaded.put(target, rows.stream().filter(r -> r.getKey().equals(target.wireName())).map(Map.Entry::getValue).toList());
+        Map<MemoryTarget, List<String>> loaded;
+        if (reads != null) {
+            var read = new Read(scope);
+            reads.submit(read);
+            loaded = read.stores;
+        } else {
+            loaded = stores(db.query("SELECT scope, store, text FROM memory_entries WHERE scope = ? ORDER BY store, position",
+                    MemoryStore::entry, scope));
+        }
         if (cached) {
             synchronized (cache) {
                 if (edits.get() == before) {
@@ -68,6 +79,40 @@ final class MemoryStore {
                 }
             }
         }
+        return loaded;
+    }
+
+    /** One scope's read in a batch; {@code stores} is set by the batch. */
+    private static final class Read {
+        final String scope;
+        Map<MemoryTarget, List<String>> stores;
+
+        Read(String scope) {
+            this.scope = scope;
+        }
+    }
+
+    private record Entry(String scope, String store, String text) {}
+
+    private static Entry entry(java.sql.ResultSet r) throws java.sql.SQLException {
+        return new Entry(r.getString(1), r.getString(2), r.getString(3));
+    }
+
+    private void readBatch(List<Read> batch) {
+        var scopes = batch.stream().map(r -> r.scope).distinct().toList();
+        var rows = db.query("SELECT scope, store, text FROM memory_entries WHERE scope IN ("
+                        + "?, ".repeat(scopes.size() - 1) + "?) ORDER BY scope, store, position",
+                MemoryStore::entry, scopes.toArray());
+        var byScope = new java.util.HashMap<String, List<Entry>>();
+        for (var row : rows) byScope.computeIfAbsent(row.scope(), k -> new ArrayList<>()).add(row);
+        for (var read : batch) read.stores = stores(byScope.getOrDefault(read.scope, List.of()));
+    }
+
+    /** The entries of one scope, in order, by store. */
+    private static Map<MemoryTarget, List<String>> stores(List<Entry> rows) {
+        var loaded = new java.util.EnumMap<MemoryTarget, List<String>>(MemoryTarget.class);
+        for (var target : MemoryTarget.values())
+            loaded.put(target, rows.stream().filter(r -> r.store().equals(target.wireName())).map(Entry::text).toList());
         return loaded;
     }
 

@@ -311,6 +311,35 @@ class MemoryToolTest {
     }
 
     @Test
+    void manyScopesReadAtOnceEachGetTheirOwnEntries() throws Exception {
+        // on PostgreSQL the reads that arrive together are made in one statement for all their scopes
+        int scopes = 12;
+        db.write(sql -> {
+            for (int s = 0; s < scopes; s++)
+                for (int i = 0; i < s % 4; i++) // scope 0, 4 and 8 have none
+                    for (var store : List.of("memory", "user"))
+                        sql.update("INSERT INTO memory_entries (scope, store, position, text, created_at, updated_at)"
+                                + " VALUES (?, ?, ?, ?, 'x', 'x')", scope + s, store, i, store + " " + s + "." + i);
+            return null;
+        });
+        var store = new MemoryStore(db, clock);
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var reads = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+            for (int r = 0; r < 240; r++) {
+                int s = r % scopes;
+                reads.add(pool.submit(() -> {
+                    var both = store.both(scope + s);
+                    for (var target : MemoryTarget.values())
+                        assertEquals(java.util.stream.IntStream.range(0, s % 4).mapToObj(i -> target.wireName() + " " + s + "." + i)
+                                .toList(), both.get(target), scope + s);
+                    return null;
+                }));
+            }
+            for (var f : reads) f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void scopesAreIsolated() throws Exception {
         add("memory", "only in s1");
         assertEquals(List.of(), new MemoryStore(db, clock).entries(scope + "-other", MemoryTarget.MEMORY));

@@ -7,6 +7,7 @@ import dev.caduceus.platform.host.store.Migrations;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import dev.caduceus.support.sql.Batcher;
 import dev.caduceus.support.sql.MultiRowInsert;
 import java.time.Clock;
 import java.util.List;
@@ -25,6 +26,8 @@ public final class SessionStore implements Sessions {
         this.database = database;
         this.json = json;
         this.clock = clock;
+        this.appends = database.dialect() == Dialect.POSTGRESQL
+                ? new Batcher<>("caduceus-session-appends", MAX_BATCH, this::writeBatch) : null;
     }
 
     /**
@@ -35,31 +38,41 @@ public final class SessionStore implements Sessions {
         return owner.equals(dev.caduceus.spi.http.Caller.ADMIN) ? sessionId : owner + "\u001f" + sessionId;
     }
 
-    /** Messages a PostgreSQL append writes in its one statement at most (a parameter each); a longer turn takes two. */
+    /** Messages a PostgreSQL append writes with others in one statement at most; a longer turn takes a transaction. */
     static final int ONE_STATEMENT_MESSAGES = 200;
+    /** Appends in one PostgreSQL statement at most (with {@link #ONE_STATEMENT_MESSAGES}, below its 65,535 parameters). */
+    static final int MAX_BATCH = 64;
 
-    private static final String UPSERT = "INSERT INTO sessions (session_id, last_used_at, last_seq) VALUES (?, ?, ?) "
-            + "ON CONFLICT (session_id) DO UPDATE SET last_used_at = excluded.last_used_at, "
+    private static final String UPSERT = "INSERT INTO sessions (session_id, last_used_at, last_seq) VALUES ";
+    private static final String ON_CONFLICT = " ON CONFLICT (session_id) DO UPDATE SET last_used_at = excluded.last_used_at, "
             + "last_seq = sessions.last_seq + excluded.last_seq";
+
+    /** One turn's append: its session, its time, its messages as stored. */
+    private record Append(String sessionId, String now, List<String> rows) {}
+
+    private final Batcher<Append> appends; // PostgreSQL's; null on SQLite
 
     /**
      * Appends to the stored session {@code sessionId} (already {@link #scoped}), atomically. The session's upsert
      * locks its row and gives its new last message number, from which the messages are numbered, so concurrent turns
-     * of one session queue on that lock (and on PostgreSQL do not conflict). On PostgreSQL that is one statement (the
-     * upsert in a {@code WITH}, the messages inserted from its number) run on its own: one round trip a turn, where
-     * a transaction of the upsert and the insert took four (bench/README.md, issue 41). SQLite, which has no
-     * {@code INSERT} inside a {@code WITH}, runs the two in one group-committed write.
+     * of one session queue on that lock (and on PostgreSQL do not conflict).
+     *
+     * <p>On PostgreSQL the appends that arrive while one is written are written together, in one statement on its
+     * own: the sessions' upsert in a {@code WITH}, the messages inserted numbered from what it returns. That is one
+     * round trip for many turns, where a transaction of an upsert and an insert took four a turn (bench/README.md,
+     * issue 41). SQLite, which has no {@code INSERT} inside a {@code WITH} and group-commits its writes anyway, runs
+     * the two statements in one write.
      */
     public void append(String sessionId, List<Message> messages) {
         var now = clock.instant().toString();
         var rows = messages.stream().map(this::write).toList();
-        if (database.dialect() == Dialect.POSTGRESQL && rows.size() <= ONE_STATEMENT_MESSAGES) {
-            appendInOneStatement(sessionId, now, rows);
+        if (appends != null && rows.size() <= ONE_STATEMENT_MESSAGES) {
+            appends.submit(new Append(sessionId, now, rows));
             return;
         }
         database.writeLocking(sql -> {
-            long last = sql.queryOne(UPSERT + " RETURNING last_seq", r -> r.getLong(1), sessionId, now, rows.size())
-                    .orElseThrow();
+            long last = sql.queryOne(UPSERT + "(?, ?, ?)" + ON_CONFLICT + " RETURNING last_seq", r -> r.getLong(1),
+                    sessionId, now, rows.size()).orElseThrow();
             long seq = last - rows.size();
             var values = new java.util.ArrayList<Object[]>(rows.size());
             for (var row : rows) values.add(new Object[] {sessionId, ++seq, row, now});
@@ -68,28 +81,51 @@ public final class SessionStore implements Sessions {
         });
     }
 
-    private void appendInOneStatement(String sessionId, String now, List<String> rows) {
-        if (rows.isEmpty()) {
-            database.writeStatement(Migrations.PLATFORM, UPSERT, sessionId, now, 0);
-            return;
+    /**
+     * Writes {@code batch} in one statement. Its sessions are upserted once each, in the order of their ids (so two
+     * nodes' statements lock shared sessions in the same order and cannot deadlock), adding the batch's messages of
+     * each to its last number; each message is numbered back from that by its place among its session's in the batch,
+     * so a session's appends keep their order.
+     */
+    private void writeBatch(List<Append> batch) {
+        var sessions = new java.util.TreeMap<String, Append>(); // the session's last append: its time is the row's
+        var counts = new java.util.HashMap<String, Integer>();
+        for (var a : batch) {
+            sessions.put(a.sessionId(), a);
+            counts.merge(a.sessionId(), a.rows().size(), Integer::sum);
         }
-        var statement = new StringBuilder(UPSERT.length() + 240 + rows.size() * 10)
-                .append("WITH s AS (").append(UPSERT).append(" RETURNING last_seq) ")
-                .append("INSERT INTO session_messages (session_id, seq, message_json, created_at) ")
-                .append("SELECT ?, s.last_seq - ? + m.n, m.message_json, ? FROM s, (VALUES ");
-        var args = new Object[6 + rows.size()];
-        args[0] = sessionId;
-        args[1] = now;
-        args[2] = rows.size();
-        args[3] = sessionId;
-        args[4] = rows.size();
-        args[5] = now;
-        for (int i = 0; i < rows.size(); i++) {
-            statement.append(i == 0 ? "(" : ", (").append(i + 1).append(", ?)");
-            args[6 + i] = rows.get(i);
+        var args = new java.util.ArrayList<Object>(sessions.size() * 3 + batch.size() * 8);
+        var statement = new StringBuilder(256 + sessions.size() * 12 + batch.size() * 24);
+        int messages = counts.values().stream().mapToInt(Integer::intValue).sum();
+        if (messages > 0) statement.append("WITH s AS (");
+        statement.append(UPSERT);
+        String sep = "";
+        for (var session : sessions.values()) {
+            statement.append(sep).append("(?, ?, ?)");
+            sep = ", ";
+            args.add(session.sessionId());
+            args.add(session.now());
+            args.add(counts.get(session.sessionId()));
         }
-        statement.append(") AS m (n, message_json)");
-        database.writeStatement(Migrations.PLATFORM, statement.toString(), args);
+        statement.append(ON_CONFLICT);
+        if (messages > 0) {
+            statement.append(" RETURNING session_id, last_seq) INSERT INTO session_messages (session_id, seq, message_json, "
+                    + "created_at) SELECT s.session_id, s.last_seq - m.back, m.message_json, m.created_at FROM s JOIN (VALUES ");
+            var left = new java.util.HashMap<>(counts); // messages of each session still to number, this one included
+            sep = "";
+            for (var a : batch) {
+                for (var row : a.rows()) {
+                    int back = left.merge(a.sessionId(), -1, Integer::sum); // 0 for the session's last message
+                    statement.append(sep).append("(?, ").append(back).append(", ?, ?)");
+                    sep = ", ";
+                    args.add(a.sessionId());
+                    args.add(row);
+                    args.add(a.now());
+                }
+            }
+            statement.append(") AS m (session_id, back, message_json, created_at) ON m.session_id = s.session_id");
+        }
+        database.writeStatement(Migrations.PLATFORM, statement.toString(), args.toArray());
     }
 
     /**

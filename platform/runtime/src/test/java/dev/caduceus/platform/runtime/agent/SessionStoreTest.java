@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,6 +123,47 @@ class SessionStoreTest {
                 assertTrue(conflicts.find(), exposition);
                 assertEquals(0.0, Double.parseDouble(conflicts.group(1)), "the writers queued on the row, none ran again");
             }
+        }
+    }
+
+    @Test
+    void manyTurnsOfManySessionsAtOnceEachKeepTheirOrder() throws Exception {
+        // on PostgreSQL the appends that arrive together are written in one statement: several turns of one session,
+        // other sessions and turns without messages mixed in one batch
+        var sessions = sessions(db, START);
+        int writers = 24;
+        int turns = 15;
+        var barrier = new CyclicBarrier(writers);
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var done = new ArrayList<Future<?>>();
+            for (int w = 0; w < writers; w++) {
+                var session = "s" + (w % 6); // four writers a session
+                var name = "writer" + w;
+                done.add(pool.submit(() -> {
+                    barrier.await(10, TimeUnit.SECONDS);
+                    for (int t = 0; t < turns; t++) {
+                        sessions.append(session, List.of(Message.user(name + "-" + t), Message.assistant(name + "-a" + t)));
+                        if (t % 5 == 0) sessions.append(session, List.of());
+                    }
+                    return null;
+                }));
+            }
+            for (var f : done) f.get(60, TimeUnit.SECONDS);
+        }
+        for (int s = 0; s < 6; s++) {
+            var texts = sessions.transcript("admin", "s" + s).stream().map(Message::text).toList();
+            assertEquals(2 * 4 * turns, texts.size());
+            for (int i = 0; i < texts.size(); i += 2) // a turn's messages stay together
+                assertEquals(texts.get(i).replace("-", "-a"), texts.get(i + 1));
+            for (int w = s; w < writers; w += 6) { // each writer's turns in its order
+                var prefix = "writer" + w + "-";
+                var own = texts.stream().filter(t -> t.startsWith(prefix) && !t.startsWith(prefix + "a")).toList();
+                assertEquals(IntStream.range(0, turns).mapToObj(t -> prefix + t).toList(), own);
+            }
+            var id = "s" + s;
+            var seqs = db.read(sql -> sql.query("SELECT seq FROM session_messages WHERE session_id = ? ORDER BY seq",
+                    r -> r.getLong(1), id));
+            assertEquals(LongStream.rangeClosed(1, 2L * 4 * turns).boxed().toList(), seqs, "numbered densely from 1");
         }
     }
 
