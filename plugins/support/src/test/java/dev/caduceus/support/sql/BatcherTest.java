@@ -1,12 +1,12 @@
 package dev.caduceus.support.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -43,43 +43,47 @@ class BatcherTest {
         }
     }
 
-    @Test
-    void whatArrivesWhileABatchRunsRunsTogetherInOrder() throws Exception {
-        var runner = new Recording();
-        var batcher = new Batcher<>("test-batch", 64, runner);
+    /**
+     * Submits "first", waits until its batch runs, queues {@code items} one at a time (so the queue's order is theirs),
+     * lets the first batch finish and waits for every item; returns the failure of each item that failed.
+     */
+    private static Map<String, Throwable> submitBehindFirst(Batcher<String> batcher, Recording runner, String... items)
+            throws Exception {
+        var failures = new java.util.LinkedHashMap<String, Throwable>();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var first = pool.submit(() -> batcher.submit("first"));
             assertTrue(runner.firstRunning.await(10, TimeUnit.SECONDS));
-            var rest = new ArrayList<Future<?>>();
-            for (int i = 0; i < 5; i++) {
-                var item = "item" + i;
-                rest.add(pool.submit(() -> batcher.submit(item)));
-                awaitQueued(batcher, i + 1); // one at a time, so the queue's order is known
+            var rest = new java.util.LinkedHashMap<String, Future<?>>();
+            for (var item : items) {
+                rest.put(item, pool.submit(() -> batcher.submit(item)));
+                awaitQueued(batcher, rest.size());
             }
             runner.release.countDown();
             first.get(10, TimeUnit.SECONDS);
-            for (var f : rest) f.get(10, TimeUnit.SECONDS);
+            for (var e : rest.entrySet()) {
+                try {
+                    e.getValue().get(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException failed) {
+                    failures.put(e.getKey(), failed.getCause());
+                }
+            }
         }
+        return failures;
+    }
+
+    @Test
+    void whatArrivesWhileABatchRunsRunsTogetherInOrder() throws Exception {
+        var runner = new Recording();
+        assertEquals(Map.of(), submitBehindFirst(new Batcher<>("test-batch", 64, runner), runner,
+                "item0", "item1", "item2", "item3", "item4"));
         assertEquals(List.of(List.of("first"), List.of("item0", "item1", "item2", "item3", "item4")), runner.batches);
     }
 
     @Test
     void aBatchIsAtMostItsSize() throws Exception {
         var runner = new Recording();
-        var batcher = new Batcher<>("test-batch", 2, runner);
-        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            var first = pool.submit(() -> batcher.submit("first"));
-            assertTrue(runner.firstRunning.await(10, TimeUnit.SECONDS));
-            var rest = new ArrayList<Future<?>>();
-            for (int i = 0; i < 5; i++) {
-                var item = "item" + i;
-                rest.add(pool.submit(() -> batcher.submit(item)));
-                awaitQueued(batcher, i + 1);
-            }
-            runner.release.countDown();
-            first.get(10, TimeUnit.SECONDS);
-            for (var f : rest) f.get(10, TimeUnit.SECONDS);
-        }
+        assertEquals(Map.of(), submitBehindFirst(new Batcher<>("test-batch", 2, runner), runner,
+                "item0", "item1", "item2", "item3", "item4"));
         assertEquals(List.of(List.of("first"), List.of("item0", "item1"), List.of("item2", "item3"), List.of("item4")),
                 runner.batches);
     }
@@ -87,23 +91,9 @@ class BatcherTest {
     @Test
     void aFailingItemFailsAloneAndTheOthersOfItsBatchAreDone() throws Exception {
         var runner = new Recording();
-        var batcher = new Batcher<>("test-batch", 64, runner);
-        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            var first = pool.submit(() -> batcher.submit("first"));
-            assertTrue(runner.firstRunning.await(10, TimeUnit.SECONDS));
-            var a = pool.submit(() -> batcher.submit("a"));
-            awaitQueued(batcher, 1);
-            var bad = pool.submit(() -> batcher.submit("bad"));
-            awaitQueued(batcher, 2);
-            var c = pool.submit(() -> batcher.submit("c"));
-            awaitQueued(batcher, 3);
-            runner.release.countDown();
-            first.get(10, TimeUnit.SECONDS);
-            a.get(10, TimeUnit.SECONDS);
-            c.get(10, TimeUnit.SECONDS);
-            var failure = assertThrows(java.util.concurrent.ExecutionException.class, () -> bad.get(10, TimeUnit.SECONDS));
-            assertEquals("bad cannot be written", failure.getCause().getMessage());
-        }
+        var failures = submitBehindFirst(new Batcher<>("test-batch", 64, runner), runner, "a", "bad", "c");
+        assertEquals(java.util.Set.of("bad"), failures.keySet());
+        assertEquals("bad cannot be written", failures.get("bad").getMessage());
         assertEquals(List.of(List.of("first"), List.of("a", "bad", "c"), List.of("a"), List.of("bad"), List.of("c")),
                 runner.batches);
     }

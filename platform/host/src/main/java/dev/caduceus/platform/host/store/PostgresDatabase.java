@@ -53,6 +53,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class PostgresDatabase extends Database {
     static final int ATTEMPTS = 30;
+    private static final java.util.Set<String> SESSION_ENDED = java.util.Set.of("57P01", "57P02", "57P03");
     /** Tries with a new connection after one the server dropped (the pool may hold several such). */
     private static final int RECONNECTS = 3;
     private static final Duration BORROW_TIMEOUT = Duration.ofSeconds(5);
@@ -226,12 +227,7 @@ public final class PostgresDatabase extends Database {
                 borrowed = true;
                 return new HandleSql(c, null).update(statement, args);
             } catch (Exception e) {
-                if (attempt < ATTEMPTS && isConflict(e)) {
-                    var counter = conflicts;
-                    if (counter != null) counter.inc();
-                    backOff(attempt);
-                    continue;
-                }
+                if (conflictRetried(e, attempt)) continue;
                 if (borrowed && sessionEnded(e) && ++reconnects < RECONNECTS && isUnavailable(e) && !closed.get())
                     continue;
                 throw failure("write failed", e);
@@ -243,7 +239,7 @@ public final class PostgresDatabase extends Database {
     static boolean sessionEnded(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof SQLException se && se.getSQLState() != null
-                    && java.util.Set.of("57P01", "57P02", "57P03").contains(se.getSQLState())) return true;
+                    && SESSION_ENDED.contains(se.getSQLState())) return true;
         }
         return false;
     }
@@ -272,12 +268,7 @@ public final class PostgresDatabase extends Database {
                     throw e;
                 }
             } catch (Exception e) {
-                if (attempt < ATTEMPTS && isConflict(e)) {
-                    var counter = conflicts;
-                    if (counter != null) counter.inc();
-                    backOff(attempt);
-                    continue;
-                }
+                if (conflictRetried(e, attempt)) continue;
                 // Lost before the commit was sent: nothing was stored, so the write may run again on a new
                 // connection. Lost during the commit, the outcome is unknown: reported, never repeated.
                 // (A pool that could not connect at all has already waited its timeout: no retry.)
@@ -381,6 +372,15 @@ public final class PostgresDatabase extends Database {
             // a broken connection (Hikari's closed proxy throws unchecked): the pool discards it, and the
             // failure that brought us here is the one to report
         }
+    }
+
+    /** A conflict with tries left: counted, waited out; the caller runs the work again. */
+    private boolean conflictRetried(Exception e, int attempt) {
+        if (attempt >= ATTEMPTS || !isConflict(e)) return false;
+        var counter = conflicts;
+        if (counter != null) counter.inc();
+        backOff(attempt);
+        return true;
     }
 
     private static void backOff(int attempt) {
