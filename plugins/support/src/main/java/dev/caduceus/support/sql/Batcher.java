@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>No thread waits for work: the first caller to find no batch running starts a virtual thread that runs batches
  * until the queue is empty, then ends. Callers wait for their batch. When a batch fails, each of its items runs again
- * alone, so an item only ever fails for its own reasons and the others are done.
+ * alone, so an item only ever fails for its own reasons and the others are done; unless the database could not be
+ * reached ({@link StoreException#unavailable()}), which fails them all at once.
  *
  * <p>Threading: {@link #submit} from any thread; a runner never runs two batches at once.
  *
@@ -92,8 +93,9 @@ public final class Batcher<T> {
             batch.forEach(e -> e.done().complete(null));
             return;
         } catch (Throwable t) {
-            if (batch.size() == 1) {
-                batch.getFirst().done().completeExceptionally(t);
+            // alone, or the database unreachable (each alone would wait out the pool's timeout in turn): all fail with it
+            if (batch.size() == 1 || t instanceof StoreException se && se.unavailable()) {
+                batch.forEach(e -> e.done().completeExceptionally(t));
                 return;
             }
         }

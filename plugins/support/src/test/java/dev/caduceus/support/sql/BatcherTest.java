@@ -32,6 +32,7 @@ class BatcherTest {
                 assertTrue(release.await(10, TimeUnit.SECONDS));
             }
             if (batch.contains("bad")) throw new IllegalStateException("bad cannot be written");
+            if (batch.contains("down")) throw new dev.caduceus.spi.store.PluginDatabase.StoreException("database down", null, true);
         }
     }
 
@@ -96,6 +97,15 @@ class BatcherTest {
         assertEquals("bad cannot be written", failures.get("bad").getMessage());
         assertEquals(List.of(List.of("first"), List.of("a", "bad", "c"), List.of("a"), List.of("bad"), List.of("c")),
                 runner.batches);
+    }
+
+    @Test
+    void aBatchTheDatabaseCouldNotTakeFailsAsAWholeWithoutRunningItsItemsAlone() throws Exception {
+        var runner = new Recording();
+        var failures = submitBehindFirst(new Batcher<>("test-batch", 64, runner), runner, "a", "down", "c");
+        assertEquals(java.util.Set.of("a", "down", "c"), failures.keySet());
+        failures.values().forEach(t -> assertEquals("database down", t.getMessage()));
+        assertEquals(List.of(List.of("first"), List.of("a", "down", "c")), runner.batches);
     }
 
     @Test
