@@ -1,5 +1,7 @@
 package dev.caduceus.spi.store;
 
+import java.util.List;
+
 /**
  * A plugin's access to the host database. Its migrations
  * ({@code db/migration/<plugin-id>/<dialect>/V<n>__<what>.sql} in the jar, {@code sqlite} or
@@ -29,7 +31,7 @@ public interface PluginDatabase {
      * takes two (the statement, then the commit); a statement always sees one snapshot. Only for a statement that reads:
      * on PostgreSQL it runs on a connection that could write.
      */
-    default <T> java.util.List<T> query(String statement, Sql.RowMapper<T> mapper, Object... args) {
+    default <T> List<T> query(String statement, Sql.RowMapper<T> mapper, Object... args) {
         return read(sql -> sql.query(statement, mapper, args));
     }
 

@@ -3,8 +3,10 @@ package dev.caduceus.platform.host.store;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
 import dev.caduceus.spi.store.PluginDatabase.Work;
+import dev.caduceus.spi.store.Sql.RowMapper;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
@@ -82,7 +84,7 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
      * answers. On PostgreSQL it runs without a transaction around it (autocommit), one round trip where {@link #read}
      * takes two; a statement always sees one snapshot.
      */
-    public <T> java.util.List<T> query(String owner, String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper,
+    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper,
                                        Object... args) {
         return read(owner, sql -> sql.query(statement, mapper, args));
     }

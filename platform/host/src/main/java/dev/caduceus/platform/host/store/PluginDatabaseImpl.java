@@ -3,8 +3,10 @@ package dev.caduceus.platform.host.store;
 import static java.util.Objects.requireNonNull;
 
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
-import dev.caduceus.spi.store.PluginDatabase;
 import dev.caduceus.spi.store.PluginDatabase.Work;
+import dev.caduceus.spi.store.PluginDatabase;
+import dev.caduceus.spi.store.Sql.RowMapper;
+import java.util.List;
 
 /**
  * A plugin's view of the host {@link Database}: the same connections, working on the plugin's own tables
@@ -31,7 +33,7 @@ public final class PluginDatabaseImpl implements PluginDatabase {
     }
 
     @Override
-    public <T> java.util.List<T> query(String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper, Object... args) {
+    public <T> List<T> query(String statement, RowMapper<T> mapper, Object... args) {
         return db.query(owner, statement, mapper, args);
     }
 

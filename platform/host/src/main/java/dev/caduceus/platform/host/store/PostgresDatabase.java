@@ -7,14 +7,16 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
 import dev.caduceus.spi.store.PluginDatabase.Work;
+import dev.caduceus.spi.store.Sql.RowMapper;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.SQLTransientConnectionException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -196,7 +198,7 @@ public final class PostgresDatabase extends Database {
 
     /** One statement on {@code owner}'s statement pool: it only reads, so a lost connection simply runs it again. */
     @Override
-    public <T> java.util.List<T> query(String owner, String statement, dev.caduceus.spi.store.Sql.RowMapper<T> mapper,
+    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper,
                                        Object... args) {
         requireNonNull(statement, "statement");
         for (int attempt = 1; ; attempt++) {
