@@ -27,9 +27,9 @@ import java.util.regex.Pattern;
 /**
  * Run event streams: how many concurrent {@code GET /v1/runs/{id}/events} subscribers one server
  * process holds with {@code -Xmx1g}, and how long an event takes from its commit (the event's
- * {@code timestamp}) to each subscriber, at 1, 1,000 and 10,000 subscribers of one run. Every
- * subscriber must receive every event, gap-free; misses and connection errors are counted. Run
- * through {@code bench/run-streams}.
+ * {@code timestamp}) to each subscriber, at 1, 1,000 and 10,000 subscribers of one run (50,000 where the open-files
+ * limit allows). Every subscriber must receive every event, gap-free; misses and connection errors are counted. The
+ * subscribers are read by {@link SseReaders}. Run through {@code bench/run-streams}.
  *
  * <p>Each round: a fresh server; one run whose model call is held by the scripted upstream until
  * all subscribers are connected (so connecting is measured separately from delivery); then the
@@ -37,8 +37,8 @@ import java.util.regex.Pattern;
  */
 public final class RunStreamsBench {
     static final String KEY = BenchServer.KEY;
-    static final Pattern TIMESTAMP = Pattern.compile("\"timestamp\":([0-9.]+)");
-    static final Pattern SEQ = Pattern.compile("\"seq\":([0-9]+)");
+    /** Selector threads reading the subscribers' sockets ({@link SseReaders}). */
+    static final int READER_THREADS = 2;
 
     record Round(int subscribers, int connected, int connectErrors, double connectSeconds, long heapUsedMiB,
                  long rssMiB, int complete, int incomplete, double p50ms, double p99ms, double maxms) {}
@@ -48,68 +48,63 @@ public final class RunStreamsBench {
         List<Integer> counts = List.of(1, 1000, 10000);
         int events = 50;
         int gapMs = 100;
+        int warmups = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dist" -> dist = Path.of(args[++i]);
                 case "--subscribers" -> counts = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
                 case "--events" -> events = Integer.parseInt(args[++i]);
                 case "--gap-ms" -> gapMs = Integer.parseInt(args[++i]);
+                case "--warmup-runs" -> warmups = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; use --subscribers 1,1000,10000 --events 50 --gap-ms 100 --dist DIR");
+                        + "; use --subscribers 1,1000,10000 --events 50 --gap-ms 100 --warmup-runs 0 --dist DIR");
             }
         }
         var rounds = new ArrayList<Round>();
-        for (int n : counts) rounds.add(round(dist, n, events, gapMs));
+        for (int n : counts) rounds.add(round(dist, n, events, gapMs, warmups));
         report(rounds, events, gapMs);
     }
 
     static Round round(Path dist, int subscribers, int events, int gapMs) throws Exception {
-        var gate = new CountDownLatch(1);
+        return round(dist, subscribers, events, gapMs, 0);
+    }
+
+    /**
+     * A fresh server; {@code warmups} runs with as many subscribers first (their figures are printed, not returned),
+     * then the measured one.
+     */
+    static Round round(Path dist, int subscribers, int events, int gapMs, int warmups) throws Exception {
+        long limit = openFilesLimit();
+        if (limit > 0 && subscribers + 200 > limit) // the server and this process each hold a socket per subscriber
+            throw new IllegalStateException(subscribers + " subscribers need an open-files limit above " + (subscribers + 200)
+                    + " for the server and this process; it is " + limit + " here (ulimit -Hn)");
         try (var upstream = ScriptedUpstream.start()) {
             var chunks = new String[events];
             for (int i = 0; i < events; i++) chunks[i] = "t" + i + " ";
-            upstream.enqueue(body -> {
-                try {
-                    gate.await(10, TimeUnit.MINUTES);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return Turn.textChunks(chunks).chunkDelayMillis(gapMs);
-            });
+            var gates = new ArrayList<CountDownLatch>();
+            for (int run = 0; run <= warmups; run++) {
+                var gate = new CountDownLatch(1);
+                gates.add(gate);
+                upstream.enqueue(body -> {
+                    try {
+                        gate.await(10, TimeUnit.MINUTES);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return Turn.textChunks(chunks).chunkDelayMillis(gapMs);
+                });
+            }
             var home = Files.createTempDirectory("caduceus-bench-streams");
             var server = BenchServer.launch(dist, home, upstream.baseUrl(), Map.of("JAVA_OPTS", "-Xmx1g",
                     "CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
             try {
-                var http = HttpClient.newHttpClient();
-                var created = http.send(HttpRequest.newBuilder(server.uri().resolve("/v1/runs"))
-                        .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"input\":\"stream to everyone\"}")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (created.statusCode() != 202) throw new IllegalStateException("POST /v1/runs: " + created.body());
-                var runId = created.body().replaceAll(".*\"run_id\":\"([^\"]+)\".*", "$1");
-
-                var connected = new AtomicInteger();
-                var errors = new AtomicInteger();
-                var complete = new AtomicInteger();
-                var latencies = new ConcurrentLinkedQueue<long[]>();
-                var done = new CountDownLatch(subscribers);
-                long t0 = System.nanoTime();
-                for (int i = 0; i < subscribers; i++)
-                    Thread.ofVirtual().start(() -> subscribe(server.uri(), runId, events + 1, connected, errors, complete,
-                            latencies, done));
-                while (connected.get() + errors.get() < subscribers && System.nanoTime() - t0 < TimeUnit.MINUTES.toNanos(5))
-                    Thread.sleep(50);
-                double connectSeconds = (System.nanoTime() - t0) / 1e9;
-                Thread.sleep(500); // every handler is parked on the journal
-                long heap = heapUsedMiB(server.process().pid());
-                long rss = rssMiB(server.process().pid());
-                System.err.printf(Locale.ROOT, "  %d subscribers: %d connected, %d errors in %.1f s; heap after GC %d MiB, RSS %d MiB%n",
-                        subscribers, connected.get(), errors.get(), connectSeconds, heap, rss);
-                gate.countDown();
-                done.await(10, TimeUnit.MINUTES);
-                long[] all = latencies.stream().flatMapToLong(Arrays::stream).sorted().toArray();
-                return new Round(subscribers, connected.get(), errors.get(), connectSeconds, heap, rss, complete.get(),
-                        subscribers - complete.get(), pct(all, 0.50), pct(all, 0.99), all.length == 0 ? 0 : all[all.length - 1]);
+                Round round = null;
+                for (int run = 0; run <= warmups; run++) {
+                    round = run(server, gates.get(run), subscribers, events, run < warmups ? "warm-up run " + (run + 1) : null);
+                    if (run < warmups) System.err.printf(Locale.ROOT, "  warm-up run %d: p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
+                            run + 1, round.p50ms(), round.p99ms(), round.maxms());
+                }
+                return round;
             } finally {
                 server.process().destroy();
                 server.process().waitFor(30, TimeUnit.SECONDS);
@@ -117,49 +112,46 @@ public final class RunStreamsBench {
         }
     }
 
-    /**
-     * One subscriber over a raw HTTP/1.0 socket (no chunked framing to undo): counts the frames,
-     * checks they are 1..expected without a gap, and records each frame's delivery latency.
-     */
-    static void subscribe(URI server, String runId, int expected, AtomicInteger connected, AtomicInteger errors,
-                          AtomicInteger complete, ConcurrentLinkedQueue<long[]> latencies, CountDownLatch done) {
-        boolean counted = false;
-        try (var socket = new Socket()) {
-            socket.connect(new InetSocketAddress(server.getHost(), server.getPort()), 30_000);
-            socket.setSoTimeout(300_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /v1/runs/" + runId + "/events HTTP/1.0\r\nHost: " + server.getHost() + "\r\nAuthorization: Bearer "
-                    + KEY + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            var in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 4096);
-            var status = in.readLine();
-            if (status == null || !status.contains(" 200 ")) throw new IllegalStateException("status " + status);
-            connected.incrementAndGet();
-            counted = true;
-            var lat = new long[expected];
-            int frames = 0;
-            long lastSeq = 0;
-            boolean gap = false;
-            String line;
-            while ((line = in.readLine()) != null) {
-                if (!line.startsWith("data: ")) continue;
-                long now = System.currentTimeMillis();
-                var ts = TIMESTAMP.matcher(line);
-                var seq = SEQ.matcher(line);
-                if (!ts.find() || !seq.find()) continue;
-                long s = Long.parseLong(seq.group(1));
-                if (s != lastSeq + 1) gap = true;
-                lastSeq = s;
-                if (frames < lat.length) lat[frames] = now - Math.round(Double.parseDouble(ts.group(1)) * 1000);
-                frames++;
+    /** One run whose model call waits for {@code gate}, followed by {@code subscribers} from before its first event. */
+    private static Round run(BenchServer server, CountDownLatch gate, int subscribers, int events, String warmup) throws Exception {
+        var http = HttpClient.newHttpClient();
+        var created = http.send(HttpRequest.newBuilder(server.uri().resolve("/v1/runs"))
+                .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"input\":\"stream to everyone\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (created.statusCode() != 202) throw new IllegalStateException("POST /v1/runs: " + created.body());
+        var runId = created.body().replaceAll(".*\"run_id\":\"([^\"]+)\".*", "$1");
+
+        long t0 = System.nanoTime();
+        try (var readers = new SseReaders(server.uri(), KEY, runId, subscribers, events + 1, READER_THREADS)) {
+            readers.awaitConnected(5, TimeUnit.MINUTES);
+            double connectSeconds = (System.nanoTime() - t0) / 1e9;
+            Thread.sleep(500); // every handler is parked on the journal
+            long heap = warmup != null ? -1 : heapUsedMiB(server.process().pid());
+            long rss = rssMiB(server.process().pid());
+            int connected = readers.connected.get(), errors = readers.errors.get();
+            System.err.printf(Locale.ROOT, "  %d subscribers%s: %d connected, %d errors in %.1f s; heap after GC %d MiB, RSS %d MiB%n",
+                    subscribers, warmup == null ? "" : " (" + warmup + ")", connected, errors, connectSeconds, heap, rss);
+            gate.countDown();
+            readers.awaitEnded(10, TimeUnit.MINUTES);
+            long[] all = readers.latencies();
+            if (System.getenv("PER_EVENT") != null) {
+                var byFrame = readers.latenciesByFrame();
+                for (int f = 0; f < byFrame.length; f++)
+                    System.err.printf(Locale.ROOT, "    frame %d: min %d p50 %.0f p99 %.0f max %d ms%n", f + 1,
+                            byFrame[f].length == 0 ? -1 : byFrame[f][0], pct(byFrame[f], 0.5), pct(byFrame[f], 0.99),
+                            byFrame[f].length == 0 ? -1 : byFrame[f][byFrame[f].length - 1]);
             }
-            latencies.add(Arrays.copyOf(lat, Math.min(frames, lat.length)));
-            if (frames == expected && !gap) complete.incrementAndGet();
-        } catch (Exception e) {
-            if (!counted) errors.incrementAndGet();
-        } finally {
-            done.countDown();
+            int complete = readers.complete.get();
+            return new Round(subscribers, connected, errors, connectSeconds, heap, rss, complete,
+                    subscribers - complete, pct(all, 0.50), pct(all, 0.99), all.length == 0 ? 0 : all[all.length - 1]);
         }
+    }
+
+    /** This process's open-files limit (the server inherits it), or -1 when unknown. */
+    static long openFilesLimit() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix ? unix.getMaxFileDescriptorCount() : -1;
     }
 
     static double pct(long[] sorted, double q) {

@@ -1,6 +1,7 @@
 package dev.caduceus.plugin.runs;
 
 import dev.caduceus.support.stream.EventPump;
+import dev.caduceus.support.stream.RunEventTranslator;
 import dev.caduceus.spi.PlatformContext;
 import dev.caduceus.spi.agent.RunRecord;
 import dev.caduceus.spi.agent.Runs;
@@ -52,7 +53,18 @@ final class EventsHandler implements HttpHandler {
         var handle = runs.find(id).orElseThrow(() -> RunErrors.runNotFound(id));
         try (var subscription = handle.subscribe(cursor); var out = exchange.openEventStream()) {
             var pump = new EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
-            if (pump.pump(subscription, frames, out) == EventPump.Result.FINISHED) out.comment(CLOSED);
+            var closed = new boolean[1];
+            RunEventTranslator closing = (entry, stream) -> { // the terminal frame and the comment in one write
+                frames.translate(entry, stream);
+                if (entry.event().isTerminal()) {
+                    stream.comment(CLOSED);
+                    closed[0] = true;
+                }
+            };
+            if (pump.pump(subscription, closing, out) == EventPump.Result.FINISHED && !closed[0]) out.comment(CLOSED);
+            // Every subscriber of the run woke for this last frame: let the others send theirs before this one
+            // spends its time closing (10,000 subscribers waited for each other's closes, issue 41).
+            Thread.yield();
         } catch (ClientGoneException e) {
             // The client left after the last frame; the run is not affected.
         }

@@ -83,4 +83,58 @@ class LiveTailTest {
         assertTrue(tail.read("run_x", 10, 16, Duration.ofMillis(20)).entries().isEmpty(), "waits, then times out");
         assertNull(tail.read("run_other", 0, 16, Duration.ZERO));
     }
+
+    /**
+     * Waits of a second or more share the window's timer: readers with deadlines between 1 and 3 s all time out, none
+     * before its own deadline (a reader woken by the timer of an earlier deadline waits again).
+     */
+    @Test
+    void longWaitsTimeOutOnTheSharedTimerNoneBeforeItsDeadline() throws Exception {
+        var tail = new LiveTail(8);
+        tail.open("run_x", 0);
+        var readers = new ArrayList<CompletableFuture<long[]>>();
+        for (int r = 0; r < 60; r++) {
+            long timeoutMs = 1000 + r * 2000L / 59;
+            var f = new CompletableFuture<long[]>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    long t0 = System.nanoTime();
+                    var page = tail.read("run_x", 0, 16, Duration.ofMillis(timeoutMs));
+                    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                    f.complete(new long[] {page == EventPage.TIMED_OUT ? 1 : 0, timeoutMs, elapsedMs});
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+            readers.add(f);
+        }
+        for (var f : readers) {
+            var result = f.get(30, TimeUnit.SECONDS);
+            assertEquals(1, result[0], "timed out");
+            assertTrue(result[2] >= result[1], "waited " + result[2] + " ms of its " + result[1] + " ms");
+        }
+    }
+
+    @Test
+    void anEntryWakesReadersWaitingOnTheSharedTimer() throws Exception {
+        var tail = new LiveTail(8);
+        tail.open("run_x", 0);
+        var readers = new ArrayList<CompletableFuture<EventPage>>();
+        var waiting = new java.util.concurrent.CountDownLatch(100);
+        for (int r = 0; r < 100; r++) {
+            var f = new CompletableFuture<EventPage>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    waiting.countDown();
+                    f.complete(tail.read("run_x", 0, 16, Duration.ofMinutes(10)));
+                } catch (Throwable t) {
+                    f.completeExceptionally(t);
+                }
+            });
+            readers.add(f);
+        }
+        waiting.await();
+        tail.publish(entry(1, false));
+        for (var f : readers) assertEquals(1, f.get(30, TimeUnit.SECONDS).entries().getFirst().seq());
+    }
 }
