@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,7 @@ public final class RunStreamsBench {
         int events = 50;
         int gapMs = 100;
         int warmups = 0;
+        int warmupSubscribers = -1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dist" -> dist = Path.of(args[++i]);
@@ -56,24 +58,25 @@ public final class RunStreamsBench {
                 case "--events" -> events = Integer.parseInt(args[++i]);
                 case "--gap-ms" -> gapMs = Integer.parseInt(args[++i]);
                 case "--warmup-runs" -> warmups = Integer.parseInt(args[++i]);
+                case "--warmup-subscribers" -> warmupSubscribers = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; use --subscribers 1,1000,10000 --events 50 --gap-ms 100 --warmup-runs 0 --dist DIR");
+                        + "; use --subscribers 1,1000,10000 --events 50 --gap-ms 100 --warmup-runs 0 --warmup-subscribers N --dist DIR");
             }
         }
         var rounds = new ArrayList<Round>();
-        for (int n : counts) rounds.add(round(dist, n, events, gapMs, warmups));
+        for (int n : counts) rounds.add(round(dist, n, events, gapMs, warmups, warmupSubscribers < 0 ? n : warmupSubscribers));
         report(rounds, events, gapMs);
     }
 
     static Round round(Path dist, int subscribers, int events, int gapMs) throws Exception {
-        return round(dist, subscribers, events, gapMs, 0);
+        return round(dist, subscribers, events, gapMs, 0, subscribers);
     }
 
     /**
-     * A fresh server; {@code warmups} runs with as many subscribers first (their figures are printed, not returned),
-     * then the measured one.
+     * A fresh server; {@code warmups} runs with {@code warmupSubscribers} each first (their figures are printed, not
+     * returned), then the measured one.
      */
-    static Round round(Path dist, int subscribers, int events, int gapMs, int warmups) throws Exception {
+    static Round round(Path dist, int subscribers, int events, int gapMs, int warmups, int warmupSubscribers) throws Exception {
         long limit = openFilesLimit();
         if (limit > 0 && subscribers + 200 > limit) // the server and this process each hold a socket per subscriber
             throw new IllegalStateException(subscribers + " subscribers need an open-files limit above " + (subscribers + 200)
@@ -95,12 +98,14 @@ public final class RunStreamsBench {
                 });
             }
             var home = Files.createTempDirectory("caduceus-bench-streams");
-            var server = BenchServer.launch(dist, home, upstream.baseUrl(), Map.of("JAVA_OPTS", "-Xmx1g",
+            var javaOpts = "-Xmx1g " + Objects.requireNonNullElse(System.getenv("SERVER_JAVA_OPTS"), ""); // diagnostics
+            var server = BenchServer.launch(dist, home, upstream.baseUrl(), Map.of("JAVA_OPTS", javaOpts.strip(),
                     "CADUCEUS__SERVER__MAX_CONCURRENT_RUNS", "0"));
             try {
                 Round round = null;
                 for (int run = 0; run <= warmups; run++) {
-                    round = run(server, gates.get(run), subscribers, events, run < warmups ? "warm-up run " + (run + 1) : null);
+                    round = run < warmups ? run(server, gates.get(run), warmupSubscribers, events, "warm-up run " + (run + 1))
+                            : run(server, gates.get(run), subscribers, events, null);
                     if (run < warmups) System.err.printf(Locale.ROOT, "  warm-up run %d: p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
                             run + 1, round.p50ms(), round.p99ms(), round.maxms());
                 }

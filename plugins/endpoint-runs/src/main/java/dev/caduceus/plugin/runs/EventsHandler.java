@@ -31,6 +31,7 @@ final class EventsHandler implements HttpHandler {
     private final PlatformContext ctx;
     private final Duration cursorGrace;
     private final RunEventFrames frames;
+    private final ClosingGate closingGate = new ClosingGate();
 
     EventsHandler(PlatformContext ctx, Duration cursorGrace) {
         this.ctx = ctx;
@@ -61,10 +62,11 @@ final class EventsHandler implements HttpHandler {
                     closed[0] = true;
                 }
             };
-            if (pump.pump(subscription, closing, out) == EventPump.Result.FINISHED && !closed[0]) out.comment(CLOSED);
-            // Every subscriber of the run woke for this last frame: let the others send theirs before this one
-            // spends its time closing (10,000 subscribers waited for each other's closes, issue 41).
-            Thread.yield();
+            if (pump.pump(subscription, closing, out) == EventPump.Result.FINISHED) {
+                if (!closed[0]) out.comment(CLOSED);
+                // Every subscriber of the run woke for this last frame: the others send theirs before this one closes.
+                closingGate.pass(id);
+            }
         } catch (ClientGoneException e) {
             // The client left after the last frame; the run is not affected.
         }
