@@ -148,6 +148,7 @@ public final class RunStreamsBench {
                             byFrame[f].length == 0 ? -1 : byFrame[f][byFrame[f].length - 1]);
             }
             int complete = readers.complete.get();
+            for (var what : readers.incomplete(5)) System.err.println("  incomplete subscriber: " + what);
             return new Round(subscribers, connected, errors, connectSeconds, heap, rss, complete,
                     subscribers - complete, pct(all, 0.50), pct(all, 0.99), all.length == 0 ? 0 : all[all.length - 1]);
         }

@@ -130,6 +130,15 @@ final class SseReaders implements AutoCloseable {
         return byFrame;
     }
 
+    /** What the first {@code max} subscribers that did not get every frame gap-free saw (diagnostics). */
+    List<String> incomplete(int max) {
+        return subscribers.stream().filter(s -> s.frames != expected || s.gap).limit(max)
+                .map(s -> "frames " + s.frames + " of " + expected + ", last seq " + s.lastSeq + (s.gap ? ", a gap" : "")
+                        + (s.ended ? ", ended" : ", not ended") + (s.chunked ? "" : ", not chunked")
+                        + (s.channel.isOpen() ? "" : ", closed by the server"))
+                .toList();
+    }
+
     /** Every recorded latency in ms, sorted. */
     long[] latencies() {
         return subscribers.stream().flatMapToLong(s -> Arrays.stream(s.latencies, 0, Math.min(s.frames, s.latencies.length)))
