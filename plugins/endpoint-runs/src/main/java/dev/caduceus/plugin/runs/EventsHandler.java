@@ -53,7 +53,7 @@ final class EventsHandler implements HttpHandler {
         }
         var handle = runs.find(id).orElseThrow(() -> RunErrors.runNotFound(id));
         try (var subscription = handle.subscribe(cursor); var out = exchange.openEventStream()) {
-            var pump = new EventPump(java.time.Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
+            var pump = new EventPump(Duration.ofSeconds(ctx.global().sseKeepaliveSeconds()));
             var closed = new boolean[1];
             RunEventTranslator closing = (entry, stream) -> { // the terminal frame and the comment in one write
                 frames.translate(entry, stream);

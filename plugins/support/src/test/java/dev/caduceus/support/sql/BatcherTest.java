@@ -3,16 +3,20 @@ package dev.caduceus.support.sql;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.caduceus.spi.store.PluginDatabase.StoreException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** {@link Batcher}: what arrives while a batch runs goes together, and a failing item fails alone. */
@@ -32,7 +36,7 @@ class BatcherTest {
                 assertTrue(release.await(10, TimeUnit.SECONDS));
             }
             if (batch.contains("bad")) throw new IllegalStateException("bad cannot be written");
-            if (batch.contains("down")) throw new dev.caduceus.spi.store.PluginDatabase.StoreException("database down", null, true);
+            if (batch.contains("down")) throw new StoreException("database down", null, true);
         }
     }
 
@@ -50,11 +54,11 @@ class BatcherTest {
      */
     private static Map<String, Throwable> submitBehindFirst(Batcher<String> batcher, Recording runner, String... items)
             throws Exception {
-        var failures = new java.util.LinkedHashMap<String, Throwable>();
+        var failures = new LinkedHashMap<String, Throwable>();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var first = pool.submit(() -> batcher.submit("first"));
             assertTrue(runner.firstRunning.await(10, TimeUnit.SECONDS));
-            var rest = new java.util.LinkedHashMap<String, Future<?>>();
+            var rest = new LinkedHashMap<String, Future<?>>();
             for (var item : items) {
                 rest.put(item, pool.submit(() -> batcher.submit(item)));
                 awaitQueued(batcher, rest.size());
@@ -64,7 +68,7 @@ class BatcherTest {
             for (var e : rest.entrySet()) {
                 try {
                     e.getValue().get(10, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException failed) {
+                } catch (ExecutionException failed) {
                     failures.put(e.getKey(), failed.getCause());
                 }
             }
@@ -93,7 +97,7 @@ class BatcherTest {
     void aFailingItemFailsAloneAndTheOthersOfItsBatchAreDone() throws Exception {
         var runner = new Recording();
         var failures = submitBehindFirst(new Batcher<>("test-batch", 64, runner), runner, "a", "bad", "c");
-        assertEquals(java.util.Set.of("bad"), failures.keySet());
+        assertEquals(Set.of("bad"), failures.keySet());
         assertEquals("bad cannot be written", failures.get("bad").getMessage());
         assertEquals(List.of(List.of("first"), List.of("a", "bad", "c"), List.of("a"), List.of("bad"), List.of("c")),
                 runner.batches);
@@ -103,7 +107,7 @@ class BatcherTest {
     void aBatchTheDatabaseCouldNotTakeFailsAsAWholeWithoutRunningItsItemsAlone() throws Exception {
         var runner = new Recording();
         var failures = submitBehindFirst(new Batcher<>("test-batch", 64, runner), runner, "a", "down", "c");
-        assertEquals(java.util.Set.of("a", "down", "c"), failures.keySet());
+        assertEquals(Set.of("a", "down", "c"), failures.keySet());
         failures.values().forEach(t -> assertEquals("database down", t.getMessage()));
         assertEquals(List.of(List.of("first"), List.of("a", "down", "c")), runner.batches);
     }
@@ -111,9 +115,9 @@ class BatcherTest {
     @Test
     void everyItemOfManyCallersRunsExactlyOnce() throws Exception {
         Set<String> seen = ConcurrentHashMap.newKeySet();
-        var duplicates = new java.util.concurrent.atomic.AtomicInteger();
-        var running = new java.util.concurrent.atomic.AtomicInteger();
-        var overlaps = new java.util.concurrent.atomic.AtomicInteger();
+        var duplicates = new AtomicInteger();
+        var running = new AtomicInteger();
+        var overlaps = new AtomicInteger();
         var batcher = new Batcher<String>("test-batch", 16, batch -> {
             if (running.incrementAndGet() > 1) overlaps.incrementAndGet();
             for (var item : batch) if (!seen.add(item)) duplicates.incrementAndGet();

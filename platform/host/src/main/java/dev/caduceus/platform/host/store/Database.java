@@ -84,8 +84,7 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
      * answers. On PostgreSQL it runs without a transaction around it (autocommit), one round trip where {@link #read}
      * takes two; a statement always sees one snapshot.
      */
-    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper,
-                                       Object... args) {
+    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper, Object... args) {
         return read(owner, sql -> sql.query(statement, mapper, args));
     }
 

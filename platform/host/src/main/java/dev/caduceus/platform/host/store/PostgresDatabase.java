@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.caduceus.spi.metrics.Metrics;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.spi.store.PluginDatabase.StoreException;
 import dev.caduceus.spi.store.PluginDatabase.Work;
@@ -20,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -55,7 +58,7 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class PostgresDatabase extends Database {
     static final int ATTEMPTS = 30;
-    private static final java.util.Set<String> SESSION_ENDED = java.util.Set.of("57P01", "57P02", "57P03");
+    private static final Set<String> SESSION_ENDED = Set.of("57P01", "57P02", "57P03");
     /** Tries with a new connection after one the server dropped (the pool may hold several such). */
     private static final int RECONNECTS = 3;
     private static final Duration BORROW_TIMEOUT = Duration.ofSeconds(5);
@@ -66,13 +69,13 @@ public final class PostgresDatabase extends Database {
     private final HikariDataSource readers;
     private final int poolSize;
     /** Single-statement pools by schema; guarded by itself for creation and {@link #close}. */
-    private final Map<String, HikariDataSource> statementPools = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, HikariDataSource> statementPools = new ConcurrentHashMap<>();
     /** The search_path each physical connection has now (committed); absent: unknown. */
     private final Map<Connection, String> schemas = Collections.synchronizedMap(new WeakHashMap<>());
     private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile dev.caduceus.spi.metrics.Metrics.Counter poolWaits;
-    private volatile dev.caduceus.spi.metrics.Metrics.Histogram poolWait;
-    private volatile dev.caduceus.spi.metrics.Metrics.Counter conflicts;
+    private volatile Metrics.Counter poolWaits;
+    private volatile Metrics.Histogram poolWait;
+    private volatile Metrics.Counter conflicts;
 
     private PostgresDatabase(PostgresTarget target, HikariDataSource writers, HikariDataSource readers, int poolSize) {
         this.target = target;
@@ -198,8 +201,7 @@ public final class PostgresDatabase extends Database {
 
     /** One statement on {@code owner}'s statement pool: it only reads, so a lost connection simply runs it again. */
     @Override
-    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper,
-                                       Object... args) {
+    public <T> List<T> query(String owner, String statement, RowMapper<T> mapper, Object... args) {
         requireNonNull(statement, "statement");
         for (int attempt = 1; ; attempt++) {
             boolean borrowed = false;
@@ -319,7 +321,7 @@ public final class PostgresDatabase extends Database {
     }
 
     @Override
-    public void observe(dev.caduceus.spi.metrics.Metrics metrics) {
+    public void observe(Metrics metrics) {
         poolWaits = metrics.counter("db_pool_waits", "Database reads (on PostgreSQL also single-statement writes) "
                 + "that waited for a free connection");
         poolWait = metrics.timer("db_pool_wait", "Time database reads (on PostgreSQL also single-statement writes) "

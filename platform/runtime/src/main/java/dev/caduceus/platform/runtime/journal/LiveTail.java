@@ -103,9 +103,7 @@ final class LiveTail {
                 if (entry.seq() != last + 1) firstSeq = entry.seq(); // a gap cannot be served from memory
                 ring[(int) (entry.seq() % ring.length)] = entry;
                 firstSeq = Math.max(firstSeq, entry.seq() - ring.length + 1);
-                due.set(NONE); // every reader wakes; those that wait again say so anew
-                wake = generation;
-                generation = new CompletableFuture<>();
+                wake = nextGeneration();
                 lastSeq = entry.seq(); // publishes the slot
                 if (entry.event().isTerminal()) ended = true; // after lastSeq: a reader that sees it sees the entry
             }
@@ -165,11 +163,20 @@ final class LiveTail {
             }
             CompletableFuture<Void> wake;
             synchronized (writeLock) {
-                due.set(NONE);
-                wake = generation;
-                generation = new CompletableFuture<>();
+                wake = nextGeneration();
             }
             wake.complete(null); // readers before their deadline wait again
+        }
+
+        /**
+         * Starts a new generation and returns the one to complete, which wakes every reader; those that wait again
+         * record their deadlines anew. The caller holds {@link #writeLock}.
+         */
+        private CompletableFuture<Void> nextGeneration() {
+            due.set(NONE);
+            var wake = generation;
+            generation = new CompletableFuture<>();
+            return wake;
         }
 
         /** Entries after {@code afterSeq} up to {@code last}; null when they left the ring. */

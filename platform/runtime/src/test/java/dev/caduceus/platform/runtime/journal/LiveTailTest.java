@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -120,7 +121,7 @@ class LiveTailTest {
         var tail = new LiveTail(8);
         tail.open("run_x", 0);
         var readers = new ArrayList<CompletableFuture<EventPage>>();
-        var waiting = new java.util.concurrent.CountDownLatch(100);
+        var waiting = new CountDownLatch(100);
         for (int r = 0; r < 100; r++) {
             var f = new CompletableFuture<EventPage>();
             Thread.ofVirtual().start(() -> {
