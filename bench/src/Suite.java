@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
  *   <li>S3 run event streams held with -Xmx1g and delivery latency (RunStreamsBench).</li>
  *   <li>S4 cold start to first /health 200 and to a first completed chat turn (median of 10), idle RSS.</li>
  *   <li>S5 Responses turn latency at chain depth 1, 10, 100, 1000.</li>
- *   <li>S6 batch throughput, when the batch runner's bench exists.</li>
+ *   <li>S6 batch throughput at a 200 ms upstream against the ideal, 1 to 1,024 workers, and 100,000 prompts.</li>
  * </ul>
  */
 public final class Suite {
@@ -429,20 +429,42 @@ public final class Suite {
 
     // ---- S6: batch --------------------------------------------------------------------------------
 
-    void s6() {
-        var script = Path.of("bench/batch-throughput");
-        if (!Files.isExecutable(script)) {
-            System.out.println("S6 batch: skipped (bench/batch-throughput not present yet)");
-            return;
-        }
+    /**
+     * Batch throughput at a 200 ms upstream against the ideal (workers ÷ 0.2 s), each cell a fresh batch process of
+     * 10 s of ideal work (2 s in --quick), then 100,000 prompts at 256 workers (not in --quick): prompts/s and the
+     * most RSS (issue 41).
+     */
+    void s6() throws Exception {
+        int seconds = options.quick ? 2 : 10;
+        var cells = new ArrayList<Map<String, Object>>();
+        var files = Files.createTempDirectory("batch-bench"); // deleted after the last cell (see BatchBench.run)
         try {
-            var p = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
-            var out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            p.waitFor();
-            System.out.println("S6 batch (bench/batch-throughput):\n" + out);
-            raw.put("s6", out);
-        } catch (Exception e) {
-            System.out.println("S6 batch failed: " + e);
+            s6(seconds, cells, files);
+        } finally {
+            BatchBench.deleteTree(files);
+        }
+        raw.put("s6", cells.toString());
+    }
+
+    private void s6(int seconds, List<Map<String, Object>> cells, Path files) throws Exception {
+        for (int workers : options.quick ? List.of(64, 256) : List.of(1, 8, 64, 256, 1024)) {
+            int prompts = (int) ((long) workers * seconds * 1000 / 200);
+            var r = BatchBench.run(options.dist, workers, 200, prompts, files);
+            double rate = prompts / r.seconds(), ideal = workers / 0.2;
+            rows.add(new Row("S6 batch", String.format(Locale.ROOT, "prompts/s at %d workers, %,d prompts",
+                    workers, prompts), rate, "ideal", ideal, "higher", workers <= 256 ? "≥ 0.90×" : "≥ 0.80×"));
+            cells.add(Map.of("workers", workers, "prompts", prompts, "seconds", r.seconds(), "rss_max_kib", r.rssMaxKib()));
+        }
+        if (!options.quick) {
+            int prompts = 100_000;
+            var r = BatchBench.run(options.dist, 256, 200, prompts, files);
+            rows.add(new Row("S6 batch", "prompts/s at 256 workers, 100,000 prompts", prompts / r.seconds(),
+                    "ideal", 256 / 0.2, "higher", "≥ 0.90×"));
+            rows.add(new Row("S6 batch", "prompts/s in its second half, 100,000 prompts", r.secondHalfRate(),
+                    "ideal", 256 / 0.2, "higher", ""));
+            rows.add(new Row("S6 batch", "RSS max MiB, 100,000 prompts", r.rssMaxKib() / 1024.0, "", Double.NaN, "lower",
+                    "flat"));
+            cells.add(Map.of("workers", 256, "prompts", prompts, "seconds", r.seconds(), "rss_max_kib", r.rssMaxKib()));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.caduceus.distribution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -133,6 +134,45 @@ class BatchEndToEndIT {
         var cp = JSON.readTree(Files.readString(checkpoint));
         assertEquals("caduceus-batch-1", cp.path("format").asText());
         assertTrue(cp.path("next_batch_num").asInt() > 20, "resumed batches continue the numbering");
+    }
+
+    /**
+     * Ctrl+C (the launcher's JVM gets SIGTERM here; both run the same shutdown hook): the prompts in flight are
+     * cancelled, not recorded as failures; the run exits 130 with its checkpoint written, and a resume runs exactly
+     * the prompts that were not done.
+     */
+    @Test
+    void anInterruptCancelsThePromptsInFlightAndAResumeRunsThem() throws Exception {
+        upstream.setDefault(Turn.reasoning("Let me think.").withText("Done.").delayMillis(1500));
+        var prompts = new ArrayList<String>();
+        for (int i = 0; i < 80; i++) prompts.add("Interrupted prompt " + i);
+        var data = dataset("stop.jsonl", prompts);
+        var first = batch(data, "stop", "--num_workers=8");
+        var log = work.resolve("stop/batch.log");
+        Eventually.await(Duration.ofSeconds(60), "8 prompts completed and 8 more started", () -> {
+            if (!Files.exists(log)) return List.<String>of();
+            return Files.readAllLines(log, StandardCharsets.UTF_8);
+        }, lines -> lines.stream().filter(l -> l.contains(" completed in ")).count() >= 8
+                && lines.stream().filter(l -> l.endsWith(" started")).count() >= 16);
+        first.terminate();
+        assertEquals(130, first.awaitExit(), first.stdout() + first.stderr());
+        assertTrue(first.stderr().contains("Interrupted: checkpoint written; re-run with --resume to continue."), first.stderr());
+        assertFalse(first.stderr().contains(" done: 0 processed"), "a batch cut short is not reported done: " + first.stderr());
+        assertFalse(first.stderr().contains("ERROR"), first.stderr());
+        var checkpoint = JSON.readTree(Files.readString(work.resolve("stop/checkpoint.json")));
+        assertEquals(0, checkpoint.path("failed").size(), "a prompt cut short is not a failure: " + checkpoint);
+        int done = checkpoint.path("completed_prompts").size();
+        assertTrue(done >= 8 && done < 80, "stopped partway, at " + done);
+        var logged = Files.readAllLines(log, StandardCharsets.UTF_8);
+        assertTrue(logged.stream().anyMatch(l -> l.contains(" interrupted in ")), String.join("\n", logged));
+        assertTrue(logged.stream().noneMatch(l -> l.contains(" failed in ")), String.join("\n", logged));
+
+        upstream.setDefault(Turn.reasoning("Let me think.").withText("Done."));
+        var second = batch(data, "stop", "--num_workers=8", "--resume");
+        assertEquals(0, second.awaitExit(), second.stdout() + second.stderr());
+        var trajectories = lines(work.resolve("stop/trajectories.jsonl"));
+        assertEquals(80, trajectories.size());
+        assertEquals(80, trajectories.stream().map(BatchEndToEndIT::human).distinct().count());
     }
 
     @Test

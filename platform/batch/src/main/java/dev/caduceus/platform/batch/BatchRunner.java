@@ -52,7 +52,6 @@ final class BatchRunner {
     private boolean committing;
     private IOException commitFailure;
     private final AtomicBoolean stopping = new AtomicBoolean();
-    private final List<Thread> workers = new ArrayList<>();
     private final String startedAt = now();
     private final long startNanos = System.nanoTime();
     private int processed;
@@ -132,71 +131,52 @@ final class BatchRunner {
         }
     }
 
-    /** Ctrl+C: stop scheduling, interrupt running prompts (they count as not run), write the checkpoint. */
+    /** Ctrl+C: stop scheduling, cancel running prompts (they count as not run), write the checkpoint. */
     void stop() {
         if (!stopping.compareAndSet(false, true)) return;
         log.line("interrupted: stopping");
-        lock.lock();
-        try {
-            workers.forEach(Thread::interrupt);
-        } finally {
-            lock.unlock();
-        }
+        prompts.stopAll();
     }
 
     private void runBatch(int batchNum, List<Dataset.Entry> batch) throws IOException {
         int inBatch = 0, failedInBatch = 0, discardedInBatch = 0;
-        register(Thread.currentThread(), true);
-        try {
-            for (var entry : batch) {
-                if (stopping.get()) return;
-                var tag = "[B" + batchNum + ":P" + entry.promptIndex() + "]";
-                var prefix = tag + " " + preview(entry.prompt());
-                if (options.verbose()) progress.log(prefix + " toolsets " + "starting");
-                log.line(prefix + " started");
-                long started = System.nanoTime();
-                PromptOutcome outcome;
-                try {
-                    outcome = prompts.run(entry, batchNum);
-                } catch (InterruptedException e) {
-                    log.prompt(tag, "interrupted", started, null);
-                    return;
-                }
-                if (stopping.get() && outcome instanceof PromptOutcome.Failed) { // cut short by the stop
-                    log.prompt(tag, "interrupted", started, null);
-                    return;
-                }
-                record(outcome, batchNum, entry);
-                switch (outcome) {
-                    case PromptOutcome.Failed f -> {
-                        failedInBatch++;
-                        progress.log(prefix + " failed: " + f.error());
-                        log.prompt(tag, "failed", started, f.error());
-                    }
-                    case PromptOutcome.Discarded d -> {
-                        discardedInBatch++;
-                        log.prompt(tag, "discarded (no reasoning)", started, null);
-                    }
-                    case PromptOutcome.Success s -> log.prompt(tag, "completed", started, null);
-                    case PromptOutcome.Interrupted i -> log.prompt(tag, "interrupted", started, null);
-                }
-                if (!(outcome instanceof PromptOutcome.Interrupted)) inBatch++;
-                progress.prompt(outcome);
+        for (var entry : batch) {
+            if (stopping.get()) return;
+            var tag = "[B" + batchNum + ":P" + entry.promptIndex() + "]";
+            var prefix = tag + " " + preview(entry.prompt());
+            if (options.verbose()) progress.log(prefix + " toolsets " + "starting");
+            log.line(prefix + " started");
+            long started = System.nanoTime();
+            PromptOutcome outcome;
+            try {
+                outcome = prompts.run(entry, batchNum);
+            } catch (InterruptedException e) {
+                log.prompt(tag, "interrupted", started, null);
+                return;
             }
-            progress.batchDone(batchNum, inBatch, failedInBatch, discardedInBatch);
-        } finally {
-            register(Thread.currentThread(), false);
+            if (outcome instanceof PromptOutcome.Interrupted
+                    || stopping.get() && outcome instanceof PromptOutcome.Failed) { // cut short by the stop
+                log.prompt(tag, "interrupted", started, null);
+                return;
+            }
+            record(outcome, batchNum, entry);
+            switch (outcome) {
+                case PromptOutcome.Failed f -> {
+                    failedInBatch++;
+                    progress.log(prefix + " failed: " + f.error());
+                    log.prompt(tag, "failed", started, f.error());
+                }
+                case PromptOutcome.Discarded d -> {
+                    discardedInBatch++;
+                    log.prompt(tag, "discarded (no reasoning)", started, null);
+                }
+                case PromptOutcome.Success s -> log.prompt(tag, "completed", started, null);
+                case PromptOutcome.Interrupted i -> { } // returned above
+            }
+            inBatch++;
+            progress.prompt(outcome);
         }
-    }
-
-    private void register(Thread thread, boolean add) {
-        lock.lock();
-        try {
-            if (add) workers.add(thread);
-            else workers.remove(thread);
-        } finally {
-            lock.unlock();
-        }
+        progress.batchDone(batchNum, inBatch, failedInBatch, discardedInBatch);
     }
 
     private String preview(String prompt) {

@@ -6,14 +6,18 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.caduceus.platform.runtime.agent.ToolSelection;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.RunEvent;
+import dev.caduceus.spi.agent.RunHandle;
+import dev.caduceus.spi.agent.RunSubscription;
 import dev.caduceus.spi.agent.RunRejectedException;
-import dev.caduceus.spi.agent.RunOptions;
 import dev.caduceus.spi.agent.RunRequest;
 import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.model.ModelOptions;
+import dev.caduceus.spi.tool.Tool;
+import dev.caduceus.spi.tool.ToolSpec;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.platform.host.plugin.ToolCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,6 +30,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs one dataset entry: prepares its working directory, samples its toolsets,
@@ -48,6 +55,21 @@ final class PromptRunner {
     private final ObjectMapper json;
     private final List<String> registeredTools;
     private final List<String> columns;
+    private final ToolSelection selection;
+    private final Set<RunHandle> live = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+    private static final String STOPPED = "interrupted";
+    /** What each set of sampled toolsets offered last, with its system entry (see {@link #offered}). */
+    private final Map<List<String>, Offer> offers = new ConcurrentHashMap<>();
+
+    /** The tools a prompt is offered and the trajectory's system entry that lists them. */
+    private record Offer(List<Tool> tools, List<ToolSpec> specs, JsonNode systemEntry) {
+        boolean offers(List<Tool> now) {
+            if (now.size() != tools.size()) return false;
+            for (int i = 0; i < now.size(); i++) if (now.get(i) != tools.get(i)) return false;
+            return true;
+        }
+    }
 
     /** @param columns the sorted {@code tool_stats} columns (see {@code --tool_stats_schema}) */
     PromptRunner(Runs runs, ToolCatalog catalog, ToolsetSampler sampler, Workspaces workspaces, Settings settings,
@@ -60,6 +82,22 @@ final class PromptRunner {
         this.json = json;
         this.registeredTools = catalog.tools().stream().map(t -> t.spec().name()).sorted().toList();
         this.columns = List.copyOf(columns);
+        this.selection = new ToolSelection(catalog, List.of());
+    }
+
+    /**
+     * The tools {@code toolsets} offer now and their system entry: built again only when the catalog gives other
+     * tools (an MCP server's changed), since writing the entry is most of a trajectory line's work.
+     */
+    private Offer offered(List<String> toolsets) {
+        var tools = selection.select(toolsets);
+        var known = offers.get(toolsets);
+        if (known != null && known.offers(tools)) return known;
+        var specs = tools.stream().map(Tool::spec).toList();
+        var offer = new Offer(tools, specs, ShareGpt.systemEntry(specs));
+        if (offers.size() >= 256) offers.clear(); // a distribution samples a handful of sets; never grow without bound
+        offers.put(List.copyOf(toolsets), offer);
+        return offer;
     }
 
     /**
@@ -81,6 +119,15 @@ final class PromptRunner {
         return out.toString();
     }
 
+    /**
+     * Ctrl+C: the runs executing now, and any that starts from now on, are cancelled; each ends interrupted (its prompt
+     * is not recorded, so a resume runs it again).
+     */
+    void stopAll() {
+        stopped = true;
+        for (var handle : live) handle.cancel(STOPPED);
+    }
+
     List<String> registeredTools() {
         return registeredTools;
     }
@@ -95,7 +142,7 @@ final class PromptRunner {
             return new PromptOutcome.Failed(index, e.getMessage());
         }
         var toolsets = sampler.sample(index);
-        var tools = new ToolSelection(catalog, List.of()).select(toolsets).stream().map(t -> t.spec()).toList();
+        var offer = offered(toolsets);
         var messages = new ArrayList<Message>(settings.prefill());
         messages.add(Message.user(prompt));
         var request = new RunRequest(settings.model(), messages, settings.ephemeralSystemPrompt(), toolsets,
@@ -103,31 +150,36 @@ final class PromptRunner {
                 Map.of("source", "batch", "batch_num", String.valueOf(batchNum)));
         RunResult result;
         var reasoning = new Reasoning();
+        var events = new AtomicReference<RunSubscription>();
+        var running = new AtomicReference<RunHandle>();
         try {
-            var handle = runs.start(request, RunOptions.ephemeral()).handle();
-            try (var events = handle.subscribe(0)) {
-                while (!events.finished()) {
-                    var next = events.next(Duration.ofSeconds(1));
-                    next.ifPresent(e -> reasoning.accept(e.event()));
-                    if (next.isEmpty() && Thread.currentThread().isInterrupted()) throw new InterruptedException();
-                }
-            } catch (InterruptedException e) {
-                handle.cancel("interrupted");
-                throw e;
+            // on this worker's thread: a run thread would only hand each event over to a worker that waits for it
+            result = runs.call(request, handle -> {
+                events.set(handle.subscribe(0));
+                running.set(handle);
+                live.add(handle);
+                if (stopped) handle.cancel(STOPPED);
+            });
+            var log = events.get();
+            while (!log.finished()) { // the run has ended: its events are all there, nothing waits
+                var next = log.next(Duration.ZERO);
+                if (next.isEmpty()) break;
+                reasoning.accept(next.get().event());
             }
-            result = handle.await();
         } catch (RunRejectedException e) {
             return new PromptOutcome.Failed(index, e.getMessage());
         } catch (RuntimeException e) {
             return new PromptOutcome.Failed(index, e.toString());
         } finally {
+            if (running.get() != null) live.remove(running.get());
+            if (events.get() != null) events.get().close();
             workspaces.cleanUp(entry);
         }
-        return classify(entry, batchNum, toolsets, tools, result, reasoning.perAssistant(result.messages()));
+        return classify(entry, batchNum, toolsets, offer, result, reasoning.perAssistant(result.messages()));
     }
 
-    private PromptOutcome classify(Dataset.Entry entry, int batchNum, List<String> toolsets,
-                                   List<dev.caduceus.spi.tool.ToolSpec> tools, RunResult result, List<String> thinking) {
+    private PromptOutcome classify(Dataset.Entry entry, int batchNum, List<String> toolsets, Offer offer,
+                                   RunResult result, List<String> thinking) {
         int index = entry.promptIndex();
         var reason = result.stopReason();
         if (reason == StopReason.INTERRUPTED) return new PromptOutcome.Interrupted(index);
@@ -157,7 +209,7 @@ final class PromptRunner {
         var toolStats = ToolStats.of(messages, json);
         var line = JsonNodeFactory.instance.objectNode();
         line.put("prompt_index", index);
-        line.set("conversations", ShareGpt.conversations(entry.prompt(), messages, reasoning, tools, json));
+        line.set("conversations", ShareGpt.conversations(entry.prompt(), messages, reasoning, offer.systemEntry(), json));
         var metadata = line.putObject("metadata");
         metadata.put("batch_num", batchNum);
         metadata.put("timestamp", LocalDateTime.now().format(TIMESTAMP));

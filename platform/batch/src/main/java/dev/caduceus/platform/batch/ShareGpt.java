@@ -33,11 +33,12 @@ final class ShareGpt {
      * @param messages  the messages the turn added (assistant, tool, steering user), oldest first
      * @param reasoning the reasoning of each assistant message, aligned with the assistant messages
      *                  of {@code messages} (missing or blank entries: none)
+     * @param system    the first entry, {@link #systemEntry} of the turn's tools
      */
     static ArrayNode conversations(String prompt, List<Message> messages, List<String> reasoning,
-                                   List<ToolSpec> tools, ObjectMapper json) {
+                                   JsonNode system, ObjectMapper json) {
         var out = NODES.arrayNode();
-        out.add(entry("system", systemText(tools)));
+        out.add(system);
         out.add(entry("human", prompt));
         int assistant = 0;
         for (int i = 0; i < messages.size(); i++) {
@@ -64,6 +65,14 @@ final class ShareGpt {
             }
         }
         return out;
+    }
+
+    /**
+     * The conversation's first entry, the system text with {@code tools}, already written: it is the same for every
+     * prompt offered the same tools and is most of a trajectory's bytes, so a run makes it once per set of tools.
+     */
+    static JsonNode systemEntry(List<ToolSpec> tools) {
+        return ToolJson.prewritten(entry("system", systemText(tools)));
     }
 
     /** The Hermes system text with {@code [{"name", "description", "parameters", "required": null}, …]}. */

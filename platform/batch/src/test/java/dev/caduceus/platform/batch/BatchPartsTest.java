@@ -208,9 +208,11 @@ class BatchPartsTest {
         var spec = new ToolSpec("terminal", "Run a command", (com.fasterxml.jackson.databind.node.ObjectNode)
                 JSON.readTree("{\"type\": \"object\"}"), "terminal", List.of(), ToolRisk.READ_ONLY, 1000, true, false, null);
         var conv = ShareGpt.conversations("List files", messages, java.util.Arrays.asList("Let me look.", ""),
-                List.of(spec), JSON);
+                ShareGpt.systemEntry(List.of(spec)), JSON);
         assertEquals(5, conv.size());
-        assertTrue(conv.get(0).path("value").asText().contains(
+        var system = JSON.readTree(ToolJson.compact(conv)).get(0); // the system entry is written once, then copied
+        assertEquals("system", system.path("from").asText());
+        assertTrue(system.path("value").asText().contains(
                 "<tools>\n[{\"name\": \"terminal\", \"description\": \"Run a command\", \"parameters\": {\"type\": \"object\"}, \"required\": null}]\n</tools>"));
         assertEquals("{\"from\": \"human\", \"value\": \"List files\"}", ToolJson.compact(conv.get(1)));
         assertEquals("<think>\nLet me look.\n</think>\n<tool_call>\n{\"name\": \"terminal\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>",

@@ -1,6 +1,9 @@
 package dev.caduceus.support.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.POJONode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 /**
  * Writes tool results byte-compatible with Hermes (so datasets match), which produces them with Python's
@@ -18,6 +21,15 @@ public final class ToolJson {
         var out = new StringBuilder();
         write(node, out, -1);
         return out.toString();
+    }
+
+    /**
+     * {@code value} written {@link #compact} once, as a node that {@link #compact} copies verbatim wherever it is
+     * placed: for a large part that many documents share (batch trajectories' system entry), so it is not written
+     * and escaped again for each. Meant for compact output ({@link #indented} copies it verbatim too, unindented).
+     */
+    public static JsonNode prewritten(JsonNode value) {
+        return JsonNodeFactory.instance.rawValueNode(new RawValue(compact(value)));
     }
 
     /** Two-space indentation, {@code ": "} after keys, empty containers as {@code []}/{@code {}}. */
@@ -53,6 +65,8 @@ public final class ToolJson {
             close(out, depth, ']');
         } else if (node.isTextual()) {
             string(node.textValue(), out);
+        } else if (node instanceof POJONode pojo && pojo.getPojo() instanceof RawValue raw) {
+            out.append(raw.rawValue());
         } else if (node.isFloatingPointNumber()) {
             out.append(pythonFloat(node.doubleValue()));
         } else {
@@ -108,8 +122,12 @@ public final class ToolJson {
 
     private static void string(String s, StringBuilder out) {
         out.append('"');
+        int plain = 0; // characters from here on are copied as they are, in one append per run
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
+            if (c >= 0x20 && c != '"' && c != '\\') continue;
+            out.append(s, plain, i);
+            plain = i + 1;
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
@@ -118,12 +136,9 @@ public final class ToolJson {
                 case '\t' -> out.append("\\t");
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
-                default -> {
-                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
-                    else out.append(c);
-                }
+                default -> out.append(String.format("\\u%04x", (int) c));
             }
         }
-        out.append('"');
+        out.append(s, plain, s.length()).append('"');
     }
 }

@@ -38,6 +38,27 @@ class ToolJsonTest {
     }
 
     @Test
+    void everyEscapeAtTheStartTheEndAndBetweenPlainRuns() {
+        var text = "\"start\\ mid\ttab\r\n\b\f\u001fé€😀 end\"";
+        assertEquals("\"\\\"start\\\\ mid\\ttab\\r\\n\\b\\f\\u001fé€😀 end\\\"\"",
+                ToolJson.compact(JSON.getNodeFactory().textNode(text)));
+        assertEquals("\"\"", ToolJson.compact(JSON.getNodeFactory().textNode("")));
+    }
+
+    @Test
+    void aPrewrittenPartIsCopiedAsItWasWrittenWhereverItIsPlaced() throws Exception {
+        var part = JSON.readTree("{\"from\":\"system\",\"value\":\"say \\\"hi\\\"\\n\"}");
+        var shared = ToolJson.prewritten(part);
+        var line = JSON.createObjectNode().put("n", 1);
+        line.putArray("conversations").add(shared).add(JSON.createObjectNode().put("from", "human"));
+        var whole = JSON.createObjectNode().put("n", 1);
+        whole.putArray("conversations").add(part).add(JSON.createObjectNode().put("from", "human"));
+        assertEquals(ToolJson.compact(whole), ToolJson.compact(line));
+        assertEquals("{\"n\": 1, \"conversations\": [{\"from\": \"system\", \"value\": \"say \\\"hi\\\"\\n\"}, "
+                + "{\"from\": \"human\"}]}", ToolJson.compact(line));
+    }
+
+    @Test
     void floatsAreWrittenAsPythonReprWritesThem() {
         // expected values: python3 -c 'print(repr(x))' for each x
         assertEquals("100.0", ToolJson.pythonFloat(100.0));
