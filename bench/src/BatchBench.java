@@ -106,9 +106,9 @@ public final class BatchBench {
     /**
      * One cell, its files (dataset, output, home with the workspaces) in a new folder under {@code parent}, left there:
      * the caller deletes {@code parent} once every cell has run. On ext4 without a journal (these machines), an inode
-     * freed within the last 30 s is skipped when a new one is allocated, at the cost of reading its table block; a
-     * cell that deleted the previous cell's ~2 files per prompt just before it started made a file per prompt up to
-     * 3× dearer (a quarter of the batch process's CPU in a profile).
+     * freed within the last minute (six while its table block is dirty) is skipped when a new one is allocated, at the
+     * cost of reading its table block: a cell that deleted the previous cell's ~2 files per prompt just before it
+     * started made a file per prompt up to 3× dearer (a quarter of the batch process's CPU in a profile).
      */
     static Result run(Path dist, int workers, int latency, int prompts, Path parent) throws Exception {
         var tmp = Files.createTempDirectory(parent, "cell");

@@ -118,6 +118,19 @@ class LauncherIT {
         }
     }
 
+    /** The server starts with raised JIT thresholds; a batch run, bound by its throughput, with the JVM's own. */
+    @Test
+    void theJitThresholdsAreRaisedExceptForABatchRun() throws Exception {
+        assertEquals("3.000000 {command line}", finalFlags(Map.of()).get("CompileThresholdScaling"));
+        assertEquals("1.000000 {default}", finalFlags(Map.of(), "batch", "--help").get("CompileThresholdScaling"));
+        try (var profile = Caduceus.launch(home, Map.of(), "profile", "create", "batch")) {
+            assertEquals(0, profile.awaitExit(), profile.stderr());
+        }
+        assertEquals("1.000000 {default}", finalFlags(Map.of(), "-p", "batch", "batch", "--help").get("CompileThresholdScaling"));
+        assertEquals("3.000000 {command line}", finalFlags(Map.of(), "-p", "batch", "--version").get("CompileThresholdScaling"),
+                "a profile named batch is no batch run");
+    }
+
     @Test
     void aHeapSizeInJavaOptsReplacesTheDefaultsAndLeavesTheCollectorToTheJvm() throws Exception {
         var flags = finalFlags(Map.of("JAVA_OPTS", "-Xmx300m"));
@@ -192,9 +205,13 @@ class LauncherIT {
      * where the origin tells a flag the launcher or the user put on the command line from the JVM's own.
      */
     private Map<String, String> finalFlags(Map<String, String> env) throws Exception {
+        return finalFlags(env, "--version");
+    }
+
+    private Map<String, String> finalFlags(Map<String, String> env, String... args) throws Exception {
         var all = new HashMap<>(env);
         all.put("JAVA_OPTS", ("-XX:+PrintFlagsFinal " + env.getOrDefault("JAVA_OPTS", "")).trim());
-        try (var process = Caduceus.launch(home, all, "--version")) {
+        try (var process = Caduceus.launch(home, all, args)) {
             assertEquals(0, process.awaitExit(), process.stderr());
             var flags = new HashMap<String, String>();
             var m = FLAG.matcher(process.stdout());
