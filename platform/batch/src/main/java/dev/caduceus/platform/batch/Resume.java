@@ -18,7 +18,8 @@ final class Resume {
 
     static List<Dataset.Entry> remaining(Dataset dataset, Checkpoint previous, RunFolder folder, ObjectMapper json,
                                          Checkpoint into, PrintStream err) throws IOException {
-        int highest = folder.batchFiles().isEmpty() ? -1 : folder.batchFiles().lastKey();
+        var numbers = folder.batchNumbers();
+        int highest = numbers.length == 0 ? -1 : numbers[numbers.length - 1];
         into.nextBatchNum = Math.max(highest + 1, previous == null ? 0 : previous.nextBatchNum);
         var out = new ArrayList<Dataset.Entry>();
         if (previous != null && previous.matches(dataset.sha256())) {

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -33,26 +32,34 @@ record RunFolder(Path dir) {
 
     Path batch(int num) { return dir.resolve("batch_" + num + ".jsonl"); }
 
-    /** The batch files by number (numeric order, not lexicographic). */
-    TreeMap<Integer, Path> batchFiles() throws IOException {
-        var out = new TreeMap<Integer, Path>();
-        if (!Files.isDirectory(dir)) return out;
+    /**
+     * The numbers of the batch files, ascending (numeric order, not lexicographic): 4 bytes a file where a map of
+     * paths took ~180, which a run of 100,000 one-prompt batches could not spare in the default heap at its merge.
+     */
+    int[] batchNumbers() throws IOException {
+        var out = new int[64];
+        int n = 0;
+        if (!Files.isDirectory(dir)) return new int[0];
         try (var files = Files.list(dir)) {
             for (var p : (Iterable<Path>) files::iterator) {
                 var m = BATCH_FILE.matcher(p.getFileName().toString());
-                if (m.matches()) out.put(Integer.parseInt(m.group(1)), p);
+                if (!m.matches()) continue;
+                if (n == out.length) out = Arrays.copyOf(out, n * 2);
+                out[n++] = Integer.parseInt(m.group(1));
             }
         }
+        out = Arrays.copyOf(out, n);
+        Arrays.sort(out);
         return out;
     }
 
     boolean hasResults() throws IOException {
-        return Files.exists(checkpoint()) || Files.exists(discarded()) || !batchFiles().isEmpty();
+        return Files.exists(checkpoint()) || Files.exists(discarded()) || batchNumbers().length > 0;
     }
 
     /** {@code --overwrite}: the run's result files, nothing else. */
     void deleteResults() throws IOException {
-        for (var p : batchFiles().values()) Files.deleteIfExists(p);
+        for (int num : batchNumbers()) Files.deleteIfExists(batch(num));
         for (var p : List.of(checkpoint(), trajectories(), statistics(), failed(), discarded())) Files.deleteIfExists(p);
     }
 
@@ -64,10 +71,10 @@ record RunFolder(Path dir) {
      */
     RecordedPrompts recordedPrompts(ObjectMapper json) throws IOException {
         var recorded = new RecordedPrompts(new LongHashSet(), new LongHashSet());
-        var files = new ArrayList<>(batchFiles().values());
-        if (Files.exists(discarded())) files.add(discarded());
-        for (var file : files)
-            try (var in = AtomicFiles.lines(file)) {
+        var numbers = batchNumbers();
+        boolean tombstones = Files.exists(discarded());
+        for (int i = 0; i < numbers.length + (tombstones ? 1 : 0); i++)
+            try (var in = AtomicFiles.lines(i < numbers.length ? batch(numbers[i]) : discarded())) {
                 for (String line; (line = in.readLine()) != null; ) {
                     var facts = TrajectoryLine.read(line, Set.of(), json.getFactory());
                     if (facts == null || facts.prompt() == null) continue;
@@ -118,12 +125,12 @@ record RunFolder(Path dir) {
      * {@code trajectories.jsonl}, the batch files and the checkpoint as they were.
      */
     MergeResult merge(Set<String> registeredTools, ObjectMapper json) throws IOException {
-        var files = batchFiles();
+        var numbers = batchNumbers();
         var seen = new LongHashSet();
         var counts = new int[Verdict.values().length];
         AtomicFiles.replace(trajectories(), out -> {
-            for (var file : files.values())
-                try (var in = AtomicFiles.lines(file)) {
+            for (int num : numbers)
+                try (var in = AtomicFiles.lines(batch(num))) {
                     for (String line; (line = in.readLine()) != null; ) {
                         var verdict = verdict(line, registeredTools, seen, json);
                         counts[verdict.ordinal()]++;
@@ -134,7 +141,7 @@ record RunFolder(Path dir) {
                     }
                 }
         });
-        return new MergeResult(counts[Verdict.KEEP.ordinal()], files.size(), counts[Verdict.INVALID_JSON.ordinal()],
+        return new MergeResult(counts[Verdict.KEEP.ordinal()], numbers.length, counts[Verdict.INVALID_JSON.ordinal()],
                 counts[Verdict.TOMBSTONE.ordinal()], counts[Verdict.UNKNOWN_TOOLS.ordinal()],
                 counts[Verdict.DUPLICATE.ordinal()]);
     }
