@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ final class Checkpoint {
      * (with {@code --batch_size=1}, nearly all), and a copy each was ~280 bytes a batch, most of the live heap of a
      * 100,000-batch run in the default heap. At most {@link #SHARED_TEXTS} texts are kept.
      */
-    private final Map<String, String> sharedTexts = new java.util.HashMap<>();
+    private final Map<String, String> sharedTexts = new HashMap<>();
     private static final int SHARED_TEXTS = 4096;
     String lastUpdated;
     String datasetSha256;

@@ -16,7 +16,6 @@ import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.support.reasoning.InlineReasoning;
 import dev.caduceus.spi.model.ModelOptions;
 import dev.caduceus.spi.tool.Tool;
-import dev.caduceus.spi.tool.ToolSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caduceus.platform.host.plugin.ToolCatalog;
 import java.io.IOException;
@@ -48,7 +47,6 @@ final class PromptRunner {
                     List<Message> prefill, ModelOptions options, boolean requireReasoning) {}
 
     private final Runs runs;
-    private final ToolCatalog catalog;
     private final ToolsetSampler sampler;
     private final Workspaces workspaces;
     private final Settings settings;
@@ -63,7 +61,7 @@ final class PromptRunner {
     private final Map<List<String>, Offer> offers = new ConcurrentHashMap<>();
 
     /** The tools a prompt is offered and the trajectory's system entry that lists them. */
-    private record Offer(List<Tool> tools, List<ToolSpec> specs, JsonNode systemEntry) {
+    private record Offer(List<Tool> tools, JsonNode systemEntry) {
         boolean offers(List<Tool> now) {
             if (now.size() != tools.size()) return false;
             for (int i = 0; i < now.size(); i++) if (now.get(i) != tools.get(i)) return false;
@@ -75,7 +73,6 @@ final class PromptRunner {
     PromptRunner(Runs runs, ToolCatalog catalog, ToolsetSampler sampler, Workspaces workspaces, Settings settings,
                  ObjectMapper json, List<String> columns) {
         this.runs = runs;
-        this.catalog = catalog;
         this.sampler = sampler;
         this.workspaces = workspaces;
         this.settings = settings;
@@ -93,8 +90,7 @@ final class PromptRunner {
         var tools = selection.select(toolsets);
         var known = offers.get(toolsets);
         if (known != null && known.offers(tools)) return known;
-        var specs = tools.stream().map(Tool::spec).toList();
-        var offer = new Offer(tools, specs, ShareGpt.systemEntry(specs));
+        var offer = new Offer(tools, ShareGpt.systemEntry(tools.stream().map(Tool::spec).toList()));
         if (offers.size() >= 256) offers.clear(); // a distribution samples a handful of sets; never grow without bound
         offers.put(List.copyOf(toolsets), offer);
         return offer;

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -37,20 +37,11 @@ record RunFolder(Path dir) {
      * paths took ~180, which a run of 100,000 one-prompt batches could not spare in the default heap at its merge.
      */
     int[] batchNumbers() throws IOException {
-        var out = new int[64];
-        int n = 0;
         if (!Files.isDirectory(dir)) return new int[0];
         try (var files = Files.list(dir)) {
-            for (var p : (Iterable<Path>) files::iterator) {
-                var m = BATCH_FILE.matcher(p.getFileName().toString());
-                if (!m.matches()) continue;
-                if (n == out.length) out = Arrays.copyOf(out, n * 2);
-                out[n++] = Integer.parseInt(m.group(1));
-            }
+            return files.map(p -> BATCH_FILE.matcher(p.getFileName().toString())).filter(Matcher::matches)
+                    .mapToInt(m -> Integer.parseInt(m.group(1))).sorted().toArray();
         }
-        out = Arrays.copyOf(out, n);
-        Arrays.sort(out);
-        return out;
     }
 
     boolean hasResults() throws IOException {
