@@ -93,6 +93,14 @@ final class Caduceus implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code JAVA_OPTS} of every launched JVM unless a test sets its own: the system property
+     * {@code caduceus.test.javaOpts} (the poms' {@code it.childJavaOpts}, by default {@code test.jvmFlags}: C1 only).
+     * A test's server runs for seconds, mostly cold: the C2 compiler's work for a peak it never reaches was a
+     * large part of the suite's CPU on two cores (bench/README.md, "The suite's time"). Empty: the launcher's own.
+     */
+    static final String CHILD_JAVA_OPTS = System.getProperty("caduceus.test.javaOpts", "");
+
     /** Starts {@code bin/caduceus} with {@code args} and extra environment. */
     static Caduceus launch(Path home, Map<String, String> env, String... args) throws IOException {
         return launch(DIST, home, env, args);
@@ -108,6 +116,7 @@ final class Caduceus implements AutoCloseable {
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("API_SERVER_PORT", "0");
         builder.environment().remove("API_SERVER_KEY");
+        if (!CHILD_JAVA_OPTS.isBlank()) builder.environment().put("JAVA_OPTS", CHILD_JAVA_OPTS);
         if (!env.containsKey("CADUCEUS_DATABASE_URL"))
             databaseOf(home).ifPresent(db -> builder.environment().put("CADUCEUS_DATABASE_URL", db.url()));
         builder.environment().putAll(env);
