@@ -287,7 +287,7 @@ public final class BatchCommand implements Callable<Integer> {
                     + (e.getMessage() == null ? e.toString() : e.getMessage()), 2);
         }
         dataset.warnings().forEach(w -> err.println("⚠️  " + w));
-        if (dataset.entries().isEmpty()) {
+        if (dataset.size() == 0) {
             err.println("❌ Error: no valid entries in " + options.datasetFile()
                     + (dataset.skipped() > 0 ? " (" + dataset.skipped() + " lines skipped)" : " (empty dataset)"));
             return BatchRunner.FATAL;
@@ -366,12 +366,12 @@ public final class BatchCommand implements Callable<Integer> {
         var checkpoint = new Checkpoint(options.runName());
         var remaining = Resume.remaining(dataset, previous, folder, json, checkpoint, err);
         checkpoint.datasetSha256 = dataset.sha256();
-        checkpoint.totalPrompts = dataset.entries().size();
+        checkpoint.totalPrompts = dataset.size();
         checkpoint.distribution = spec.name();
         checkpoint.seed = chosenSeed;
         try (var log = BatchLog.open(folder)) {
-            log.line("caduceus batch " + options.runName() + ": " + dataset.entries().size() + " prompts, "
-                    + remaining.size() + " to run, batch size " + options.batchSize() + ", " + options.numWorkers()
+            log.line("caduceus batch " + options.runName() + ": " + dataset.size() + " prompts, "
+                    + remaining.length + " to run, batch size " + options.batchSize() + ", " + options.numWorkers()
                     + " worker(s), distribution '" + spec.name() + "', seed " + chosenSeed + ", model " + modelName
                     + ", tool_stats schema " + options.toolStatsSchema());
             return run(options, dataset, folder, checkpoint, remaining, prompts, modelName, json, spec, chosenSeed, log);
@@ -379,11 +379,11 @@ public final class BatchCommand implements Callable<Integer> {
     }
 
     private int run(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
-                    List<Dataset.Entry> remaining, PromptRunner prompts, String modelName, ObjectMapper json,
+                    int[] remaining, PromptRunner prompts, String modelName, ObjectMapper json,
                     Distribution spec, long chosenSeed, BatchLog log) throws Exception {
         var runner = new BatchRunner(options, dataset, folder, checkpoint, remaining, prompts, modelName, json, err,
                 Progress.stderrIsTerminal(), log);
-        if (remaining.isEmpty()) {
+        if (remaining.length == 0) {
             out.println("All prompts have already been processed!");
             runner.writeCheckpoint();
             var merge = runner.mergeAndWriteStatistics();
@@ -392,7 +392,7 @@ public final class BatchCommand implements Callable<Integer> {
                     + " trajectories in " + merge.batchFiles() + " batch files");
             return checkpoint.failed.isEmpty() ? BatchRunner.OK : BatchRunner.SOME_FAILED;
         }
-        out.println("🚀 " + options.runName() + ": " + remaining.size() + " prompt(s) in batches of " + options.batchSize()
+        out.println("🚀 " + options.runName() + ": " + remaining.length + " prompt(s) in batches of " + options.batchSize()
                 + ", " + options.numWorkers() + " worker(s), distribution '" + spec.name() + "', seed " + chosenSeed);
         var finished = new CountDownLatch(1);
         var hook = new Thread(() -> {

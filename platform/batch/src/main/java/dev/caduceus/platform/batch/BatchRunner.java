@@ -57,11 +57,13 @@ final class BatchRunner {
     private int processed;
     private int failed;
     private int discarded;
-    private final List<List<Dataset.Entry>> batches;
+    /** The prompt indexes to run, in order; batch {@code b} of this invocation is its slice {@code [b × size, (b+1) × size)}. */
+    private final int[] remaining;
+    private final int batchCount;
     private final int firstBatch;
 
     BatchRunner(BatchOptions options, Dataset dataset, RunFolder folder, Checkpoint checkpoint,
-                List<Dataset.Entry> remaining, PromptRunner prompts, String model, ObjectMapper json, PrintStream err,
+                int[] remaining, PromptRunner prompts, String model, ObjectMapper json, PrintStream err,
                 boolean terminal, BatchLog log) {
         this.log = log;
         this.options = options;
@@ -72,12 +74,11 @@ final class BatchRunner {
         this.model = model;
         this.json = json;
         this.err = err;
-        this.batches = new ArrayList<>();
-        for (int i = 0; i < remaining.size(); i += options.batchSize())
-            batches.add(remaining.subList(i, Math.min(remaining.size(), i + options.batchSize())));
+        this.remaining = remaining;
+        this.batchCount = (remaining.length + options.batchSize() - 1) / options.batchSize();
         this.firstBatch = checkpoint.nextBatchNum;
-        int done = dataset.entries().size() - remaining.size();
-        this.progress = Progress.create(options.runName(), dataset.entries().size(), done, err, terminal,
+        int done = dataset.size() - remaining.length;
+        this.progress = Progress.create(options.runName(), dataset.size(), done, err, terminal,
                 options.noProgress());
     }
 
@@ -87,7 +88,7 @@ final class BatchRunner {
 
     /** Runs every batch; returns the exit status. */
     int run(PrintStream out) throws IOException, InterruptedException {
-        checkpoint.nextBatchNum = firstBatch + batches.size();
+        checkpoint.nextBatchNum = firstBatch + batchCount;
         checkpoint.invocations.add(new Checkpoint.Invocation(startedAt, null, 0, 0, 0));
         writeCheckpoint();
         var checkpointer = Thread.ofVirtual().name("batch-checkpoint").start(this::commitEverySecond);
@@ -111,13 +112,18 @@ final class BatchRunner {
     private void runWorkers() throws IOException, InterruptedException {
         // --num_workers workers take the batches in order (with one worker: exactly the dataset's order;
         // a thread per batch waiting on a semaphore started them in whatever order the threads ran).
-        int workers = Math.min(Math.max(1, options.numWorkers()), Math.max(1, batches.size()));
+        int workers = Math.min(Math.max(1, options.numWorkers()), Math.max(1, batchCount));
         var next = new java.util.concurrent.atomic.AtomicInteger();
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             var futures = new ArrayList<Future<?>>();
             for (int w = 0; w < workers; w++) {
                 futures.add(pool.submit(() -> {
-                    for (int b; (b = next.getAndIncrement()) < batches.size(); ) runBatch(firstBatch + b, batches.get(b));
+                    try (var reader = dataset.reader()) { // each entry is read from the file as its turn comes
+                        for (int b; (b = next.getAndIncrement()) < batchCount; ) {
+                            int from = b * options.batchSize();
+                            runBatch(firstBatch + b, from, Math.min(remaining.length, from + options.batchSize()), reader);
+                        }
+                    }
                     return null;
                 }));
             }
@@ -138,10 +144,12 @@ final class BatchRunner {
         prompts.stopAll();
     }
 
-    private void runBatch(int batchNum, List<Dataset.Entry> batch) throws IOException {
+    /** Runs the prompts {@code remaining[from..to)} as batch {@code batchNum}. */
+    private void runBatch(int batchNum, int from, int to, Dataset.Reader reader) throws IOException {
         int inBatch = 0, failedInBatch = 0, discardedInBatch = 0;
-        for (var entry : batch) {
+        for (int next = from; next < to; next++) {
             if (stopping.get()) return;
+            var entry = reader.entry(remaining[next]);
             var tag = "[B" + batchNum + ":P" + entry.promptIndex() + "]";
             var prefix = tag + " " + preview(entry.prompt());
             if (options.verbose()) progress.log(prefix + " toolsets " + "starting");
@@ -368,14 +376,22 @@ final class BatchRunner {
 
     private void writeFailed() throws IOException {
         var text = new StringBuilder();
-        var prompts = new java.util.HashMap<Integer, String>();
-        dataset.entries().forEach(e -> prompts.put(e.promptIndex(), e.prompt()));
-        checkpoint.failed.forEach((index, f) -> {
-            var o = JsonNodeFactory.instance.objectNode();
-            o.put("prompt_index", index).put("prompt", prompts.getOrDefault(index, "")).put("error", f.error())
-                    .put("attempts", f.attempts()).put("last_attempt", f.lastAttempt());
-            text.append(ToolJson.compact(o)).append('\n');
-        });
+        try (var reader = dataset.reader()) {
+            for (var failure : checkpoint.failed.entrySet()) {
+                int index = failure.getKey();
+                var f = failure.getValue();
+                String prompt;
+                try {
+                    prompt = index < dataset.size() ? reader.entry(index).prompt() : "";
+                } catch (IOException e) {
+                    prompt = ""; // the dataset changed: the list still names the index and the error
+                }
+                var o = JsonNodeFactory.instance.objectNode();
+                o.put("prompt_index", index).put("prompt", prompt).put("error", f.error())
+                        .put("attempts", f.attempts()).put("last_attempt", f.lastAttempt());
+                text.append(ToolJson.compact(o)).append('\n');
+            }
+        }
         AtomicFiles.replace(folder.failed(), text.toString());
     }
 

@@ -119,35 +119,37 @@ final class Checkpoint {
         return b;
     }
 
+    /** Reads one entry of {@code batch_stats}; a key that is no batch number is ignored. */
+    private void readBatchStat(String key, JsonNode b) {
+        int num;
+        try {
+            num = Integer.parseInt(key);
+        } catch (NumberFormatException ex) {
+            return;
+        }
+        var s = batch(num);
+        s.processed = b.path("processed").asInt();
+        s.skipped = b.path("skipped").asInt();
+        s.discarded = b.path("discarded_no_reasoning").asInt();
+        s.failed = b.path("failed").asInt();
+        for (var t : b.path("tool_stats").properties()) {
+            var counts = new ToolStats.Counts();
+            counts.count = t.getValue().path("count").asInt();
+            counts.success = t.getValue().path("success").asInt();
+            counts.failure = t.getValue().path("failure").asInt();
+            s.tools.put(t.getKey(), counts);
+        }
+        var r = b.path("reasoning_stats");
+        s.assistantTurns = r.path("total_assistant_turns").asInt();
+        s.turnsWithReasoning = r.path("turns_with_reasoning").asInt();
+        s.turnsWithoutReasoning = r.path("turns_without_reasoning").asInt();
+    }
+
     /** Reads a checkpoint written by Caduceus or by Hermes (which has only the first four keys). */
     static Checkpoint fromJson(JsonNode o, String runName) {
         var c = new Checkpoint(o.path("run_name").asText(runName));
         o.path("completed_prompts").forEach(n -> addIndex(c.completed, n.asInt()));
-        for (var e : o.path("batch_stats").properties()) {
-            int num;
-            try {
-                num = Integer.parseInt(e.getKey());
-            } catch (NumberFormatException ex) {
-                continue;
-            }
-            var s = c.batch(num);
-            var b = e.getValue();
-            s.processed = b.path("processed").asInt();
-            s.skipped = b.path("skipped").asInt();
-            s.discarded = b.path("discarded_no_reasoning").asInt();
-            s.failed = b.path("failed").asInt();
-            for (var t : b.path("tool_stats").properties()) {
-                var counts = new ToolStats.Counts();
-                counts.count = t.getValue().path("count").asInt();
-                counts.success = t.getValue().path("success").asInt();
-                counts.failure = t.getValue().path("failure").asInt();
-                s.tools.put(t.getKey(), counts);
-            }
-            var r = b.path("reasoning_stats");
-            s.assistantTurns = r.path("total_assistant_turns").asInt();
-            s.turnsWithReasoning = r.path("turns_with_reasoning").asInt();
-            s.turnsWithoutReasoning = r.path("turns_without_reasoning").asInt();
-        }
+        for (var e : o.path("batch_stats").properties()) c.readBatchStat(e.getKey(), e.getValue());
         c.lastUpdated = o.path("last_updated").asText(null);
         c.format = o.path("format").asText(null);
         c.datasetSha256 = o.path("dataset_sha256").asText(null);
@@ -172,14 +174,15 @@ final class Checkpoint {
     }
 
     /**
-     * Reads {@code checkpoint.json} as {@link #fromJson} does, streaming the two long lists
-     * ({@code completed_prompts}, {@code discarded_prompts}) straight into bits instead of holding the
-     * file, and a tree of it, in memory.
+     * Reads {@code checkpoint.json} as {@link #fromJson} does, streaming the three long members
+     * ({@code completed_prompts} and {@code discarded_prompts} straight into bits, {@code batch_stats} an entry at a
+     * time) instead of holding the file, and a tree of it, in memory: a tree took ~1 KB per batch.
      */
     static Checkpoint read(Path file, String runName, ObjectMapper json) throws IOException {
         var rest = JsonNodeFactory.instance.objectNode();
         var completed = new BitSet();
         var discarded = new BitSet();
+        var stats = new Checkpoint(runName);
         try (var parser = json.getFactory().createParser(file.toFile())) {
             if (parser.nextToken() != JsonToken.START_OBJECT) throw new IOException("not a JSON object");
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -196,6 +199,13 @@ final class Checkpoint {
                             addIndex(into, parser.getValueAsInt(0));
                         }
                     }
+                } else if (name.equals("batch_stats") && value == JsonToken.START_OBJECT) {
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        var key = parser.currentName();
+                        parser.nextToken();
+                        JsonNode entry = parser.readValueAsTree();
+                        stats.readBatchStat(key, entry == null ? JsonNodeFactory.instance.missingNode() : entry);
+                    }
                 } else {
                     rest.set(name, parser.readValueAsTree());
                 }
@@ -204,6 +214,7 @@ final class Checkpoint {
         var c = fromJson(rest, runName);
         c.completed.or(completed);
         c.discarded.or(discarded);
+        c.batchStats.putAll(stats.batchStats);
         return c;
     }
 

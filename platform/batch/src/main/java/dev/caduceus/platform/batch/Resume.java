@@ -3,8 +3,7 @@ package dev.caduceus.platform.batch;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * What a run still has to do: with a Caduceus checkpoint for this exact dataset, the
@@ -16,12 +15,13 @@ import java.util.List;
 final class Resume {
     private Resume() {}
 
-    static List<Dataset.Entry> remaining(Dataset dataset, Checkpoint previous, RunFolder folder, ObjectMapper json,
+    /** The prompt indexes still to run, in the dataset's order. */
+    static int[] remaining(Dataset dataset, Checkpoint previous, RunFolder folder, ObjectMapper json,
                                          Checkpoint into, PrintStream err) throws IOException {
         var numbers = folder.batchNumbers();
         int highest = numbers.length == 0 ? -1 : numbers[numbers.length - 1];
         into.nextBatchNum = Math.max(highest + 1, previous == null ? 0 : previous.nextBatchNum);
-        var out = new ArrayList<Dataset.Entry>();
+        var out = IntStream.builder();
         if (previous != null && previous.matches(dataset.sha256())) {
             err.println("↻ Resuming by prompt index (checkpoint matches the dataset)");
             into.completed.or(previous.completed);
@@ -30,11 +30,11 @@ final class Resume {
             into.failed.putAll(previous.failed);
             into.batchStats.putAll(previous.batchStats);
             into.invocations.addAll(previous.invocations);
-            for (var e : dataset.entries())
-                if (!into.completed.get(e.promptIndex()) && !into.discarded.get(e.promptIndex())) out.add(e);
-            return out;
+            for (int i = 0; i < dataset.size(); i++)
+                if (!into.completed.get(i) && !into.discarded.get(i)) out.add(i);
+            return out.build().toArray();
         }
-        if (previous == null && !folder.hasResults()) return new ArrayList<>(dataset.entries());
+        if (previous == null && !folder.hasResults()) return IntStream.range(0, dataset.size()).toArray();
         err.println("↻ Resuming by prompt content (dataset changed, checkpoint missing or made by Hermes)");
         var recorded = folder.recordedPrompts(json);
         if (previous != null) {
@@ -42,17 +42,19 @@ final class Resume {
             into.invocations.addAll(previous.invocations);
         }
         var counted = new LongHashSet(); // each recorded prompt completes one entry; a second copy runs again
-        for (var e : dataset.entries()) {
-            var key = e.prompt().strip();
-            if (recorded.contains(key)) {
-                if (counted.add(PromptFingerprint.of(key))) {
-                    into.completed.set(e.promptIndex());
-                    if (recorded.discarded(key)) into.discarded.set(e.promptIndex());
+        try (var reader = dataset.reader()) {
+            for (int i = 0; i < dataset.size(); i++) {
+                var key = reader.entry(i).prompt().strip();
+                if (recorded.contains(key)) {
+                    if (counted.add(PromptFingerprint.of(key))) {
+                        into.completed.set(i);
+                        if (recorded.discarded(key)) into.discarded.set(i);
+                    }
+                } else {
+                    out.add(i);
                 }
-            } else {
-                out.add(e);
             }
         }
-        return out;
+        return out.build().toArray();
     }
 }

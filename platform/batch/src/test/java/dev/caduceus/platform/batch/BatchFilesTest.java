@@ -30,9 +30,9 @@ class BatchFilesTest {
                 {"prompt": "none"}
                 """);
         var dataset = Dataset.read(file, 0, new ObjectMapper());
-        assertEquals(2, dataset.entries().size(), dataset.toString());
-        assertEquals(List.of(data.resolve("tables/a.csv"), Path.of("/abs/b.txt")), dataset.entries().get(0).files());
-        assertEquals(List.of(), dataset.entries().get(1).files());
+        assertEquals(2, dataset.size(), dataset.warnings().toString());
+        assertEquals(List.of(data.resolve("tables/a.csv"), Path.of("/abs/b.txt")), dataset.entry(0).files());
+        assertEquals(List.of(), dataset.entry(1).files());
         assertEquals(List.of("Line 2: 'files' must be a list of file paths", "Line 3: 'files' must be a list of file paths"),
                 dataset.warnings());
     }

@@ -1,5 +1,6 @@
 package dev.caduceus.platform.batch;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -180,11 +181,58 @@ class BatchPartsTest {
         var d = Dataset.read(file, 0, JSON);
         assertEquals(List.of("Invalid JSON on line 3", "Line 4 missing 'prompt' field"), d.warnings());
         assertEquals(2, d.skipped());
-        assertEquals(3, d.entries().size());
-        assertEquals(new Dataset.Entry(1, "b", "img", null, 5), d.entries().get(1));
-        assertEquals("p", d.entries().get(0).cwd());
-        assertEquals(2, Dataset.read(file, 2, JSON).entries().size());
-        assertTrue(Dataset.read(Files.writeString(dir.resolve("e.jsonl"), ""), 0, JSON).entries().isEmpty());
+        assertEquals(3, d.size());
+        assertEquals(new Dataset.Entry(1, "b", "img", null, 5), d.entry(1));
+        assertEquals("p", d.entry(0).cwd());
+        assertEquals(new Dataset.Entry(2, "c", null, null, 6), d.entry(2));
+        assertEquals(2, Dataset.read(file, 2, JSON).size());
+        assertEquals(0, Dataset.read(Files.writeString(dir.resolve("e.jsonl"), ""), 0, JSON).size());
+    }
+
+    @Test
+    void datasetEntriesAreReadBackFromTheFileAcrossReadBoundariesAndEncodings() throws Exception {
+        // a BOM, CRLF endings, a prompt longer than every read buffer with a four-byte character across the
+        // 64 KiB boundary, and a last line without a newline
+        var longPrompt = "x".repeat(65_530) + "🐍" + "y".repeat(40_000);
+        var text = "\uFEFF{\"prompt\": \"first\"}\r\n{\"prompt\": \"" + longPrompt + "\"}\r\n\r\n{\"prompt\": \"é last\"}";
+        var bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var file = Files.write(dir.resolve("long.jsonl"), bytes);
+        var d = Dataset.read(file, 0, JSON);
+        assertEquals(List.of(), d.warnings());
+        assertEquals(3, d.size());
+        assertEquals(new Dataset.Entry(0, "first", null, null, 1), d.entry(0));
+        assertEquals(longPrompt, d.entry(1).prompt());
+        assertEquals(new Dataset.Entry(2, "é last", null, null, 4), d.entry(2));
+        assertEquals(Dataset.sha256(bytes), d.sha256(), "the hash of the file's bytes, BOM included");
+        try (var reader = d.reader()) { // in any order through one open file
+            assertEquals("é last", reader.entry(2).prompt());
+            assertEquals("first", reader.entry(0).prompt());
+            assertThrows(IndexOutOfBoundsException.class, () -> reader.entry(3));
+        }
+    }
+
+    @Test
+    void aDatasetThatIsNotUtf8AnywhereIsRefusedAndOneChangedUnderARunIsNamed() throws Exception {
+        var bad = Files.write(dir.resolve("bad.jsonl"), concat("{\"prompt\": \"a\"}\n{\"prompt\": \"".getBytes(),
+                new byte[] {(byte) 0xC3, (byte) 0x28}, "\"}\n".getBytes()));
+        var e = assertThrows(java.io.IOException.class, () -> Dataset.read(bad, 1, JSON), "past --max_samples too");
+        assertEquals("not UTF-8 text", e.getMessage());
+
+        var file = Files.writeString(dir.resolve("d.jsonl"), "{\"prompt\": \"a\"}\n{\"prompt\": \"b\"}\n");
+        var d = Dataset.read(file, 0, JSON);
+        Files.writeString(file, "{\"prompt\": \"a\"}\n{\"prompt\": \"B\"}\n"); // same length, other text
+        assertEquals("a", d.entry(0).prompt());
+        var changed = assertThrows(java.io.IOException.class, () -> d.entry(1));
+        assertEquals("the dataset " + file + " changed since the run started: line 2 is no longer prompt 1 as it was read",
+                changed.getMessage());
+        Files.writeString(file, "{}");
+        assertThrows(java.io.IOException.class, () -> d.entry(1), "the line is gone");
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        var out = new java.io.ByteArrayOutputStream();
+        for (var p : parts) out.writeBytes(p);
+        return out.toByteArray();
     }
 
     // ---- ShareGPT and tool statistics -----------------------------------------------------------
@@ -342,7 +390,8 @@ class BatchPartsTest {
         previous.nextBatchNum = 4;
         var into = new Checkpoint("r");
         var remaining = Resume.remaining(dataset, previous, folder, JSON, into, System.err);
-        assertEquals(List.of("b"), remaining.stream().map(Dataset.Entry::prompt).toList(), "failed prompts are retried");
+        assertArrayEquals(new int[] {1}, remaining, "failed prompts are retried");
+        assertEquals("b", dataset.entry(1).prompt());
         assertEquals(4, into.nextBatchNum);
 
         Files.writeString(folder.batch(7), "{\"prompt_index\": 0, \"conversations\": [{\"from\": \"system\", \"value\": \"s\"}, {\"from\": \"human\", \"value\": \" c \"}]}\n"
@@ -351,7 +400,8 @@ class BatchPartsTest {
                 "{\"prompt\": \"c\"}\n{\"prompt\": \"new\"}\n{\"prompt\": \"a\"}\n"), 0, JSON);
         into = new Checkpoint("r");
         remaining = Resume.remaining(changed, previous, folder, JSON, into, System.err);
-        assertEquals(List.of("new"), remaining.stream().map(Dataset.Entry::prompt).toList());
+        assertArrayEquals(new int[] {1}, remaining);
+        assertEquals("new", changed.entry(1).prompt());
         assertEquals(8, into.nextBatchNum, "one past the highest batch file");
     }
 
