@@ -30,8 +30,13 @@ import java.util.LinkedHashSet;
 final class BatchRunner {
     /** Exit statuses: all done (or discarded), fatal, usage or configuration, some prompts failed, Ctrl+C. */
     static final int OK = 0, FATAL = 1, USAGE = 2, SOME_FAILED = 3, INTERRUPTED = 130;
-    /** How often the checkpoint is rewritten while prompts finish: the most a crash can take back. */
+    /**
+     * How often the checkpoint is rewritten while prompts finish (the most a crash can take back): every second, or
+     * {@link #COMMIT_SHARE}× as long as the last write took, if that is longer. The file has an entry per batch, so
+     * a run of a million one-prompt batches writes ~300 MB each time, under the lock the workers record with.
+     */
     static final Duration COMMIT_SPACING = Duration.ofSeconds(1);
+    static final int COMMIT_SHARE = 20;
 
     private final BatchOptions options;
     private final Dataset dataset;
@@ -91,7 +96,7 @@ final class BatchRunner {
         checkpoint.nextBatchNum = firstBatch + batchCount;
         checkpoint.invocations.add(new Checkpoint.Invocation(startedAt, null, 0, 0, 0));
         writeCheckpoint();
-        var checkpointer = Thread.ofVirtual().name("batch-checkpoint").start(this::commitEverySecond);
+        var checkpointer = Thread.ofVirtual().name("batch-checkpoint").start(this::commitPeriodically);
         try {
             runWorkers();
         } finally {
@@ -184,6 +189,12 @@ final class BatchRunner {
             inBatch++;
             progress.prompt(outcome);
         }
+        lock.lock();
+        try {
+            checkpoint.finish(batchNum); // its counters will not change: kept compactly from now on
+        } finally {
+            lock.unlock();
+        }
         progress.batchDone(batchNum, inBatch, failedInBatch, discardedInBatch);
     }
 
@@ -194,7 +205,7 @@ final class BatchRunner {
 
     /**
      * Appends the line (if any) and updates the counters; returns at once. The checkpoint that names
-     * this prompt is written within about a second ({@link #commitEverySecond}), after the line it points
+     * this prompt is written within about a second ({@link #commitPeriodically}), after the line it points
      * to is on disk. A worker does not wait for that write: a crash loses at most the last second of
      * the checkpoint, whose prompts a resume runs again (the merge drops a trajectory recorded twice);
      * waiting for every write held each worker up by one fsync per batch file written meanwhile.
@@ -254,11 +265,18 @@ final class BatchRunner {
         }
     }
 
-    /** The checkpointer: about once a second, a checkpoint covering what was recorded by then. */
-    private void commitEverySecond() {
+    /** The gap before the next checkpoint write, after one that took {@code lastWrite}. */
+    static Duration commitSpacing(Duration lastWrite) {
+        var share = lastWrite.multipliedBy(COMMIT_SHARE);
+        return share.compareTo(COMMIT_SPACING) > 0 ? share : COMMIT_SPACING;
+    }
+
+    /** The checkpointer: about once a second ({@link #commitSpacing}), a checkpoint covering what was recorded by then. */
+    private void commitPeriodically() {
+        var spacing = COMMIT_SPACING;
         while (true) {
             try {
-                Thread.sleep(COMMIT_SPACING);
+                Thread.sleep(spacing);
             } catch (InterruptedException e) {
                 return; // the run's end writes the last one
             }
@@ -269,8 +287,10 @@ final class BatchRunner {
             } finally {
                 lock.unlock();
             }
+            long started = System.nanoTime();
             try {
                 awaitDurable(target);
+                spacing = commitSpacing(Duration.ofNanos(System.nanoTime() - started));
             } catch (IOException e) {
                 lock.lock();
                 try {

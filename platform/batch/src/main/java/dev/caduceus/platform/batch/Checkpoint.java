@@ -55,14 +55,10 @@ final class Checkpoint {
      * in Hermes. Bits, not a set of integers: a million done prompts take 125 KB.
      */
     final BitSet completed = new BitSet();
-    final Map<Integer, BatchStat> batchStats = new TreeMap<>();
-    /**
-     * One copy of each distinct batch entry's text, which the batches share: most batches of a run count the same
-     * (with {@code --batch_size=1}, nearly all), and a copy each was ~280 bytes a batch, most of the live heap of a
-     * 100,000-batch run in the default heap. At most {@link #SHARED_TEXTS} texts are kept.
-     */
-    private final Map<String, String> sharedTexts = new HashMap<>();
-    private static final int SHARED_TEXTS = 4096;
+    /** The counters of the batches still running (or run again), by batch number; the rest are {@link #finished}. */
+    private final Map<Integer, BatchStat> batchStats = new TreeMap<>();
+    /** The counters of the batches that are done, compactly: a million one-prompt batches did not fit as objects. */
+    private FinishedBatches finished = new FinishedBatches();
     String lastUpdated;
     String datasetSha256;
     int totalPrompts;
@@ -78,8 +74,46 @@ final class Checkpoint {
         this.runName = runName;
     }
 
+    /** Batch {@code num}'s counters to change: a running batch's, a finished one's taken back, or new ones. */
     BatchStat batch(int num) {
-        return batchStats.computeIfAbsent(num, n -> new BatchStat());
+        var running = batchStats.get(num);
+        if (running != null) return running;
+        var again = finished.remove(num);
+        var stat = again != null ? again : new BatchStat();
+        batchStats.put(num, stat);
+        return stat;
+    }
+
+    /** Batch {@code num} is done: its counters go to the compact store. */
+    void finish(int num) {
+        var stat = batchStats.remove(num);
+        if (stat != null) finished.add(num, stat);
+    }
+
+    /** The counters to sum for the run's totals: each running batch's and the finished batches' sum. */
+    List<BatchStat> batchTotals() {
+        var all = new ArrayList<>(batchStats.values());
+        all.add(finished.total());
+        return all;
+    }
+
+    /** How many batches are running (their counters are objects, not yet in the compact store). */
+    int runningCount() {
+        return batchStats.size();
+    }
+
+    /** How many batches have an entry in {@code batch_stats}. */
+    int batchCount() {
+        return batchStats.size() + finished.size();
+    }
+
+    /** Takes over {@code from}'s batch counters (a resume's previous checkpoint); this one has none yet. */
+    void adoptBatches(Checkpoint from) {
+        if (batchCount() != 0) throw new IllegalStateException("this checkpoint has batch counters already");
+        batchStats.putAll(from.batchStats);
+        finished = from.finished;
+        from.batchStats.clear();
+        from.finished = new FinishedBatches();
     }
 
     /** The checkpoint with its three long members left empty, each in its place. */
@@ -143,6 +177,7 @@ final class Checkpoint {
         s.assistantTurns = r.path("total_assistant_turns").asInt();
         s.turnsWithReasoning = r.path("turns_with_reasoning").asInt();
         s.turnsWithoutReasoning = r.path("turns_without_reasoning").asInt();
+        finish(num); // a checkpoint's batches are done until a run takes one up again
     }
 
     /** Reads a checkpoint written by Caduceus or by Hermes (which has only the first four keys). */
@@ -214,7 +249,7 @@ final class Checkpoint {
         var c = fromJson(rest, runName);
         c.completed.or(completed);
         c.discarded.or(discarded);
-        c.batchStats.putAll(stats.batchStats);
+        c.adoptBatches(stats);
         return c;
     }
 
@@ -264,30 +299,45 @@ final class Checkpoint {
         out.write("\n  ]");
     }
 
+    /** The running and the finished batches' entries, merged in batch number order. */
     private void writeBatchStats(Writer out) throws IOException {
-        if (batchStats.isEmpty()) {
+        if (batchCount() == 0) {
             out.write("{}");
             return;
         }
-        boolean first = true;
+        var running = batchStats.entrySet().iterator();
+        var next = new Object() {
+            Map.Entry<Integer, BatchStat> entry = running.hasNext() ? running.next() : null;
+            boolean first = true;
+
+            void write(int num, String text) throws IOException {
+                out.write(first ? "\n    \"" : ",\n    \"");
+                first = false;
+                out.write(Integer.toString(num));
+                out.write("\": ");
+                out.write(text);
+            }
+
+            void runningBefore(long num) throws IOException {
+                for (; entry != null && entry.getKey() < num; entry = running.hasNext() ? running.next() : null) {
+                    var stat = entry.getValue();
+                    if (stat.written == null) stat.written = entryText(stat);
+                    write(entry.getKey(), stat.written);
+                }
+            }
+        };
         out.write('{');
-        for (var e : batchStats.entrySet()) {
-            out.write(first ? "\n    \"" : ",\n    \"");
-            first = false;
-            out.write(Integer.toString(e.getKey()));
-            out.write("\": ");
-            var stat = e.getValue();
-            if (stat.written == null) stat.written = shared(nested(statJson(stat), 2));
-            out.write(stat.written);
-        }
+        finished.forEach(Checkpoint::entryText, (num, text) -> {
+            next.runningBefore(num);
+            next.write(num, text);
+        });
+        next.runningBefore(Long.MAX_VALUE);
         out.write("\n  }");
     }
 
-    private String shared(String text) {
-        var known = sharedTexts.get(text);
-        if (known != null) return known;
-        if (sharedTexts.size() < SHARED_TEXTS) sharedTexts.put(text, text);
-        return text;
+    /** One {@code batch_stats} entry's text, as the file has it. */
+    private static String entryText(BatchStat stat) {
+        return nested(statJson(stat), 2);
     }
 
     /** {@code node} indented as a value {@code depth} levels down. */

@@ -28,7 +28,7 @@ final class Resume {
             into.completed.or(previous.discarded); // the previous release kept discarded prompts out of completed_prompts
             into.discarded.or(previous.discarded);
             into.failed.putAll(previous.failed);
-            into.batchStats.putAll(previous.batchStats);
+            into.adoptBatches(previous);
             into.invocations.addAll(previous.invocations);
             for (int i = 0; i < dataset.size(); i++)
                 if (!into.completed.get(i) && !into.discarded.get(i)) out.add(i);
@@ -38,7 +38,7 @@ final class Resume {
         err.println("↻ Resuming by prompt content (dataset changed, checkpoint missing or made by Hermes)");
         var recorded = folder.recordedPrompts(json);
         if (previous != null) {
-            into.batchStats.putAll(previous.batchStats);
+            into.adoptBatches(previous);
             into.invocations.addAll(previous.invocations);
         }
         var counted = new LongHashSet(); // each recorded prompt completes one entry; a second copy runs again

@@ -19,7 +19,7 @@ final class Statistics {
     /** Sums {@code batch_stats[*].tool_stats}: tools called at least once, by count descending. */
     static Map<String, ToolStats.Counts> toolTotals(Checkpoint c) {
         var totals = new LinkedHashMap<String, ToolStats.Counts>();
-        for (var b : c.batchStats.values())
+        for (var b : c.batchTotals())
             b.tools.forEach((name, x) -> {
                 var t = totals.computeIfAbsent(name, n -> new ToolStats.Counts());
                 t.count += x.count;
@@ -58,7 +58,7 @@ final class Statistics {
                 .put("failure", t.failure).put("success_rate", rate(t.success, t.success, t.failure))
                 .put("failure_rate", rate(t.failure, t.success, t.failure)));
         int turns = 0, with = 0, without = 0, discarded = 0;
-        for (var b : c.batchStats.values()) {
+        for (var b : c.batchTotals()) {
             turns += b.assistantTurns;
             with += b.turnsWithReasoning;
             without += b.turnsWithoutReasoning;

@@ -29,7 +29,7 @@ final class Summary {
                     t.count, t.success, t.failure, Statistics.rate(t.success, t.success, t.failure))));
         }
         int turns = 0, with = 0;
-        for (var b : c.batchStats.values()) {
+        for (var b : c.batchTotals()) {
             turns += b.assistantTurns;
             with += b.turnsWithReasoning;
         }

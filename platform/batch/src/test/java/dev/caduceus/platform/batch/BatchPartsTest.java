@@ -318,6 +318,74 @@ class BatchPartsTest {
 
     // ---- files: checkpoint, resume, merge, statistics -----------------------------------------------
 
+    /** Counters that differ from batch to batch, some with tools, for the finished-batch store's tests. */
+    private static void count(Checkpoint.BatchStat s, int num) {
+        s.processed = 1 + num % 3;
+        s.failed = num % 5 == 0 ? 1 : 0;
+        s.assistantTurns = num % 4;
+        s.turnsWithReasoning = num % 2;
+        s.turnsWithoutReasoning = num % 4 - num % 2;
+        if (num % 3 == 0) {
+            var t = new ToolStats.Counts();
+            t.count = num % 300; // large enough for two-byte varints
+            t.success = num % 300 - num % 2;
+            t.failure = num % 2;
+            s.tools.put(num % 2 == 0 ? "terminal" : "web_search", t);
+        }
+        if (num == 7) s.skipped = -2; // a hand-edited file's nonsense survives as written
+    }
+
+    @Test
+    void theCheckpointIsWrittenEverySecondUnlessWritingItTakesMoreThanATwentiethOfThat() {
+        assertEquals(java.time.Duration.ofSeconds(1), BatchRunner.commitSpacing(java.time.Duration.ofMillis(3)));
+        assertEquals(java.time.Duration.ofSeconds(1), BatchRunner.commitSpacing(java.time.Duration.ofMillis(50)));
+        assertEquals(java.time.Duration.ofSeconds(30), BatchRunner.commitSpacing(java.time.Duration.ofMillis(1500)),
+                "a write of 1.5 s (a million one-prompt batches) takes 5 % of the run");
+    }
+
+    @Test
+    void finishedBatchesAreWrittenReadAndSummedAsIfTheyWereStillRunning() throws Exception {
+        var numbers = new java.util.ArrayList<Integer>();
+        for (int num = 0; num < 3000; num++) numbers.add(num);
+        numbers.addAll(List.of(-3, 1_000_000_000, 5_000)); // numbers of a hand-edited checkpoint, far apart
+        java.util.Collections.shuffle(numbers, new java.util.Random(7)); // workers finish in any order
+        var running = new Checkpoint("r");
+        var mixed = new Checkpoint("r");
+        for (int num : numbers) {
+            count(running.batch(num), num);
+            count(mixed.batch(num), num);
+            if (num % 10 != 1) mixed.finish(num); // a tenth still running
+        }
+        var text = written(running);
+        assertEquals(text, written(mixed), "in batch number order, the same text");
+        assertEquals(ToolJson.indented(JSON.readTree(text)), text);
+        assertEquals(3003, mixed.batchCount());
+        assertEquals(300, mixed.runningCount(), "the others are in the compact store");
+        var sums = Statistics.build(running, 1, "m", "t", new RunFolder.MergeResult(0, 0, 0, 0, 0, 0), null, 0, 0);
+        assertEquals(sums, Statistics.build(mixed, 1, "m", "t", new RunFolder.MergeResult(0, 0, 0, 0, 0, 0), null, 0, 0),
+                "the same totals");
+
+        var read = Checkpoint.read(Files.writeString(dir.resolve("c.json"), text), "r", JSON);
+        assertEquals(text, written(read), "read back: every batch finished, the same text");
+        assertEquals(0, read.runningCount());
+        var again = read.batch(5_000); // a resume that runs more of a finished batch
+        assertEquals(1 + 5_000 % 3, again.processed);
+        again.processed++;
+        again.changed();
+        read.finish(5_000);
+        assertTrue(written(read).contains("\"5000\": {\n      \"processed\": 4,"), "its counters went on from where they were");
+        var after = Statistics.build(read, 1, "m", "t", new RunFolder.MergeResult(0, 0, 0, 0, 0, 0), null, 0, 0);
+        assertEquals(sums.path("tool_statistics"), after.path("tool_statistics"), "taken out and put back: the same sums");
+        assertEquals(sums.path("reasoning_statistics"), after.path("reasoning_statistics"));
+        assertThrows(IllegalStateException.class, () -> {
+            var c = new Checkpoint("r");
+            c.batch(1);
+            c.finish(1);
+            c.batch(2);
+            c.adoptBatches(read);
+        }, "a checkpoint with counters of its own adopts none");
+    }
+
     @Test
     void checkpointRoundTripsWithHermesKeysFirstAndIsReplacedAtomically() throws Exception {
         var c = new Checkpoint("r");
