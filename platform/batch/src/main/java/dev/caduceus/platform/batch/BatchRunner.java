@@ -32,8 +32,10 @@ final class BatchRunner {
     static final int OK = 0, FATAL = 1, USAGE = 2, SOME_FAILED = 3, INTERRUPTED = 130;
     /**
      * How often the checkpoint is rewritten while prompts finish (the most a crash can take back): every second, or
-     * {@link #COMMIT_SHARE}× as long as the last write took, if that is longer. The file has an entry per batch, so
-     * a run of a million one-prompt batches writes ~300 MB each time, under the lock the workers record with.
+     * {@link #COMMIT_SHARE}× as long as writing the file took last time, if that is longer. The file has an entry per
+     * batch, so a run of a million one-prompt batches writes ~300 MB each time, under the lock the workers record
+     * with. Only the file's own write counts: the batch files' fsyncs before it grow with the prompts done since
+     * the last commit, not with the run, and spacing them out only piled them up for the run's end.
      */
     static final Duration COMMIT_SPACING = Duration.ofSeconds(1);
     static final int COMMIT_SHARE = 20;
@@ -55,6 +57,8 @@ final class BatchRunner {
     private long recorded;
     private long durable;
     private boolean committing;
+    /** How long the last commit took to write checkpoint.json itself (not the batch files' fsyncs before it). */
+    private long checkpointWriteNanos;
     private IOException commitFailure;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final String startedAt = now();
@@ -287,10 +291,8 @@ final class BatchRunner {
             } finally {
                 lock.unlock();
             }
-            long started = System.nanoTime();
             try {
                 awaitDurable(target);
-                spacing = commitSpacing(Duration.ofNanos(System.nanoTime() - started));
             } catch (IOException e) {
                 lock.lock();
                 try {
@@ -299,6 +301,12 @@ final class BatchRunner {
                     lock.unlock();
                 }
                 return;
+            }
+            lock.lock();
+            try {
+                spacing = commitSpacing(Duration.ofNanos(checkpointWriteNanos));
+            } finally {
+                lock.unlock();
             }
         }
     }
@@ -324,6 +332,7 @@ final class BatchRunner {
                 unsyncedBatchFiles.clear();
                 checkpoint.lastUpdated = now();
                 Path temp;
+                long writing = System.nanoTime();
                 try {
                     temp = AtomicFiles.prepare(folder.checkpoint(), checkpoint::write); // a consistent state, under the lock
                 } catch (IOException e) {
@@ -332,15 +341,19 @@ final class BatchRunner {
                     checkpointed.signalAll();
                     throw e;
                 }
+                writing = System.nanoTime() - writing;
                 lock.unlock();
                 boolean done = false;
                 try {
                     for (var file : files) AtomicFiles.force(file); // the lines first, then the checkpoint naming them
+                    long renaming = System.nanoTime();
                     AtomicFiles.commit(temp, folder.checkpoint());
+                    writing += System.nanoTime() - renaming;
                     done = true;
                 } finally {
                     lock.lock();
                     if (!done) unsyncedBatchFiles.addAll(files);
+                    else checkpointWriteNanos = writing;
                     committing = false;
                     checkpointed.signalAll();
                 }
