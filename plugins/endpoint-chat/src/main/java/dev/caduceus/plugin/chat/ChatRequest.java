@@ -120,9 +120,16 @@ record ChatRequest(String model, boolean stream, boolean includeUsage, String sy
         });
     }
 
+    /** The text parts joined with {@code \n} (a loop: once per request, and one part is the common case). */
     private static String textOf(List<ContentPart> parts) {
-        return String.join("\n", parts.stream()
-                .filter(p -> p instanceof ContentPart.Text).map(p -> ((ContentPart.Text) p).text()).toList());
+        String joined = null;
+        StringBuilder more = null;
+        for (var part : parts) {
+            if (!(part instanceof ContentPart.Text text)) continue;
+            if (joined == null) joined = text.text();
+            else (more == null ? more = new StringBuilder(joined) : more).append('\n').append(text.text());
+        }
+        return more != null ? more.toString() : joined == null ? "" : joined;
     }
 
     private static String cutUtf8(String text, int maxBytes) {

@@ -61,19 +61,15 @@ final class CallEvents {
     }
 
     /** The one non-streamed {@code chat.completion}; ends with {@link #finish()}. */
-    void completion(JsonNode response, byte[] raw) throws ModelException {
-        var choice = response.path("choices").path(0);
-        if (!choice.isObject())
+    void completion(Completion response, byte[] raw) throws ModelException {
+        if (!response.choice())
             throw errors.badAnswer("Upstream response has no choices", new String(raw, StandardCharsets.UTF_8), false);
-        var message = choice.path("message");
-        reasoningField(message);
-        var content = message.path("content");
-        if (content.isTextual()) think.accept(content.asText());
-        else for (var part : content) if (part.path("text").isTextual()) think.accept(part.path("text").asText());
+        if (response.reasoning() != null) reasoning(response.reasoning());
+        for (var text : response.texts()) think.accept(text);
         int position = 0;
-        for (var call : message.path("tool_calls")) toolCalls.add(call, position++);
-        usage(response.path("usage"));
-        endChoice(choice.path("finish_reason").asText("stop"));
+        for (var call : response.toolCalls()) toolCalls.add(call, position++);
+        if (response.usage() != null) usage(response.usage());
+        endChoice(response.finishReason());
         finish();
     }
 

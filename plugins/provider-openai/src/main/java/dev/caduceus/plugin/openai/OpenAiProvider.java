@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.caduceus.spi.model.ModelEvent;
 import dev.caduceus.spi.model.ModelException;
@@ -62,6 +63,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private final ObjectMapper json = JsonMapper.builder(JsonFactory.builder()
                     .recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private final ObjectReader answers = Completion.trees(json);
     private final RequestBodies encoded = new RequestBodies();
     private final ChatRequestBody bodies;
     private final UpstreamErrors errors;
@@ -191,7 +193,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private void readCompletion(InputStream body, CallEvents events) throws IOException, ModelException {
         var bytes = body.readAllBytes(); // parsed from the bytes: a String of them is made only for an error
         try {
-            events.completion(json.readTree(bytes), bytes);
+            events.completion(Completion.read(answers, bytes), bytes);
         } catch (JsonProcessingException e) {
             throw errors.badAnswer("Upstream response is not valid JSON", new String(bytes, UTF_8), false);
         }

@@ -209,7 +209,8 @@ class OpenAiProviderTest {
         var events = new CallEvents(JSON, new UpstreamErrors(JSON, null), e -> {});
         var raw = "{\"id\":\"x\"}";
         var e = assertThrows(ModelException.class,
-                () -> events.completion(JSON.readTree(raw), raw.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                () -> events.completion(Completion.read(Completion.trees(JSON), raw.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                        raw.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertTrue(e.retryable());
         assertTrue(e.getMessage().startsWith("Upstream response has no choices"), e.getMessage());
     }

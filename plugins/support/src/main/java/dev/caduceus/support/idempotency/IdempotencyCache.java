@@ -135,9 +135,30 @@ public final class IdempotencyCache {
 
     /** Lowercase hex sha256 of the UTF-8 bytes of {@code text}. */
     public static String sha256Hex(String text) {
+        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * A fresh SHA-256 digest, cloned from one that is never used itself: a chat turn hashes its session's
+     * text, and {@link MessageDigest#getInstance} looks the provider up each time.
+     */
+    private static MessageDigest sha256() {
         try {
-            var digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException never) {
+                throw new IllegalStateException("SHA-256 is part of every JDK", never);
+            }
+        }
+    }
+
+    private static final MessageDigest SHA_256 = newSha256();
+
+    private static MessageDigest newSha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

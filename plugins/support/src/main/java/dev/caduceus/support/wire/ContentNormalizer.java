@@ -142,10 +142,19 @@ public final class ContentNormalizer {
     }
 
     private static List<ContentPart> collapse(List<ContentPart> parts) {
-        if (parts.stream().anyMatch(p -> p instanceof ContentPart.ImageUrl)) return parts;
-        var texts = parts.stream().map(p -> ((ContentPart.Text) p).text()).toList();
-        if (texts.isEmpty()) return List.of();
-        return List.of(new ContentPart.Text(cut(String.join("\n", texts))));
+        for (var part : parts) if (part instanceof ContentPart.ImageUrl) return parts;
+        if (parts.isEmpty()) return List.of();
+        if (parts.size() == 1) { // the common case, once per message: no join
+            var only = (ContentPart.Text) parts.getFirst();
+            var text = cut(only.text());
+            return List.of(text == only.text() ? only : new ContentPart.Text(text));
+        }
+        var joined = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            if (i > 0) joined.append('\n');
+            joined.append(((ContentPart.Text) parts.get(i)).text());
+        }
+        return List.of(new ContentPart.Text(cut(joined.toString())));
     }
 
     private static String cut(String text) {

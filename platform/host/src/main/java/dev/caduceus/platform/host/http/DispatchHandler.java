@@ -1,6 +1,8 @@
 package dev.caduceus.platform.host.http;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.caduceus.spi.http.ApiError;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.HttpStatusException;
@@ -25,6 +27,7 @@ final class DispatchHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchHandler.class);
 
     private final ObjectMapper hostMapper;
+    private final ObjectReader bodies;
     private final ErrorBodies errors;
     private final long maxBodyBytes;
     private final RequestRecorder recorder;
@@ -36,6 +39,7 @@ final class DispatchHandler extends Handler.Abstract {
         super(InvocationType.BLOCKING);
         this.recorder = recorder;
         this.hostMapper = hostMapper;
+        this.bodies = hostMapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS); // one per server
         this.errors = errors;
         this.maxBodyBytes = maxBodyBytes;
         this.budget = budget;
@@ -47,7 +51,7 @@ final class DispatchHandler extends Handler.Abstract {
         var match = RouteHandler.match(request);
         if (match == null) return false;                      // unreachable: the gate answers preflights
         var out = new ResponseWriter(request, response);
-        var exchange = new InboundExchange(request, out, match, hostMapper, maxBodyBytes, budget, pace, recorder);
+        var exchange = new InboundExchange(request, out, match, hostMapper, bodies, maxBodyBytes, budget, pace, recorder);
         try {
             match.entry().handler().handle(exchange);
             exchange.finish();

@@ -1,9 +1,9 @@
 package dev.caduceus.platform.host.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.caduceus.spi.http.EventStream;
 import dev.caduceus.spi.http.HttpExchange;
 import java.io.IOException;
@@ -28,6 +28,7 @@ final class InboundExchange implements HttpExchange {
     private final ResponseWriter out;
     private final Router.Match match;
     private final ObjectMapper hostMapper;
+    private final ObjectReader bodies;
     private final long maxBodyBytes;
     private final BodyBinder binder;
     private Fields query;
@@ -40,7 +41,7 @@ final class InboundExchange implements HttpExchange {
     private final BodyPace pace;
 
     InboundExchange(Request request, ResponseWriter out, Router.Match match, ObjectMapper hostMapper,
-                  long maxBodyBytes, BodyBudget budget, BodyPace pace, RequestRecorder recorder) {
+                    ObjectReader bodies, long maxBodyBytes, BodyBudget budget, BodyPace pace, RequestRecorder recorder) {
         this.pace = pace;
         this.recorder = recorder;
         this.budget = budget;
@@ -48,6 +49,7 @@ final class InboundExchange implements HttpExchange {
         this.out = out;
         this.match = match;
         this.hostMapper = hostMapper;
+        this.bodies = bodies;
         this.maxBodyBytes = maxBodyBytes;
         this.binder = new BodyBinder(match.entry().mapper());
     }
@@ -106,7 +108,7 @@ final class InboundExchange implements HttpExchange {
     private JsonNode parse(byte[] bytes) {
         if (bytes.length == 0) throw ApiErrors.invalidJson().exception();
         try {
-            var node = hostMapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(bytes);
+            var node = bodies.readTree(bytes);
             if (node == null || node.isMissingNode()) throw ApiErrors.invalidJson().exception();
             return node;
         } catch (IOException e) {

@@ -174,13 +174,20 @@ final class JettyResponse implements OutboundHttp.Response {
         /**
          * The rest of the body, in an array sized by what is queued (a whole JSON answer usually is by
          * the time its head is read) instead of {@link InputStream}'s 16 KiB steps, each zeroed and copied.
+         * When the array fills, one byte is read before it grows: a body that was all queued ends there,
+         * in the one array of its size.
          */
         @Override
         public byte[] readAllBytes() throws IOException {
             byte[] all = new byte[Math.max(available(), 256)];
             int size = 0;
             while (true) {
-                if (size == all.length) all = Arrays.copyOf(all, size + Math.max(available(), size));
+                if (size == all.length) {
+                    int next = read();
+                    if (next < 0) return all;
+                    all = Arrays.copyOf(all, size + Math.max(available() + 1, size));
+                    all[size++] = (byte) next;
+                }
                 int n = read(all, size, all.length - size);
                 if (n < 0) return size == all.length ? all : Arrays.copyOf(all, size);
                 size += n;

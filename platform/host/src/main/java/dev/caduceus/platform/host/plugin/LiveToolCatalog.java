@@ -71,18 +71,18 @@ public final class LiveToolCatalog implements ToolCatalog {
 
     private Merged current() {
         var last = merged;
-        if (sources.isEmpty()) return last;
+        if (sources.isEmpty() || unchanged(last.basis())) return last; // asked several times a turn: no list then
         var snapshots = new ArrayList<ToolSource.Snapshot>(sources.size());
         for (var source : sources) snapshots.add(snapshot(source));
-        if (sameSnapshots(last.basis(), snapshots)) return last;
         var rebuilt = rebuild(snapshots);
         merged = rebuilt;
         return rebuilt;
     }
 
-    private static boolean sameSnapshots(List<ToolSource.Snapshot> a, List<ToolSource.Snapshot> b) {
-        if (a.size() != b.size()) return false;
-        for (int i = 0; i < a.size(); i++) if (a.get(i) != b.get(i)) return false;
+    /** Whether every source's snapshot now is the one {@code basis} holds for it. */
+    private boolean unchanged(List<ToolSource.Snapshot> basis) {
+        if (basis.size() != sources.size()) return false;
+        for (int i = 0; i < basis.size(); i++) if (snapshot(sources.get(i)) != basis.get(i)) return false;
         return true;
     }
 

@@ -2,6 +2,7 @@ package dev.caduceus.platform.runtime.agent;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.caduceus.platform.host.store.Database;
 import dev.caduceus.platform.host.store.Migrations;
 import dev.caduceus.spi.message.Message;
@@ -9,7 +10,10 @@ import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
 import dev.caduceus.support.sql.Batcher;
 import dev.caduceus.support.sql.MultiRowInsert;
+import java.io.CharArrayWriter;
+import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,11 +24,13 @@ import java.util.List;
 public final class SessionStore implements Sessions {
     private final Database database;
     private final ObjectMapper json;
+    private final ObjectWriter rowWriter;
     private final Clock clock;
 
     public SessionStore(Database database, ObjectMapper json, Clock clock) {
         this.database = database;
         this.json = json;
+        this.rowWriter = json.writer().withRootValueSeparator("");
         this.clock = clock;
         this.appends = database.dialect() == Dialect.POSTGRESQL
                 ? new Batcher<>("caduceus-session-appends", MAX_BATCH, this::writeBatch) : null;
@@ -65,7 +71,7 @@ public final class SessionStore implements Sessions {
      */
     public void append(String sessionId, List<Message> messages) {
         var now = clock.instant().toString();
-        var rows = messages.stream().map(this::write).toList();
+        var rows = rows(messages);
         if (appends != null && rows.size() <= ONE_STATEMENT_MESSAGES) {
             appends.submit(new Append(sessionId, now, rows));
             return;
@@ -148,6 +154,27 @@ public final class SessionStore implements Sessions {
                 "SELECT message_json FROM session_messages WHERE session_id = ? ORDER BY seq", r -> r.getString(1),
                 stored));
         return rows.stream().map(this::read).toList();
+    }
+
+    /**
+     * Each message's JSON, as {@link #write} makes it. A turn appends two or more: they go through one
+     * generator (one serializer context and buffer for all, where each message took its own).
+     */
+    private List<String> rows(List<Message> messages) {
+        if (messages.size() < 2) return messages.stream().map(this::write).toList();
+        var buffer = new CharArrayWriter(128); // grows for a long message; most are short
+        var rows = new ArrayList<String>(messages.size());
+        try (var out = rowWriter.writeValues(buffer)) {
+            for (var message : messages) {
+                out.write(message);
+                out.flush();
+                rows.add(buffer.toString());
+                buffer.reset();
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot serialize message", e);
+        }
+        return rows;
     }
 
     private String write(Message message) {

@@ -68,6 +68,22 @@ class SessionStoreTest {
     }
 
     @Test
+    void aTurnsMessagesAreStoredEachAsItsOwnJsonAsOneMessageIs() throws Exception {
+        var sessions = sessions(db, START);
+        var turn = List.of(Message.system("rules \"quoted\"\n"), Message.user("héllo ✓ \uD83D\uDE00"),
+                Message.assistant(""), Message.assistant("two"));
+        sessions.append("s1", turn);
+        sessions.append("s1", List.of(Message.user("alone")));
+        var rows = db.read(sql -> sql.query("SELECT message_json FROM session_messages ORDER BY seq", r -> r.getString(1)));
+        var expected = new java.util.ArrayList<String>();
+        for (var message : turn) expected.add(Harness.JSON.writeValueAsString(message));
+        expected.add(Harness.JSON.writeValueAsString(Message.user("alone")));
+        assertEquals(expected, rows, "no separator or leftover between a turn's messages");
+        assertEquals(List.of("rules \"quoted\"\n", "héllo ✓ \uD83D\uDE00", "", "two", "alone"),
+                sessions.transcript("admin", "s1").stream().map(Message::text).toList());
+    }
+
+    @Test
     void sessionsUnusedForTheRetentionPeriodGoWithTheirMessages() {
         sessions(db, START).append("old", List.of(Message.user("hi")));
         sessions(db, START.plus(Duration.ofDays(10))).append("kept", List.of(Message.user("hello")));
