@@ -9,6 +9,7 @@ module dev.caduceus.support {
     exports dev.caduceus.support.clienttools;
     exports dev.caduceus.support.files;
     exports dev.caduceus.support.idempotency;
+    exports dev.caduceus.support.ids;
     exports dev.caduceus.support.json;
     exports dev.caduceus.support.reasoning;
     exports dev.caduceus.support.services;

@@ -4,8 +4,7 @@ import dev.caduceus.support.clienttools.ToolTranscript;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.Usage;
-import java.security.SecureRandom;
-import java.util.HexFormat;
+import dev.caduceus.support.ids.RandomIds;
 
 /**
  * The JSON shapes, non-streaming and streaming, for one completion id: the {@code chat.completion}
@@ -13,14 +12,11 @@ import java.util.HexFormat;
  * Immutable; thread-safe.
  */
 record ChatCompletions(String id, long created, String model, boolean includeUsage) {
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
     /** {@code chatcmpl-} + 29 lowercase hex. */
     static String newId() {
-        var bytes = new byte[15];
-        RANDOM.nextBytes(bytes);
-        return "chatcmpl-" + HexFormat.of().formatHex(bytes).substring(0, 29);
+        return RandomIds.hex("chatcmpl-", 29);
     }
 
     /** The non-streaming answer. */

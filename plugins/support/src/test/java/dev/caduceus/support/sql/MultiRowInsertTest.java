@@ -53,4 +53,25 @@ class MultiRowInsertTest {
         assertThrows(IllegalArgumentException.class,
                 () -> MultiRowInsert.insert(sql, "t", "a, b", "", List.of(new Object[] {1, 2}, new Object[] {3})));
     }
+
+    @Test
+    void oneTablesInsertsSendTheSameStatementsAsTheStaticOnesWhateverTheRowCount() {
+        var into = MultiRowInsert.into("t", "a, b", "ON CONFLICT (a, b) DO NOTHING");
+        for (int n : new int[] {1, 2, 2, 1, 16, 17, MultiRowInsert.MAX_ROWS + 1}) {
+            var rows = IntStream.range(0, n).mapToObj(i -> new Object[] {"r", i}).toList();
+            into.insert(sql, rows);
+            var kept = List.copyOf(sent);
+            sent.clear();
+            MultiRowInsert.insert(sql, "t", "a, b", "ON CONFLICT (a, b) DO NOTHING", rows);
+            assertEquals(sent.size(), kept.size(), n + " rows");
+            for (int i = 0; i < kept.size(); i++) {
+                assertEquals(sent.get(i).sql(), kept.get(i).sql(), n + " rows");
+                assertArrayEquals(sent.get(i).args(), kept.get(i).args(), n + " rows");
+            }
+            sent.clear();
+        }
+        into.insert(sql, List.of());
+        assertEquals(List.of(), sent);
+        assertThrows(IllegalArgumentException.class, () -> into.insert(sql, List.of(new Object[] {1, 2}, new Object[] {3})));
+    }
 }

@@ -40,8 +40,16 @@ public final class LogSetup {
 
     private LogSetup() {}
 
+    /**
+     * SLF4J's provider, named so that SLF4J binds it without a {@code ServiceLoader} search: that search
+     * looks through every jar of the module path for a {@code META-INF/services} file, ~40 ms of a cold
+     * start (bench/README.md, issue 48). Only when nothing named another provider first.
+     */
+    static final String PROVIDER = "ch.qos.logback.classic.spi.LogbackServiceProvider";
+
     /** Applies {@code settings} to SLF4J's logback; does nothing when SLF4J is bound to another backend. */
     public static void apply(LogSettings settings) {
+        if (System.getProperty("slf4j.provider") == null) System.setProperty("slf4j.provider", PROVIDER);
         if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) apply(context, settings);
     }
 

@@ -127,8 +127,10 @@ final class LiteralMatcher {
 
     /** The covered stretches as start, end pairs, ascending and disjoint. */
     private int[] scan(String text, boolean escapedBreaks) {
-        // original index of each of the last maxLength characters fed to the automaton, as a ring
-        var positions = new int[maxLength];
+        // original index of each of the last characters fed to the automaton, as a ring as long as the
+        // longest match can be: maxLength, or the text's length when it is shorter (most are)
+        var positions = new int[Math.max(1, Math.min(maxLength, text.length()))];
+        int ring = positions.length;
         long seen = 0;
         int state = 0;
         int[] spans = NO_TARGETS;
@@ -140,14 +142,14 @@ final class LiteralMatcher {
                 i++;
                 continue;
             }
-            positions[(int) (seen % maxLength)] = i;
+            positions[(int) (seen % ring)] = i;
             seen++;
             int to;
             while ((to = step(state, c)) < 0 && state != 0) state = fail[state];
             state = Math.max(to, 0);
             int length = out[state];
             if (length == 0) continue;
-            int start = positions[(int) ((seen - length) % maxLength)];
+            int start = positions[(int) ((seen - length) % ring)];
             int end = i + 1;
             while (count > 0 && spans[2 * count - 2] >= start) count--; // wholly inside the new one
             if (count > 0 && spans[2 * count - 1] > start) {

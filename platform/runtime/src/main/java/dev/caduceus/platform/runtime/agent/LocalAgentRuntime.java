@@ -19,6 +19,7 @@ import dev.caduceus.spi.tool.ToolSpec;
 import dev.caduceus.support.services.WorkspaceWatcher;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,7 @@ public final class LocalAgentRuntime implements AgentRuntime {
     private final Redactor redactor;
     private final Clock clock;
     private final List<WorkspaceWatcher> watchers;
+    private volatile Offered lastOffered;
 
     /** @param provider the selected model provider, or null when none is contributed */
     public LocalAgentRuntime(ModelProvider provider, ToolSelection tools, ToolDispatcher dispatcher,
@@ -105,12 +107,12 @@ public final class LocalAgentRuntime implements AgentRuntime {
     @Override
     public RunResult execute(RunRequest request, RunContext ctx) throws InterruptedException {
         var scope = TurnScope.of(ctx, request);
-        var offered = new LinkedHashMap<String, Tool>();
-        tools.select(request.toolsets()).forEach(t -> offered.put(t.spec().name(), t));
+        var selected = offered(tools.select(request.toolsets()));
+        var offered = selected.byName();
         var watches = new RunWatches(watchers, dispatcher.runContext(scope, ctx.cancellation()));
         RunResult result;
         try {
-            result = loop(request, ctx, scope, offered, watches);
+            result = loop(request, ctx, scope, offered, selected.specs(), watches);
         } finally {
             watches.afterRun();
         }
@@ -118,14 +120,38 @@ public final class LocalAgentRuntime implements AgentRuntime {
         return result;
     }
 
+    /**
+     * The turn's tools by name, and their specs: kept from the last turn while the selection is the same tools
+     * (most turns of a deployment offer the same ones), not made again each turn.
+     */
+    private Offered offered(List<Tool> selected) {
+        var last = lastOffered;
+        if (last != null && last.sameTools(selected)) return last;
+        var byName = new LinkedHashMap<String, Tool>();
+        selected.forEach(t -> byName.put(t.spec().name(), t));
+        var made = new Offered(selected, Collections.unmodifiableMap(byName),
+                byName.values().stream().map(Tool::spec).toList());
+        lastOffered = made;
+        return made;
+    }
+
+    /** A selection of tools, by name (in their order) and as specs. */
+    private record Offered(List<Tool> tools, Map<String, Tool> byName, List<ToolSpec> specs) {
+        boolean sameTools(List<Tool> other) {
+            if (other.size() != tools.size()) return false;
+            for (int i = 0; i < tools.size(); i++) if (other.get(i) != tools.get(i)) return false;
+            return true;
+        }
+    }
+
     private RunResult loop(RunRequest request, RunContext ctx, TurnScope scope, Map<String, Tool> offered,
-                           RunWatches watches) throws InterruptedException {
+                           List<ToolSpec> offeredSpecs, RunWatches watches) throws InterruptedException {
         var model = request.model() != null ? request.model() : settings.model();
         if (caller == null || model == null)
             return RunResult.of(StopReason.UPSTREAM_ERROR, null, Usage.ZERO, "model_not_configured",
                     RunService.MODEL_NOT_CONFIGURED, List.of());
         var client = new ClientCalls(request.clientTools(), redactor);
-        var specs = client.offered(offered.values().stream().map(Tool::spec).toList());
+        var specs = client.offered(offeredSpecs);
         var sections = dispatcher.promptSections(offered.values(), scope.memoryScope());
         var system = Message.system(prompt.build(offered.keySet(), sections,
                 dispatcher.workspaceShown(offered.values(), scope.sessionId()), clock.instant(), request.instructions()));

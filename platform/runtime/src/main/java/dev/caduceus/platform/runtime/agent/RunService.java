@@ -26,6 +26,7 @@ import dev.caduceus.spi.agent.RunResult;
 import dev.caduceus.spi.agent.Runs;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.message.Usage;
+import dev.caduceus.support.ids.RandomIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +36,6 @@ import java.util.Map;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -373,7 +373,7 @@ public final class RunService implements Runs {
     }
 
     private static String newId() {
-        return "run_" + UUID.randomUUID().toString().replace("-", "");
+        return RandomIds.hex("run_", 32);
     }
 
     private void launch(LiveRun run) {

@@ -25,6 +25,8 @@ public final class SessionStore implements Sessions {
     private final Database database;
     private final ObjectMapper json;
     private final ObjectWriter rowWriter;
+    private final MultiRowInsert.Into messageRows =
+            MultiRowInsert.into("session_messages", "session_id, seq, message_json, created_at", "");
     private final Clock clock;
 
     public SessionStore(Database database, ObjectMapper json, Clock clock) {
@@ -82,7 +84,7 @@ public final class SessionStore implements Sessions {
             long seq = last - rows.size();
             var values = new java.util.ArrayList<Object[]>(rows.size());
             for (var row : rows) values.add(new Object[] {sessionId, ++seq, row, now});
-            MultiRowInsert.insert(sql, "session_messages", "session_id, seq, message_json, created_at", "", values);
+            messageRows.insert(sql, values);
             return null;
         });
     }

@@ -43,6 +43,10 @@ final class RunStore {
     private final ObjectMapper json;
     private final String nodeId;
     private final boolean clustered;
+    private final MultiRowInsert.Into stepRows =
+            MultiRowInsert.into("run_steps", "run_id, idx, message_json, model_calls, usage_json", "");
+    private final MultiRowInsert.Into eventRows =
+            MultiRowInsert.into("run_events", "run_id, seq, created_at, event_json", "ON CONFLICT (run_id, seq) DO NOTHING");
 
     /** @param nodeId the node this process is: written as the owner of every run it starts */
     RunStore(Database database, ObjectMapper json, String nodeId) {
@@ -127,11 +131,9 @@ final class RunStore {
             }
         }
         // a batch's steps and events, each in one statement
-        MultiRowInsert.insert(sql, "run_steps", "run_id, idx, message_json, model_calls, usage_json", "",
-                steps.stream().map(s -> new Object[] {s.runId(), s.index(), toJson(s.message()), s.modelCalls(),
+        stepRows.insert(sql, steps.stream().map(s -> new Object[] {s.runId(), s.index(), toJson(s.message()), s.modelCalls(),
                         toJson(s.usage())}).toList());
-        MultiRowInsert.insert(sql, "run_events", "run_id, seq, created_at, event_json", "ON CONFLICT (run_id, seq) DO NOTHING",
-                entries.stream().map(e -> new Object[] {e.runId(), e.seq(), e.timestamp().toEpochMilli(),
+        eventRows.insert(sql, entries.stream().map(e -> new Object[] {e.runId(), e.seq(), e.timestamp().toEpochMilli(),
                         toJson(e.event())}).toList());
         for (var r : records)
             sql.update("UPDATE runs SET status = ?, updated_at = ?, last_seq = ?, last_event = ?, output = ?, usage_json = ?, "
