@@ -49,7 +49,11 @@ public final class LogSetup {
 
     /** Applies {@code settings} to SLF4J's logback; does nothing when SLF4J is bound to another backend. */
     public static void apply(LogSettings settings) {
-        if (System.getProperty("slf4j.provider") == null) System.setProperty("slf4j.provider", PROVIDER);
+        if (System.getProperty("slf4j.provider") == null) {
+            System.setProperty("slf4j.provider", PROVIDER);
+            // else SLF4J says on stderr at every start that it loads the provider named
+            if (System.getProperty("slf4j.internal.verbosity") == null) System.setProperty("slf4j.internal.verbosity", "WARN");
+        }
         if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) apply(context, settings);
     }
 
