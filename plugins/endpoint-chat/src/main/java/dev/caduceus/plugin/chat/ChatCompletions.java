@@ -1,10 +1,14 @@
 package dev.caduceus.plugin.chat;
 
 import dev.caduceus.support.clienttools.ToolTranscript;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.Usage;
 import dev.caduceus.support.ids.RandomIds;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /**
  * The JSON shapes, non-streaming and streaming, for one completion id: the {@code chat.completion}
@@ -19,24 +23,53 @@ record ChatCompletions(String id, long created, String model, boolean includeUsa
         return RandomIds.hex("chatcmpl-", 29);
     }
 
-    /** The non-streaming answer. */
-    ObjectNode completion(TurnOutcome outcome) {
-        var body = head("chat.completion");
-        var choice = body.putArray("choices").addObject().put("index", 0);
-        var message = choice.putObject("message").put("role", "assistant");
-        if (outcome.toolCalls().isEmpty()) {
-            message.put("content", outcome.output() == null ? "" : outcome.output());
-        } else { // OpenAI's: content null unless the model also wrote text, then the calls
-            if (outcome.output() == null || outcome.output().isEmpty()) message.putNull("content");
-            else message.put("content", outcome.output());
-            message.set("tool_calls", ToolTranscript.toolCallsJson(outcome.toolCalls()));
+    /**
+     * The non-streaming answer ({@code chat.completion}), written straight to bytes: a tree of it, then the tree's
+     * serialization, were a tenth of a chat turn's garbage (bench/README.md, issue 48). {@code json} should keep its
+     * buffers in a pool shared by threads (each turn runs on a virtual thread of its own).
+     */
+    byte[] completionBytes(TurnOutcome outcome, JsonFactory json) {
+        var out = new ByteArrayOutputStream(512);
+        try (var g = json.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("id", id);
+            g.writeStringField("object", "chat.completion");
+            g.writeNumberField("created", created);
+            g.writeStringField("model", model);
+            g.writeArrayFieldStart("choices");
+            g.writeStartObject();
+            g.writeNumberField("index", 0);
+            g.writeObjectFieldStart("message");
+            g.writeStringField("role", "assistant");
+            if (outcome.toolCalls().isEmpty()) {
+                g.writeStringField("content", outcome.output() == null ? "" : outcome.output());
+            } else {
+                if (outcome.output() == null || outcome.output().isEmpty()) g.writeNullField("content");
+                else g.writeStringField("content", outcome.output());
+                g.writeFieldName("tool_calls");
+                g.writeRawValue(ToolTranscript.toolCallsJson(outcome.toolCalls()).toString());
+            }
+            g.writeNullField("refusal");
+            g.writeEndObject();
+            g.writeNullField("logprobs");
+            g.writeStringField("finish_reason", outcome.finishReason());
+            g.writeEndObject();
+            g.writeEndArray();
+            var usage = outcome.usage();
+            g.writeObjectFieldStart("usage");
+            g.writeNumberField("prompt_tokens", usage.inputTokens());
+            g.writeNumberField("completion_tokens", usage.outputTokens());
+            g.writeNumberField("total_tokens", usage.totalTokens());
+            g.writeEndObject();
+            if (!outcome.stopReason().completed()) {
+                g.writeFieldName("hermes");
+                g.writeRawValue(outcome.hermes(true).toString());
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the answer", e);
         }
-        message.putNull("refusal");
-        choice.putNull("logprobs");
-        choice.put("finish_reason", outcome.finishReason());
-        body.set("usage", usage(outcome.usage()));
-        if (!outcome.stopReason().completed()) body.set("hermes", outcome.hermes(true));
-        return body;
+        return out.toByteArray();
     }
 
     /** The 502 body: the error envelope with the extra {@code hermes} key ({@code completed}, {@code partial}, {@code failed}). */

@@ -1,5 +1,7 @@
 package dev.caduceus.plugin.chat;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import dev.caduceus.support.files.FileInputs;
 import dev.caduceus.support.services.FileLibrary;
 import dev.caduceus.support.clienttools.PendingToolCalls;
@@ -45,6 +47,9 @@ final class ChatHandler implements HttpHandler {
     private final ChatSettings settings;
     private final IdempotencyCache idempotency;
     private final PendingToolCalls pending;
+    private final JsonFactory answers = answerJson();
+    /** What the host's JSON answers say they are. */
+    static final String JSON_TYPE = "application/json; charset=utf-8";
 
     ChatHandler(PlatformContext ctx, ChatSettings settings, IdempotencyCache idempotency) {
         this.ctx = ctx;
@@ -106,7 +111,7 @@ final class ChatHandler implements HttpHandler {
         exchange.header(HOUSEKEEPING_HEADER, "true");
         var shapes = new ChatCompletions(ChatCompletions.newId(), ctx.clock().instant().getEpochSecond(),
                 request.model(), request.includeUsage());
-        new HousekeepingCall(models, model).answer(exchange, request, shapes);
+        new HousekeepingCall(models, model, answers).answer(exchange, request, shapes);
         return true;
     }
 
@@ -168,7 +173,7 @@ final class ChatHandler implements HttpHandler {
             var footer = DeliveredLinks.of(ctx.service(FileLibrary.class), exchange).footer(handle.get().id());
             if (footer.isPresent()) outcome = outcome.withOutput(outcome.output() + footer.get());
         }
-        answer(exchange, outcome, shapes);
+        answer(exchange, outcome, shapes, answers);
     }
 
     /** The messages of a run whose terminal event has been written (its result follows at once). */
@@ -181,7 +186,12 @@ final class ChatHandler implements HttpHandler {
         }
     }
 
-    static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes) {
+    /** The answers' JSON, written without a tree; its buffers pooled across the turns' virtual threads. */
+    static JsonFactory answerJson() {
+        return JsonFactory.builder().recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build();
+    }
+
+    static void answer(HttpExchange exchange, TurnOutcome outcome, ChatCompletions shapes, JsonFactory json) {
         if (outcome.hardFailure()) {
             exchange.header("X-Hermes-Completed", "false")
                     .header("X-Hermes-Partial", String.valueOf(outcome.stopReason().partial()))
@@ -194,7 +204,7 @@ final class ChatHandler implements HttpHandler {
                     .header("X-Hermes-Partial", String.valueOf(outcome.stopReason().partial()))
                     .header("X-Hermes-Error", headerSafe(outcome.errorText(), 200));
         }
-        exchange.respond(200, shapes.completion(outcome));
+        exchange.respond(200, JSON_TYPE, shapes.completionBytes(outcome, json));
     }
 
     private RunHandle start(RunRequest request) {

@@ -1,5 +1,6 @@
 package dev.caduceus.plugin.chat;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import dev.caduceus.spi.agent.StopReason;
 import dev.caduceus.spi.http.ClientGoneException;
 import dev.caduceus.spi.http.EventStream;
@@ -27,11 +28,13 @@ import java.util.List;
 final class HousekeepingCall {
     private final Models models;
     private final String model;
+    private final JsonFactory answers;
 
     /** @param model the upstream model: {@code model.housekeeping_model}, else the deployment's own */
-    HousekeepingCall(Models models, String model) {
+    HousekeepingCall(Models models, String model, JsonFactory answers) {
         this.models = models;
         this.model = model;
+        this.answers = answers;
     }
 
     void answer(HttpExchange exchange, ChatRequest request, ChatCompletions shapes) throws InterruptedException {
@@ -42,7 +45,7 @@ final class HousekeepingCall {
         if (request.stream()) stream(exchange.openEventStream(), call, cancel, shapes);
         else {
             var outcome = call(call, cancel, text -> { });
-            if (!cancel.isCancelled()) ChatHandler.answer(exchange, outcome, shapes);
+            if (!cancel.isCancelled()) ChatHandler.answer(exchange, outcome, shapes, answers);
         }
     }
 
