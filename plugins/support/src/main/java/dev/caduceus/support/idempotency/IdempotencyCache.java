@@ -26,6 +26,8 @@ import java.util.concurrent.ExecutionException;
  * cached. Best effort, lost on restart. Thread-safe.
  */
 public final class IdempotencyCache {
+    /** The prototype {@link #sha256} clones. */
+    private static final MessageDigest SHA_256 = newSha256();
     private final Clock clock;
     private final Duration ttl;
     private final int maxEntries;
@@ -139,22 +141,16 @@ public final class IdempotencyCache {
     }
 
     /**
-     * A fresh SHA-256 digest, cloned from one that is never used itself: a chat turn hashes its session's
-     * text, and {@link MessageDigest#getInstance} looks the provider up each time.
+     * A fresh SHA-256 digest, cloned from {@link #SHA_256}, which is never used itself: a chat turn hashes its
+     * session's text, and {@link MessageDigest#getInstance} looks the provider up each time.
      */
     private static MessageDigest sha256() {
         try {
             return (MessageDigest) SHA_256.clone();
-        } catch (CloneNotSupportedException e) {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException never) {
-                throw new IllegalStateException("SHA-256 is part of every JDK", never);
-            }
+        } catch (CloneNotSupportedException e) { // not with the JDK's provider
+            return newSha256();
         }
     }
-
-    private static final MessageDigest SHA_256 = newSha256();
 
     private static MessageDigest newSha256() {
         try {

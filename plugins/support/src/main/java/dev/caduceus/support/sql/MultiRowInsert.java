@@ -44,17 +44,23 @@ public final class MultiRowInsert {
                 MultiRowInsert.insert(sql, table, columns, conflict, rows);
                 return;
             }
-            var args = new Object[rows.size() * width];
-            for (int i = 0; i < rows.size(); i++) {
-                var values = rows.get(i);
-                if (values.length != width)
-                    throw new IllegalArgumentException("row " + i + " has " + values.length + " values, " + width + " columns");
-                System.arraycopy(values, 0, args, i * width, width);
-            }
+            var args = args(rows, width, 0);
             var statement = statements[rows.size()];
             if (statement == null) statements[rows.size()] = statement = statement(table, columns, conflict, width, rows.size());
             sql.update(statement, args);
         }
+    }
+
+    /** The values of {@code rows} in one array, row after row; {@code from}: the first row's number, for the error. */
+    private static Object[] args(List<Object[]> rows, int width, int from) {
+        var args = new Object[rows.size() * width];
+        for (int i = 0; i < rows.size(); i++) {
+            var values = rows.get(i);
+            if (values.length != width) throw new IllegalArgumentException("row " + (from + i) + " has " + values.length
+                    + " values, not " + width);
+            System.arraycopy(values, 0, args, i * width, width);
+        }
+        return args;
     }
 
     private static String statement(String table, String columns, String conflict, int width, int rows) {
@@ -74,14 +80,7 @@ public final class MultiRowInsert {
         int width = rows.getFirst().length;
         for (int from = 0; from < rows.size(); from += MAX_ROWS) {
             var chunk = rows.subList(from, Math.min(rows.size(), from + MAX_ROWS));
-            var args = new Object[chunk.size() * width];
-            for (int i = 0; i < chunk.size(); i++) {
-                var values = chunk.get(i);
-                if (values.length != width) throw new IllegalArgumentException("row " + (from + i) + " has " + values.length
-                        + " values, the first " + width);
-                System.arraycopy(values, 0, args, i * width, width);
-            }
-            sql.update(statement(table, columns, conflict, width, chunk.size()), args);
+            sql.update(statement(table, columns, conflict, width, chunk.size()), args(chunk, width, from));
         }
     }
 }

@@ -82,7 +82,7 @@ public final class SessionStore implements Sessions {
             long last = sql.queryOne(UPSERT + "(?, ?, ?)" + ON_CONFLICT + " RETURNING last_seq", r -> r.getLong(1),
                     sessionId, now, rows.size()).orElseThrow();
             long seq = last - rows.size();
-            var values = new java.util.ArrayList<Object[]>(rows.size());
+            var values = new ArrayList<Object[]>(rows.size());
             for (var row : rows) values.add(new Object[] {sessionId, ++seq, row, now});
             messageRows.insert(sql, values);
             return null;
@@ -159,11 +159,10 @@ public final class SessionStore implements Sessions {
     }
 
     /**
-     * Each message's JSON, as {@link #write} makes it. A turn appends two or more: they go through one
-     * generator (one serializer context and buffer for all, where each message took its own).
+     * Each message's JSON. A turn appends two or more: they go through one generator (one serializer context and
+     * buffer for all, where each message took its own).
      */
     private List<String> rows(List<Message> messages) {
-        if (messages.size() < 2) return messages.stream().map(this::write).toList();
         var buffer = new CharArrayWriter(128); // grows for a long message; most are short
         var rows = new ArrayList<String>(messages.size());
         try (var out = rowWriter.writeValues(buffer)) {
@@ -177,14 +176,6 @@ public final class SessionStore implements Sessions {
             throw new IllegalArgumentException("cannot serialize message", e);
         }
         return rows;
-    }
-
-    private String write(Message message) {
-        try {
-            return json.writeValueAsString(message);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("cannot serialize message", e);
-        }
     }
 
     private Message read(String row) {
