@@ -1,78 +1,138 @@
 package dev.caduceus.plugin.openai;
 
-import dev.caduceus.support.clienttools.ClientToolsField;
-import dev.caduceus.support.clienttools.ToolTranscript;
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caduceus.spi.message.ContentPart;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.model.ModelRequest;
+import dev.caduceus.support.clienttools.ClientToolsField;
+import dev.caduceus.support.clienttools.ToolTranscript;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * Builds the {@code POST /chat/completions} body (messages, tools sorted by name, the call's {@code tool_choice}
- * ({@code auto} unless the caller chose) and {@code parallel_tool_calls}, streaming with usage, and the optional settings) from a {@link ModelRequest} and the
- * host's {@link ModelSettings}. Stateless; thread-safe.
+ * Writes the {@code POST /chat/completions} body (messages, tools sorted by name, the call's {@code tool_choice}
+ * ({@code auto} unless the caller chose) and {@code parallel_tool_calls}, streaming with usage, and the optional
+ * settings) from a {@link ModelRequest} and the host's {@link ModelSettings}, straight to a generator: a tree of the
+ * request was ~1 KB of garbage per model call (issue 48). {@code model.extra_body} and the call's own extra fields
+ * replace a field of the same name where it stands and follow the others in their order, the call's last, as putting
+ * them into the request's object did. Stateless; thread-safe.
  */
 final class ChatRequestBody {
-    private final ObjectMapper json;
     private final ModelSettings settings;
     private final ToolsJson tools;
 
     ChatRequestBody(ObjectMapper json, ModelSettings settings) {
-        this.json = json;
         this.settings = settings;
         this.tools = new ToolsJson(json);
     }
 
     /**
-     * The body. {@code stream} asks for SSE; {@code streamOptions} adds {@code
+     * Writes the body to {@code g}. {@code stream} asks for SSE; {@code streamOptions} adds {@code
      * stream_options.include_usage} (dropped for servers that reject it).
      */
-    ObjectNode build(ModelRequest request, boolean stream, boolean streamOptions) {
-        var body = json.createObjectNode();
-        body.put("model", request.model().isBlank() ? settings.name() : request.model());
-        var messages = body.putArray("messages");
-        for (var message : request.messages()) messages.add(message(message));
-        if (!request.tools().isEmpty()) {
-            body.putRawValue("tools", tools.of(request.tools()));
-            body.put("tool_choice", "auto"); // said, as ever; another choice replaces it
-            ClientToolsField.writeChoice(body, request.toolChoice(), request.parallelToolCalls());
+    void write(JsonGenerator g, ModelRequest request, boolean stream, boolean streamOptions) throws IOException {
+        var extra = extraFields(request);
+        g.writeStartObject();
+        if (!replaced(g, extra, "model")) g.writeStringField("model", request.model().isBlank() ? settings.name() : request.model());
+        if (!replaced(g, extra, "messages")) {
+            g.writeArrayFieldStart("messages");
+            for (var message : request.messages()) message(g, message);
+            g.writeEndArray();
         }
-        body.put("stream", stream);
-        if (stream && streamOptions) body.putObject("stream_options").put("include_usage", true);
+        if (!request.tools().isEmpty()) {
+            if (!replaced(g, extra, "tools")) {
+                g.writeFieldName("tools");
+                g.writeRawValue(tools.of(request.tools())); // its cached UTF-8 bytes, copied
+            }
+            JsonNode choice = ClientToolsField.choiceJson(request.toolChoice()); // null: auto, said as ever
+            if (!replaced(g, extra, "tool_choice")) {
+                if (choice == null) g.writeStringField("tool_choice", "auto");
+                else tree(g, "tool_choice", choice);
+            }
+            if (request.parallelToolCalls() != null && !replaced(g, extra, "parallel_tool_calls"))
+                g.writeBooleanField("parallel_tool_calls", request.parallelToolCalls());
+        }
+        if (!replaced(g, extra, "stream")) g.writeBooleanField("stream", stream);
+        if (stream && streamOptions && !replaced(g, extra, "stream_options")) {
+            g.writeObjectFieldStart("stream_options");
+            g.writeBooleanField("include_usage", true);
+            g.writeEndObject();
+        }
         var options = request.options();
         var maxTokens = options.maxTokens() != null ? options.maxTokens() : settings.maxTokens();
-        if (maxTokens != null) body.put("max_tokens", maxTokens);
-        if (options.temperature() != null) body.put("temperature", options.temperature());
-        if (options.reasoningEffort() != null) body.put("reasoning_effort", options.reasoningEffort());
-        body.setAll(settings.extraBody().deepCopy());
-        body.setAll(options.extra()); // ModelOptions already holds a private copy
-        return body;
+        if (maxTokens != null && !replaced(g, extra, "max_tokens")) g.writeNumberField("max_tokens", maxTokens);
+        if (options.temperature() != null && !replaced(g, extra, "temperature"))
+            g.writeNumberField("temperature", options.temperature());
+        if (options.reasoningEffort() != null && !replaced(g, extra, "reasoning_effort"))
+            g.writeStringField("reasoning_effort", options.reasoningEffort());
+        for (var field : extra.entrySet()) tree(g, field.getKey(), field.getValue()); // the ones no field above had
+        g.writeEndObject();
     }
 
-    private ObjectNode message(Message message) {
-        var node = json.createObjectNode().put("role", message.role());
-        boolean allText = message.content().stream().allMatch(p -> p instanceof ContentPart.Text);
-        if (allText) node.put("content", message.text());
-        else node.set("content", parts(message));
-        if (!message.toolCalls().isEmpty()) node.set("tool_calls", ToolTranscript.toolCallsJson(message.toolCalls()));
-        if (message.toolCallId() != null) node.put("tool_call_id", message.toolCallId());
-        return node;
+    /** {@code model.extra_body}, then the call's extra fields over it, in their order; empty (and shared) when none. */
+    private Map<String, JsonNode> extraFields(ModelRequest request) {
+        var settingsExtra = settings.extraBody();
+        var callExtra = request.options().extra();
+        boolean noCallExtra = callExtra == null || callExtra.isEmpty();
+        if (settingsExtra.isEmpty() && noCallExtra) return Map.of();
+        var fields = new LinkedHashMap<String, JsonNode>();
+        settingsExtra.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
+        if (!noCallExtra) callExtra.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
+        return fields;
     }
 
-    private ArrayNode parts(Message message) {
-        var parts = json.createArrayNode();
-        for (var part : message.content()) {
-            switch (part) {
-                case ContentPart.Text t -> parts.addObject().put("type", "text").put("text", t.text());
-                case ContentPart.ImageUrl i -> {
-                    var image = parts.addObject().put("type", "image_url").putObject("image_url").put("url", i.url());
-                    if (i.detail() != null) image.put("detail", i.detail());
-                }
+    /** Writes the extra field {@code name} in its place when there is one, and takes it from {@code extra}. */
+    private static boolean replaced(JsonGenerator g, Map<String, JsonNode> extra, String name) throws IOException {
+        if (extra.isEmpty()) return false;
+        var value = extra.remove(name);
+        if (value == null) return false;
+        tree(g, name, value);
+        return true;
+    }
+
+    private static void tree(JsonGenerator g, String name, JsonNode value) throws IOException {
+        g.writeFieldName(name);
+        g.writeTree(value);
+    }
+
+    private static void message(JsonGenerator g, Message message) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("role", message.role());
+        if (allText(message)) {
+            g.writeStringField("content", message.text());
+        } else {
+            g.writeArrayFieldStart("content");
+            for (var part : message.content()) part(g, part);
+            g.writeEndArray();
+        }
+        if (!message.toolCalls().isEmpty()) tree(g, "tool_calls", ToolTranscript.toolCallsJson(message.toolCalls()));
+        if (message.toolCallId() != null) g.writeStringField("tool_call_id", message.toolCallId());
+        g.writeEndObject();
+    }
+
+    private static boolean allText(Message message) {
+        for (var part : message.content()) if (!(part instanceof ContentPart.Text)) return false;
+        return true;
+    }
+
+    private static void part(JsonGenerator g, ContentPart part) throws IOException {
+        g.writeStartObject();
+        switch (part) {
+            case ContentPart.Text t -> {
+                g.writeStringField("type", "text");
+                g.writeStringField("text", t.text());
+            }
+            case ContentPart.ImageUrl i -> {
+                g.writeStringField("type", "image_url");
+                g.writeObjectFieldStart("image_url");
+                g.writeStringField("url", i.url());
+                if (i.detail() != null) g.writeStringField("detail", i.detail());
+                g.writeEndObject();
             }
         }
-        return parts;
+        g.writeEndObject();
     }
 }

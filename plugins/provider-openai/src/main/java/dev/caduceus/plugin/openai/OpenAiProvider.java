@@ -202,7 +202,7 @@ public final class OpenAiProvider implements ModelProvider, AutoCloseable {
     private RequestBodies.Encoded encode(ModelRequest request, boolean streaming, boolean streamOptions)
             throws ModelException {
         try {
-            return encoded.write(json, bodies.build(request, streaming, streamOptions));
+            return encoded.write(json, g -> bodies.write(g, request, streaming, streamOptions));
         } catch (JsonProcessingException e) {
             throw new ModelException("Cannot serialize the upstream request: " + e.getOriginalMessage(), false, 0, e);
         }

@@ -1,8 +1,8 @@
 package dev.caduceus.plugin.openai;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -47,19 +47,29 @@ final class RequestBodies {
         }
     }
 
+    /** What writes one body: its whole JSON value, to the generator it is given. */
+    @FunctionalInterface
+    interface Body {
+        void writeTo(JsonGenerator g) throws IOException;
+    }
+
     /** {@code body} as UTF-8 JSON; the caller closes the result once the request that sends it ended. */
-    Encoded write(ObjectMapper json, ObjectNode body) throws JsonProcessingException {
+    Encoded write(ObjectMapper json, Body body) throws JsonProcessingException {
         var buffer = pool.poll();
         if (buffer == null) buffer = new Buffer();
+        boolean written = false;
         try {
-            json.writeValue(buffer, body);
+            try (var g = json.createGenerator(buffer)) {
+                body.writeTo(g);
+            }
+            written = true;
             return new Encoded(buffer);
         } catch (JsonProcessingException e) {
-            giveBack(buffer);
             throw e;
         } catch (IOException e) {
-            giveBack(buffer);
             throw new IllegalStateException("an in-memory write failed", e); // Buffer never throws
+        } finally {
+            if (!written) giveBack(buffer);
         }
     }
 

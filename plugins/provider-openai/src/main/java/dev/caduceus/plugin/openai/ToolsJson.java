@@ -1,10 +1,10 @@
 package dev.caduceus.plugin.openai;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.caduceus.spi.tool.ToolSpec;
 import java.util.Comparator;
 import java.util.List;
@@ -17,25 +17,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * same {@link ToolSpec} instances, which the tool plugins create once — so the ~10 KB of schemas
  * were serialized again on every call (about a tenth of a chat turn's CPU in the S1 benchmark).
  * Keyed by the specs' identity (a spec is immutable; comparing schemas would cost what it saves);
- * at most {@value #MAX_SETS} sets are kept and the cache starts over when full. The value holds a
+ * at most {@value #MAX_SETS} sets are kept and the cache starts over when full. The value is a
  * {@link SerializedString}, which keeps its UTF-8 bytes: the generator copies them instead of
  * encoding 10 KB of characters per call (a raw {@code String} was ~5 % of a turn's CPU). Thread-safe.
  */
 final class ToolsJson {
     static final int MAX_SETS = 64;
     private final ObjectMapper json;
-    private final Map<Key, RawValue> cache = new ConcurrentHashMap<>();
+    private final Map<Key, SerializableString> cache = new ConcurrentHashMap<>();
 
     ToolsJson(ObjectMapper json) {
         this.json = json;
     }
 
     /** The specs as the request's {@code tools} array of {@code {"type":"function","function":{…}}}, sorted by name. */
-    RawValue of(List<ToolSpec> specs) {
+    SerializableString of(List<ToolSpec> specs) {
         var key = new Key(specs);
         var cached = cache.get(key);
         if (cached != null) return cached;
-        var serialized = new RawValue(new SerializedString(serialize(specs)));
+        SerializableString serialized = new SerializedString(serialize(specs));
         if (cache.size() >= MAX_SETS) cache.clear();
         cache.put(key, serialized);
         return serialized;

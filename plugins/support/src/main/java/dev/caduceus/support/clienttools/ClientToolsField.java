@@ -83,14 +83,23 @@ public final class ClientToolsField {
      * request {@code body}, as OpenAI spells them.
      */
     public static void writeChoice(ObjectNode body, ToolChoice choice, Boolean parallel) {
-        switch (choice) {
-            case ToolChoice.Auto auto -> { }
-            case ToolChoice.None none -> body.put("tool_choice", "none");
-            case ToolChoice.Required required -> body.put("tool_choice", "required");
-            case ToolChoice.Named named -> body.putObject("tool_choice").put("type", "function")
-                    .putObject("function").put("name", named.name());
-        }
+        var json = choiceJson(choice);
+        if (json != null) body.set("tool_choice", json);
         if (parallel != null) body.put("parallel_tool_calls", parallel);
+    }
+
+    /** {@code choice} as a Chat Completions request's {@code tool_choice} spells it; null for {@code auto}, the default. */
+    public static JsonNode choiceJson(ToolChoice choice) {
+        return switch (choice) {
+            case ToolChoice.Auto auto -> null;
+            case ToolChoice.None none -> JsonNodeFactory.instance.textNode("none");
+            case ToolChoice.Required required -> JsonNodeFactory.instance.textNode("required");
+            case ToolChoice.Named named -> {
+                var node = JsonNodeFactory.instance.objectNode().put("type", "function");
+                node.putObject("function").put("name", named.name());
+                yield node;
+            }
+        };
     }
 
     private static ToolSpec tool(JsonNode tool, String at, Shape shape, Predicate<String> hostTool, Set<String> names) {
