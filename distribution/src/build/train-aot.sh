@@ -1,12 +1,12 @@
 #!/bin/sh
 # Builds the assembled distribution's ahead-of-time cache, lib/caduceus.aot (JDK 25+, JEP 483/514):
-# starts `bin/caduceus serve` once with -XX:AOTCacheOutput on a scratch home, waits until it listens,
+# starts `bin/caduceus serve` once with CADUCEUS_AOT=train on a scratch home, waits until it listens,
 # asks /health and /v1/capabilities, runs a first chat turn, streamed and not, against a stand-in model
 # (TrainingUpstream.java, the JDK alone), and stops it; the JVM writes the cache of the classes it
 # loaded and linked at exit, the first turn's included (a turn's classes loaded from the cache instead
 # of the jars: the first turn after a start comes sooner).
 # The launcher uses the cache when it exists and the Java running Caduceus is 25 or newer; a cache
-# that no longer matches (other JDK, moved folder, changed jars) is ignored silently. Never fails the
+# made for another folder or Java is replaced by one the launcher records in its place at the next start. Never fails the
 # build: without JDK 25, or if training goes wrong, there is simply no cache.
 # Usage: train-aot.sh DIST_DIR
 set -u
@@ -17,12 +17,9 @@ JAVA="${JAVA_HOME:-}/bin/java"
 major=$("$JAVA" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit }')
 if [ "${major:-0}" -lt 25 ] 2>/dev/null; then echo "AOT cache: skipped (Java $major; needs 25+)"; exit 0; fi
 CACHE="$DIST/lib/caduceus.aot"
-# Classes only, no method profiles (JEP 515): this training run only starts the server, and
-# replaying its start-up profiles made the JIT compile start-up code sooner, which on 2 cores slowed
-# the start it was meant to speed up (/health 1,091 -> 1,011 ms without them, alternating runs).
-NO_PROFILES="-XX:+UnlockDiagnosticVMOptions -XX:-AOTRecordTraining"
-"$JAVA" $NO_PROFILES -version > /dev/null 2>&1 || NO_PROFILES="" # a JDK without the (diagnostic) flag
-rm -f "$CACHE"
+# The launcher records it (CADUCEUS_AOT=train: the JVM's flags, and lib/caduceus.aot.for, which names the folder and
+# the Java the cache holds for).
+rm -f "$CACHE" "$CACHE.for"
 SCRATCH=$(mktemp -d)
 LOG="$SCRATCH/training.log"
 # first_url FILE PID TENTHS: the first http:// URL FILE names (after "listening on" when it says so), once
@@ -41,9 +38,9 @@ first_url() {
 "$JAVA" "$(dirname "$0")/TrainingUpstream.java" > "$SCRATCH/upstream.log" 2>&1 &
 upstream_pid=$!
 model=$(first_url "$SCRATCH/upstream.log" "$upstream_pid" 300)
-CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=off \
+CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=train \
   OPENAI_BASE_URL="${model:-http://127.0.0.1:9/v1}" CADUCEUS_MODEL=training-model CADUCEUS__MODEL__HEALTH_PROBE=false \
-  JAVA_HOME="${JAVA%/bin/java}" JAVA_OPTS="$NO_PROFILES -XX:AOTCacheOutput=$CACHE -Xlog:aot=off -Xlog:cds=off" \
+  JAVA_HOME="${JAVA%/bin/java}" \
   "$DIST/bin/caduceus" serve > "$LOG" 2>&1 &
 pid=$!
 url=$(first_url "$LOG" "$pid" 600)
@@ -62,9 +59,10 @@ kill -TERM "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
 kill "$upstream_pid" 2>/dev/null || true
 wait "$upstream_pid" 2>/dev/null || true
-if [ -f "$CACHE" ]; then
+if [ -s "$CACHE" ]; then
   echo "AOT cache: $CACHE ($(du -h "$CACHE" | cut -f1))"
 else
+  rm -f "$CACHE" "$CACHE.for"
   echo "AOT cache: not created (training log below)"; tail -20 "$LOG"
 fi
 rm -rf "$SCRATCH"

@@ -119,6 +119,9 @@ final class Caduceus implements AutoCloseable {
         if (!CHILD_JAVA_OPTS.isBlank()) builder.environment().put("JAVA_OPTS", CHILD_JAVA_OPTS);
         if (!env.containsKey("CADUCEUS_DATABASE_URL"))
             databaseOf(home).ifPresent(db -> builder.environment().put("CADUCEUS_DATABASE_URL", db.url()));
+        // Without the build's AOT cache (its training failed), every `serve` would record one and write it at its
+        // stop, seconds each: the tests run without, as the distribution did before it had one.
+        if (!Files.exists(dist.resolve("lib/caduceus.aot"))) builder.environment().put("CADUCEUS_AOT", "off");
         builder.environment().putAll(env);
         var workspace = defaultWorkspace(home);
         if (!Files.exists(workspace)) deleteAtExit(workspace);

@@ -243,6 +243,53 @@ class LauncherIT {
     }
 
     /** sqlite-jdbc's folder name for this platform, as bin/caduceus picks it (glibc Linux and macOS). */
+    /**
+     * The distribution's AOT cache holds only for the folder it was made in: there it is used; a copy of the
+     * installation elsewhere records its own in its place at its first {@code serve}, which the JVM writes when that
+     * server stops, and its next start, with another state directory too, uses that one.
+     */
+    @Test
+    void aMovedInstallationRecordsAStartUpCacheOfItsOwnAndUsesItNextTime(@TempDir Path moved, @TempDir Path otherHome)
+            throws Exception {
+        var shipped = Caduceus.DIST.resolve("lib/caduceus.aot").toAbsolutePath();
+        assumeTrue(Files.exists(shipped), "the build made no AOT cache (a Java older than 25)");
+        try (var server = Caduceus.serve(home, Caduceus.KEY_ENV)) {
+            assertTrue(mapped(server).contains(shipped.toRealPath().toString()), "the cache is used where it was made");
+            assertFalse(server.stderr().contains("start-up cache"), server.stderr());
+        }
+        copyTree(Caduceus.DIST, moved);
+        var own = moved.resolve("lib/caduceus.aot");
+        try (var first = Caduceus.serve(moved, home, Caduceus.KEY_ENV)) {
+            assertTrue(first.stderr().contains("no start-up cache for this folder and Java yet"), first.stderr());
+            assertFalse(mapped(first).contains("caduceus.aot"), "the copy's cache, made for another folder, is used");
+            first.terminate();
+            first.awaitExit();
+        }
+        assertTrue(Files.size(own) > 0, "no cache written at the stop");
+        try (var second = Caduceus.serve(moved, otherHome, Caduceus.KEY_ENV)) {
+            assertTrue(mapped(second).contains(own.toRealPath().toString()), "the recorded cache is not used");
+            assertFalse(second.stderr().contains("start-up cache"), second.stderr());
+            assertEquals(200, second.get("/health", Map.of()).statusCode());
+        }
+        try (var off = Caduceus.serve(moved, home, Map.of("API_SERVER_KEY", Caduceus.TEST_KEY, "CADUCEUS_AOT", "off"))) {
+            assertFalse(mapped(off).contains("caduceus.aot"), "CADUCEUS_AOT=off still maps a cache");
+        }
+    }
+
+    private static String mapped(Caduceus server) throws IOException {
+        return Files.readString(Path.of("/proc/" + server.process.pid() + "/maps"));
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (var paths = Files.walk(from)) {
+            for (var path : (Iterable<Path>) paths::iterator) {
+                var target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) Files.createDirectories(target);
+                else Files.copy(path, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+    }
+
     private static String sqliteFolder() {
         var os = System.getProperty("os.name").startsWith("Mac") ? "Mac" : "Linux";
         var arch = switch (System.getProperty("os.arch")) {
