@@ -274,6 +274,13 @@ class LauncherIT {
         try (var off = Caduceus.serve(moved, home, Map.of("API_SERVER_KEY", Caduceus.TEST_KEY, "CADUCEUS_AOT", "off"))) {
             assertFalse(mapped(off).contains("caduceus.aot"), "CADUCEUS_AOT=off still maps a cache");
         }
+        Files.delete(own); // as if moved again: no cache here, but the user's JAVA_OPTS say none, so none is recorded
+        try (var none = Caduceus.serve(moved, home, Map.of("API_SERVER_KEY", Caduceus.TEST_KEY, "JAVA_OPTS", "-Xshare:off"))) {
+            assertFalse(none.stderr().contains("start-up cache"), none.stderr());
+            none.terminate();
+            none.awaitExit();
+        }
+        assertFalse(Files.exists(own), "a cache was recorded against the user's -Xshare:off");
     }
 
     private static String mapped(Caduceus server) throws IOException {
