@@ -17,8 +17,8 @@ JAVA="${JAVA_HOME:-}/bin/java"
 major=$("$JAVA" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit }')
 if [ "${major:-0}" -lt 25 ] 2>/dev/null; then echo "AOT cache: skipped (Java $major; needs 25+)"; exit 0; fi
 CACHE="$DIST/lib/caduceus.aot"
-# The launcher records it (CADUCEUS_AOT=train: the JVM's flags, and lib/caduceus.aot.for, which names the folder and
-# the Java the cache holds for).
+# The launcher records it with its own flags (CADUCEUS_AOT=train; JAVA_OPTS empty, so that the cache is made with the
+# heap it runs with) and writes lib/caduceus.aot.for, which names the folder and the Java the cache holds for.
 rm -f "$CACHE" "$CACHE.for"
 SCRATCH=$(mktemp -d)
 LOG="$SCRATCH/training.log"
@@ -40,7 +40,7 @@ upstream_pid=$!
 model=$(first_url "$SCRATCH/upstream.log" "$upstream_pid" 300)
 CADUCEUS_HOME="$SCRATCH/home" API_SERVER_PORT=0 API_SERVER_KEY=aot-training-key-0123456789 CADUCEUS_AOT=train \
   OPENAI_BASE_URL="${model:-http://127.0.0.1:9/v1}" CADUCEUS_MODEL=training-model CADUCEUS__MODEL__HEALTH_PROBE=false \
-  JAVA_HOME="${JAVA%/bin/java}" \
+  JAVA_HOME="${JAVA%/bin/java}" JAVA_OPTS= \
   "$DIST/bin/caduceus" serve > "$LOG" 2>&1 &
 pid=$!
 url=$(first_url "$LOG" "$pid" 600)
