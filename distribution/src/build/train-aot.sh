@@ -6,8 +6,8 @@
 # loaded and linked at exit, the first turn's included (a turn's classes loaded from the cache instead
 # of the jars: the first turn after a start comes sooner).
 # The launcher uses the cache when it exists and the Java running Caduceus is 25 or newer; a cache
-# made for another folder or Java is replaced by one the launcher records in its place at the next start. Never fails the
-# build: without JDK 25, or if training goes wrong, there is simply no cache.
+# made for another folder or Java is replaced by one the launcher records in its place at the next
+# serve. Never fails the build: without JDK 25, or if training goes wrong, there is simply no cache.
 # Usage: train-aot.sh DIST_DIR
 set -u
 DIST=$1

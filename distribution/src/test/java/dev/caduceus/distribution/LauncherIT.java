@@ -242,7 +242,6 @@ class LauncherIT {
         }
     }
 
-    /** sqlite-jdbc's folder name for this platform, as bin/caduceus picks it (glibc Linux and macOS). */
     /**
      * The distribution's AOT cache holds only for the folder it was made in: there it is used; a copy of the
      * installation elsewhere records its own in its place at its first {@code serve}, which the JVM writes when that
@@ -297,6 +296,7 @@ class LauncherIT {
         }
     }
 
+    /** sqlite-jdbc's folder name for this platform, as bin/caduceus picks it (glibc Linux and macOS). */
     private static String sqliteFolder() {
         var os = System.getProperty("os.name").startsWith("Mac") ? "Mac" : "Linux";
         var arch = switch (System.getProperty("os.arch")) {

@@ -36,7 +36,8 @@ final class ChatRequestBody {
     void write(JsonGenerator g, ModelRequest request, boolean stream, boolean streamOptions) throws IOException {
         var extra = extraFields(request);
         g.writeStartObject();
-        if (!replaced(g, extra, "model")) g.writeStringField("model", request.model().isBlank() ? settings.name() : request.model());
+        if (!replaced(g, extra, "model"))
+            g.writeStringField("model", request.model().isBlank() ? settings.name() : request.model());
         if (!replaced(g, extra, "messages")) {
             g.writeArrayFieldStart("messages");
             for (var message : request.messages()) message(g, message);
@@ -47,8 +48,8 @@ final class ChatRequestBody {
                 g.writeFieldName("tools");
                 g.writeRawValue(tools.of(request.tools())); // its cached UTF-8 bytes, copied
             }
-            JsonNode choice = ClientToolsField.choiceJson(request.toolChoice()); // null: auto, said as ever
             if (!replaced(g, extra, "tool_choice")) {
+                JsonNode choice = ClientToolsField.choiceJson(request.toolChoice()); // null: auto, said as ever
                 if (choice == null) g.writeStringField("tool_choice", "auto");
                 else tree(g, "tool_choice", choice);
             }
@@ -75,12 +76,11 @@ final class ChatRequestBody {
     /** {@code model.extra_body}, then the call's extra fields over it, in their order; empty (and shared) when none. */
     private Map<String, JsonNode> extraFields(ModelRequest request) {
         var settingsExtra = settings.extraBody();
-        var callExtra = request.options().extra();
-        boolean noCallExtra = callExtra == null || callExtra.isEmpty();
-        if (settingsExtra.isEmpty() && noCallExtra) return Map.of();
+        var callExtra = request.options().extra(); // never null (ModelOptions)
+        if (settingsExtra.isEmpty() && callExtra.isEmpty()) return Map.of();
         var fields = new LinkedHashMap<String, JsonNode>();
         settingsExtra.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
-        if (!noCallExtra) callExtra.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
+        callExtra.properties().forEach(e -> fields.put(e.getKey(), e.getValue()));
         return fields;
     }
 

@@ -65,7 +65,7 @@ final class RequestBodies {
             written = true;
             return new Encoded(buffer);
         } catch (JsonProcessingException e) {
-            throw e;
+            throw e; // the body's own error (an IOException too): the caller's to report
         } catch (IOException e) {
             throw new IllegalStateException("an in-memory write failed", e); // Buffer never throws
         } finally {
