@@ -49,6 +49,16 @@ public final class MultiRowInsert {
             if (statement == null) statements[rows.size()] = statement = statement(table, columns, conflict, width, rows.size());
             sql.update(statement, args);
         }
+
+        /**
+         * {@link #insert} in statements of {@value #KEPT} rows at most, all of them kept: for a connection that keeps
+         * its prepared statements by text (SQLite's), where each row count past {@value #KEPT} would be another text to
+         * prepare and keep, crowding out the others. On PostgreSQL, where a statement is a round trip, use {@link #insert}.
+         */
+        public void insertKept(Sql sql, List<Object[]> rows) {
+            for (int from = 0; from < rows.size(); from += KEPT)
+                insert(sql, rows.subList(from, Math.min(rows.size(), from + KEPT)));
+        }
     }
 
     /** The values of {@code rows} in one array, row after row; {@code from}: the first row's number, for the error. */

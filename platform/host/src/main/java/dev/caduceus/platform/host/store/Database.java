@@ -79,6 +79,21 @@ public abstract sealed class Database implements AutoCloseable permits SqliteDat
      */
     public abstract <T> T writeLocking(String owner, Work<T> work);
 
+    /** Work that the items of several callers can do in one run, inside one write transaction (see {@link #writeMerged}). */
+    @FunctionalInterface
+    public interface MergedWork<I> {
+        void run(dev.caduceus.spi.store.Sql sql, List<I> items) throws Exception;
+    }
+
+    /**
+     * Writes {@code item} through {@code work} and waits for the commit, as {@link #writeLocking} of a list of one would;
+     * on SQLite the items of the writes of the same {@code work} (the same object) that one group commit takes run as one
+     * call, after its other writes: a chat turn's session append is then one upsert and one insert for all the turns
+     * of a commit, instead of two statements each (bench/README.md, issue 48). {@code work} must do each item as if
+     * alone; it runs with that item alone when its group fails.
+     */
+    public abstract <I> void writeMerged(String owner, MergedWork<I> work, I item);
+
     /**
      * Runs one {@code SELECT} over {@code owner}'s tables on its own: what {@code read(owner, sql -> sql.query(…))}
      * answers. On PostgreSQL it runs without a transaction around it (autocommit), one round trip where {@link #read}

@@ -14,12 +14,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
  * Forward-only schema migrations, one namespace per owner (a plugin id, or {@value #PLATFORM} for
- * the host). Each pending script runs in one write transaction and is recorded in
+ * the host). An owner's pending scripts run in one write transaction (when one fails, again one
+ * transaction each, so the ones before it stay applied) and each is recorded in
  * {@code schema_history} with its SHA-256; every schema object a script creates is recorded in
  * {@code schema_objects} as owned by that owner, and a script that creates on, alters or drops
  * another owner's object is rolled back and refused. Start at {@link #apply}.
@@ -97,16 +100,16 @@ public final class Migrations {
         requireNonNull(db, "db");
         if (owner == null || owner.isBlank()) throw new IllegalArgumentException("owner must not be blank");
         List<Script> ordered = sorted(scripts, owner);
-        db.writeWithHandle(PLATFORM, h -> {
+        Map<Integer, String> applied = db.writeWithHandle(PLATFORM, h -> {
             h.execute(HISTORY_DDL);
             h.execute(OBJECTS_DDL);
             h.execute("INSERT INTO schema_objects (name, owner) VALUES (?, ?), (?, ?) ON CONFLICT (name) DO NOTHING",
                     bookkeeping(db, "schema_history"), PLATFORM, bookkeeping(db, "schema_objects"), PLATFORM);
-            return null;
+            Map<Integer, String> versions = new HashMap<>();
+            h.createQuery("SELECT version, checksum FROM " + bookkeeping(db, "schema_history") + " WHERE owner = ?")
+                    .bind(0, owner).map((row, ctx) -> versions.put(row.getInt(1), row.getString(2))).list();
+            return versions;
         });
-        Map<Integer, String> applied = new HashMap<>();
-        db.read(sql -> sql.query("SELECT version, checksum FROM " + bookkeeping(db, "schema_history") + " WHERE owner = ?",
-                row -> applied.put(row.getInt(1), row.getString(2)), owner));
         int known = ordered.isEmpty() ? 0 : ordered.getLast().version();
         int newestApplied = applied.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         if (newestApplied > known)
@@ -126,42 +129,79 @@ public final class Migrations {
                 pending.add(s);
             }
         }
+        if (pending.size() > 1) {
+            try {
+                return applyTogether(db, owner, pending, clock);
+            } catch (RuntimeException e) {
+                // one of them failed, and the transaction took the ones before it along: one at a time, as before,
+                // those stay applied and the failing one reports its own error
+            }
+        }
+        return applyEach(db, owner, pending, clock);
+    }
+
+    /**
+     * Applies {@code pending} in one transaction, each script checked against the schema the one before it left: a
+     * fresh home's thirty scripts in a commit or two an owner, where a transaction each cost the boot ~120 ms of the
+     * database writer's time (bench/README.md, issue 48).
+     */
+    private static List<Script> applyTogether(Database db, String owner, List<Script> pending, Clock clock) {
+        return db.writeWithHandle(owner, h -> {
+            List<Script> done = new ArrayList<>();
+            SchemaSnapshot schema = SchemaSnapshot.of(h, db.dialect());
+            for (Script s : pending) {
+                var after = applyIn(h, db, owner, s, clock, schema);
+                if (after.isPresent()) {
+                    schema = after.get();
+                    done.add(s);
+                }
+            }
+            return List.copyOf(done);
+        });
+    }
+
+    /** Applies {@code pending} one transaction each, up to the first that fails, which throws. */
+    private static List<Script> applyEach(Database db, String owner, List<Script> pending, Clock clock) {
         List<Script> done = new ArrayList<>();
-        for (Script s : pending) {
-            if (applyOne(db, owner, s, clock)) done.add(s);
+        for (Script script : pending) {
+            try {
+                if (db.writeWithHandle(owner, h -> applyIn(h, db, owner, script, clock, SchemaSnapshot.of(h, db.dialect()))
+                        .isPresent())) done.add(script);
+            } catch (StoreException e) {
+                if (e.getCause() instanceof MigrationException me) throw me;
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new MigrationException("Migration V" + script.version() + " of " + owner + " (" + script.origin()
+                        + ") failed and was rolled back: " + cause.getMessage(), cause);
+            }
         }
         return List.copyOf(done);
     }
 
-    private static boolean applyOne(Database db, String owner, Script script, Clock clock) {
-        try {
-            return db.writeWithHandle(owner, h -> {
-                var existing = h.createQuery("SELECT checksum FROM " + bookkeeping(db, "schema_history")
-                                + " WHERE owner = ? AND version = ?")
-                        .bind(0, owner).bind(1, script.version()).mapTo(String.class).findFirst();
-                if (existing.isPresent()) { // applied meanwhile by someone else
-                    if (!existing.get().equals(script.checksum())) throw changed(owner, script);
-                    return false;
-                }
-                SchemaSnapshot before = SchemaSnapshot.of(h, db.dialect());
-                try (Statement st = h.getConnection().createStatement()) {
-                    st.executeUpdate(script.sql()); // both drivers run every statement of the text
-                }
-                SchemaSnapshot after = SchemaSnapshot.of(h, db.dialect());
-                before.checkAndRecord(after, h, owner, "Migration V" + script.version() + " of " + owner
-                        + " (" + script.origin() + ")", bookkeeping(db, "schema_objects"));
-                h.createUpdate("INSERT INTO " + bookkeeping(db, "schema_history")
-                                + " (owner, version, description, checksum, applied_at) VALUES (?, ?, ?, ?, ?)")
-                        .bind(0, owner).bind(1, script.version()).bind(2, script.description())
-                        .bind(3, script.checksum()).bind(4, clock.instant().toString()).execute();
-                return true;
-            });
-        } catch (StoreException e) {
-            if (e.getCause() instanceof MigrationException me) throw me;
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new MigrationException("Migration V" + script.version() + " of " + owner + " (" + script.origin()
-                    + ") failed and was rolled back: " + cause.getMessage(), cause);
+    /**
+     * Runs {@code script} on {@code h} unless it was applied meanwhile by someone else, checks what it did to the
+     * schema ({@code before}: the schema before it) and records it; the schema after it, or empty when it was
+     * already applied.
+     */
+    private static Optional<SchemaSnapshot> applyIn(Handle h, Database db, String owner, Script script, Clock clock,
+                                                    SchemaSnapshot before) throws Exception {
+        var existing = h.createQuery("SELECT checksum FROM " + bookkeeping(db, "schema_history")
+                        + " WHERE owner = ? AND version = ?")
+                .bind(0, owner).bind(1, script.version()).mapTo(String.class).findFirst();
+        if (existing.isPresent()) { // applied meanwhile by someone else
+            if (!existing.get().equals(script.checksum())) throw changed(owner, script);
+            return Optional.empty();
         }
+        try (Statement st = h.getConnection().createStatement()) {
+            st.executeUpdate(script.sql()); // both drivers run every statement of the text
+        }
+        SchemaSnapshot after = SchemaSnapshot.of(h, db.dialect());
+        before.checkAndRecord(after, h, owner, "Migration V" + script.version() + " of " + owner
+                + " (" + script.origin() + ")", bookkeeping(db, "schema_objects"));
+        h.createUpdate("INSERT INTO " + bookkeeping(db, "schema_history")
+                        + " (owner, version, description, checksum, applied_at) VALUES (?, ?, ?, ?, ?)")
+                .bind(0, owner).bind(1, script.version()).bind(2, script.description())
+                .bind(3, script.checksum()).bind(4, clock.instant().toString()).execute();
+        return Optional.of(after);
     }
 
     /**

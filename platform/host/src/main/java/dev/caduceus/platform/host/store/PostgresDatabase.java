@@ -199,6 +199,15 @@ public final class PostgresDatabase extends Database {
         return write(owner, work, true);
     }
 
+    @Override
+    public <I> void writeMerged(String owner, MergedWork<I> work, I item) {
+        requireNonNull(work, "work");
+        writeLocking(owner, sql -> {
+            work.run(sql, List.of(item));
+            return null;
+        });
+    }
+
     /** One statement on {@code owner}'s statement pool: it only reads, so a lost connection simply runs it again. */
     @Override
     public <T> List<T> query(String owner, String statement, RowMapper<T> mapper, Object... args) {

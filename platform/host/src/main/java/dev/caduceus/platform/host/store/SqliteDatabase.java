@@ -147,6 +147,12 @@ public final class SqliteDatabase extends Database {
         return write(owner, work);
     }
 
+    @Override
+    public <I> void writeMerged(String owner, MergedWork<I> work, I item) {
+        requireNonNull(work, "work");
+        writer.writeMerged(work, (h, items) -> work.run(sql(h), items), item);
+    }
+
     /** {@link Sql} on {@code handle}, with the statement cache of its connection. */
     private HandleSql sql(Handle handle) {
         return new HandleSql(handle.getConnection(), statements.computeIfAbsent(handle, h -> new StatementCache()));

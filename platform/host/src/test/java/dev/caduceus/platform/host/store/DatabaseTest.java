@@ -139,6 +139,73 @@ class DatabaseTest {
                 "SELECT name FROM t WHERE id IN (0, 1, 4, 9) ORDER BY id", r -> r.getString(1))));
     }
 
+    /** Inserts its items in one statement and records each call's item count in table {@code calls}. */
+    private final Database.MergedWork<Integer> insertAll = (sql, items) -> {
+        var values = new StringBuilder();
+        var args = new ArrayList<Object>();
+        for (int n : items) {
+            if (n < 0) throw new IllegalStateException("item " + n + " refused");
+            values.append(values.isEmpty() ? "" : ", ").append("(?, ?)");
+            args.add(n);
+            args.add("item" + n);
+        }
+        sql.update("INSERT INTO t (id, name) VALUES " + values, args.toArray());
+        sql.update("INSERT INTO calls (items) VALUES (?)", items.size());
+    };
+
+    /** The queued merged writes of {@code items}, plus a plain write (id 500) among them, run as one group. */
+    private List<Future<?>> mergedGroup(java.util.concurrent.ExecutorService pool, int... items) throws Exception {
+        db.write(sql -> sql.update("CREATE TABLE calls (seq INTEGER PRIMARY KEY, items INTEGER)"));
+        var release = occupyWriter(pool);
+        List<Future<?>> futures = new ArrayList<>();
+        int queued = 0;
+        for (int i = 0; i < items.length; i++) {
+            int n = items[i];
+            futures.add(pool.submit(() -> { db.writeMerged(Migrations.PLATFORM, insertAll, n); return null; }));
+            awaitQueued(++queued);
+            if (i == 1) { // third in the queue: the merged ones run after it, whatever their place
+                futures.add(pool.submit(() -> db.write(sql -> sql.update("INSERT INTO t (id, name) VALUES (500, 'plain')"))));
+                awaitQueued(++queued);
+            }
+        }
+        release.countDown();
+        return futures;
+    }
+
+    private List<Integer> calls() {
+        return db.read(sql -> sql.query("SELECT items FROM calls ORDER BY seq", r -> r.getInt(1)));
+    }
+
+    @Test
+    void mergedWritesOfOneGroupRunAsOneCallAndEachWaitsForTheCommit() throws Exception {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (var f : mergedGroup(pool, 1, 2, 3, 4, 5)) f.get();
+        }
+        assertEquals(List.of(5), calls()); // one call for the five, not five
+        assertEquals(List.of(1, 2, 3, 4, 5, 500, 1000), db.read(sql -> sql.query("SELECT id FROM t ORDER BY id", r -> r.getInt(1))));
+        db.writeMerged(Migrations.PLATFORM, insertAll, 6); // alone: a call of its own
+        assertEquals(List.of(5, 1), calls());
+    }
+
+    @Test
+    void aMergedWriteThatFailsFailsAloneAndTheOthersOfItsGroupCommit() throws Exception {
+        List<Future<?>> futures;
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            futures = mergedGroup(pool, 1, 2, -3, 4);
+            for (var f : futures) {
+                if (f == futures.get(3)) { // -3 (the plain write is the third future)
+                    var e = assertThrows(java.util.concurrent.ExecutionException.class, f::get);
+                    assertInstanceOf(StoreException.class, e.getCause());
+                    assertTrue(e.getCause().getMessage().contains("item -3 refused"), e.getCause().getMessage());
+                } else {
+                    f.get();
+                }
+            }
+        }
+        assertEquals(List.of(1, 2, 4, 500, 1000), db.read(sql -> sql.query("SELECT id FROM t ORDER BY id", r -> r.getInt(1))));
+        assertEquals(List.of(1, 1, 1), calls()); // the merged call was rolled back; each ran again alone
+    }
+
     @Test
     void aWriteThatBreaksTheSharedTransactionFailsAloneAndTheOthersStillCommit() throws Exception {
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -121,6 +121,35 @@ class MigrationsTest {
     }
 
     @Test
+    void aScriptThatFailsAmongSeveralLeavesTheOnesBeforeItAppliedAndNamesItself() {
+        // pending scripts run in one transaction; when one fails they run again one each, as they always did
+        var e = assertThrows(MigrationException.class, () -> Migrations.apply(db, "a", List.of(
+                v(1, "CREATE TABLE a_one (id TEXT);"),
+                v(2, "ALTER TABLE a_one ADD COLUMN name TEXT;"),
+                v(3, "CREATE TABLE a_three (id TEXT);\nCREATE TABLE oops (;"),
+                v(4, "CREATE TABLE a_four (id TEXT);"))));
+        assertTrue(e.getMessage().contains("V3 of a (test:V3) failed and was rolled back"), e.getMessage());
+        assertEquals(List.of(1, 2), db.read(sql -> sql.query(
+                "SELECT version FROM schema_history WHERE owner = 'a' ORDER BY version", r -> r.getInt(1))));
+        assertEquals(List.of("a_one=a"), owners("a_%"));
+        assertEquals(1, count("SELECT count(*) FROM pragma_table_info('a_one') WHERE name = 'name'"));
+        assertEquals(0, count("SELECT count(*) FROM sqlite_master WHERE name IN ('a_three', 'a_four')"));
+    }
+
+    @Test
+    void aScriptAmongSeveralThatTouchesAnotherOwnersTableIsRefusedAfterTheOnesBeforeIt() {
+        Migrations.apply(db, "endpoint-responses", List.of(v(1, "CREATE TABLE responses (id TEXT);")));
+        var e = assertThrows(MigrationException.class, () -> Migrations.apply(db, "tool-memory", List.of(
+                v(1, "CREATE TABLE memory_entries (id TEXT);"),
+                v(2, "CREATE INDEX memory_id ON memory_entries (id);"), // its own table, made by the script before
+                v(3, "ALTER TABLE responses ADD COLUMN stolen TEXT;"))));
+        assertTrue(e.getMessage().contains("V3 of tool-memory"), e.getMessage());
+        assertEquals(List.of("memory_entries=tool-memory", "memory_id=tool-memory"), owners("memory%"));
+        assertEquals(2, count("SELECT count(*) FROM schema_history WHERE owner = 'tool-memory'"));
+        assertEquals(0, count("SELECT count(*) FROM pragma_table_info('responses') WHERE name = 'stolen'"));
+    }
+
+    @Test
     void olderPendingScriptIsRefused() {
         Migrations.apply(db, "a", List.of(v(1, "CREATE TABLE t1 (id TEXT);"), v(3, "CREATE TABLE t3 (id TEXT);")));
         var e = assertThrows(MigrationException.class, () -> Migrations.apply(db, "a", List.of(

@@ -8,6 +8,7 @@ import dev.caduceus.platform.host.store.Migrations;
 import dev.caduceus.spi.message.Message;
 import dev.caduceus.spi.agent.Sessions;
 import dev.caduceus.spi.store.PluginDatabase.Dialect;
+import dev.caduceus.spi.store.Sql;
 import dev.caduceus.support.sql.Batcher;
 import dev.caduceus.support.sql.MultiRowInsert;
 import java.io.CharArrayWriter;
@@ -19,7 +20,7 @@ import java.util.List;
 /**
  * Session transcripts in SQLite (platform tables {@code sessions} and {@code session_messages},
  * migration {@code V1__sessions.sql}). Messages are stored as JSON (content parts with their logical
- * type names), numbered per session from 1. Thread-safe: one transaction per turn.
+ * type names), numbered per session from 1. Thread-safe: a turn's append is atomic.
  */
 public final class SessionStore implements Sessions {
     private final Database database;
@@ -59,6 +60,7 @@ public final class SessionStore implements Sessions {
     private record Append(String sessionId, String now, List<String> rows) {}
 
     private final Batcher<Append> appends; // PostgreSQL's; null on SQLite
+    private final Database.MergedWork<Append> mergedAppends = this::writeMerged; // one object: its writes merge
 
     /**
      * Appends to the stored session {@code sessionId} (already {@link #scoped}), atomically. The session's upsert
@@ -68,25 +70,50 @@ public final class SessionStore implements Sessions {
      * <p>On PostgreSQL the appends that arrive while one is written are written together, in one statement on its
      * own: the sessions' upsert in a {@code WITH}, the messages inserted numbered from what it returns. That is one
      * round trip for many turns, where a transaction of an upsert and an insert took four a turn (bench/README.md,
-     * issue 41). SQLite, which has no {@code INSERT} inside a {@code WITH} and group-commits its writes anyway, runs
-     * the two statements in one write.
+     * issue 41). SQLite, which has no {@code INSERT} inside a {@code WITH}, merges the appends of one group commit
+     * into an upsert per session and an insert for their messages, where each turn ran both (issue 48).
      */
     public void append(String sessionId, List<Message> messages) {
-        var now = clock.instant().toString();
-        var rows = rows(messages);
-        if (appends != null && rows.size() <= ONE_STATEMENT_MESSAGES) {
-            appends.submit(new Append(sessionId, now, rows));
-            return;
-        }
-        database.writeLocking(sql -> {
+        var append = new Append(sessionId, clock.instant().toString(), rows(messages));
+        if (appends != null && append.rows().size() <= ONE_STATEMENT_MESSAGES) appends.submit(append);
+        else database.writeMerged(Migrations.PLATFORM, mergedAppends, append);
+    }
+
+    /**
+     * Writes {@code batch} with two statements a session and one a {@link MultiRowInsert.Into#insertKept few} rows:
+     * each session upserted once, in the order of the ids, adding its batch's messages to its last number, then the
+     * messages, numbered on from what the upsert left before them, in order. On SQLite the appends of one group commit
+     * come here together; on PostgreSQL, a turn too long for {@link #writeBatch}'s one statement alone.
+     */
+    private void writeMerged(Sql sql, List<Append> batch) {
+        var plan = BatchPlan.of(batch);
+        var next = new java.util.HashMap<String, Long>(); // each session's last number before the batch's messages
+        for (var session : plan.sessions().values()) {
+            int count = plan.counts().get(session.sessionId());
             long last = sql.queryOne(UPSERT + "(?, ?, ?)" + ON_CONFLICT + " RETURNING last_seq", r -> r.getLong(1),
-                    sessionId, now, rows.size()).orElseThrow();
-            long seq = last - rows.size();
-            var values = new ArrayList<Object[]>(rows.size());
-            for (var row : rows) values.add(new Object[] {sessionId, ++seq, row, now});
-            messageRows.insert(sql, values);
-            return null;
-        });
+                    session.sessionId(), session.now(), count).orElseThrow();
+            next.put(session.sessionId(), last - count);
+        }
+        var values = new ArrayList<Object[]>(plan.messages());
+        for (var a : batch)
+            for (var row : a.rows()) values.add(new Object[] {a.sessionId(), next.merge(a.sessionId(), 1L, Long::sum), row, a.now()});
+        if (database.dialect() == Dialect.SQLITE) messageRows.insertKept(sql, values);
+        else messageRows.insert(sql, values);
+    }
+
+    /** A batch's sessions by id (each with its last append: its time is the row's) and their message counts. */
+    private record BatchPlan(java.util.TreeMap<String, Append> sessions, java.util.Map<String, Integer> counts, int messages) {
+        static BatchPlan of(List<Append> batch) {
+            var sessions = new java.util.TreeMap<String, Append>();
+            var counts = new java.util.HashMap<String, Integer>();
+            int messages = 0;
+            for (var a : batch) {
+                sessions.put(a.sessionId(), a);
+                counts.merge(a.sessionId(), a.rows().size(), Integer::sum);
+                messages += a.rows().size();
+            }
+            return new BatchPlan(sessions, counts, messages);
+        }
     }
 
     /**
@@ -96,15 +123,12 @@ public final class SessionStore implements Sessions {
      * so a session's appends keep their order.
      */
     private void writeBatch(List<Append> batch) {
-        var sessions = new java.util.TreeMap<String, Append>(); // the session's last append: its time is the row's
-        var counts = new java.util.HashMap<String, Integer>();
-        for (var a : batch) {
-            sessions.put(a.sessionId(), a);
-            counts.merge(a.sessionId(), a.rows().size(), Integer::sum);
-        }
+        var plan = BatchPlan.of(batch);
+        var sessions = plan.sessions();
+        var counts = plan.counts();
         var args = new java.util.ArrayList<Object>(sessions.size() * 3 + batch.size() * 8);
         var statement = new StringBuilder(256 + sessions.size() * 12 + batch.size() * 24);
-        int messages = counts.values().stream().mapToInt(Integer::intValue).sum();
+        int messages = plan.messages();
         if (messages > 0) statement.append("WITH s AS (");
         statement.append(UPSERT);
         String sep = "";
