@@ -118,6 +118,16 @@ class LauncherIT {
         }
     }
 
+    @Test
+    void theHeapTakesTransparentHugePagesWhereTheKernelGivesThemOnRequest() throws Exception {
+        var setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean onRequest = Files.isReadable(setting) && Files.readString(setting).contains("[madvise]");
+        assertEquals(onRequest ? "true {command line}" : "false {default}", finalFlags(Map.of()).get("UseTransparentHugePages"));
+        if (onRequest)
+            assertEquals("false {command line}", finalFlags(Map.of("JAVA_OPTS", "-XX:-UseTransparentHugePages"))
+                    .get("UseTransparentHugePages"), "JAVA_OPTS comes later and wins");
+    }
+
     /** The server starts with raised JIT thresholds; a batch run, bound by its throughput, with the JVM's own. */
     @Test
     void theJitThresholdsAreRaisedExceptForABatchRun() throws Exception {
