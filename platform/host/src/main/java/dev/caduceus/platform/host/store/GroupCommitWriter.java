@@ -95,7 +95,8 @@ final class GroupCommitWriter implements AutoCloseable {
     private boolean closed; // guarded by admission
     private long lastGroup; // the writer thread's: when it took the last group (read only once there is company)
     private boolean company; // the writer thread's: the last group had several writes, or one came during its commit
-    // the writer thread's: the mean time between writes over the last window of at least 20 lingers, and that window's
+    // the writer thread's: the mean time between writes over the last window of 10 ms or more (until the first ends, the
+    // longest), and the start and writes so far of the window under way
     private long writeGap = Long.MAX_VALUE;
     private long windowStart = System.nanoTime();
     private long windowWrites;
@@ -217,14 +218,14 @@ final class GroupCommitWriter implements AutoCloseable {
      * Waits {@link #LINGER_NANOS} for more writes to join the group, when the first write came alone and either there
      * is company (the last group, less than twice that ago, had several writes, or one arrived while it committed) or
      * writes have lately come less than that apart (their mean gap over the last 10 ms or more) and no linger since the
-     * last company was in vain.
-     * Without it, writes that arrive a little apart (chat turns at a few thousand a second) each paid a commit and a
+     * last company was in vain. Without it, writes that arrive a little apart (chat turns at a few thousand a second) each paid a commit and a
      * wake-up of this thread (steady-ab: the writer's CPU per chat turn 24 -> 19 µs, the server's 184 -> 169 µs;
      * bench/README.md, issue 48). Company alone missed half of the groups at 64 connections: a write that found none
      * committed alone, and so did the next, until one arrived during a commit (S1: 45 % of the commits were of one
      * write). One client's writes, however fast, commit at once: it waits for its own commit before it writes again,
      * so nobody could join (lingering for it cost S1 at one connection a fifth of its turns): its first linger finds
-     * nobody, and it lingers no more (it never has company). Writes queued meanwhile do not wake the thread (the queue signals only a thread waiting on it).
+     * nobody, and it lingers no more (it never has company). Writes queued meanwhile do not wake the thread (the queue
+     * signals only a thread waiting on it).
      */
     private static void linger() {
         java.util.concurrent.locks.LockSupport.parkNanos(LINGER_NANOS);
