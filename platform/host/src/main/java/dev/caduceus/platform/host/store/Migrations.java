@@ -15,9 +15,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Forward-only schema migrations, one namespace per owner (a plugin id, or {@value #PLATFORM} for
