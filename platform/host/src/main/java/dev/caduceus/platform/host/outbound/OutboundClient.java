@@ -161,6 +161,29 @@ public final class OutboundClient implements OutboundHttp, AutoCloseable {
         return client;
     }
 
+    /**
+     * Loads what starting TLS for a first TLS connection loads (Jetty's TLS factory with the JDK's trust
+     * store and provider, an engine), on the calling thread, and keeps nothing: for a run that records the AOT cache
+     * ({@code caduceus.aot.recording}), so that the cache holds those classes although TLS is started
+     * only by a client's first TLS connection; an https model's first turn then loads them from the cache
+     * (bench/README.md, issue 48). Best effort: a failure is ignored, it only leaves them out.
+     */
+    public void warmUpTls() {
+        var factory = TlsMaterial.factory(Tls.DEFAULT);
+        try {
+            factory.start();
+            factory.newSSLEngine("localhost", 443).closeOutbound();
+        } catch (Exception e) {
+            // only the cache's coverage is at stake
+        } finally {
+            try {
+                factory.stop();
+            } catch (Exception e) {
+                // nothing was opened that outlives the factory
+            }
+        }
+    }
+
     @Override
     public void close() {
         closed = true;

@@ -213,6 +213,8 @@ public final class Assembly {
         var server = startHttp(config, http.orElseThrow(), keyCheck, router, recorder); // 8. Jetty
         timer.lap("http");
         LOG.info("Booted in {}", timer);
+        if (Boolean.getBoolean("caduceus.aot.recording"))                        //    the launcher records the AOT cache:
+            Thread.ofPlatform().daemon().name("caduceus-aot-tls").start(outbound::warmUpTls); // TLS's classes in it too
         scheduler.open();
         dispatcher.start();                                                      // webhooks, also those left pending
         state.set(GatewayState.State.RUNNING);
