@@ -103,7 +103,7 @@ final class ConfigKeys {
             path("model.tls.ca_file", "PEM certificates to trust for the upstream instead of the JDK's (a private CA)"),
             path("model.tls.client_cert", "a PEM client certificate chain to present to the upstream (with client_key)"),
             path("model.tls.client_key", "the client certificate's unencrypted PKCS#8 PEM key"),
-            bool("model.health_probe", true, "check at start-up that the upstream answers"),
+            bool("model.health_probe", true, "/health/detailed asks the upstream (GET {base_url}/models, cached 60 s) whether it answers"),
             new Key("model.routes", Type.OBJECT, null, false, 0, 0, List.of(), "model routes a request's model may name: "
                     + "name: {base_url, api_key, model} or {deployments: [...], fallbacks: [...]} (docs/models.md)"),
             new Key("model.deployments", Type.OBJECT_LIST, null, false, 0, 0, List.of(), "more deployments of the default "
