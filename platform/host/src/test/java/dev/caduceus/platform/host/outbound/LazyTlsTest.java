@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.host.outbound.TestServers.Kind;
 import dev.caduceus.platform.host.outbound.TestServers.Upstream;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientConnectionFactory;
 import org.eclipse.jetty.client.transport.HttpClientTransportDynamic;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -27,26 +25,17 @@ import org.junit.jupiter.api.Test;
  * the reason, instead of hanging it or failing the client's start.
  */
 class LazyTlsTest {
-    private static TestCa ca;
-    private static Upstream plain;
-    private static Upstream secure;
+    private static TestServers.EchoPair upstreams;
     private HttpClient client;
 
     @BeforeAll
     static void upstreams() throws Exception {
-        ca = TestCa.shared();
-        TestServers.Route echo = (request, response, callback) -> {
-            Content.Sink.write(response, true, request.getMethod() + " " + request.getHttpURI().getPath(), callback);
-            return true;
-        };
-        plain = Upstream.http(echo);
-        secure = Upstream.start("127.0.0.1", 0, Kind.HTTP1_TLS, ca.serverTls(false), echo);
+        upstreams = TestServers.EchoPair.start(TestCa.shared());
     }
 
     @AfterAll
     static void stopUpstreams() throws Exception {
-        plain.close();
-        secure.close();
+        upstreams.close();
     }
 
     @AfterEach
@@ -62,22 +51,24 @@ class LazyTlsTest {
         return client;
     }
 
-    private static String get(HttpClient client, java.net.URI uri) throws Exception {
-        var response = client.newRequest(uri).timeout(10, TimeUnit.SECONDS).send();
+    /** GETs {@code path} of {@code upstream}; the path the upstream saw last. */
+    private static String get(HttpClient client, Upstream upstream, String path) throws Exception {
+        var response = client.newRequest(upstream.uri(path)).timeout(10, TimeUnit.SECONDS).send();
         assertEquals(200, response.getStatus());
-        return new String(response.getContent(), UTF_8);
+        assertEquals("GET ", new String(response.getContent(), UTF_8));
+        return upstream.seen().getLast().path();
     }
 
     @Test
     void theFirstHttpsConnectionStartsTlsAndPlainHttpNeverDoes() throws Exception {
-        var tls = TlsMaterial.factory(ca.trustingTls());
+        var tls = TlsMaterial.factory(TestCa.shared().trustingTls());
         var http = start(tls);
         assertFalse(tls.isStarted(), "the client's start leaves TLS alone");
-        assertEquals("GET /plain", get(http, plain.uri("/plain")));
+        assertEquals("/plain", get(http, upstreams.plain(), "/plain"));
         assertFalse(tls.isStarted(), "a plain-http request does not need TLS");
-        assertEquals("GET /secure", get(http, secure.uri("/secure")));
+        assertEquals("/secure", get(http, upstreams.secure(), "/secure"));
         assertTrue(tls.isStarted(), "the first https connection started it");
-        assertEquals("GET /again", get(http, secure.uri("/again")));
+        assertEquals("/again", get(http, upstreams.secure(), "/again"));
         http.stop();
         client = null;
         assertTrue(tls.isStopped(), "stopping the client stops what its first TLS connection started");
@@ -92,8 +83,8 @@ class LazyTlsTest {
             }
         };
         var http = start(broken);
-        assertEquals("GET /plain", get(http, plain.uri("/plain")), "plain http is unaffected");
-        var failure = assertThrows(ExecutionException.class, () -> http.newRequest(secure.uri("/secure"))
+        assertEquals("/plain", get(http, upstreams.plain(), "/plain"), "plain http is unaffected");
+        var failure = assertThrows(ExecutionException.class, () -> http.newRequest(upstreams.secure().uri("/secure"))
                 .timeout(10, TimeUnit.SECONDS).send());
         var text = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) text.append(t).append(" / ");

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.caduceus.platform.host.outbound.TestServers.Kind;
-import dev.caduceus.platform.host.outbound.TestServers.Upstream;
 import dev.caduceus.spi.outbound.OutboundHttp.Egress;
 import dev.caduceus.spi.outbound.OutboundHttp.Failure;
 import dev.caduceus.spi.outbound.OutboundHttp.Request;
@@ -18,7 +16,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -43,28 +40,19 @@ class OutboundProxyTest {
     Path dir;
 
     private static TestCa ca;
-    private static Upstream plain;
-    private static Upstream secure;
+    private static TestServers.EchoPair upstreams;
     private Tinyproxy proxy;
     private OutboundClient client;
 
     @BeforeAll
     static void upstreams() throws Exception {
         ca = TestCa.shared();
-        TestServers.Route echo = (request, response, callback) -> {
-            response.getHeaders().put("Content-Type", "text/plain");
-            var body = Content.Source.asString(request, UTF_8);
-            Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
-            return true;
-        };
-        plain = Upstream.http(echo);
-        secure = Upstream.start("127.0.0.1", 0, Kind.HTTP1_TLS, ca.serverTls(false), echo);
+        upstreams = TestServers.EchoPair.start(ca);
     }
 
     @AfterAll
     static void stopUpstreams() throws Exception {
-        plain.close();
-        secure.close();
+        upstreams.close();
     }
 
     @AfterEach
@@ -86,11 +74,11 @@ class OutboundProxyTest {
     void aPlainHttpUpstreamIsReachedThroughTheProxy() throws Exception {
         proxy = Tinyproxy.start(dir);
         var http = client(Map.of("HTTP_PROXY", proxy.url(null)));
-        try (var r = http.send(Request.post(plain.uri("/echo"), "text/plain", "via".getBytes(UTF_8)))) {
+        try (var r = http.send(Request.post(upstreams.plain().uri("/echo"), "text/plain", "via".getBytes(UTF_8)))) {
             assertEquals(200, r.status());
             assertEquals("POST via", r.text(100));
         }
-        var seen = plain.seen().getLast();
+        var seen = upstreams.plain().seen().getLast();
         assertTrue(proxied(seen), "the upstream saw " + seen.remote());
         assertNotNull(seen.header("Via"), "tinyproxy adds Via");
         assertTrue(seen.header("Via").contains("tinyproxy"), seen.header("Via"));
@@ -98,17 +86,17 @@ class OutboundProxyTest {
 
     @Test
     void anHttpsUpstreamIsReachedThroughAConnectTunnel() throws Exception {
-        proxy = Tinyproxy.start(dir, "ConnectPort " + secure.port());
+        proxy = Tinyproxy.start(dir, "ConnectPort " + upstreams.secure().port());
         var http = client(Map.of("HTTPS_PROXY", proxy.url(null)));
-        try (var r = http.send(Request.get(secure.uri("/tunnelled")).withTls(ca.trustingTls()))) {
+        try (var r = http.send(Request.get(upstreams.secure().uri("/tunnelled")).withTls(ca.trustingTls()))) {
             assertEquals(200, r.status());
             assertEquals("GET ", r.text(100));
         }
-        var seen = secure.seen().getLast();
+        var seen = upstreams.secure().seen().getLast();
         assertEquals("/tunnelled", seen.path());
         assertTrue(proxied(seen), "the upstream saw " + seen.remote());
         assertNull(seen.header("Via"), "a tunnel carries the TLS bytes unchanged");
-        assertTrue(proxy.log().contains("CONNECT 127.0.0.1:" + secure.port()), proxy.log());
+        assertTrue(proxy.log().contains("CONNECT 127.0.0.1:" + upstreams.secure().port()), proxy.log());
     }
 
     @Test
@@ -116,13 +104,13 @@ class OutboundProxyTest {
         proxy = Tinyproxy.start(dir, "BasicAuth user " + PASSWORD);
         var url = proxy.url("user:" + PASSWORD);
         var http = client(Map.of("HTTP_PROXY", url, "HTTPS_PROXY", url, "NO_PROXY", "localhost,127.0.0.0/8"));
-        try (var r = http.send(Request.get(plain.uri("/direct")))) {
+        try (var r = http.send(Request.get(upstreams.plain().uri("/direct")))) {
             assertEquals(200, r.status());
         }
-        try (var r = http.send(Request.get(secure.uri("/direct")).withTls(ca.trustingTls()))) {
+        try (var r = http.send(Request.get(upstreams.secure().uri("/direct")).withTls(ca.trustingTls()))) {
             assertEquals(200, r.status());
         }
-        for (var seen : List.of(plain.seen().getLast(), secure.seen().getLast())) {
+        for (var seen : List.of(upstreams.plain().seen().getLast(), upstreams.secure().seen().getLast())) {
             assertEquals("/direct", seen.path());
             assertFalse(proxied(seen), "went direct: " + seen.remote());
             assertNull(seen.header("Via"));
@@ -133,40 +121,40 @@ class OutboundProxyTest {
 
     @Test
     void proxyCredentialsComeFromTheProxyUrl() throws Exception {
-        proxy = Tinyproxy.start(dir, "BasicAuth user " + PASSWORD, "ConnectPort " + secure.port());
+        proxy = Tinyproxy.start(dir, "BasicAuth user " + PASSWORD, "ConnectPort " + upstreams.secure().port());
         var url = proxy.url("user:" + PASSWORD);
         var http = client(Map.of("HTTP_PROXY", url, "HTTPS_PROXY", url));
-        try (var r = http.send(Request.get(plain.uri("/authenticated")))) {
+        try (var r = http.send(Request.get(upstreams.plain().uri("/authenticated")))) {
             assertEquals(200, r.status());
         }
-        assertTrue(proxied(plain.seen().getLast()));
-        try (var r = http.send(Request.get(secure.uri("/authenticated")).withTls(ca.trustingTls()))) {
+        assertTrue(proxied(upstreams.plain().seen().getLast()));
+        try (var r = http.send(Request.get(upstreams.secure().uri("/authenticated")).withTls(ca.trustingTls()))) {
             assertEquals(200, r.status());
         }
-        assertTrue(proxied(secure.seen().getLast()));
+        assertTrue(proxied(upstreams.secure().seen().getLast()));
     }
 
     @Test
     void wrongProxyCredentialsAreAProxyFailureThatNeverShowsThePassword() throws Exception {
-        proxy = Tinyproxy.start(dir, "BasicAuth user " + PASSWORD, "ConnectPort " + secure.port());
+        proxy = Tinyproxy.start(dir, "BasicAuth user " + PASSWORD, "ConnectPort " + upstreams.secure().port());
         var url = proxy.url("user:" + WRONG_PASSWORD);
         var http = client(Map.of("HTTP_PROXY", url, "HTTPS_PROXY", url));
-        int before = secure.requests();
+        int before = upstreams.secure().requests();
         var failure = assertThrows(Failure.class,
-                () -> http.send(Request.get(secure.uri("/tunnelled")).withTls(ca.trustingTls())));
+                () -> http.send(Request.get(upstreams.secure().uri("/tunnelled")).withTls(ca.trustingTls())));
         assertEquals(Failure.Kind.PROXY, failure.kind(), failure.toString());
         assertTrue(failure.getMessage().contains(" " + AUTH_REFUSED + " "), failure.getMessage());
         assertFalse(failure.requestSent(), "the request never left the client");
         assertNoPassword(failure);
-        assertEquals(before, secure.requests());
+        assertEquals(before, upstreams.secure().requests());
 
         // plain http: the proxy's refusal is the answer the caller sees
-        int plainBefore = plain.requests();
-        try (var r = http.send(Request.get(plain.uri("/refused")))) {
+        int plainBefore = upstreams.plain().requests();
+        try (var r = http.send(Request.get(upstreams.plain().uri("/refused")))) {
             assertEquals(AUTH_REFUSED, r.status());
             r.text(10_000);
         }
-        assertEquals(plainBefore, plain.requests());
+        assertEquals(plainBefore, upstreams.plain().requests());
     }
 
     @Test
@@ -175,10 +163,10 @@ class OutboundProxyTest {
         var url = proxy.url("user:" + PASSWORD);
         var http = client(Map.of("HTTPS_PROXY", url));
         var failure = assertThrows(Failure.class,
-                () -> http.send(Request.get(secure.uri("/refused")).withTls(ca.trustingTls())));
+                () -> http.send(Request.get(upstreams.secure().uri("/refused")).withTls(ca.trustingTls())));
         assertEquals(Failure.Kind.PROXY, failure.kind(), failure.toString());
         assertTrue(failure.getMessage().contains("403"), failure.getMessage());
-        assertTrue(failure.getMessage().contains("127.0.0.1:" + secure.port()), failure.getMessage());
+        assertTrue(failure.getMessage().contains("127.0.0.1:" + upstreams.secure().port()), failure.getMessage());
         assertFalse(failure.requestSent());
         assertNoPassword(failure);
     }
@@ -188,7 +176,7 @@ class OutboundProxyTest {
         int nothing = TestServers.freePort();
         var http = client(Map.of("HTTPS_PROXY", "http://user:" + PASSWORD + "@127.0.0.1:" + nothing));
         var failure = assertThrows(Failure.class,
-                () -> http.send(Request.get(secure.uri("/unreachable")).withTls(ca.trustingTls())));
+                () -> http.send(Request.get(upstreams.secure().uri("/unreachable")).withTls(ca.trustingTls())));
         assertEquals(Failure.Kind.UNREACHABLE, failure.kind(), failure.toString());
         assertFalse(failure.requestSent());
         assertNoPassword(failure);
@@ -196,20 +184,20 @@ class OutboundProxyTest {
 
     @Test
     void publicOnlyThroughAProxyChecksTheTargetNameBeforeAnythingIsSent() throws Exception {
-        proxy = Tinyproxy.start(dir, "ConnectPort " + secure.port());
+        proxy = Tinyproxy.start(dir, "ConnectPort " + upstreams.secure().port());
         var http = client(Map.of("HTTP_PROXY", proxy.url(null), "HTTPS_PROXY", proxy.url(null)));
         var egress = Egress.publicOnly(List.of("*.corp.test"));
-        int before = plain.requests();
-        for (var target : List.of(plain.uri("/literal"), secure.uri("/literal"), plain.uri("localhost", "/loopback-name"),
-                secure.uri("localhost", "/loopback-name"), plain.uri("0x7f000001", "/odd-literal"),
-                plain.uri("0177.0.0.1", "/odd-literal"), plain.uri("2130706433", "/odd-literal"),
+        int before = upstreams.plain().requests();
+        for (var target : List.of(upstreams.plain().uri("/literal"), upstreams.secure().uri("/literal"), upstreams.plain().uri("localhost", "/loopback-name"),
+                upstreams.secure().uri("localhost", "/loopback-name"), upstreams.plain().uri("0x7f000001", "/odd-literal"),
+                upstreams.plain().uri("0177.0.0.1", "/odd-literal"), upstreams.plain().uri("2130706433", "/odd-literal"),
                 URI.create("http://wiki.corp.test/blocked"))) {
             var failure = assertThrows(Failure.class, () -> http.send(Request.get(target).withEgress(egress)
                     .withTls(ca.trustingTls())), target.toString());
             assertEquals(Failure.Kind.REFUSED, failure.kind(), target + ": " + failure);
             assertFalse(failure.requestSent());
         }
-        assertEquals(before, plain.requests());
+        assertEquals(before, upstreams.plain().requests());
         assertFalse(proxy.log().contains("literal") || proxy.log().contains("loopback-name")
                 || proxy.log().contains("corp.test"), proxy.log());
     }

@@ -1,6 +1,7 @@
 package dev.caduceus.platform.host.outbound;
 
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.caduceus.platform.host.Poll;
 import java.io.ByteArrayOutputStream;
@@ -28,6 +29,7 @@ import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
 import org.eclipse.jetty.http2.server.HTTP2ServerConnectionFactory;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -55,6 +57,33 @@ final class TestServers {
     @FunctionalInterface
     interface Route {
         boolean handle(Request request, Response response, Callback callback) throws Exception;
+    }
+
+    /** Answers 200 with the method, a space and the request's body, as text. */
+    static final Route ECHO = (request, response, callback) -> {
+        response.getHeaders().put("Content-Type", "text/plain");
+        var body = Content.Source.asString(request, UTF_8);
+        Content.Sink.write(response, true, request.getMethod() + " " + body, callback);
+        return true;
+    };
+
+    /** Two {@link #ECHO} upstreams: plain HTTP/1.1, and HTTP/1.1 over TLS with a certificate of {@code ca}'s. */
+    record EchoPair(Upstream plain, Upstream secure) implements AutoCloseable {
+        static EchoPair start(TestCa ca) throws Exception {
+            var plain = Upstream.http(ECHO);
+            try {
+                return new EchoPair(plain, Upstream.start("127.0.0.1", 0, Kind.HTTP1_TLS, ca.serverTls(false), ECHO));
+            } catch (Exception e) {
+                plain.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            plain.close();
+            secure.close();
+        }
     }
 
     /** One request an {@link Upstream} received. */
