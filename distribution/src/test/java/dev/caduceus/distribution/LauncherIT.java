@@ -265,12 +265,14 @@ class LauncherIT {
         try (var server = Caduceus.serve(home, Caduceus.KEY_ENV)) {
             assertTrue(mapped(server).contains(shipped.toRealPath().toString()), "the cache is used where it was made");
             assertFalse(server.stderr().contains("start-up cache"), server.stderr());
+            assertFalse(recording(server), "a server that uses a cache is told it records one");
         }
         copyTree(Caduceus.DIST, moved);
         var own = moved.resolve("lib/caduceus.aot");
         try (var first = Caduceus.serve(moved, home, Caduceus.KEY_ENV)) {
             assertTrue(first.stderr().contains("no start-up cache for this folder and Java yet"), first.stderr());
             assertFalse(mapped(first).contains("caduceus.aot"), "the copy's cache, made for another folder, is used");
+            assertTrue(recording(first), "a recording server is not told (it then leaves TLS's classes out of the cache)");
             first.terminate();
             first.awaitExit();
         }
@@ -290,6 +292,12 @@ class LauncherIT {
                 assertFalse(Files.exists(own), none + ": a cache is being recorded"); // the launcher makes it at once
             }
         }
+    }
+
+    /** Whether the launcher told the server that it records the AOT cache (it then also loads TLS's classes). */
+    private static boolean recording(Caduceus server) throws IOException {
+        var cmdline = Files.readString(Path.of("/proc/" + server.process.pid() + "/cmdline")).split("\0");
+        return List.of(cmdline).contains("-Dcaduceus.aot.recording=true");
     }
 
     private static String mapped(Caduceus server) throws IOException {
